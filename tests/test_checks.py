@@ -12,7 +12,7 @@ RULES = REGISTRY.rules(TARGET)
 
 # code -> (texts that must trigger it, near misses that must not)
 CASES: dict[str, tuple[list[str], list[str]]] = {
-    "MK001": (["See u/www.arcmage.org.", ">\n* a", "^" * 300 + "x"],
+    "MK001": (["See u/www.arcmage.org.", ">\n* a", "^" * 150 + "x"],
               ["See www.arcmage.org.", "> a\n> b", "^" * 20 + "x", "a <b"]),
     "MK002": (["Draw\x00.", "Draw.\x0c", "Draw.\rNext", "Dr\ufeffaw"],
               ["Draw.\r\nNext.", "Draw.\tNext.", "Vite\u202f!"]),

@@ -57,6 +57,9 @@ _COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.IN
 
 
 def _sources(paths: Sequence[str]) -> list[str]:
+    if not paths and sys.stdin.isatty():
+        raise UsageError("no input: name card text files or directories, or pipe text in "
+                         "(FILE '-' reads standard input)")
     return expand_paths(list(paths) or ["-"])
 
 

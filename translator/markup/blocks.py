@@ -601,14 +601,11 @@ def parse_list(md: str, start: int, max_end: int, quote_depth: int,
     """
     doll_spaces: list[int] = []
     doll_index = -1
-    previous_blank = False
     current: list[str] | None = None
     items: list[list[str]] = []
     actual_end = start
     for info in parse_lines(md, start, max_end, quote_depth):
-        if info.is_blank:
-            previous_blank = True
-        else:
+        if not info.is_blank:
             content = None
             if info.first_non_ws - info.start_of_line < (doll_index + 2) * 4:
                 content = _list_item_preamble(md, info.first_non_ws, info.end_of_line)
@@ -635,9 +632,7 @@ def parse_list(md: str, start: int, max_end: int, quote_depth: int,
                 doll_index = min(doll_index, (spaces - 1) // 4)
                 line_start = min(info.first_non_ws, info.start_of_line + (doll_index + 1) * 4)
                 current.append(md[line_start:info.end_of_line])
-            previous_blank = False
         actual_end = info.end_of_line
-    del previous_blank
     if not items:
         # Inside a quote, a list can start on a line without '>': the reference then
         # sees no line at all and indexes an empty list of lists.

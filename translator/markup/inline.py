@@ -46,7 +46,7 @@ _STOP_RE = re.compile(
 
 #: Nesting depth past which the reference would exhaust its stack (it recurses once
 #: per nested element; ``^^^^…x`` nests once per caret).  Cards never come close.
-MAX_DEPTH = 200
+MAX_DEPTH = 100
 
 
 def _crash(state: StateInline, offset: int, reason: str) -> bool:
@@ -229,19 +229,22 @@ _EMAIL_RE = re.compile(
     r"[a-z0-9]:(?:[\x01-\x08\x0b\x0c\x0e-\x1f\x21-\x5a\x53-\x7f]|\\[\x01-\x09\x0b\x0c\x0e-\x7f])+)"
     r"\])"
 )
-_SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+_SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]+:")
+_DRIVE_RE = re.compile(r"[A-Za-z]:[/\\]")
 
 
 def is_url_valid(url: str) -> bool:
     """``Common.IsUrlValid``: relative URLs and known schemes are valid.
 
-    .NET's ``Uri.TryCreate(url, UriKind.Absolute)`` is approximated: a leading
-    ``scheme:`` or (as on the Linux server) a leading ``/`` makes a URL absolute.
+    .NET's ``Uri.TryCreate(url, UriKind.Absolute)`` is approximated: a scheme of two
+    or more characters, a drive path (``c:/``) or, as on the Linux server, a path
+    starting with ``/`` make a URL absolute; a one-letter "scheme" without a slash
+    (``x:y``) does not.
     """
     match = _SCHEME_RE.match(url)
     if match:
         return match.group(0)[:-1].lower() in KNOWN_SCHEMES
-    return not url.startswith("/")
+    return not (_DRIVE_RE.match(url) or url.startswith("/"))
 
 
 def markdown_link(state: StateInline, silent: bool) -> bool:

@@ -16,12 +16,12 @@ would throw.
 from __future__ import annotations
 
 import html.entities
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
-from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from .blocks import Block, InlineText, ReferenceCrash, parse_blocks
@@ -74,17 +74,17 @@ def decode_entities(text: str) -> str:
     return "".join(parts)
 
 
+_WHITESPACE_CHARS = "".join(sorted(DOTNET_WHITESPACE))
+
+
 def is_blank(text: str) -> bool:
     """.NET ``string.IsNullOrWhiteSpace``."""
-    return all(c in DOTNET_WHITESPACE for c in text)
+    return not text.strip(_WHITESPACE_CHARS)
 
 
 def trim_start(text: str) -> str:
     """.NET ``string.TrimStart()``."""
-    i = 0
-    while i < len(text) and text[i] in DOTNET_WHITESPACE:
-        i += 1
-    return text[i:]
+    return text.lstrip(_WHITESPACE_CHARS)
 
 
 # --------------------------------------------------------------------------------------
@@ -272,11 +272,11 @@ class _Context:
 
 
 _SKIPPED_CONTAINERS = frozenset(("s_open", "sup_open", "sub_open"))
-_INVALID_XML = frozenset(chr(c) for c in (*range(0, 9), 11, 12, *range(14, 32), 0xFFFE, 0xFFFF))
+#: Characters .NET's XML writer refuses (it throws on them).
+_INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
-def _render_paragraph(result: ParseResult, block: Block, inline: InlineText,
-                      tokens: list[Token]) -> Paragraph:
+def _render_paragraph(result: ParseResult, inline: InlineText, tokens: list[Token]) -> Paragraph:
     children: list[Inline] = []
     emptied = False
     stack = [_Context(False, False)]
@@ -348,10 +348,11 @@ def _render_paragraph(result: ParseResult, block: Block, inline: InlineText,
             text = node.letter
         else:
             continue
-        bad = next((c for c in text if c in _INVALID_XML), None)
+        bad = _INVALID_XML.search(text)
         if bad is not None:
-            result.crashes.append(Crash(node.pos.offset + text.index(bad),
-                                        f"character U+{ord(bad):04X} cannot be written as XML"))
+            result.crashes.append(Crash(node.pos.offset + bad.start(),
+                                        f"character U+{ord(bad.group()):04X} cannot be written "
+                                        "as XML"))
     position = result.span(inline, 0, len(inline.text)) if inline.text else result.position(0)
     return Paragraph(tuple(children), position, emptied)
 
@@ -409,7 +410,7 @@ def parse(source: str, start_line: int = 1) -> ParseResult:
         inline: InlineText = token.meta["inline"]
         children = token.children or []
         _assign_positions(children, 0)
-        node = _render_paragraph(result, token.meta["block"], inline, children)
+        node = _render_paragraph(result, inline, children)
         paragraphs.append(node)
         result.paragraphs.append(ParsedParagraph(token.meta["block"], inline, children, node))
     result.document = Document(tuple(paragraphs))
@@ -437,6 +438,3 @@ __all__ = [
     "parse",
     "parse_document",
 ]
-
-# Referenced for type checkers: the inline state class rules receive.
-_ = StateInline

@@ -55,10 +55,10 @@ class Position:
         self._values = (line, column, offset, end)
         self._pending: tuple[Callable[..., tuple[int, int, int, int]], tuple] | None = None
 
-    @classmethod
-    def deferred(cls, resolve: Callable[..., tuple[int, int, int, int]], *args: object) -> Position:
+    @staticmethod
+    def deferred(resolve: Callable[..., tuple[int, int, int, int]], *args: object) -> Position:
         """A position computed by ``resolve(*args)`` when first read."""
-        position = cls.__new__(cls)
+        position = _new_position(Position)
         position._pending = (resolve, args)
         return position
 
@@ -96,10 +96,15 @@ class Position:
         return f"Position(line={line}, column={column}, offset={offset}, end={end})"
 
 
+_new_position = object.__new__
 _NOWHERE = Position(0, 0, 0, 0)
 
 
-@dataclass(frozen=True, slots=True)
+# Nodes are plain slotted dataclasses (frozen ones are several times slower to build,
+# and a card makes dozens); treat them as values and do not mutate them.
+
+
+@dataclass(slots=True)
 class Text:
     text: str
     bold: bool = False
@@ -114,7 +119,7 @@ class Text:
         return "i" if self.italic else "n"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DropCap:
     """A drop cap; the reference prints whatever stood between the colons."""
 
@@ -122,7 +127,7 @@ class DropCap:
     pos: Position = field(default=_NOWHERE, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Symbol:
     code: str
     pos: Position = field(default=_NOWHERE, compare=False)
@@ -132,7 +137,7 @@ class Symbol:
         return symbol_kind(self.code)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LineBreak:
     pos: Position = field(default=_NOWHERE, compare=False)
 
@@ -140,7 +145,7 @@ class LineBreak:
 Inline = Text | DropCap | Symbol | LineBreak
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Paragraph:
     children: tuple[Inline, ...]
     pos: Position = field(default=_NOWHERE, compare=False)
@@ -153,7 +158,7 @@ class Paragraph:
         return not self.children
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Document:
     paragraphs: tuple[Paragraph, ...]
 
