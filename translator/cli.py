@@ -67,22 +67,28 @@ def _body_result(source: SourceFile) -> markup.ParseResult:
     return markup.parse(source.body, source.body_line)
 
 
-def _refuse_crash(source: SourceFile, result: markup.ParseResult) -> None:
-    crashes = result.crashes
-    if crashes:
-        line, column = result.pre.source_map.line_col(crashes[0].offset)
+def _convertible(path: str) -> tuple[SourceFile, markup.ParseResult]:
+    """Read and parse a card text that the Arcmage converter can convert.
+
+    Converting a text the reference fails on would hand out a result the server
+    never produces: it is an input error, located, with a pointer to ``check``.
+    """
+    source = read_source(path)
+    result = _body_result(source)
+    if result.crashes:
+        crash = result.crashes[0]
+        line, column = result.pre.source_map.line_col(crash.offset)
         raise InputError(source.path, f"the Arcmage converter fails on this text "
-                                      f"({crashes[0].reason}); run 'translator markup check' "
+                                      f"({crash.reason}); run 'translator markup check' "
                                       "for details", line, column)
+    return source, result
 
 
 def cmd_xml(args: argparse.Namespace, out: TextIO) -> int:
     files = _sources(args.files)
     results: dict[str, str] = {}
     for path in files:
-        source = read_source(path)
-        result = _body_result(source)
-        _refuse_crash(source, result)
+        source, result = _convertible(path)
         results[source.path] = markup.to_xml(result.document)
     if args.format == "json":
         json.dump(results, out, ensure_ascii=False, indent=2)
@@ -112,9 +118,7 @@ def cmd_markdown(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
-    source = read_source(args.file)
-    result = _body_result(source)
-    _refuse_crash(source, result)
+    _, result = _convertible(args.file)
     json.dump(markup.rule_and_flavor(result.document, args.lang), out, ensure_ascii=False,
               indent=2)
     out.write("\n")
@@ -122,9 +126,7 @@ def cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_html(args: argparse.Namespace, out: TextIO) -> int:
-    source = read_source(args.file)
-    result = _body_result(source)
-    _refuse_crash(source, result)
+    _, result = _convertible(args.file)
     out.write(markup.to_html(result.document) + "\n")
     return EXIT_OK
 

@@ -116,74 +116,55 @@ def find_next_single_newline(md: str, start: int, end: int) -> tuple[int, int]:
     return lf, lf + 1
 
 
-def parse_lines(md: str, start: int, end: int, quote_depth: int) -> Iterator[LineInfo]:
-    """``Common.ParseLines``: lines of a nested block, skipping quote markers."""
-    pos = start
-    line_starts_new_paragraph = True
-    while pos < end:
-        start_of_line = pos
-        expected = quote_depth
-        non_space = pos
-        non_space_char = ""
-        while True:
-            while non_space < end:
-                c = md[non_space]
-                if c == "\r" or c == "\n":
-                    break
-                if c != " " and c != "\t":
-                    non_space_char = c
-                    break
-                non_space += 1
-            if expected == 0:
-                break
-            if non_space_char == ">":
-                expected -= 1
-                non_space += 1
-                non_space_char = ""
-                start_of_line = non_space
-                if start_of_line < end and md[start_of_line] == " ":
-                    start_of_line += 1
-                    non_space += 1
-            else:
-                if not line_starts_new_paragraph or non_space_char == "":
-                    break
-                return
-        end_of_line, start_of_next = find_next_single_newline(md, non_space, end)
-        yield LineInfo(start_of_line, non_space, end_of_line, start_of_next)
-        if non_space_char == "":
-            line_starts_new_paragraph = True
-        pos = start_of_next
+def scan_line_start(md: str, pos: int, end: int, expected: int) -> tuple[int, int, str, int]:
+    """Skip a line's leading blanks and up to ``expected`` quote markers.
 
-
-def skip_quote_characters(md: str, start: int, end: int, quote_depth: int) -> int:
-    """``Common.SkipQuoteCharacters``."""
-    if quote_depth == 0:
-        return start
-    start_of_line = start
-    non_space = start
-    non_space_char = ""
+    The reference repeats this loop in three places.  Returns the start of the line
+    after the markers (and the one space each may carry), the first non-blank
+    position, its character (``""`` for a blank line) and how many expected markers
+    were missing.
+    """
+    start_of_line = pos
+    non_space = pos
+    char = ""
     while True:
         while non_space < end:
             c = md[non_space]
             if c == "\r" or c == "\n":
                 break
             if c != " " and c != "\t":
-                non_space_char = c
+                char = c
                 break
             non_space += 1
-        if quote_depth == 0:
-            break
-        if non_space_char == ">":
-            quote_depth -= 1
+        if expected == 0 or char != ">":
+            return start_of_line, non_space, char, expected
+        expected -= 1
+        non_space += 1
+        char = ""
+        start_of_line = non_space
+        if start_of_line < end and md[start_of_line] == " ":
+            start_of_line += 1
             non_space += 1
-            non_space_char = ""
-            start_of_line = non_space
-            if start_of_line < end and md[start_of_line] == " ":
-                start_of_line += 1
-                non_space += 1
-        else:
-            break
-    return start_of_line
+
+
+def parse_lines(md: str, start: int, end: int, quote_depth: int) -> Iterator[LineInfo]:
+    """``Common.ParseLines``: lines of a nested block, skipping quote markers."""
+    pos = start
+    line_starts_new_paragraph = True
+    while pos < end:
+        start_of_line, non_space, char, missing = scan_line_start(md, pos, end, quote_depth)
+        if missing and line_starts_new_paragraph and char != "":
+            return
+        end_of_line, start_of_next = find_next_single_newline(md, non_space, end)
+        yield LineInfo(start_of_line, non_space, end_of_line, start_of_next)
+        if char == "":
+            line_starts_new_paragraph = True
+        pos = start_of_next
+
+
+def skip_quote_characters(md: str, start: int, end: int, quote_depth: int) -> int:
+    """``Common.SkipQuoteCharacters``."""
+    return scan_line_start(md, start, end, quote_depth)[0]
 
 
 # --------------------------------------------------------------------------------------
@@ -439,40 +420,20 @@ def parse_blocks(md: str, start: int, end: int, quote_depth: int = 0,
         paragraph_start = -1
 
     while start_of_line < end:
-        non_space = start_of_line
-        non_space_char = ""
         real_start = start_of_line
-        expected = quote_depth
-        while True:
-            while non_space < end:
-                c = md[non_space]
-                if c == "\r" or c == "\n":
-                    break
-                if c != " " and c != "\t":
-                    non_space_char = c
-                    break
-                non_space += 1
-            if expected == 0:
-                break
-            if non_space_char == ">":
-                expected -= 1
-                non_space += 1
-                non_space_char = ""
-                start_of_line = non_space
-                if start_of_line < end and md[start_of_line] == " ":
-                    start_of_line += 1
-                    non_space += 1
-            else:
-                last_indentation = 0
-                if real_start > 0:
-                    last_indentation = md[previous_real_start:previous_end].count(">")
-                current_end, _ = find_next_single_newline(md, non_space, end)
-                current_indentation = md[real_start:current_end].count(">")
-                first_char = md[real_start]
-                if last_indentation == 1 and non_space_char != "" and first_char != ">":
-                    break
-                if last_indentation > 1 and 0 < current_indentation < last_indentation:
-                    break
+        start_of_line, non_space, non_space_char, missing = scan_line_start(
+            md, start_of_line, end, quote_depth)
+        if missing:
+            # Fewer quote markers than this quote level needs: the quote may go on
+            # (a lazy continuation line) or end here.
+            last_indentation = 0
+            if real_start > 0:
+                last_indentation = md[previous_real_start:previous_end].count(">")
+            current_end, _ = find_next_single_newline(md, non_space, end)
+            current_indentation = md[real_start:current_end].count(">")
+            lazy = last_indentation == 1 and non_space_char != "" and md[real_start] != ">"
+            collapse = last_indentation > 1 and 0 < current_indentation < last_indentation
+            if not (lazy or collapse):
                 end_paragraph(real_start)
                 return blocks, real_start
 

@@ -121,6 +121,20 @@ def _find(src: str, needle: str, start: int, end: int) -> int:
     return src.find(needle, start, end)
 
 
+def _closing(src: str, closer: str, inner: int, max_end: int) -> int:
+    """Where the closing delimiter of a span starting at ``inner`` is, or -1.
+
+    The reference's emphasis, strike-through, ``<sup>``/``<sub>`` and ``:code:``
+    parsers all take the *next* ``closer``, and reject the span when it is empty or
+    starts or ends with whitespace (they never look further).
+    """
+    inner_end = _find(src, closer, inner, max_end)
+    if (inner_end <= inner or src[inner] in MARKDOWN_WHITESPACE
+            or src[inner_end - 1] in MARKDOWN_WHITESPACE):
+        return -1
+    return inner_end
+
+
 _IGNORE_CASE: dict[str, re.Pattern[str]] = {
     needle: re.compile(re.escape(needle), re.IGNORECASE | re.ASCII)
     for needle in ("</a>", "/>", "<a")
@@ -164,10 +178,8 @@ def bold_italic(state: StateInline, silent: bool) -> bool:
     if seq != "***" and seq != "___":
         return False
     inner = start + 3
-    inner_end = _find(src, seq, inner, max_end)
-    if inner_end < 0 or inner_end == inner:
-        return False
-    if src[inner] in MARKDOWN_WHITESPACE or src[inner_end - 1] in MARKDOWN_WHITESPACE:
+    inner_end = _closing(src, seq, inner, max_end)
+    if inner_end < 0:
         return False
     if silent:
         return True
@@ -191,10 +203,8 @@ def bold(state: StateInline, silent: bool) -> bool:
     if seq != "**" and seq != "__":
         return False
     inner = start + 2
-    inner_end = _find(src, seq, inner, max_end)
-    if inner_end < 0 or inner_end == inner:
-        return False
-    if src[inner] in MARKDOWN_WHITESPACE or src[inner_end - 1] in MARKDOWN_WHITESPACE:
+    inner_end = _closing(src, seq, inner, max_end)
+    if inner_end < 0:
         return False
     if not silent:
         return _container(state, "strong", "b", start, inner, inner_end, inner_end + 2, seq)
@@ -207,10 +217,8 @@ def italic(state: StateInline, silent: bool) -> bool:
     if char != "*" and char != "_":
         return False
     inner = start + 1
-    inner_end = _find(src, char, inner, max_end)
-    if inner_end < 0 or inner_end == inner:
-        return False
-    if src[inner] in MARKDOWN_WHITESPACE or src[inner_end - 1] in MARKDOWN_WHITESPACE:
+    inner_end = _closing(src, char, inner, max_end)
+    if inner_end < 0:
         return False
     if not silent:
         return _container(state, "em", "i", start, inner, inner_end, inner_end + 1, char)
@@ -502,10 +510,8 @@ def strikethrough(state: StateInline, silent: bool) -> bool:
     if src[start] != "~" or start >= max_end - 1 or src[start:start + 2] != "~~":
         return False
     inner = start + 2
-    inner_end = _find(src, "~~", inner, max_end)
-    if inner_end < 0 or inner_end == inner:
-        return False
-    if src[inner] in MARKDOWN_WHITESPACE or src[inner_end - 1] in MARKDOWN_WHITESPACE:
+    inner_end = _closing(src, "~~", inner, max_end)
+    if inner_end < 0:
         return False
     if not silent:
         return _container(state, "s", "s", start, inner, inner_end, inner_end + 2, "~~")
@@ -519,10 +525,8 @@ def _html_span(state: StateInline, silent: bool, tag: str) -> bool:
     if max_end - start < 5 or not src.startswith(opening, start):
         return False
     inner = start + 5
-    inner_end = _find(src, f"</{tag}>", inner, max_end)
-    if inner_end < 0 or inner_end == inner:
-        return False
-    if src[inner] in MARKDOWN_WHITESPACE or src[inner_end - 1] in MARKDOWN_WHITESPACE:
+    inner_end = _closing(src, f"</{tag}>", inner, max_end)
+    if inner_end < 0:
         return False
     if not silent:
         return _container(state, tag, tag, start, inner, inner_end, inner_end + 6, opening)
@@ -626,10 +630,8 @@ def symbol(state: StateInline, silent: bool) -> bool:
     if src[start] != ":" or start >= max_end - 1:
         return False
     inner = start + 1
-    inner_end = _find(src, ":", inner, max_end)
-    if inner_end < 0 or inner_end == inner:
-        return False
-    if src[inner] in MARKDOWN_WHITESPACE or src[inner_end - 1] in MARKDOWN_WHITESPACE:
+    inner_end = _closing(src, ":", inner, max_end)
+    if inner_end < 0:
         return False
     if not silent:
         _push(state, "arc_code", "", 0, start, inner_end + 1, name=src[inner:inner_end])
