@@ -81,13 +81,18 @@ class Reporter:
         assert self.rule is not None
 
     def at(self, start: int, end: int, message: str, fix: Fix | None = None) -> Diagnostic:
-        result = self.result
-        end = max(end, start + 1) if start < len(result.source) else max(end, start)
-        line, column = result.pre.source_map.line_col(start)
-        end_line, end_column = result.pre.source_map.line_col(max(end - 1, start))
+        """A diagnostic on source characters ``[start, end)`` (at least one, if any)."""
+        source_map = self.result.pre.source_map
+        if start < len(self.result.source):
+            end = max(end, start + 1)
+        line, column = source_map.line_col(start)
+        end_line, end_column = line, column
+        if end > start:
+            end_line, end_column = source_map.line_col(end - 1)
+            end_column += 1
         assert self.rule is not None
         return Diagnostic(self.rule.code, self.rule.severity, message, line, column, end_line,
-                          end_column + (1 if end > start else 0), start, end, fix)
+                          end_column, start, end, fix)
 
     def at_inline(self, inline: InlineText, start: int, end: int, message: str,
                   fix: Fix | None = None) -> Diagnostic:

@@ -66,7 +66,9 @@ def _parse_xml(xml: str) -> ET.Element:
         root = ET.fromstring(xml)
     except ET.ParseError as error:
         line, column = error.position
-        raise LayoutXmlError(f"not well-formed XML: {error}", line, column + 1) from None
+        reason = str(error).split(":")[0]
+        raise LayoutXmlError(f"not well-formed XML ({reason}); expected Aminduna's layout "
+                             "XML, <layout><p>...</p></layout>", line, column + 1) from None
     return root
 
 
