@@ -115,3 +115,30 @@ def test_from_xml_reports_unknown_elements() -> None:
     assert [(u.tag, u.paragraph) for u in unknown] == [("u", 0), ("x", 1)]
     with pytest.raises(markup.LayoutXmlError):
         markup.from_xml("<root/>")
+
+
+# Inputs on which a naive port (or the reference itself) is quadratic or recurses
+# without bound; each must come back promptly with the reference's answer.
+LIMIT = 60_000
+
+
+def test_unclosed_brackets_at_scale() -> None:
+    result = markup.parse("[" * LIMIT)
+    assert result.document.layout() == ((("n", "[" * LIMIT),),)
+    closed = markup.parse("[" * (LIMIT // 2) + "a" + "]" * (LIMIT // 2) + "(http://x.org)")
+    assert closed.document.paragraphs[0].children == ()
+
+
+def test_caret_runs_hit_the_nesting_limit() -> None:
+    result = markup.parse("^" * LIMIT)
+    assert [c.reason for c in result.crashes] == ["elements nested more than 100 deep"]
+
+
+def test_deep_quotes_hit_the_nesting_limit() -> None:
+    result = markup.parse(">" * LIMIT + " x")
+    assert [c.reason for c in result.crashes] == ["quotes nested more than 100 deep"]
+
+
+def test_many_at_signs_are_checked_up_to_a_bound() -> None:
+    found = [d for d in markup.check_text("a@@" * 20_000) if d.code == "MK401"]
+    assert len(found) == 50

@@ -353,9 +353,18 @@ def _table(line: Line) -> BlockMatch | None:
     return BlockMatch(block, resume=actual_end)
 
 
+#: Quote nesting past which the reference (one recursion per ``>``) would exhaust
+#: its stack, like :data:`.inline.MAX_DEPTH` for inlines.
+MAX_QUOTE_DEPTH = 100
+
+
 def _quote(line: Line) -> BlockMatch | None:
     if line.non_space_char != ">":
         return None
+    if line.quote_depth >= MAX_QUOTE_DEPTH:
+        if line.no_crash:
+            return None
+        raise ReferenceCrash(line.non_space_pos, f"quotes nested more than {MAX_QUOTE_DEPTH} deep")
     blocks, actual_end = parse_blocks(line.md, line.real_start_of_line, line.end,
                                       line.quote_depth + 1, line.no_crash, line.probe)
     block = Block("quote", line.real_start_of_line, actual_end, children=blocks)

@@ -37,6 +37,8 @@ _CODE_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9]{0,3}")
 _ESCAPABLE = frozenset("\\`*_{}[]()#+-.!|~^&:<>/")
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
 _ENTITY = re.compile(r"&(#[0-9]+|#[xX][0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);")
+#: MK401 re-parses the text once per ``@@``; a card has a handful at most.
+MAX_AT_AT_CHECKS = 50
 _DROPPED_INLINE = {
     "s_open": "strike-through (~~...~~)",
     "sup_open": "superscript (^...)",
@@ -417,9 +419,9 @@ def check_erasing_pa(result: ParseResult) -> Iterator[Diagnostic]:
       "Pay :g1:@@:g2:.")
 def check_vanishing_space(result: ParseResult) -> Iterator[Diagnostic]:
     report = Reporter(result, "MK107")
+    paragraphs = {id(p.inline): p for p in result.paragraphs}
     for run in result.vanished:
-        paragraph = next(p for p in result.paragraphs if p.inline is run.inline)
-        tokens = paragraph.tokens
+        tokens = paragraphs[id(run.inline)].tokens
         index = run.token_index
         if index == 0 or index == len(tokens) - 1:
             continue
@@ -663,7 +665,9 @@ def check_at_at(result: ParseResult) -> Iterator[Diagnostic]:
     if index < 0:
         return
     layout = result.document.layout()
-    while index >= 0:
+    checked = 0
+    while index >= 0 and checked < MAX_AT_AT_CHECKS:
+        checked += 1
         replaced = source[:index] + " " + source[index + 2:]
         if parse(replaced, result.pre.source_map.start_line).document.layout() == layout:
             yield report.at(index, index + 2, "'@@' prints as a space: write a space",

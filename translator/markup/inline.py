@@ -89,12 +89,16 @@ def _push(state: StateInline, ttype: str, tag: str, nesting: int, start: int, en
     return token
 
 
-def _children(state: StateInline, start: int, end: int, ignore_links: bool | None = None) -> None:
-    """Parse ``[start, end)`` as the children of the element being built."""
+def _children(state: StateInline, start: int, end: int, ignore_links: bool = False) -> None:
+    """Parse ``[start, end)`` as the children of the element being built.
+
+    As in the reference, only a link's own text is parsed without links: emphasis
+    inside that text parses its children with links again (``ParseInlineChildren``
+    defaults to ``ignoreLinks: false``).
+    """
     old_max = state.posMax
     old_ignore = state.env.get("_ignore_links", False)
-    if ignore_links is not None:
-        state.env["_ignore_links"] = ignore_links
+    state.env["_ignore_links"] = ignore_links
     state.pos = start
     state.posMax = end
     state.md.inline.tokenize(state)
@@ -103,7 +107,7 @@ def _children(state: StateInline, start: int, end: int, ignore_links: bool | Non
 
 
 def _container(state: StateInline, name: str, tag: str, start: int, inner: int,
-               inner_end: int, end: int, markup: str, ignore_links: bool | None = None,
+               inner_end: int, end: int, markup: str, ignore_links: bool = False,
                **meta: object) -> bool:
     if state.level >= MAX_DEPTH:
         return _too_deep(state, start)
@@ -260,20 +264,9 @@ def markdown_link(state: StateInline, silent: bool) -> bool:
     if src[start] != "[" or state.env.get("_ignore_links") or start == max_end:
         return False
     text_open = start + 1
-    pos = text_open
-    depth = 0
-    while True:
-        bracket = _find_any(src, "[]", pos, max_end)
-        if bracket < 0:
-            return False
-        if src[bracket] == "[":
-            depth += 1
-        elif depth > 0:
-            depth -= 1
-        else:
-            break
-        pos = bracket + 1
-    text_close = bracket
+    text_close = _matching(state, "[]").get(start, -1)
+    if not text_open <= text_close < max_end:
+        return False
     pos = text_close + 1
     while pos < max_end and src[pos] in MARKDOWN_WHITESPACE:
         pos += 1
@@ -283,19 +276,8 @@ def markdown_link(state: StateInline, silent: bool) -> bool:
         link_open = pos + 1
         while link_open < max_end and src[link_open] in MARKDOWN_WHITESPACE:
             link_open += 1
-        pos = link_open
-        link_close = -1
-        parens = 0
-        while pos < max_end:
-            if src[pos] == ")":
-                if parens == 0:
-                    link_close = pos
-                    break
-                parens -= 1
-            if src[pos] == "(":
-                parens += 1
-            pos += 1
-        if pos >= max_end:
+        link_close = _matching(state, "()").get(pos, -1)
+        if not link_open <= link_close < max_end:
             return False
         end = link_close + 1
         while link_close > link_open and src[link_close - 1] in MARKDOWN_WHITESPACE:
@@ -314,7 +296,7 @@ def markdown_link(state: StateInline, silent: bool) -> bool:
             return False
         if not silent:
             return _container(state, "link", "a", start, text_open, text_close, end, "[",
-                       ignore_links=True, url=url, ref_id=None)
+                              ignore_links=True, url=url, ref_id=None)
         return True
     if src[pos] == "[":
         link_close = _find(src, "]", pos + 1, max_end)
@@ -322,10 +304,36 @@ def markdown_link(state: StateInline, silent: bool) -> bool:
             return False
         ref_id = src[pos + 1:link_close] or src[text_open:text_close]
         if not silent:
-            return _container(state, "link", "a", start, text_open, text_close, link_close + 1, "[",
-                       ignore_links=True, url=None, ref_id=ref_id)
+            return _container(state, "link", "a", start, text_open, text_close,
+                              link_close + 1, "[", ignore_links=True, url=None, ref_id=ref_id)
         return True
     return False
+
+
+def _matching(state: StateInline, pair: str) -> dict[int, int]:
+    """Where each opening bracket of the inline text is closed, nesting counted.
+
+    The reference finds a link's closing ``]`` (and ``)``) by scanning forward and
+    counting nested pairs; the answer depends only on what follows the opening
+    bracket, so one pass over the text answers every scan (which the reference
+    repeats at each ``[``: quadratic on ``[[[[…``).
+    """
+    cache: dict[str, dict[int, int]] | None = getattr(state, "arcmage_matching", None)
+    if cache is None:
+        cache = {}
+        state.arcmage_matching = cache  # type: ignore[attr-defined]
+    matching = cache.get(pair)
+    if matching is None:
+        opener, closer = pair
+        matching = {}
+        stack: list[int] = []
+        for match in re.finditer(re.escape(opener) + "|" + re.escape(closer), state.src):
+            if match.group() == opener:
+                stack.append(match.start())
+            elif stack:
+                matching[stack.pop()] = match.start()
+        cache[pair] = matching
+    return matching
 
 
 def _find_any(src: str, chars: str, start: int, end: int) -> int:
@@ -549,11 +557,12 @@ def superscript(state: StateInline, silent: bool) -> bool:
             return False
         end = inner_end + 1
     else:
-        inner_end = inner
-        while inner_end < len(src) and inner_end < max_end:
-            if src[inner_end] in DOTNET_WHITESPACE:
-                break
-            inner_end += 1
+        if state.level >= MAX_DEPTH:
+            # Checked before scanning: past the limit, a run of carets would
+            # otherwise rescan the rest of the text at every caret.
+            return _too_deep(state, start)
+        space = _DOTNET_SPACE_RE.search(src, inner, max_end)
+        inner_end = space.start() if space else max_end
         if inner_end == inner:
             return False
         end = inner_end
@@ -600,19 +609,15 @@ def image(state: StateInline, silent: bool) -> bool:
     pos = start + 1
     if pos >= end or src[pos] != "[":
         return False
-    pos += 1
-    while pos < end and src[pos] != "]":
-        pos += 1
+    pos = _find_or_end(src, "]", pos + 1, end)
     if pos == end:
         return False
     pos += 1
     if pos < end and src[pos] == "[":
-        while pos < end and src[pos] != "]":
-            pos += 1
+        pos = _find_or_end(src, "]", pos, end)
     elif pos < end and src[pos] == "(":
         url_start = pos
-        while pos < end and src[pos] != ")":
-            pos += 1
+        pos = _find_or_end(src, ")", pos, end)
         dims = src.find(" =", url_start, pos)
         if dims > 0 and pos + 1 > len(src):
             return _crash(state, start, "unclosed image size at the end of a paragraph")
@@ -622,6 +627,11 @@ def image(state: StateInline, silent: bool) -> bool:
         _push(state, "image", "img", 0, start, pos + 1)
     state.pos = pos + 1
     return True
+
+
+def _find_or_end(src: str, char: str, start: int, end: int) -> int:
+    found = src.find(char, start, end)
+    return end if found < 0 else found
 
 
 def symbol(state: StateInline, silent: bool) -> bool:
@@ -667,6 +677,8 @@ DOTNET_WHITESPACE = frozenset(
     "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
     "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
+
+_DOTNET_SPACE_RE = re.compile("[" + "".join(sorted(DOTNET_WHITESPACE)) + "]")
 
 #: The inline rules.  At a given character the reference tries its parsers in the
 #: order of its ``Common._triggerList``: for ``*``/``_`` bold-italic, bold, italic;

@@ -100,8 +100,6 @@ class Preprocessed:
 
     text: str
     source_map: SourceMap
-    #: Offsets (in ``text``) of the ``:pa:`` codes made from lone ``\\`` lines.
-    empty_paragraph_codes: list[int]
 
 
 def _replace_all(text: str, pattern: str, replacement: str, align: tuple[int, ...],
@@ -130,47 +128,39 @@ def preprocess(source: str, start_line: int = 1) -> Preprocessed:
     # the first line is found too.
     rewrites.append(_Rewrite([0], [0], 1, 0, (0,)))
     text = "\n" + text
-    text, codes = _empty_paragraphs(text, rewrites)
-    later: list[_Rewrite | _TableRewrite] = []
+    text = _empty_paragraphs(text, rewrites)
     for pattern, replacement, align in _SIMPLE_REWRITES:
-        text = _replace_all(text, pattern, replacement, align, later)
-    if codes:
-        codes = _shift_codes(codes, [r for r in later if isinstance(r, _Rewrite)])
-    rewrites.extend(later)
-    return Preprocessed(text, SourceMap(source, start_line, rewrites), codes)
+        text = _replace_all(text, pattern, replacement, align, rewrites)
+    return Preprocessed(text, SourceMap(source, start_line, rewrites))
 
 
-def _empty_paragraphs(text: str, rewrites: list[_Rewrite | _TableRewrite]) -> tuple[str, list[int]]:
+def _empty_paragraphs(text: str, rewrites: list[_Rewrite | _TableRewrite]) -> str:
     """Replace lone-backslash lines exactly as the reference's loop does.
 
-    The reference restarts its search after every replacement; the final newline of
-    a replacement can start the next match, so matches chain (``\\`` lines in a
-    row).  That loop is replayed here on the text and on a table of source indexes.
+    The reference restarts its search after every replacement, and the final
+    newline of a replacement can start the next match: backslash lines in a row
+    chain, sharing one newline.  The same matches are found in one pass over the
+    original text by resuming each search on the last character of the previous
+    match; a chained replacement then adds its code without its first newline.
     """
     pos = text.find(_EMPTY_PARAGRAPH)
     if pos < 0:
-        return text, []
-    index = list(range(len(text)))
-    codes: list[int] = []
+        return text
+    pieces: list[str] = []
+    index: list[int] = []
+    last = 0
     while pos >= 0:
-        end = pos + len(_EMPTY_PARAGRAPH)
-        old = index[pos:end]
-        text = text[:pos] + _EMPTY_PARAGRAPH_CODE + text[end:]
-        index[pos:end] = [old[k] for k in _EMPTY_PARAGRAPH_ALIGN]
-        codes.append(pos + 1)
-        pos = text.find(_EMPTY_PARAGRAPH, pos + len(_EMPTY_PARAGRAPH_CODE) - 1)
+        if pos >= last:
+            pieces.append(text[last:pos])
+            index.extend(range(last, pos))
+            pieces.append(_EMPTY_PARAGRAPH_CODE)
+            index.extend(pos + k for k in _EMPTY_PARAGRAPH_ALIGN)
+        else:  # chained: the previous code's last newline is this match's first
+            pieces.append(_EMPTY_PARAGRAPH_CODE[1:])
+            index.extend(pos + k for k in _EMPTY_PARAGRAPH_ALIGN[1:])
+        last = pos + len(_EMPTY_PARAGRAPH)
+        pos = text.find(_EMPTY_PARAGRAPH, last - 1)
+    pieces.append(text[last:])
+    index.extend(range(last, len(text)))
     rewrites.append(_TableRewrite(index))
-    return text, codes
-
-
-def _shift_codes(codes: list[int], rewrites: list[_Rewrite]) -> list[int]:
-    """Positions of the ``:pa:`` codes after the later rewrites moved them.
-
-    The later rewrites never touch the ``:pa:`` characters, so each code only moves
-    by the length change of the replacements before it.
-    """
-    shifted = codes
-    for rewrite in rewrites:
-        delta = rewrite.new_len - rewrite.old_len
-        shifted = [c + delta * bisect.bisect_left(rewrite.old_starts, c) for c in shifted]
-    return shifted
+    return "".join(pieces)
