@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from .parser import ENTITIES, parse
-from .tree import Document, DropCap, LineBreak, Paragraph, Symbol, Text
+from .tree import Document
 
 _ENTITY_RE = re.compile(r"&([^;&]*);")
 _DELIMITERS = {"n": "", "b": "**", "i": "*", "bi": "***"}
@@ -28,44 +28,35 @@ def _protect_entities(text: str) -> str:
     return _ENTITY_RE.sub(replace, text) if "&" in text else text
 
 
-def _merged(paragraph: Paragraph) -> list[Text | DropCap | Symbol | LineBreak]:
-    nodes: list[Text | DropCap | Symbol | LineBreak] = []
-    for node in paragraph.children:
-        if (isinstance(node, Text) and nodes and isinstance(nodes[-1], Text)
-                and nodes[-1].style == node.style):
-            previous = nodes[-1]
-            nodes[-1] = Text(previous.text + node.text, node.bold, node.italic)
-        else:
-            nodes.append(node)
-    return nodes
-
-
-def _paragraph(paragraph: Paragraph, inline_breaks: bool) -> str:
-    if not paragraph.children:
+def _paragraph(items: tuple[tuple[str, str], ...], inline_breaks: bool) -> str:
+    """One paragraph of a layout (see :meth:`Document.layout`) as canonical text."""
+    if not items:
         return "\\"
     parts: list[str] = []
-    for node in _merged(paragraph):
-        if isinstance(node, Text):
-            text = node.text
-            if text.strip(" ") == "":
-                # A space-only run survives only as the reference's placeholder.
-                text = "@@" * len(text)
-            delimiter = _DELIMITERS[node.style]
-            parts.append(delimiter + _protect_entities(text) + delimiter)
-        elif isinstance(node, DropCap):
-            parts.append(f":{node.letter}:")
-        elif isinstance(node, Symbol):
-            parts.append(f":{node.code}:")
-        else:
+    for kind, text in items:
+        if kind in _DELIMITERS:
+            # A space-only run survives only as the reference's placeholder.
+            spelt = "@@" * len(text) if text.strip(" ") == "" else _protect_entities(text)
+            delimiter = _DELIMITERS[kind]
+            parts.append(delimiter + spelt + delimiter)
+        elif kind == "c":
+            parts.append(f":{text}:")
+        elif kind == "br":
             parts.append(":br:" if inline_breaks else "\\\n")
+        else:
+            parts.append(f":{kind}:")
     return "".join(parts)
 
 
 def canonical(document: Document, inline_breaks: bool = False) -> str:
     """The canonical spelling of a layout (not checked: see :func:`format_text`)."""
-    if not document.paragraphs:
+    return _spell(document.layout(), inline_breaks)
+
+
+def _spell(layout: tuple[tuple[tuple[str, str], ...], ...], inline_breaks: bool) -> str:
+    if not layout:
         return ""
-    return "\n\n".join(_paragraph(p, inline_breaks) for p in document.paragraphs) + "\n"
+    return "\n\n".join(_paragraph(items, inline_breaks) for items in layout) + "\n"
 
 
 def normalized(text: str) -> str:
@@ -94,10 +85,9 @@ def format_text(text: str) -> str:
 
 
 def _format_once(text: str) -> str:
-    document = parse(text).document
-    layout = document.layout()
+    layout = parse(text).document.layout()
     for inline_breaks in (False, True):
-        candidate = canonical(document, inline_breaks)
+        candidate = _spell(layout, inline_breaks)
         if parse(candidate).document.layout() == layout:
             return candidate
     fallback = normalized(text)
