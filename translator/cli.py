@@ -198,7 +198,9 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
         source = read_source(path)
         diagnostics = markup.check(_body_result(source), rules)
         if args.fix:
-            body, fixed = _fix_until_stable(source, rules)
+            # Only the fixes of what was found are applied (one pass: no fix of a
+            # finding the user has not seen); what remains is reported.
+            body, fixed = apply_fixes(source.body, diagnostics)
             if fixed:
                 atomic_write(path, source.with_body(body).content)
                 fixed_total += fixed
@@ -211,19 +213,6 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
         _write_text(report, out, fixed_total)
     found = any(diagnostics for _, diagnostics in report)
     return EXIT_FINDINGS if found else EXIT_OK
-
-
-def _fix_until_stable(source: SourceFile, rules: list) -> tuple[str, int]:
-    """Apply fixes, re-checking, until none applies (overlapping fixes need passes)."""
-    body = source.body
-    total = 0
-    for _ in range(10):
-        diagnostics = markup.check(markup.parse(body, source.body_line), rules)
-        body, applied = apply_fixes(body, diagnostics)
-        total += applied
-        if not applied:
-            break
-    return body, total
 
 
 def _summary(report: list[tuple[SourceFile, list[Diagnostic]]]) -> dict[str, int]:

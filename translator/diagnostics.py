@@ -148,7 +148,7 @@ def apply_fixes(text: str, diagnostics: Iterable[Diagnostic]) -> tuple[str, int]
     applied = 0
     for fix in fixes:
         if fix.start < last:
-            continue  # overlaps an earlier fix: the next pass will redo this one
+            continue  # overlaps an earlier fix: left for the next run, and reported
         parts.append(text[last:fix.start])
         parts.append(fix.replacement)
         last = fix.end
