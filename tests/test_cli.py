@@ -55,7 +55,7 @@ def test_xml_of_card_files_skips_front_matter_and_keeps_lines() -> None:
     assert code == 0
     data = json.loads(out)
     assert len(data) >= 10
-    assert data[str(SAMPLE / "tidings.eo.md")].startswith("<layout><p><c>Ĉ</c>")
+    assert data[str(SAMPLE / "war-drums.eo.md")].startswith("<layout><p><c>Ĉ</c>")
 
 
 def test_markdown_reverse(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,11 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TextIO
 
-from . import __version__, markup
+from . import __version__, cards, markup
 from .diagnostics import REGISTRY, Diagnostic, Severity, apply_fixes
 from .markup.checks import TARGET as MARKUP
 from .textio import (
@@ -265,6 +268,183 @@ def _write_text(report: list[tuple[SourceFile, list[Diagnostic]]], out: TextIO,
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
+# --------------------------------------------------------------------------------------
+# cards, import, export
+
+
+def _library(paths: Sequence[str] | None) -> tuple[cards.Library, list[cards.Problem]]:
+    return cards.load_library(list(paths or []) or ["cards"])
+
+
+def _report_problems(problems: list[cards.Problem]) -> None:
+    for problem in problems:
+        print(f"translator: {problem}", file=sys.stderr)
+    if problems:
+        print(f"translator: {_plural(len(problems), 'problem')}; fix them and run again",
+              file=sys.stderr)
+
+
+def cmd_cards_check(args: argparse.Namespace, out: TextIO) -> int:
+    library, problems = _library(args.paths)
+    if args.format == "json":
+        json.dump({"version": 1, "problems": [p.as_dict() for p in problems],
+                   "summary": _library_summary(library)}, out, ensure_ascii=False, indent=2)
+        out.write("\n")
+    else:
+        for problem in problems:
+            out.write(f"{problem}\n")
+        summary = _library_summary(library)
+        out.write(f"{_plural(summary['decks'], 'deck')}, {_plural(summary['cards'], 'card')}, "
+                  f"{_plural(summary['translations'], 'translation')}: "
+                  + (f"{_plural(len(problems), 'problem')}.\n" if problems else "no problems.\n"))
+    return EXIT_ERROR if problems else EXIT_OK
+
+
+def _library_summary(library: cards.Library) -> dict[str, int]:
+    return {"decks": len(library.decks), "cards": len(library.cards),
+            "translations": sum(len(c.translations) for c in library.cards.values())}
+
+
+def _languages(library: cards.Library) -> list[str]:
+    found = {lang for card in library.cards.values() for lang in card.languages()}
+    return [cards.SOURCE_LANGUAGE, *sorted(found - {cards.SOURCE_LANGUAGE})]
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> str:
+    """A plain text table (columns padded with spaces, a dashed line under the headers)."""
+    widths = [max(len(str(cell)) for cell in column)
+              for column in zip(headers, *rows, strict=True)]
+    lines = ["  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True))
+             .rstrip() for row in [headers, ["-" * w for w in widths], *rows]]
+    return "\n".join(lines)
+
+
+def _translation_state(card: cards.Card, lang: str) -> str:
+    if lang == cards.SOURCE_LANGUAGE:
+        return "source"
+    version = card.translations.get(lang)
+    if version is None:
+        return "missing"
+    if version.fields.get("wip"):
+        return "wip"
+    return "translated"
+
+
+def cmd_cards_list(args: argparse.Namespace, out: TextIO) -> int:
+    library, problems = _library(args.paths)
+    _report_problems(problems)
+    languages = [args.lang] if args.lang else _languages(library)
+    listing = []
+    for name, deck in library.decks.items():
+        for lang in languages:
+            rows = []
+            for card in library.deck_cards(name):
+                rows.append({"slug": card.slug, "quantity": deck.quantities.get(card.slug, 0),
+                             "name": card.name(lang), "type": card.get("type"),
+                             "faction": card.get("faction"), "status": card.get("status", lang),
+                             "translation": _translation_state(card, lang)})
+            listing.append({"deck": deck.name, "directory": deck.directory, "lang": lang,
+                            "cards": rows})
+    if args.format == "json":
+        json.dump({"version": 1, "decks": listing}, out, ensure_ascii=False, indent=2)
+        out.write("\n")
+    else:
+        for block in listing:
+            copies = sum(r["quantity"] for r in block["cards"])
+            out.write(f"{block['deck']} ({block['directory']}) [{block['lang']}]: "
+                      f"{_plural(len(block['cards']), 'card')}, {copies} in the deck\n")
+            out.write(_table(["qty", "slug", "name", "type", "faction", "status", "translation"],
+                             [[str(r["quantity"] or ""), r["slug"], r["name"], r["type"] or "",
+                               r["faction"] or "", r["status"] or "", r["translation"]]
+                              for r in block["cards"]]) + "\n\n")
+    return EXIT_ERROR if problems else EXIT_OK
+
+
+_SHOWN_FIELDS = ("name", "name2", "type", "faction", "subtype", "cost", "loyalty", "attack",
+                 "defense", "info", "status", "guid", "source")
+
+
+def cmd_cards_show(args: argparse.Namespace, out: TextIO) -> int:
+    library, problems = _library(args.library)
+    _report_problems(problems)
+    found = library.find(args.card)
+    if not found:
+        raise UsageError(f"no card '{args.card}' in {', '.join(args.library or ['cards'])} "
+                         "(give a slug, deck/slug, guid or file path)")
+    if len(found) > 1:
+        raise UsageError(f"'{args.card}' matches several cards: "
+                         + ", ".join(f"{c.deck}/{c.slug}" for c in found))
+    card = found[0]
+    languages = card.languages()
+    if args.format == "json":
+        data = {lang: {**{key: card.get(key, lang) for key in _SHOWN_FIELDS},
+                       "text": card.get("text", lang),
+                       "path": card.version(lang).path if card.version(lang) else None}
+                for lang in languages}
+        json.dump({"version": 1, "deck": card.deck, "slug": card.slug, "languages": data}, out,
+                  ensure_ascii=False, indent=2, default=str)
+        out.write("\n")
+        return EXIT_ERROR if problems else EXIT_OK
+    columns = shutil.get_terminal_size((120, 24)).columns
+    width = max(24, (columns - 12) // max(len(languages), 1) - 2)
+    rows = [[key] + [_cell(card, key, lang) for lang in languages] for key in _SHOWN_FIELDS
+            if any(card.get(key, lang) not in (None, "") for lang in languages)]
+    out.write(f"{card.deck}/{card.slug}\n")
+    out.write(_table(["field", *languages], rows) + "\n\n")
+    wrapped = [[line for paragraph in (card.get("text", lang) or "").split("\n")
+                for line in (textwrap.wrap(paragraph, width) or [""])] for lang in languages]
+    height = max(len(w) for w in wrapped)
+    out.write(_table([f"text ({lang})" for lang in languages],
+                     [[w[i] if i < len(w) else "" for w in wrapped] for i in range(height)])
+              + "\n")
+    return EXIT_ERROR if problems else EXIT_OK
+
+
+def _cell(card: cards.Card, key: str, lang: str) -> str:
+    value = card.get(key, lang)
+    version = card.version(lang)
+    inherited = (lang != cards.SOURCE_LANGUAGE and version is not None
+                 and key not in version.fields and value not in (None, ""))
+    text = "" if value is None else str(value)
+    return f"{text} (inherited)" if inherited and key not in ("info",) else text
+
+
+def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        plan = cards.import_files(args.files, args.into, args.library)
+    except cards.ImportError_ as error:
+        for problem in error.problems:
+            print(f"translator: {problem}", file=sys.stderr)
+        print("translator: nothing was imported; the library is unchanged", file=sys.stderr)
+        return EXIT_ERROR
+    for label, paths in (("created", plan.created), ("updated", plan.updated)):
+        for path in paths:
+            out.write(f"{label} {path}\n")
+    out.write(f"{len(plan.created)} created, {len(plan.updated)} updated, "
+              f"{len(plan.unchanged)} unchanged\n")
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
+    library, problems = cards.load_library([args.deck])
+    if problems:
+        _report_problems(problems)
+        return EXIT_ERROR
+    deck_name = Path(args.deck).name if Path(args.deck).is_dir() else Path(args.deck).parent.name
+    if deck_name not in library.decks:
+        raise UsageError(f"{args.deck} is not a deck directory (it has no deck.yaml)")
+    data, deck_txt = cards.export_deck(library, deck_name, args.lang)
+    text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    if args.output in (None, "-"):
+        out.write(text)
+        return EXIT_OK
+    output = Path(args.output)
+    atomic_write(str(output), text)
+    atomic_write(str(output.with_suffix(".txt")), deck_txt)
+    print(f"wrote {output} and {output.with_suffix('.txt')}", file=sys.stderr)
+    return EXIT_OK
+
+
 
 # --------------------------------------------------------------------------------------
 
@@ -285,7 +465,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("xml", help="card text -> Aminduna layout XML", **_help(
         "Print the layout XML Aminduna makes from card text (files, directories or -).",
-        "translator markup xml cards/sample/deal-damage.en.md"))
+        "translator markup xml cards/sample/flame-lash.en.md"))
     p.add_argument("files", nargs="*", metavar="FILE",
                    help="card text files or directories; - for stdin")
     p.add_argument("--format", choices=("text", "json"), default="text")
@@ -302,14 +482,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="ruleText and flavorText as JSON", **_help(
         "Print the plain ruleText and flavorText Aminduna derives from card text.",
-        "translator markup rules --lang fr cards/sample/gardien.fr.md"))
+        "translator markup rules --lang fr cards/sample/harbor-lord.fr.md"))
     p.add_argument("file", nargs="?", default="-", metavar="FILE")
     p.add_argument("--lang", choices=markup.LANGUAGES, default="en")
     p.set_defaults(run=cmd_rules)
 
     p = sub.add_parser("html", help="card text -> HTML fragment (escaped)", **_help(
         "Print the card text as an HTML fragment for the print templates.",
-        "translator markup html cards/sample/deal-damage.en.md"))
+        "translator markup html cards/sample/flame-lash.en.md"))
     p.add_argument("file", nargs="?", default="-", metavar="FILE")
     p.set_defaults(run=cmd_html)
 
@@ -337,6 +517,65 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", metavar="CODE", help="print a rule's documentation")
     p.add_argument("--list-rules", action="store_true", help="list the rules")
     p.set_defaults(run=cmd_check)
+
+    group = commands.add_parser("cards", help="the card library: check, list, show", **_help(
+        "Card files (cards/<deck>/<slug>.<lang>.md) and decks (deck.yaml).",
+        "translator cards list cards/"))
+    sub = group.add_subparsers(dest="subcommand", metavar="SUBCOMMAND", parser_class=_Parser)
+    sub.required = True
+    p = sub.add_parser("check", help="validate card files and decks (exit 2 on problems)",
+                       **_help("Check every card file and deck under the paths: front matter, "
+                               "values, sources, guids, artwork, deck lists.",
+                               "translator cards check cards/"))
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="library, deck or card (default: cards)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=cmd_cards_check)
+    p = sub.add_parser("list", help="a table per deck and language", **_help(
+        "List the cards of each deck, per language: name, type, faction, status, translated.",
+        "translator cards list --lang fr cards/sample"))
+    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.add_argument("--lang", help="only this language")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=cmd_cards_list)
+    p = sub.add_parser("show", help="one card, its source and translations side by side",
+                       **_help("Show one card in every language; inherited fields are marked.",
+                               "translator cards show storm-hawk"))
+    p.add_argument("card", metavar="CARD", help="slug, deck/slug, guid or card file path")
+    p.add_argument("--library", action="append", metavar="PATH",
+                   help="where to look (default: cards)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=cmd_cards_show)
+
+    group = commands.add_parser("import", help="import cards from Aminduna", **_help(
+        "Import cards from Aminduna's JSON (a card, a deck, a list or a search result).",
+        "translator import arcmage deck.json --into cards/sample"))
+    sub = group.add_subparsers(dest="subcommand", metavar="FORMAT", parser_class=_Parser)
+    sub.required = True
+    p = sub.add_parser("arcmage", help="Aminduna JSON files", **_help(
+        "Import Aminduna JSON into a deck directory.  Translations go next to their source "
+        "(found by masterCard guid, in the import or the library); re-importing updates "
+        "files in place and keeps local-only fields; nothing is written if anything fails.",
+        "translator import arcmage keeper.json keeper.fr.json --into cards/sample"))
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--into", required=True, metavar="DECK_DIR")
+    p.add_argument("--library", metavar="ROOT",
+                   help="the library to search for existing cards (default: DECK_DIR/..)")
+    p.set_defaults(run=cmd_import)
+
+    group = commands.add_parser("export", help="export a deck for Aminduna", **_help(
+        "Export a deck in Aminduna's JSON shape, with its deck.txt.",
+        "translator export arcmage cards/sample --lang fr -o deck.fr.json"))
+    sub = group.add_subparsers(dest="subcommand", metavar="FORMAT", parser_class=_Parser)
+    sub.required = True
+    p = sub.add_parser("arcmage", help="Aminduna JSON and deck.txt", **_help(
+        "Write the deck as Aminduna's deck JSON (cards with markdownText, ruleText, "
+        "flavorText, names, stats, language, masterCard) and OUTPUT.txt in deck.txt format.",
+        "translator export arcmage cards/sample --lang fr -o deck.fr.json"))
+    p.add_argument("deck", metavar="DECK_DIR")
+    p.add_argument("--lang", default="en")
+    p.add_argument("-o", "--output", metavar="OUTPUT.json", help="default: standard output")
+    p.set_defaults(run=cmd_export)
     return parser
 
 

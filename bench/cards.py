@@ -1,0 +1,80 @@
+"""Benchmark: load and validate 5,000 card files.
+
+Target (issue 3): at most 2 s for 5,000 card files.
+
+    .venv/bin/python bench/cards.py            # median of 5 runs
+    .venv/bin/python bench/cards.py --files 20000
+
+The library is made in a temporary directory by copying the sample deck's card
+files under new slugs (source and translations together), split in decks of 100
+cards, each with its deck.yaml; artwork paths point at real files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from translator.cards import load_library  # noqa: E402
+from translator.cards.files import CARD_FILE_RE  # noqa: E402
+
+
+def make_library(directory: Path, count: int) -> int:
+    """Copy the sample deck's cards until ``count`` files exist; returns the count."""
+    sample = ROOT / "cards" / "sample"
+    groups: dict[str, list[Path]] = {}
+    for path in sorted(sample.glob("*.md")):
+        match = CARD_FILE_RE.match(path.name)
+        if match:
+            groups.setdefault(match["slug"], []).append(path)
+    written = 0
+    copy = 0
+    while written < count:
+        for slug, paths in groups.items():
+            deck = directory / f"deck-{copy // 100:03d}"
+            if not deck.exists():
+                deck.mkdir(parents=True)
+                if (sample / "art").is_dir():
+                    (deck / "art").symlink_to(sample / "art", target_is_directory=True)
+                (deck / "deck.yaml").write_text(f"name: Deck {copy // 100}\ncards: {{}}\n",
+                                                encoding="utf-8")
+            new_slug = f"{slug}-{copy}"
+            for path in paths:
+                lang = CARD_FILE_RE.match(path.name)["lang"]
+                (deck / f"{new_slug}.{lang}.md").write_text(path.read_text(encoding="utf-8"),
+                                                           encoding="utf-8")
+                written += 1
+            copy += 1
+            if written >= count:
+                break
+    return written
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--files", type=int, default=5_000)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        count = make_library(Path(scratch), args.files)
+        times = []
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            library, problems = load_library([scratch])
+            times.append(time.perf_counter() - start)
+        assert not problems, problems[:3]
+        print(f"{count:,} card files, {len(library.cards):,} cards in {len(library.decks)} decks")
+        print(f"load + validate: median {statistics.median(times):.3f} s "
+              f"(runs: {', '.join(f'{t:.3f}' for t in times)})")
+
+
+if __name__ == "__main__":
+    main()

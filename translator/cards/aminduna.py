@@ -1,0 +1,506 @@
+"""Cards in and out of Aminduna, the Arcmage card database, in its own JSON shapes.
+
+Import reads what Aminduna's API returns (a card, a deck with its ``deckCards``, a
+list of cards, a search result) and writes card files: sources in the deck named,
+translations next to their source, linked through ``masterCard.guid``.  Export
+writes a deck back in Aminduna's shape (Newtonsoft camelCase, nulls left out, the
+base-class keys last) with its ``deck.txt``.  What Aminduna has no field for (the
+local artwork path, a translation's source fingerprint) travels in a ``translator``
+object Aminduna ignores, so that import(export(library)) loses nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .. import markup
+from .files import DECK_FILE, Problem, parse_card_text, parse_deck_text
+from .library import load_library
+from .model import (
+    DEFAULT_FOOTERS,
+    HAS_ATTACK,
+    HAS_DEFENSE,
+    LANGUAGE_NAMES,
+    SOURCE_FIELDS,
+    SOURCE_LANGUAGE,
+    TRANSLATION_FIELDS,
+    Card,
+    CardFile,
+    Library,
+)
+
+_WIP_RE = re.compile(r"^(?P<name>.*?)\s*\((?P<lang>[a-z]{2}) wip\)$")
+#: Fields Aminduna owns: on re-import they are replaced (or removed if absent).
+_REMOTE_SOURCE_FIELDS = ("name", "name2", "type", "faction", "subtype", "cost", "loyalty",
+                         "attack", "defense", "info", "artwork_url", "artist", "licensor",
+                         "license", "status", "serie", "guid")
+_REMOTE_TRANSLATION_FIELDS = ("name", "name2", "subtype", "info", "status", "wip", "guid")
+
+
+class ImportError_(Exception):  # named so as not to shadow the builtin ImportError
+    """An import that cannot be done; nothing was written."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("; ".join(str(p) for p in problems))
+        self.problems = problems
+
+
+# --------------------------------------------------------------------------------------
+# Export.
+
+
+def _language(lang: str) -> dict[str, str]:
+    return {"name": LANGUAGE_NAMES.get(lang, lang), "languageCode": lang}
+
+
+def _named(value: Any) -> dict[str, str] | None:
+    return {"name": str(value)} if value not in (None, "") else None
+
+
+def _compact(data: dict[str, Any]) -> dict[str, Any]:
+    """Newtonsoft's NullValueHandling.Ignore."""
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def card_json(card: Card, lang: str) -> dict[str, Any]:
+    """One card in Aminduna's shape, as printed in ``lang``."""
+    assert card.source is not None
+    version = card.version(lang)
+    missing = version is None
+    body = card.get("text", lang) if not missing else card.source.body
+    text = body.replace("\r\n", "\n").strip("\n")
+    result = markup.parse(text)
+    derived = markup.rule_and_flavor(result.document, lang if lang in markup.LANGUAGES
+                                     else SOURCE_LANGUAGE)
+    name_lines = [card.get("name", lang), card.get("name2", lang)]
+    wip = bool(card.get("wip", lang)) if lang != SOURCE_LANGUAGE else False
+    if missing or wip:
+        internal = f"{card.name(SOURCE_LANGUAGE)} ({lang} wip)"
+    else:
+        internal = " ".join(str(n) for n in name_lines if n)
+    source_fields = card.source.fields
+    card_type = source_fields.get("type")
+    extension = _compact({
+        "slug": card.slug,
+        "artwork": source_fields.get("artwork") if lang == SOURCE_LANGUAGE else None,
+        "source": card.get("source", lang) if lang != SOURCE_LANGUAGE else None,
+        "missing": True if missing and lang != SOURCE_LANGUAGE else None,
+    })
+    data: dict[str, Any] = {
+        "name": internal,
+        "firstName": _str(name_lines[0]),
+        "lastName": _str(name_lines[1]),
+        "subType": _str(card.get("subtype", lang)),
+        "type": _named(card_type),
+        "faction": _named(source_fields.get("faction")),
+        "status": _named(card.get("status", lang) if not missing else "Draft"),
+        "cost": _str(source_fields.get("cost")),
+        "loyalty": int(source_fields.get("loyalty") or 0),
+        "attack": _str(source_fields.get("attack")) if card_type in HAS_ATTACK else None,
+        "defense": _str(source_fields.get("defense")) if card_type in HAS_DEFENSE else None,
+        "info": card.get("info", lang),
+        "markdownText": text,
+        "ruleText": derived["ruleText"],
+        "flavorText": derived["flavorText"],
+        "artist": _str(source_fields.get("artist")),
+        "artworkLicensor": _str(source_fields.get("licensor")),
+        "artworkLicense": _named(source_fields.get("license")),
+        "serie": _named(source_fields.get("serie")),
+        "language": _language(lang),
+        "masterCard": None if lang == SOURCE_LANGUAGE else _compact({
+            "name": card.name(SOURCE_LANGUAGE),
+            "language": _language(SOURCE_LANGUAGE),
+            "guid": _str(source_fields.get("guid")),
+        }),
+        "artwork": _str(source_fields.get("artwork_url")),
+        "translator": extension,
+        "guid": None if missing else _str(card.get("guid", lang)),
+    }
+    return _compact(data)
+
+
+def _str(value: Any) -> str | None:
+    return None if value in (None, "") else str(value)
+
+
+def export_deck(library: Library, deck_name: str, lang: str) -> tuple[dict[str, Any], str]:
+    """(Aminduna deck JSON, ``deck.txt``) of a deck in ``lang``."""
+    deck = library.decks[deck_name]
+    deck_cards = []
+    lines = [f"# {deck.name} by {deck.creator or 'translator'}"]
+    for slug, quantity in deck.quantities.items():
+        card = library.cards[(deck_name, slug)]
+        data = card_json(card, lang)
+        deck_cards.append({"quantity": quantity, "card": data})
+        lines.append(f"{quantity}x {data['name']}")
+    deck_data = _compact({
+        "name": deck.name,
+        "language": _language(lang),
+        "deckCards": deck_cards,
+        "totalCards": sum(deck.quantities.values()),
+        "translator": {"slug": deck.slug, "creator": deck.creator} if deck.creator
+        else {"slug": deck.slug},
+        "guid": deck.guid if lang == SOURCE_LANGUAGE else None,
+    })
+    return deck_data, "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------------------
+# Import.
+
+
+@dataclass
+class _Incoming:
+    """An Aminduna card on its way into the library."""
+
+    data: dict[str, Any]
+    origin: str
+    lang: str
+    quantity: int | None = None
+    #: Which imported document it came from (quantities count per document).
+    document: int = 0
+
+
+@dataclass
+class ImportPlan:
+    """What an import writes: file contents by path, and what it did."""
+
+    files: dict[str, str] = field(default_factory=dict)
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+
+
+def _cards_of(document: Any, origin: str, problems: list[Problem]) -> tuple[
+        list[_Incoming], dict[str, Any] | None]:
+    """The cards of one Aminduna JSON document, and the deck if it is one."""
+    def incoming(card: Any, quantity: int | None = None) -> _Incoming | None:
+        if not isinstance(card, dict) or not ("markdownText" in card or "name" in card):
+            problems.append(Problem(origin, 0, "an entry is not an Aminduna card",
+                                    "expected objects with name, markdownText, ..."))
+            return None
+        language = card.get("language") or {}
+        lang = str(language.get("languageCode") or SOURCE_LANGUAGE).lower()
+        if not re.fullmatch(r"[a-z]{2}", lang):
+            lang = SOURCE_LANGUAGE  # Aminduna falls back to English too
+        return _Incoming(card, origin, lang, quantity)
+
+    found: list[_Incoming | None] = []
+    deck = None
+    if isinstance(document, dict) and "deckCards" in document:
+        deck = document
+        for entry in document.get("deckCards") or []:
+            if not isinstance(entry, dict):
+                problems.append(Problem(origin, 0, "a deckCards entry is not an object"))
+                continue
+            found.append(incoming(entry.get("card"), int(entry.get("quantity") or 1)))
+    elif isinstance(document, dict) and "items" in document:
+        found.extend(incoming(card) for card in document.get("items") or [])
+    elif isinstance(document, list):
+        found.extend(incoming(card) for card in document)
+    elif isinstance(document, dict):
+        found.append(incoming(document))
+    else:
+        problems.append(Problem(origin, 0, "not an Aminduna card, deck, list or search result"))
+    return [c for c in found if c is not None], deck
+
+
+def slugify(name: str) -> str:
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return slug or "card"
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, dict):
+        value = value.get("name")
+    return None if value in (None, "") else str(value)
+
+
+def _number(value: Any) -> int | str | None:
+    text = _text(value)
+    if text is None:
+        return None
+    return int(text) if text.isdigit() else text
+
+
+def _remote_fields(incoming: _Incoming, is_source: bool) -> tuple[dict[str, Any], str]:
+    """Card fields (ours) and body from an Aminduna card."""
+    data = incoming.data
+    lang = incoming.lang
+    first, last = _text(data.get("firstName")), _text(data.get("lastName"))
+    internal = _text(data.get("name")) or ""
+    wip = _WIP_RE.match(internal)
+    fields: dict[str, Any] = {
+        "name": first or (wip["name"] if wip else internal) or None,
+        "name2": last,
+        "subtype": _text(data.get("subType")),
+        "info": _text(data.get("info")),
+        "status": _text(data.get("status")),
+        "guid": _text(data.get("guid")),
+    }
+    if fields["info"] == DEFAULT_FOOTERS.get(lang):
+        fields["info"] = None
+    if is_source:
+        card_type = _text(data.get("type"))
+        fields.update({
+            "type": card_type,
+            "faction": _text(data.get("faction")),
+            "cost": _number(data.get("cost")),
+            "loyalty": int(data["loyalty"]) if isinstance(data.get("loyalty"), int) else None,
+            "attack": _number(data.get("attack")) if card_type in HAS_ATTACK else None,
+            "defense": _number(data.get("defense")) if card_type in HAS_DEFENSE else None,
+            "artwork_url": _text(data.get("artwork")),
+            "artist": _text(data.get("artist")),
+            "licensor": _text(data.get("artworkLicensor")),
+            "license": _text(data.get("artworkLicense")),
+            "serie": _text(data.get("serie")),
+        })
+    else:
+        fields["wip"] = True if wip else None
+    body = str(data.get("markdownText") or "").replace("\r\n", "\n").strip("\n")
+    return fields, body + "\n" if body else ""
+
+
+def render_card_file(fields: dict[str, Any], body: str, order: tuple[str, ...]) -> str:
+    """A card file: front matter (known keys in order, others after) and body."""
+    ordered = {k: fields[k] for k in order if fields.get(k) is not None}
+    ordered.update({k: v for k, v in fields.items() if k not in ordered and v is not None})
+    front = yaml.safe_dump(ordered, allow_unicode=True, sort_keys=False, width=1000)
+    return f"---\n{front}---\n{body}"
+
+
+def plan_import(documents: list[tuple[str, Any]], into: Path,
+                library: Library) -> ImportPlan:
+    """Work out every file an import writes; raises :class:`ImportError_` on problems."""
+    problems: list[Problem] = []
+    incoming: list[_Incoming] = []
+    deck_document: dict[str, Any] | None = None
+    for index, (origin, document) in enumerate(documents):
+        cards, deck = _cards_of(document, origin, problems)
+        for card in cards:
+            card.document = index
+        incoming.extend(cards)
+        if deck is not None:
+            deck_document = deck
+    deck_slug = into.name
+    existing = library.by_guid()
+    taken = {slug for (_, slug) in library.cards}
+    plan = ImportPlan()
+    # Where each source goes: (deck directory, slug), by guid and by slug.
+    placed: dict[str, tuple[Path, str, dict[str, Any]]] = {}
+    # Quantities per imported document and language: the same deck imported in
+    # several languages (or a source and its translation listed together) lists the
+    # same cards, which must not add up.
+    counted: dict[tuple[int, str], dict[str, int]] = {}
+
+    def count(item: _Incoming, slug: str) -> None:
+        if item.quantity is not None:
+            per_document = counted.setdefault((item.document, item.lang), {})
+            per_document[slug] = per_document.get(slug, 0) + item.quantity
+
+    def extension(item: _Incoming) -> dict[str, Any]:
+        value = item.data.get("translator")
+        return value if isinstance(value, dict) else {}
+
+    for item in (i for i in incoming if i.lang == SOURCE_LANGUAGE):
+        fields, body = _remote_fields(item, True)
+        guid = fields.get("guid")
+        current = existing.get(str(guid)) if guid else None
+        local_slug = extension(item).get("slug")
+        if current is None and local_slug:
+            match = library.cards.get((deck_slug, local_slug))
+            current = match.source if match else None
+        if current is not None and current.is_source:
+            directory, slug = Path(current.path).parent, current.slug
+            merged = {k: v for k, v in current.fields.items() if k not in _REMOTE_SOURCE_FIELDS}
+        else:
+            directory = into
+            slug = local_slug or slugify(" ".join(filter(None, [fields["name"], fields["name2"]])))
+            base, n = slug, 2
+            while slug in taken:
+                slug, n = f"{base}-{n}", n + 1
+            merged = {}
+        taken.add(slug)
+        if extension(item).get("artwork"):
+            merged["artwork"] = extension(item)["artwork"]
+        merged.update(fields)
+        path = directory / f"{slug}.{SOURCE_LANGUAGE}.md"
+        _stage(plan, path, render_card_file(merged, body, SOURCE_FIELDS))
+        for key in filter(None, [guid, f"slug:{slug}"]):
+            placed[str(key)] = (directory, slug, merged)
+        if directory == into:
+            count(item, slug)
+
+    for item in (i for i in incoming if i.lang != SOURCE_LANGUAGE):
+        if extension(item).get("missing"):
+            continue  # an untranslated card exported as a stand-in
+        fields, body = _remote_fields(item, False)
+        master = item.data.get("masterCard") or {}
+        master_guid = _text(master.get("guid")) if isinstance(master, dict) else None
+        target = placed.get(str(master_guid)) if master_guid else None
+        if target is None and extension(item).get("slug"):
+            target = placed.get(f"slug:{extension(item)['slug']}")
+        if target is None and master_guid and master_guid in existing:
+            source = existing[master_guid]
+            target = (Path(source.path).parent, source.slug, source.fields)
+        if target is None:
+            problems.append(Problem(item.origin, 0,
+                                    f"translation '{fields.get('name')}' ({item.lang}) has no "
+                                    "source card",
+                                    f"its masterCard {master_guid or '(none)'} is neither in "
+                                    "this import nor in the library; import the English card too"))
+            continue
+        directory, slug, _ = target
+        path = directory / f"{slug}.{item.lang}.md"
+        previous = library.cards.get((directory.name, slug))
+        current = previous.translations.get(item.lang) if previous else None
+        merged = ({k: v for k, v in current.fields.items()
+                   if k not in _REMOTE_TRANSLATION_FIELDS} if current else {})
+        if extension(item).get("source"):
+            merged["source"] = extension(item)["source"]
+        merged.update(fields)
+        _stage(plan, path, render_card_file(merged, body, TRANSLATION_FIELDS))
+        if directory == into:
+            count(item, slug)
+
+    if problems:
+        raise ImportError_(problems)
+    quantities: dict[str, int] = {}
+    for key in sorted(counted):
+        for slug, quantity in counted[key].items():
+            quantities[slug] = max(quantities.get(slug, 0), quantity)
+    _stage_deck(plan, into, library, deck_document, quantities)
+    return plan
+
+
+def _stage(plan: ImportPlan, path: Path, content: str) -> None:
+    key = str(path)
+    if key in plan.files and plan.files[key] != content:
+        pass  # the same card twice in one import: the last one wins, as on re-import
+    plan.files[key] = content
+    if path.is_file():
+        same = path.read_text(encoding="utf-8") == content
+        (plan.unchanged if same else plan.updated).append(key)
+    else:
+        plan.created.append(key)
+
+
+def _stage_deck(plan: ImportPlan, into: Path, library: Library,
+                deck_document: dict[str, Any] | None, quantities: dict[str, int]) -> None:
+    current = library.decks.get(into.name)
+    data: dict[str, Any] = {"name": current.name if current else into.name}
+    if current and current.guid:
+        data["guid"] = current.guid
+    if current and current.creator:
+        data["creator"] = current.creator
+    cards = dict(current.quantities) if current else {}
+    if deck_document is not None:
+        data["name"] = str(deck_document.get("name") or data["name"])
+        language = (deck_document.get("language") or {}).get("languageCode", SOURCE_LANGUAGE)
+        if deck_document.get("guid") and language == SOURCE_LANGUAGE:
+            data["guid"] = str(deck_document["guid"])
+        extra = deck_document.get("translator")
+        if isinstance(extra, dict) and extra.get("creator"):
+            data["creator"] = extra["creator"]
+        cards = dict(quantities)
+    else:
+        for slug in quantities:
+            cards.setdefault(slug, 1)
+        for key in plan.created:
+            path = Path(key)
+            if path.parent == into and path.name.endswith(f".{SOURCE_LANGUAGE}.md"):
+                cards.setdefault(path.name[: -len(f".{SOURCE_LANGUAGE}.md")], 1)
+    data["cards"] = cards
+    text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000)
+    _stage(plan, into / DECK_FILE, text)
+
+
+def read_documents(paths: list[str]) -> list[tuple[str, Any]]:
+    """Parse Aminduna JSON files; problems name the file and line."""
+    documents: list[tuple[str, Any]] = []
+    problems: list[Problem] = []
+    for path in paths:
+        try:
+            text = Path(path).read_text(encoding="utf-8-sig")
+        except FileNotFoundError:
+            problems.append(Problem(path, 0, "no such file"))
+            continue
+        except UnicodeDecodeError as error:
+            problems.append(Problem(path, 0, f"not valid UTF-8 (byte {error.start})",
+                                    "Aminduna's API answers in UTF-8"))
+            continue
+        try:
+            documents.append((path, json.loads(text)))
+        except json.JSONDecodeError as error:
+            problems.append(Problem(path, error.lineno, f"not valid JSON: {error.msg}",
+                                    "save the API's answer as it came", error.colno))
+    if problems:
+        raise ImportError_(problems)
+    return documents
+
+
+def commit(plan: ImportPlan) -> None:
+    """Write every file of the plan, or none: all are staged first, then renamed."""
+    staged: list[tuple[str, str]] = []
+    try:
+        for path, content in plan.files.items():
+            target = Path(path)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                                 suffix=".tmp")
+            with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+                stream.write(content)
+                stream.flush()
+                os.fsync(stream.fileno())
+            staged.append((temporary, path))
+    except BaseException:
+        for temporary, _ in staged:
+            Path(temporary).unlink(missing_ok=True)
+        raise
+    for temporary, path in staged:
+        os.replace(temporary, path)
+
+
+def import_files(paths: list[str], into: str, library_root: str | None = None) -> ImportPlan:
+    """Import Aminduna JSON files into the deck directory ``into``; returns what was done.
+
+    The library searched for existing cards and sources is ``library_root`` (default:
+    the directory above ``into``).  Nothing is written unless everything, including
+    the resulting library, checks out.
+    """
+    target = Path(into)
+    root = Path(library_root) if library_root else target.parent
+    library, _ = load_library([str(root)]) if root.is_dir() and any(
+        root.rglob(DECK_FILE)) else (Library(), [])
+    documents = read_documents(paths)
+    plan = plan_import(documents, target, library)
+    _check_plan(plan)
+    commit(plan)
+    return plan
+
+
+def _check_plan(plan: ImportPlan) -> None:
+    """Check every file the import would write, before writing any."""
+    problems: list[Problem] = []
+    for path, content in plan.files.items():
+        target = Path(path)
+        if target.name == DECK_FILE:
+            parse_deck_text(path, content, problems)
+        else:
+            parse_card_text(path, target.parent.name, content, problems)
+    if problems:
+        raise ImportError_(problems)
+
+
+__all__ = ["CardFile", "ImportError_", "ImportPlan", "card_json", "export_deck", "import_files",
+           "plan_import", "read_documents", "render_card_file", "slugify"]

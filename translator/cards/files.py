@@ -1,0 +1,301 @@
+"""Reading and checking card files and deck files.
+
+Every problem is collected, not raised: a translator fixing a deck wants all of them
+at once, each with the file, the line and what to do.  Values are checked against
+Aminduna's vocabulary so that nothing reaches the card database (or the printer)
+that it would refuse or print wrong.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..textio import InputError, decode, split_front_matter
+from .model import (
+    CARD_TYPES,
+    FACTIONS,
+    HAS_ATTACK,
+    HAS_DEFENSE,
+    INHERITED_FIELDS,
+    SOURCE_FIELDS,
+    SOURCE_LANGUAGE,
+    STATUSES,
+    TRANSLATION_FIELDS,
+    CardFile,
+    Deck,
+)
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+CARD_FILE_RE = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2})\.md$")
+_GUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
+                      r"[0-9a-fA-F]{12}$")
+_FINGERPRINT_RE = re.compile(r"^[0-9a-f]{12}$")
+DECK_FILE = "deck.yaml"
+DECK_FIELDS = ("name", "guid", "creator", "cards")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something wrong in an input file: where, what, and how to fix it."""
+
+    path: str
+    line: int
+    message: str
+    hint: str = ""
+    column: int = 0
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" + (f":{self.column}" if self.column else "")
+        return f"{where}: {self.message}" + (f" ({self.hint})" if self.hint else "")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "line": self.line, "column": self.column,
+                "message": self.message, "hint": self.hint}
+
+
+def did_you_mean(value: str, choices: tuple[str, ...] | list[str]) -> str:
+    close = difflib.get_close_matches(value, list(choices), n=1, cutoff=0.6)
+    if not close:
+        lowered = {c.lower(): c for c in choices}
+        if value.lower() in lowered:
+            close = [lowered[value.lower()]]
+    return f"did you mean '{close[0]}'?" if close else f"one of: {', '.join(choices)}"
+
+
+def read_yaml_mapping(text: str, path: str, first_line: int,
+                      problems: list[Problem]) -> tuple[dict[str, Any], dict[str, int]] | None:
+    """A YAML mapping and the line of each key (``first_line`` is the text's first line).
+
+    Keys of nested mappings are listed too, as ``parent.key``.
+    """
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return {}, {}
+        data = loader.construct_document(node)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = first_line + (mark.line if mark else 0)
+        column = (mark.column + 1) if mark else 0
+        problems.append(Problem(path, line, f"malformed YAML: {error.problem}",
+                                "check the indentation, colons and quotes of this line", column))
+        return None
+    except yaml.YAMLError as error:
+        problems.append(Problem(path, first_line, f"malformed YAML: {error}"))
+        return None
+    finally:
+        loader.dispose()
+    if not isinstance(node, yaml.MappingNode) or not isinstance(data, dict):
+        problems.append(Problem(path, first_line, "expected 'key: value' lines",
+                                "the front matter is a YAML mapping"))
+        return None
+    lines: dict[str, int] = {}
+    _key_lines(node, "", first_line, path, lines, problems)
+    return {str(k): v for k, v in data.items()}, lines
+
+
+def _key_lines(node: yaml.MappingNode, prefix: str, first_line: int, path: str,
+               lines: dict[str, int], problems: list[Problem]) -> None:
+    for key_node, value_node in node.value:
+        key = prefix + str(key_node.value)
+        line = first_line + key_node.start_mark.line
+        if key in lines:
+            problems.append(Problem(path, line, f"'{key}' is set twice",
+                                    f"the first one is on line {lines[key]}; keep one"))
+        lines[key] = line
+        if isinstance(value_node, yaml.MappingNode):
+            _key_lines(value_node, key + ".", first_line, path, lines, problems)
+
+
+def parse_card_file(path: Path, deck: str, problems: list[Problem]) -> CardFile | None:
+    """Read one card file; problems go to ``problems``; ``None`` if it is unusable."""
+    display = str(path)
+    match = CARD_FILE_RE.match(path.name)
+    if match is None:
+        problems.append(Problem(display, 1, "card files are named <slug>.<language>.md",
+                                "e.g. storm-hawk.en.md, storm-hawk.fr.md (lower case, hyphens)"))
+        return None
+    try:
+        text = decode(path.read_bytes(), display)
+    except InputError as error:
+        problems.append(Problem(display, error.line, error.message, "", error.column))
+        return None
+    except OSError as error:
+        problems.append(Problem(display, 1, f"cannot read: {error.strerror}"))
+        return None
+    return parse_card_text(display, deck, text, problems)
+
+
+def parse_card_text(display: str, deck: str, text: str,
+                    problems: list[Problem]) -> CardFile | None:
+    """Parse the content of the card file at ``display`` (a path: it names the card)."""
+    match = CARD_FILE_RE.match(Path(display).name)
+    assert match is not None, display
+    front, body, body_line = split_front_matter(text)
+    if not front:
+        hint = ("close it with a line holding only ---" if text.startswith("---")
+                else "start the file with ---, the card's fields, then ---")
+        problems.append(Problem(display, 1, "no front matter", hint))
+        return None
+    content = "".join(front.splitlines(keepends=True)[1:-1])
+    parsed = read_yaml_mapping(content, display, 2, problems)
+    if parsed is None:
+        return None
+    fields, lines = parsed
+    card = CardFile(display, deck, match["slug"], match["lang"], fields, lines, body,
+                    body_line, front)
+    check_card_fields(card, problems)
+    return card
+
+
+def check_card_fields(card: CardFile, problems: list[Problem]) -> None:
+    """Check keys and values of a card file against Aminduna's vocabulary."""
+    fields = card.fields
+    allowed = SOURCE_FIELDS if card.is_source else TRANSLATION_FIELDS
+
+    def problem(key: str, message: str, hint: str = "") -> None:
+        problems.append(Problem(card.path, card.line(key), message, hint))
+
+    for key in fields:
+        if key in allowed:
+            continue
+        if not card.is_source and key in INHERITED_FIELDS:
+            problem(key, f"'{key}' is inherited from the source card",
+                    f"set it in {card.slug}.{SOURCE_LANGUAGE}.md; a translation holds only "
+                    f"{', '.join(TRANSLATION_FIELDS)}")
+        else:
+            problem(key, f"unknown key '{key}'", did_you_mean(key, list(allowed)))
+    for key in ("name",):
+        if not _text(fields.get(key)):
+            problem(key, "the card has no name", "add 'name: ...' (the first name line)")
+    for key in ("name2", "subtype", "info", "artist", "licensor", "license", "serie",
+                "artwork_url"):
+        if key in fields and not isinstance(fields[key], str | type(None)):
+            problem(key, f"'{key}' must be text", f"quote it: {key}: \"{fields[key]}\"")
+    _check_choice(card, "status", STATUSES, required=False, problems=problems)
+    guid = fields.get("guid")
+    if guid is not None and not _GUID_RE.match(str(guid)):
+        problem("guid", f"'{guid}' is not an Aminduna guid",
+                "a guid looks like 3e2a7c51-0b9d-4f0e-a6c4-1d2e3f405162")
+    if card.is_source:
+        _check_source_values(card, problems)
+    else:
+        if "wip" in fields and not isinstance(fields["wip"], bool):
+            problem("wip", "'wip' is true or false")
+        source = fields.get("source")
+        if source is not None and not (isinstance(source, str) and _FINGERPRINT_RE.match(source)):
+            problem("source", f"'{source}' is not a source fingerprint",
+                    "it is written by translator, in quotes (12 hexadecimal digits, "
+                    "e.g. source: \"5d41402abc4b\"); remove it to reset")
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str | int | float) and str(value).strip() != ""
+
+
+def _check_choice(card: CardFile, key: str, choices: tuple[str, ...], required: bool,
+                  problems: list[Problem]) -> None:
+    value = card.fields.get(key)
+    if value is None:
+        if required:
+            problems.append(Problem(card.path, card.line("name"), f"the card has no {key}",
+                                    f"add '{key}: ...', one of: {', '.join(choices)}"))
+        return
+    if str(value) not in choices:
+        problems.append(Problem(card.path, card.line(key), f"unknown {key} '{value}'",
+                                did_you_mean(str(value), choices)))
+
+
+def _check_source_values(card: CardFile, problems: list[Problem]) -> None:
+    fields = card.fields
+    _check_choice(card, "type", CARD_TYPES, required=True, problems=problems)
+    _check_choice(card, "faction", FACTIONS, required=True, problems=problems)
+    card_type = str(fields.get("type"))
+
+    def problem(key: str, message: str, hint: str = "") -> None:
+        problems.append(Problem(card.path, card.line(key), message, hint))
+
+    cost = fields.get("cost")
+    if cost is not None and not (_is_count(cost) or str(cost) == "X"):
+        problem("cost", f"cost '{cost}' is not a number", "a whole number, or X")
+    loyalty = fields.get("loyalty")
+    if loyalty is not None and not (_is_count(loyalty) and 0 <= int(loyalty) <= 3):
+        problem("loyalty", f"loyalty '{loyalty}' is not 0, 1, 2 or 3",
+                "the number of loyalty marks printed")
+    for key, types in (("attack", HAS_ATTACK), ("defense", HAS_DEFENSE)):
+        value = fields.get(key)
+        if value is None:
+            continue
+        if not _is_count(value):
+            problem(key, f"{key} '{value}' is not a number", "a whole number")
+        elif card_type in CARD_TYPES and card_type not in types:
+            problem(key, f"a {card_type} card prints no {key}",
+                    f"remove '{key}' (only {' and '.join(sorted(types))} cards have one)")
+    artwork = fields.get("artwork")
+    if artwork is not None:
+        target = Path(card.path).parent / str(artwork)
+        if not target.is_file():
+            problem("artwork", f"artwork '{artwork}' not found",
+                    f"no file {target}: the path is relative to the card file; remove the "
+                    "key if the card has no artwork yet")
+
+
+def _is_count(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return value >= 0
+    return isinstance(value, str) and value.isdigit()
+
+
+def parse_deck_file(path: Path, problems: list[Problem]) -> Deck | None:
+    """Read a ``deck.yaml``: name, optional guid and creator, and card quantities."""
+    display = str(path)
+    try:
+        text = decode(path.read_bytes(), display)
+    except InputError as error:
+        problems.append(Problem(display, error.line, error.message, "", error.column))
+        return None
+    return parse_deck_text(display, text, problems)
+
+
+def parse_deck_text(display: str, text: str, problems: list[Problem]) -> Deck | None:
+    """Parse the content of the deck file at ``display``."""
+    path = Path(display)
+    parsed = read_yaml_mapping(text, display, 1, problems)
+    if parsed is None:
+        return None
+    data, lines = parsed
+    for key in (k for k in lines if "." not in k):
+        if key not in DECK_FIELDS:
+            problems.append(Problem(display, lines[key], f"unknown key '{key}'",
+                                    did_you_mean(key, DECK_FIELDS)))
+    name = data.get("name")
+    if not _text(name):
+        problems.append(Problem(display, 1, "the deck has no name", "add 'name: ...'"))
+    cards = data.get("cards") or {}
+    quantities: dict[str, int] = {}
+    if not isinstance(cards, dict):
+        problems.append(Problem(display, lines.get("cards", 1), "'cards' lists slug: quantity",
+                                "e.g.\ncards:\n  storm-hawk: 3"))
+    else:
+        for slug, quantity in cards.items():
+            if not (isinstance(quantity, int) and not isinstance(quantity, bool)
+                    and quantity > 0):
+                problems.append(Problem(display, lines.get(f"cards.{slug}", 1),
+                                        f"quantity of '{slug}' is not a positive number",
+                                        f"{slug}: 1"))
+                continue
+            quantities[str(slug)] = quantity
+    guid = data.get("guid")
+    if guid is not None and not _GUID_RE.match(str(guid)):
+        problems.append(Problem(display, lines.get("guid", 1), f"'{guid}' is not a guid"))
+    return Deck(str(name or path.parent.name), str(path.parent), quantities,
+                str(guid) if guid else None, data.get("creator"), lines)

@@ -1,0 +1,113 @@
+"""Loading a card library: decks, cards and translations, checked together.
+
+A library is found by walking the paths given: every directory holding a
+``deck.yaml`` is a deck, and the card files next to it are its cards.  Checks that
+need more than one file (a translation without its source, a guid used twice, a
+deck listing a card that does not exist) are made here, after every file is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from .files import CARD_FILE_RE, DECK_FILE, Problem, parse_card_file, parse_deck_file
+from .model import SOURCE_LANGUAGE, Card, Library
+
+
+def deck_directories(paths: Iterable[str], problems: list[Problem]) -> list[Path]:
+    """The deck directories under ``paths`` (a deck file, a card file or a directory)."""
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_file():
+            directory = path.parent
+            if not (directory / DECK_FILE).is_file():
+                problems.append(Problem(str(path), 1, f"no {DECK_FILE} next to this file",
+                                        "a deck directory names its deck in deck.yaml"))
+                continue
+            found.append(directory)
+        elif path.is_dir():
+            decks = sorted(p.parent for p in path.rglob(DECK_FILE))
+            if not decks:
+                problems.append(Problem(str(path), 0, f"no deck here (no {DECK_FILE} found)",
+                                        "decks live in cards/<deck>/deck.yaml"))
+            found.extend(decks)
+        else:
+            problems.append(Problem(str(path), 0, "no such file or directory"))
+    unique: list[Path] = []
+    for directory in found:
+        if directory not in unique:
+            unique.append(directory)
+    return unique
+
+
+def load_library(paths: Iterable[str]) -> tuple[Library, list[Problem]]:
+    """Read and check every deck under ``paths``; all problems are returned."""
+    problems: list[Problem] = []
+    library = Library()
+    for directory in deck_directories(paths, problems):
+        deck = parse_deck_file(directory / DECK_FILE, problems)
+        if deck is None:
+            continue
+        key = deck.slug
+        if key in library.decks:
+            problems.append(Problem(str(directory / DECK_FILE), 1,
+                                    f"two decks are named '{key}'",
+                                    f"the other one is {library.decks[key].directory}"))
+            continue
+        library.decks[key] = deck
+        for path in sorted(directory.glob("*.md")):
+            if path.name.lower() == "readme.md":
+                continue
+            card_file = parse_card_file(path, key, problems)
+            if card_file is None:
+                continue
+            card = library.cards.setdefault((key, card_file.slug),
+                                            Card(card_file.slug, key, None))
+            if card_file.is_source:
+                card.source = card_file
+            else:
+                card.translations[card_file.lang] = card_file
+    _check_across_files(library, problems)
+    problems.sort(key=lambda p: (p.path, p.line))
+    return library, problems
+
+
+def _check_across_files(library: Library, problems: list[Problem]) -> None:
+    seen_slugs: dict[str, str] = {}
+    seen_guids: dict[str, tuple[str, int]] = {}
+    for (deck, slug), card in sorted(library.cards.items()):
+        if card.source is None:
+            for version in card.translations.values():
+                problems.append(Problem(version.path, 1, "translation without a source card",
+                                        f"{slug}.{SOURCE_LANGUAGE}.md is missing in "
+                                        f"{library.decks[deck].directory}"))
+        if slug in seen_slugs and seen_slugs[slug] != deck:
+            path = (card.source or next(iter(card.translations.values()))).path
+            problems.append(Problem(path, 1, f"the slug '{slug}' is used in two decks",
+                                    f"also in deck '{seen_slugs[slug]}'; rename one of them"))
+        seen_slugs.setdefault(slug, deck)
+        for version in (card.source, *card.translations.values()):
+            if version is None or not version.fields.get("guid"):
+                continue
+            guid = str(version.fields["guid"])
+            if guid in seen_guids:
+                other, line = seen_guids[guid]
+                problems.append(Problem(version.path, version.line("guid"),
+                                        f"guid {guid} is used twice",
+                                        f"also in {other}:{line}; each card version has its own"))
+            else:
+                seen_guids[guid] = (version.path, version.line("guid"))
+    for name, deck in library.decks.items():
+        for slug in deck.quantities:
+            card = library.cards.get((name, slug))
+            if card is None or card.source is None:
+                problems.append(Problem(str(Path(deck.directory) / "deck.yaml"),
+                                        deck.lines.get(f"cards.{slug}", 1),
+                                        f"the deck lists '{slug}', which has no card file",
+                                        f"create {slug}.{SOURCE_LANGUAGE}.md or fix the slug"))
+
+
+def is_card_file(path: Path) -> bool:
+    return CARD_FILE_RE.match(path.name) is not None

@@ -1,0 +1,173 @@
+"""The card model: what a card file holds, and what a translation inherits.
+
+A card is one file per language.  The English file is the *source*: it holds every
+field.  A translation holds only what is translated (:data:`TRANSLATED_FIELDS`) and
+inherits the rest, so a stat fixed in English is fixed in every language.  The
+vocabulary (types, factions, statuses) is Aminduna's, so that cards go in and out of
+the card database unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SOURCE_LANGUAGE = "en"
+
+#: Aminduna's card types and factions, as its API spells them.
+CARD_TYPES = ("Creature", "City", "Event", "Magic", "Enchantment", "Equipment")
+FACTIONS = ("Gaian", "Dark Legion", "Red Banner", "House of Nobles", "The Empire", "None")
+STATUSES = ("Draft", "Release Candidate", "Final")
+
+#: Which stats each type prints (Aminduna's TemplateInfo).
+HAS_ATTACK = frozenset({"Creature"})
+HAS_DEFENSE = frozenset({"Creature", "City"})
+
+#: Aminduna's language names, by code (``language.name`` in its JSON).
+LANGUAGE_NAMES = {"en": "English", "fr": "français", "eo": "esperanto"}
+
+#: The footer each language prints when a card sets none: the lines of Aminduna's
+#: deck translator (reference section 4) and of the French style guide.
+DEFAULT_FOOTERS = {
+    "en": "arcmage.org - join us!",
+    "fr": "arcmage.org - un jeu de carte libre - rejoignez-nous !",
+    "eo": "arcmage.org - aligu nin!",
+}
+
+#: Front matter of a source card, in the order files are written.
+SOURCE_FIELDS = ("name", "name2", "type", "faction", "subtype", "cost", "loyalty", "attack",
+                 "defense", "info", "artwork", "artwork_url", "artist", "licensor", "license",
+                 "status", "serie", "guid")
+#: Front matter of a translation: what is translated, its identity and provenance.
+TRANSLATION_FIELDS = ("name", "name2", "subtype", "info", "status", "wip", "guid", "source")
+#: What a translation translates (``text`` is the body), and so what its fingerprint of
+#: the source covers.
+TRANSLATED_FIELDS = ("name", "name2", "subtype", "text", "info")
+#: Fields a translation file may not hold: they are inherited from the source.
+INHERITED_FIELDS = tuple(f for f in SOURCE_FIELDS if f not in TRANSLATION_FIELDS)
+
+
+@dataclass
+class CardFile:
+    """One card file: a language version of a card."""
+
+    path: str
+    deck: str
+    slug: str
+    lang: str
+    fields: dict[str, Any]
+    #: Line of each front matter key in the file (for messages).
+    lines: dict[str, int]
+    body: str
+    body_line: int
+    front_matter: str = ""
+
+    @property
+    def is_source(self) -> bool:
+        return self.lang == SOURCE_LANGUAGE
+
+    def line(self, key: str) -> int:
+        return self.lines.get(key, 1)
+
+
+@dataclass
+class Card:
+    """A card and its translations; translations inherit what they do not hold."""
+
+    slug: str
+    deck: str
+    source: CardFile | None
+    translations: dict[str, CardFile] = field(default_factory=dict)
+
+    def version(self, lang: str) -> CardFile | None:
+        return self.source if lang == SOURCE_LANGUAGE else self.translations.get(lang)
+
+    def languages(self) -> list[str]:
+        found = [SOURCE_LANGUAGE] if self.source else []
+        return found + sorted(self.translations)
+
+    def get(self, key: str, lang: str = SOURCE_LANGUAGE) -> Any:
+        """A field as printed in ``lang``: the translation's if it holds it, else the
+        source's (``text`` is the body; ``info`` falls back to the language's footer)."""
+        version = self.version(lang)
+        if key in TRANSLATION_FIELDS or key == "text":
+            if version is not None:
+                value = version.body if key == "text" else version.fields.get(key)
+                if value not in (None, ""):
+                    return value
+            if key == "info":
+                return DEFAULT_FOOTERS.get(lang, DEFAULT_FOOTERS[SOURCE_LANGUAGE])
+            if lang != SOURCE_LANGUAGE and key in ("status", "guid", "wip", "source"):
+                return None
+        if self.source is None:
+            return None
+        return self.source.body if key == "text" else self.source.fields.get(key)
+
+    def name(self, lang: str = SOURCE_LANGUAGE) -> str:
+        lines = [self.get("name", lang), self.get("name2", lang)]
+        return " ".join(str(line) for line in lines if line)
+
+
+def source_fingerprint(source: CardFile) -> str:
+    """Short hash of the source fields a translation is made from.
+
+    Stored in a translation's ``source`` key when it is made or revised: if the
+    English name, subtype, text or footer change later, the fingerprints differ
+    and the translation is known to be stale.
+    """
+    values = {key: (source.body.replace("\r\n", "\n").strip() if key == "text"
+                    else source.fields.get(key)) for key in TRANSLATED_FIELDS}
+    data = json.dumps(values, ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass
+class Deck:
+    """A deck: a directory of card files and its ``deck.yaml``."""
+
+    name: str
+    directory: str
+    #: Quantities by slug, in the order the deck file lists them.
+    quantities: dict[str, int]
+    guid: str | None = None
+    creator: str | None = None
+    lines: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def slug(self) -> str:
+        return Path(self.directory).name
+
+
+@dataclass
+class Library:
+    """Every deck and card found under the paths given."""
+
+    decks: dict[str, Deck] = field(default_factory=dict)
+    #: Cards by (deck, slug).
+    cards: dict[tuple[str, str], Card] = field(default_factory=dict)
+
+    def deck_cards(self, deck: str) -> list[Card]:
+        return [card for (name, _), card in sorted(self.cards.items()) if name == deck]
+
+    def find(self, reference: str) -> list[Card]:
+        """Cards matching a slug, a guid, a ``deck/slug`` or a card file path."""
+        reference = reference.strip()
+        matches = []
+        for (deck, slug), card in self.cards.items():
+            files = [card.source, *card.translations.values()]
+            if reference in (slug, f"{deck}/{slug}") or any(
+                    f is not None and (f.path == reference or f.fields.get("guid") == reference)
+                    for f in files):
+                matches.append(card)
+        return matches
+
+    def by_guid(self) -> dict[str, CardFile]:
+        found: dict[str, CardFile] = {}
+        for card in self.cards.values():
+            for version in (card.source, *card.translations.values()):
+                if version is not None and version.fields.get("guid"):
+                    found[str(version.fields["guid"])] = version
+        return found
