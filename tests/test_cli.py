@@ -226,7 +226,11 @@ def test_help_has_examples() -> None:
     for args in (["--help"], ["markup", "--help"], ["markup", "check", "--help"],
                  ["markup", "xml", "--help"], ["markup", "format", "--help"],
                  ["markup", "rules", "--help"], ["markup", "html", "--help"],
-                 ["markup", "markdown", "--help"]):
+                 ["markup", "markdown", "--help"], ["cards", "check", "--help"],
+                 ["cards", "list", "--help"], ["cards", "show", "--help"],
+                 ["import", "arcmage", "--help"], ["export", "arcmage", "--help"],
+                 ["glossary", "lookup", "--help"], ["glossary", "export", "--help"],
+                 ["glossary", "check", "--help"]):
         out = io.StringIO()
         with pytest.raises(SystemExit) as exit_info:
             sys.stdout, saved = out, sys.stdout

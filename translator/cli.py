@@ -15,9 +15,9 @@ import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-from . import __version__, cards, markup
+from . import __version__, cards, glossary, markup
 from .diagnostics import REGISTRY, Diagnostic, Severity, apply_fixes
 from .markup.checks import TARGET as MARKUP
 from .textio import (
@@ -445,6 +445,160 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+# --------------------------------------------------------------------------------------
+# glossary
+
+
+def _glossary_library(args: argparse.Namespace) -> list[str]:
+    if args.library:
+        return list(args.library)
+    return ["cards"] if Path("cards").is_dir() else []
+
+
+def _load_glossaries(args: argparse.Namespace, languages: Sequence[str]) -> tuple[
+        dict[str, glossary.Glossary], list[cards.Problem]]:
+    library = _glossary_library(args)
+    loaded: dict[str, glossary.Glossary] = {}
+    problems: list[cards.Problem] = []
+    for lang in dict.fromkeys(["en", *languages]):
+        loaded[lang], found = glossary.load_glossary(lang, library)
+        problems += found
+    return loaded, problems
+
+
+def _entry_data(entry: glossary.Entry, lang: str) -> dict[str, Any]:
+    return {"id": entry.id, "en": entry.en, "section": entry.section, "pos": entry.pos,
+            "terms": [{"term": t.text, "status": t.status, "gender": t.gender,
+                       "forms": sorted(glossary.forms(t.text, lang, entry.pos, t.forms)),
+                       "replaced_by": t.replaced_by, "date": t.date, "evidence": t.evidence}
+                      for t in entry.terms],
+            "adjective": entry.adjective or None, "note": entry.note,
+            "decision": entry.decision, "see": list(entry.see),
+            "where": f"{entry.path}:{entry.line}"}
+
+
+def _ability_data(ability: glossary.Ability) -> dict[str, Any]:
+    return {"id": ability.id, "en": ability.en, "name": ability.name,
+            "template": ability.template, "params": list(ability.params),
+            "reminder": ability.reminder, "example": ability.example, "status": ability.status,
+            "deprecated": [{"term": t.text, "replaced_by": t.replaced_by, "date": t.date,
+                            "evidence": t.evidence} for t in ability.deprecated],
+            "note": ability.note, "where": f"{ability.path}:{ability.line}"}
+
+
+def cmd_glossary_lookup(args: argparse.Namespace, out: TextIO) -> int:
+    loaded, problems = _load_glossaries(args, [args.lang])
+    _report_problems(problems)
+    target = loaded[args.lang]
+    hits = (glossary.Matcher(target, side="english").lookup(args.term)
+            + glossary.Matcher(target).lookup(args.term))
+    if not hits:
+        wanted = glossary.words(args.term)
+        needle = " ".join(w for w, _, _ in wanted)
+        hits = [glossary.Hit("term", e.id, e.en, "preferred") for e in target.entries.values()
+                if needle and (needle in e.en.casefold()
+                               or any(needle in t.text.casefold() for t in e.terms))]
+        hits += [glossary.Hit("ability", a.id, a.name, a.status)
+                 for a in target.abilities.values()
+                 if needle and (needle in a.en.casefold() or needle in a.name.casefold())]
+    seen: set[tuple[str, str]] = set()
+    results: list[dict[str, Any]] = []
+    for hit in hits:
+        kind = "ability" if hit.kind == "ability" else "entry"
+        if (kind, hit.id) in seen:
+            continue
+        seen.add((kind, hit.id))
+        if kind == "ability":
+            results.append({"kind": kind, **_ability_data(target.abilities[hit.id])})
+        else:
+            results.append({"kind": kind, **_entry_data(target.entries[hit.id], args.lang)})
+    if args.format == "json":
+        json.dump({"version": 1, "query": args.term, "lang": args.lang, "results": results},
+                  out, ensure_ascii=False, indent=2)
+        out.write("\n")
+    else:
+        for result in results:
+            out.write(_describe(result, args.lang))
+        if not results:
+            out.write(f"No '{args.term}' in the {args.lang} glossary.\n")
+    return EXIT_OK if results else EXIT_FINDINGS
+
+
+def _describe(result: dict[str, Any], lang: str) -> str:
+    lines: list[str] = []
+    if result["kind"] == "ability":
+        lines.append(f"{result['en']} -> {result['template']} (ability)  [{result['where']}]")
+        if result["reminder"]:
+            lines.append(f"  reminder: {result['reminder']}")
+        for old in result["deprecated"]:
+            lines.append(f"  deprecated: {old['term']} -> {old['replaced_by'] or '?'}"
+                         + (f" since {old['date']}" if old["date"] else ""))
+    else:
+        lines.append(f"{result['en']} ({result['section']}, {result['pos']})  "
+                     f"[{result['where']}]")
+        for term in result["terms"]:
+            details = [term["status"]] + ([term["gender"]] if term["gender"] else [])
+            line = f"  {lang}: {term['term']} ({', '.join(details)})"
+            if term["status"] == "deprecated":
+                line += f" -> {term['replaced_by'] or '?'}"
+                line += f" since {term['date']}" if term["date"] else ""
+            lines.append(line)
+            if term["status"] != "deprecated":
+                lines.append(f"      forms: {', '.join(term['forms'])}")
+            if term["evidence"]:
+                lines.append(f"      evidence: {term['evidence']}")
+        if result["adjective"]:
+            lines.append("  adjective: " + ", ".join(f"{k} {v}" for k, v in
+                                                     result["adjective"].items()))
+    for key in ("note", "decision"):
+        if result.get(key):
+            lines.append(f"  {key}: {result[key]}")
+    return "\n".join(lines) + "\n\n"
+
+
+def cmd_glossary_export(args: argparse.Namespace, out: TextIO) -> int:
+    loaded, problems = _load_glossaries(args, [args.lang])
+    if problems:
+        _report_problems(problems)
+        return EXIT_ERROR
+    if args.format == "tbx":
+        text = glossary.to_tbx(loaded[args.lang], loaded["en"])
+    else:
+        text = glossary.to_csv(loaded[args.lang])
+    if args.output in (None, "-"):
+        out.write(text)
+    else:
+        atomic_write(args.output, text)
+        print(f"wrote {args.output}", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_glossary_check(args: argparse.Namespace, out: TextIO) -> int:
+    languages = [args.lang] if args.lang else list(glossary.LANGUAGES)
+    loaded, problems = _load_glossaries(args, languages)
+    findings = [p for lang in languages
+                for p in glossary.check_glossary(loaded[lang], loaded.get("en"))]
+    if args.format == "json":
+        json.dump({"version": 1, "problems": [p.as_dict() for p in problems],
+                   "findings": [p.as_dict() for p in findings],
+                   "summary": {lang: {"entries": len(loaded[lang].entries),
+                                      "abilities": len(loaded[lang].abilities),
+                                      "files": len(loaded[lang].files)}
+                               for lang in languages}}, out, ensure_ascii=False, indent=2)
+        out.write("\n")
+    else:
+        for problem in [*problems, *findings]:
+            out.write(f"{problem}\n")
+        counts = ", ".join(f"{lang}: {len(loaded[lang].entries)} entries, "
+                           f"{len(loaded[lang].abilities)} abilities" for lang in languages)
+        total = len(problems) + len(findings)
+        out.write(f"{counts}. " + (f"{_plural(total, 'problem')}.\n" if total
+                                   else "No problems.\n"))
+    if problems:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if findings else EXIT_OK
+
+
 
 # --------------------------------------------------------------------------------------
 
@@ -576,6 +730,40 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", default="en")
     p.add_argument("-o", "--output", metavar="OUTPUT.json", help="default: standard output")
     p.set_defaults(run=cmd_export)
+
+    group = commands.add_parser("glossary", help="the lexicons: look up, export, check",
+                                **_help("The French Lexique, the Esperanto Leksikono and the "
+                                        "abilities lists, as data.",
+                                        "translator glossary lookup army --lang eo"))
+    sub = group.add_subparsers(dest="subcommand", metavar="SUBCOMMAND", parser_class=_Parser)
+    sub.required = True
+    p = sub.add_parser("lookup", help="find a term (English or target, any form)", **_help(
+        "Look a term up on both sides (English or the target language, in any inflected "
+        "form): status, forms, replacement, notes.",
+        "translator glossary lookup armées --lang fr"))
+    p.add_argument("term", metavar="TERM")
+    p.add_argument("--lang", choices=("fr", "eo"), required=True)
+    p.add_argument("--library", action="append", metavar="PATH",
+                   help="a library whose glossary files add to the shipped ones "
+                        "(default: cards, if present)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=cmd_glossary_lookup)
+    p = sub.add_parser("export", help="TBX (for Weblate, translate-toolkit) or CSV", **_help(
+        "Export a glossary as TBX v2 (English source) or CSV.",
+        "translator glossary export --lang fr --format tbx -o arcmage-fr.tbx"))
+    p.add_argument("--lang", choices=("fr", "eo"), required=True)
+    p.add_argument("--format", choices=("tbx", "csv"), default="tbx")
+    p.add_argument("-o", "--output", metavar="FILE", help="default: standard output")
+    p.add_argument("--library", action="append", metavar="PATH")
+    p.set_defaults(run=cmd_glossary_export)
+    p = sub.add_parser("check", help="validate the glossaries and their consistency", **_help(
+        "Check the glossary files (format: exit 2) and their consistency (duplicates, one "
+        "target for two English terms, deprecated yet preferred, unknown references: exit 1).",
+        "translator glossary check --lang fr"))
+    p.add_argument("--lang", choices=glossary.LANGUAGES)
+    p.add_argument("--library", action="append", metavar="PATH")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=cmd_glossary_check)
     return parser
 
 

@@ -8,14 +8,14 @@ that it would refuse or print wrong.
 
 from __future__ import annotations
 
-import difflib
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from .. import yamlfile
+from ..problems import Problem, did_you_mean
 from ..textio import InputError, decode, split_front_matter
 from .model import (
     CARD_TYPES,
@@ -31,7 +31,6 @@ from .model import (
     Deck,
 )
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 CARD_FILE_RE = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2})\.md$")
 _GUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
                       r"[0-9a-fA-F]{12}$")
@@ -40,58 +39,18 @@ DECK_FILE = "deck.yaml"
 DECK_FIELDS = ("name", "guid", "creator", "cards")
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """Something wrong in an input file: where, what, and how to fix it."""
-
-    path: str
-    line: int
-    message: str
-    hint: str = ""
-    column: int = 0
-
-    def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" + (f":{self.column}" if self.column else "")
-        return f"{where}: {self.message}" + (f" ({self.hint})" if self.hint else "")
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "line": self.line, "column": self.column,
-                "message": self.message, "hint": self.hint}
-
-
-def did_you_mean(value: str, choices: tuple[str, ...] | list[str]) -> str:
-    close = difflib.get_close_matches(value, list(choices), n=1, cutoff=0.6)
-    if not close:
-        lowered = {c.lower(): c for c in choices}
-        if value.lower() in lowered:
-            close = [lowered[value.lower()]]
-    return f"did you mean '{close[0]}'?" if close else f"one of: {', '.join(choices)}"
-
-
 def read_yaml_mapping(text: str, path: str, first_line: int,
                       problems: list[Problem]) -> tuple[dict[str, Any], dict[str, int]] | None:
     """A YAML mapping and the line of each key (``first_line`` is the text's first line).
 
     Keys of nested mappings are listed too, as ``parent.key``.
     """
-    loader = _Loader(text)
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            return {}, {}
-        data = loader.construct_document(node)
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        line = first_line + (mark.line if mark else 0)
-        column = (mark.column + 1) if mark else 0
-        problems.append(Problem(path, line, f"malformed YAML: {error.problem}",
-                                "check the indentation, colons and quotes of this line", column))
+    loaded = yamlfile.load(text, path, first_line, problems)
+    if loaded is None:
         return None
-    except yaml.YAMLError as error:
-        problems.append(Problem(path, first_line, f"malformed YAML: {error}"))
-        return None
-    finally:
-        loader.dispose()
+    data, node = loaded
+    if node is None:
+        return {}, {}
     if not isinstance(node, yaml.MappingNode) or not isinstance(data, dict):
         problems.append(Problem(path, first_line, "expected 'key: value' lines",
                                 "the front matter is a YAML mapping"))

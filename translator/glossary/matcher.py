@@ -1,0 +1,119 @@
+"""Finding glossary terms in running text, in their inflected forms.
+
+Text and terms are cut into words the same way (letters, digits and hyphens; an
+apostrophe separates, so *l'armée* holds *armée*), compared without case, and the
+longest term starting at each word wins: *phase de combat* before *combat*.  The
+index is built once per glossary; finding terms in a card is a few dictionary
+lookups per word.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from .forms import forms as inflect
+from .model import Glossary
+
+_WORD_RE = re.compile(r"[^\W_](?:[\w-]*[^\W_])?")
+
+
+def normalize(word: str) -> str:
+    return unicodedata.normalize("NFC", word).casefold()
+
+
+def words(text: str) -> list[tuple[str, int, int]]:
+    """(normalized word, start, end) of each word of ``text``."""
+    return [(normalize(m.group()), m.start(), m.end()) for m in _WORD_RE.finditer(text)]
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """What a form leads to: an entry's term, an ability's name, or an English term."""
+
+    kind: str  # "term", "ability" or "english"
+    id: str
+    term: str
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    start: int
+    end: int
+    text: str
+    hit: Hit
+
+
+class Matcher:
+    """Finds the terms of one glossary in text (target terms, or the English side)."""
+
+    def __init__(self, glossary: Glossary, side: str = "target") -> None:
+        self.index: dict[str, list[tuple[tuple[str, ...], Hit]]] = {}
+        lang = "en" if side == "english" else glossary.lang
+        for entry in glossary.entries.values():
+            if side == "english" or glossary.lang == "en":
+                self._add(entry.en, lang, entry.pos, (),
+                          Hit("english", entry.id, entry.en, "preferred"))
+                continue
+            for term in entry.terms:
+                self._add(term.text, lang, entry.pos, term.forms,
+                          Hit("term", entry.id, term.text, term.status))
+            for form in entry.adjective.values():
+                preferred = entry.preferred
+                self._add(form, lang, "phrase", (),
+                          Hit("term", entry.id, preferred.text if preferred else form,
+                              "preferred"))
+        for ability in glossary.abilities.values():
+            name = ability.en if side == "english" else ability.name
+            self._add(name, lang, "phrase", (), Hit("ability", ability.id, name,
+                                                     ability.status))
+            if side != "english":
+                for term in ability.deprecated:
+                    self._add(term.text, lang, "phrase", term.forms,
+                              Hit("ability", ability.id, term.text, "deprecated"))
+        for candidates in self.index.values():
+            candidates.sort(key=lambda c: -len(c[0]))
+
+    def _add(self, term: str, lang: str, pos: str, extra: Iterable[str], hit: Hit) -> None:
+        for form in inflect(term, lang, pos, extra):
+            key = tuple(w for w, _, _ in words(form))
+            if not key:
+                continue
+            candidates = self.index.setdefault(key[0], [])
+            if (key, hit) not in candidates:
+                candidates.append((key, hit))
+
+    def find(self, text: str) -> Iterator[Match]:
+        """Every glossary term in ``text``, longest first, not overlapping."""
+        tokens = words(text)
+        index = self.index
+        i = 0
+        count = len(tokens)
+        while i < count:
+            candidates = index.get(tokens[i][0])
+            if candidates:
+                for key, hit in candidates:
+                    n = len(key)
+                    if i + n <= count and all(tokens[i + k][0] == key[k] for k in range(1, n)):
+                        start, end = tokens[i][1], tokens[i + n - 1][2]
+                        yield Match(start, end, text[start:end], hit)
+                        # Several hits may share the same words (a word two entries
+                        # use): report them all, then move past the words.
+                        for other_key, other in candidates:
+                            if other_key == key and other is not hit:
+                                yield Match(start, end, text[start:end], other)
+                        i += n
+                        break
+                else:
+                    i += 1
+                continue
+            i += 1
+
+    def lookup(self, text: str) -> list[Hit]:
+        """Hits whose forms equal ``text`` exactly (for ``glossary lookup``)."""
+        key = tuple(w for w, _, _ in words(text))
+        return [hit for candidate, hit in self.index.get(key[0], []) if candidate == key] \
+            if key else []
