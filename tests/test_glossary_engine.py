@@ -108,7 +108,8 @@ def library(tmp_path: Path, files: dict[str, str]) -> str:
 
 
 def load(tmp_path: Path, lang: str, text: str) -> glossary.Glossary:
-    loaded, problems = glossary.load_glossary(lang, [library(tmp_path, {f"{lang}/t.yaml": text})])
+    loaded, problems = glossary.load_glossary(lang, [library(tmp_path, {f"{lang}/t.yaml": text})],
+                                              shipped=False)
     assert problems == []
     return loaded
 
@@ -203,7 +204,7 @@ def test_library_files_override_and_add(tmp_path: Path) -> None:
     root = library(tmp_path, {"fr/a.yaml": FR,
                               "fr/b.yaml": "language: fr\nentries:\n  - id: army\n    en: army\n"
                                            "    terms:\n      - term: ost\n"})
-    loaded, problems = glossary.load_glossary("fr", [root])
+    loaded, problems = glossary.load_glossary("fr", [root], shipped=False)
     assert problems == []
     assert loaded.entries["army"].terms[0].text == "ost"
     assert "city" in loaded.entries
@@ -213,7 +214,7 @@ def test_library_files_override_and_add(tmp_path: Path) -> None:
     (deck / "glossary.fr.yaml").write_text(
         "language: fr\nentries:\n  - id: storm-hawk\n    en: Storm Hawk\n"
         "    section: other\n    terms:\n      - term: Faucon des tempêtes\n", encoding="utf-8")
-    loaded, _ = glossary.load_glossary("fr", [root])
+    loaded, _ = glossary.load_glossary("fr", [root], shipped=False)
     assert loaded.entries["storm-hawk"].preferred.text == "Faucon des tempêtes"
 
 
@@ -237,7 +238,8 @@ def test_library_files_override_and_add(tmp_path: Path) -> None:
      "malformed YAML"),
 ])
 def test_validation_names_file_and_line(tmp_path: Path, text: str, expected: str) -> None:
-    _, problems = glossary.load_glossary("fr", [library(tmp_path, {"fr/t.yaml": text})])
+    _, problems = glossary.load_glossary("fr", [library(tmp_path, {"fr/t.yaml": text})],
+                                         shipped=False)
     assert any(expected in str(p) for p in problems), [str(p) for p in problems]
 
 

@@ -16,11 +16,13 @@ from .model import Glossary
 def check_glossary(glossary: Glossary, english: Glossary | None = None) -> list[Problem]:
     """Contradictions and dangling references in one language's glossary."""
     found: list[Problem] = []
-    by_english: dict[str, list] = defaultdict(list)
+    # The same English word may name a concept and a card type ('city', 'City'):
+    # entries are duplicates only within a section.
+    by_english: dict[tuple[str, str], list] = defaultdict(list)
     by_preferred: dict[str, list] = defaultdict(list)
     recommended: dict[str, tuple] = {}
     for entry in glossary.entries.values():
-        by_english[entry.en.casefold()].append(entry)
+        by_english[(entry.section, entry.en.casefold())].append(entry)
         seen_terms: set[str] = set()
         for term in entry.terms:
             if term.text in seen_terms:
@@ -54,14 +56,20 @@ def check_glossary(glossary: Glossary, english: Glossary | None = None) -> list[
                 found.append(Problem(other.path, other.line,
                                      f"'{other.en}' is in entries '{first.id}' and '{other.id}'",
                                      "merge them: one entry per English term"))
+    linked = {(entry.id, other) for entry in glossary.entries.values() for other in entry.see}
+    linked |= {(b, a) for a, b in linked}
     for text, entries in by_preferred.items():
-        ids = sorted({e.id for e in entries})
-        if len(ids) > 1:
-            entry = entries[-1]
+        # Entries linked by `see` share a target on purpose (the lexicon says so:
+        # 'tactics' and 'devotion' are both 'dévotion' in French).
+        unlinked = [e for e in entries
+                    if any(o is not e and (e.id, o.id) not in linked for o in entries)]
+        if len({e.en.casefold() for e in unlinked}) > 1:
+            entry = unlinked[-1]
             found.append(Problem(entry.path, entry.line,
                                  f"two English terms have the same target '{text}': "
-                                 + ", ".join(f"{e.en} ({e.id})" for e in entries),
-                                 "a target term names one concept"))
+                                 + ", ".join(f"{e.en} ({e.id})" for e in unlinked),
+                                 "a target term names one concept (or link the entries "
+                                 "with see: if the lexicon means it)"))
     for entry in glossary.entries.values():
         for term in entry.terms:
             if term.status != "deprecated":

@@ -50,12 +50,9 @@ ABILITY_KEYS = ("id", "en", "name", "params", "template", "reminder", "example",
 def shipped_root() -> Path | None:
     """Where the shipped glossaries are: in an installed package, ``translator/glossaries``
     (package data); in a source tree (or an editable install), ``glossaries/`` at its top."""
-    try:
-        root = resources.files("translator.glossaries")
-        if root.is_dir():
-            return Path(str(root))
-    except ModuleNotFoundError:
-        pass
+    installed = resources.files("translator") / "glossaries"
+    if isinstance(installed, Path) and installed.is_dir():
+        return installed
     source_tree = Path(__file__).resolve().parents[2] / "glossaries"
     return source_tree if source_tree.is_dir() else None
 
@@ -83,11 +80,13 @@ def library_files(lang: str, paths: Iterable[str]) -> list[Path]:
     return found
 
 
-def load_glossary(lang: str, library: Iterable[str] = ()) -> tuple[Glossary, list[Problem]]:
-    """The glossary of ``lang``: shipped files, then the library's (which override)."""
+def load_glossary(lang: str, library: Iterable[str] = (),
+                  shipped: bool = True) -> tuple[Glossary, list[Problem]]:
+    """The glossary of ``lang``: shipped files (unless ``shipped`` is false), then the
+    library's, which override them."""
     problems: list[Problem] = []
     glossary = Glossary(lang)
-    for path in [*shipped_files(lang), *library_files(lang, library)]:
+    for path in [*(shipped_files(lang) if shipped else []), *library_files(lang, library)]:
         load_file(glossary, path, problems)
     return glossary, problems
 
@@ -261,9 +260,11 @@ class _Reader:
             return None
         terms = [t for i, r in enumerate(self.list_in(raw, "terms", where))
                  if (t := self.term(r, (*where, "terms", i), lang)) is not None]
-        if lang != "en" and not terms:
+        if lang != "en" and not terms and not raw.get("note"):
+            # A concept with no fixed term ('fellow: depends on the context') says so.
             self.problem(where, f"entry '{identifier}' has no terms",
-                         "terms:\n  - term: ...\n    status: preferred")
+                         "terms:\n  - term: ...\n    status: preferred (or a note saying why "
+                         "there is none)")
         adjective = raw.get("adjective") or {}
         if not isinstance(adjective, dict) or any(k not in ADJECTIVE_FORMS for k in adjective):
             self.problem((*where, "adjective"), "'adjective' maps m, f, mp, fp to forms")
