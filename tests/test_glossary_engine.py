@@ -140,6 +140,22 @@ def test_french_forms() -> None:
     assert fr_forms("ciblé", "adjective") == {"ciblé", "ciblée", "ciblés", "ciblées"}
     assert fr_forms("phase de combat", "noun") == {"phase de combat", "phases de combat"}
     assert {"engage", "engagé", "engagées", "engager", "engagez"} <= fr_forms("engager", "verb")
+    assert {"défends contre", "défend contre", "défendu contre"} <= fr_forms(
+        "défendre contre", "verb")
+
+
+def test_french_noun_phrases_agree_up_to_the_first_preposition() -> None:
+    # Adjectives and the parts of a compound subtype agree with the head...
+    assert "forces défensives" in fr_forms("force défensive", "noun")
+    assert "Sorciers, humains" in fr_forms("Sorcier, humain", "noun")
+    assert "Jetons, squelettes, morts-vivants" in fr_forms(
+        "Jeton, squelette, mort-vivant", "noun")
+    # ...a comma never sticks to an ending...
+    assert not any(",s" in form for form in fr_forms("Sorcier, humain", "noun"))
+    # ...and what follows a preposition or an article keeps its number.
+    assert fr_forms("propriétaire de la cité", "noun") == {
+        "propriétaire de la cité", "propriétaires de la cité"}
+    assert fr_forms("valeur d'attaque", "noun") == {"valeur d'attaque", "valeurs d'attaque"}
 
 
 def test_esperanto_forms() -> None:
@@ -148,6 +164,15 @@ def test_esperanto_forms() -> None:
     assert {"markas", "markis", "markita", "markitan", "marku"} <= eo_forms("marki", "verb")
     assert eo_forms("cela estaĵo", "noun") == {"cela estaĵo", "celaj estaĵoj",
                                                "celan estaĵon", "celajn estaĵojn"}
+
+
+def test_esperanto_phrases_stop_agreeing_at_a_preposition() -> None:
+    # "la" takes no ending; after "de" nothing agrees with the head.
+    assert eo_forms("la supra karto de", "phrase") == {
+        "la supra karto de", "la supraj kartoj de", "la supran karton de",
+        "la suprajn kartojn de"}
+    # An already plural head only takes the accusative.
+    assert eo_forms("Infanoj de Geo", "noun") == {"Infanoj de Geo", "Infanojn de Geo"}
 
 
 # --------------------------------------------------------------------------------------

@@ -64,21 +64,52 @@ def fr_verb(word: str) -> set[str]:
         stem = word[:-2]
         return {word, stem + "is", stem + "it", stem + "issent", stem + "issez",
                 stem + "issons", stem + "i", stem + "ie", stem + "ies", stem + "issant"}
+    if word.endswith("dre") and not word.endswith("indre") and len(word) > 4:
+        stem = word[:-2]  # défendre, perdre, répondre (peindre, joindre are irregular)
+        return {word, stem + "s", stem, stem + "ent", stem + "ez", stem + "ons",
+                stem + "u", stem + "ue", stem + "us", stem + "ues", stem + "ant"}
     return {word}
+
+
+#: Words that end the agreeing part of a French noun phrase: what follows a
+#: preposition or an article (*points de défense*, *propriétaire de la cité*) does not
+#: take the head's number.
+_FR_STOP = frozenset({"de", "du", "des", "à", "au", "aux", "en", "sur", "pour", "contre",
+                      "dans", "avec", "sans", "par", "le", "la", "les", "un", "une"})
+
+
+def _fr_phrase_plural(words: list[str]) -> str:
+    """Plural of a noun phrase: the head and the words that agree with it (adjectives,
+    the other parts of a compound subtype: *Sorciers, humains*), up to the first
+    preposition or article."""
+    out: list[str] = []
+    agreeing = True
+    for word in words:
+        core = word.rstrip(",;:")
+        if agreeing and (core.lower() in _FR_STOP or "'" in core or "’" in core):
+            agreeing = False
+        out.append(fr_plural(core) + word[len(core):] if agreeing and core[:1].isalpha()
+                   else word)
+    return " ".join(out)
 
 
 def fr_forms(term: str, pos: str) -> set[str]:
     words = term.split(" ")
     head, rest = words[0], words[1:]
+    core = head.rstrip(",;:")
+    tail = head[len(core):]
     if pos == "noun":
-        heads = {head, fr_plural(head)}
+        heads = {core, fr_plural(core)}
     elif pos == "adjective":
-        heads = fr_adjective(head)
+        heads = fr_adjective(core)
     elif pos == "verb":
-        heads = fr_verb(head)
+        heads = fr_verb(core)
     else:
-        heads = {head}
-    return {" ".join([h, *rest]) for h in heads}
+        heads = {core}
+    found = {" ".join([h + tail, *rest]) for h in heads}
+    if pos == "noun" and rest:
+        found.add(_fr_phrase_plural(words))
+    return found
 
 
 # Esperanto -----------------------------------------------------------------------------
@@ -105,16 +136,42 @@ def eo_word(word: str, pos: str) -> set[str]:
     return {word}
 
 
+#: Words after which an Esperanto phrase stops agreeing (*Infanoj de Geo*, *la supra
+#: karto de*): prepositions; *la* itself never takes an ending.
+_EO_PREPOSITIONS = frozenset({
+    "al", "anstataŭ", "antaŭ", "apud", "ĉe", "ĉirkaŭ", "da", "de", "dum", "ekster", "el",
+    "en", "ĝis", "inter", "je", "kontraŭ", "krom", "kun", "laŭ", "malgraŭ", "per", "po",
+    "por", "post", "preter", "pri", "pro", "sen", "sub", "super", "sur", "tra", "trans"})
+
+
+def _eo_declinable(word: str) -> str:
+    """How ``word`` takes a case ending in a phrase: "o"/"a" (number and case), "j"
+    (already plural: only the accusative), or "" (does not change)."""
+    if word.lower() == "la" or not word[:1].isalpha():
+        return ""
+    if word.endswith(("oj", "aj")):
+        return "j"
+    return word[-1] if word.endswith(("o", "a")) else ""
+
+
 def eo_forms(term: str, pos: str) -> set[str]:
     """Esperanto endings; in a phrase, nouns and adjectives agree (*cela estaĵo*,
-    *celajn estaĵojn*), so the same ending is added to all of them at once."""
+    *celajn estaĵojn*), so the same ending is added to all of them at once, up to the
+    first preposition."""
     words = term.split(" ")
     if len(words) == 1:
         return eo_word(term, pos)
-    declinable = [w.endswith(("o", "a")) for w in words]
+    kinds: list[str] = []
+    agreeing = True
+    for word in words:
+        if word.lower() in _EO_PREPOSITIONS:
+            agreeing = False
+        kinds.append(_eo_declinable(word) if agreeing else "")
     forms = set()
     for case in _EO_DECLENSION:
-        forms.add(" ".join(w + case if d else w for w, d in zip(words, declinable, strict=True)))
+        forms.add(" ".join(
+            w + case if kind in ("o", "a") else w + "n" if kind == "j" and "n" in case else w
+            for w, kind in zip(words, kinds, strict=True)))
     if pos == "verb" and words[0].endswith("i"):
         forms.update(" ".join([v, *words[1:]]) for v in eo_word(words[0], "verb"))
     return forms
