@@ -181,7 +181,11 @@ def test_lookup_both_sides_and_forms() -> None:
     assert any(t["term"] == "militistaro" and t["status"] == "deprecated"
                and t["replaced_by"] == "armeo" for t in result["terms"])
     code, out = run("glossary", "lookup", "Bodyguard", "--lang", "fr", "--library", "/none")
-    assert code == 0 and "Garde du corps x (ability)" in out
+    assert code == 0 and "Garde du corps x (ability, preferred)" in out
+    # Both sides of the reminder, and the parameter, for the translator to compare.
+    assert "parameters: x" in out
+    assert "en: Bodyguard x: Each turn, I may divert up to x damage" in out
+    assert "fr: Garde du corps x: Je peux endurer jusqu'à x dégâts" in out
     assert run("glossary", "lookup", "xyzzy", "--lang", "fr", "--library", "/none")[0] == 1
 
 

@@ -477,8 +477,13 @@ def _entry_data(entry: glossary.Entry, lang: str) -> dict[str, Any]:
             "where": f"{entry.path}:{entry.line}"}
 
 
-def _ability_data(ability: glossary.Ability) -> dict[str, Any]:
+def _ability_data(ability: glossary.Ability,
+                  english: glossary.Ability | None) -> dict[str, Any]:
+    """An ability with its English template and reminder next to it, since a translator
+    looking one up is comparing the two."""
     return {"id": ability.id, "en": ability.en, "name": ability.name,
+            "en_template": english.template if english else None,
+            "en_reminder": english.reminder if english else None,
             "template": ability.template, "params": list(ability.params),
             "reminder": ability.reminder, "example": ability.example, "status": ability.status,
             "deprecated": [{"term": t.text, "replaced_by": t.replaced_by, "date": t.date,
@@ -509,7 +514,8 @@ def cmd_glossary_lookup(args: argparse.Namespace, out: TextIO) -> int:
             continue
         seen.add((kind, hit.id))
         if kind == "ability":
-            results.append({"kind": kind, **_ability_data(target.abilities[hit.id])})
+            results.append({"kind": kind, **_ability_data(
+                target.abilities[hit.id], loaded["en"].abilities.get(hit.id))})
         else:
             results.append({"kind": kind, **_entry_data(target.entries[hit.id], args.lang)})
     if args.format == "json":
@@ -527,9 +533,14 @@ def cmd_glossary_lookup(args: argparse.Namespace, out: TextIO) -> int:
 def _describe(result: dict[str, Any], lang: str) -> str:
     lines: list[str] = []
     if result["kind"] == "ability":
-        lines.append(f"{result['en']} -> {result['template']} (ability)  [{result['where']}]")
+        lines.append(f"{result['en']} -> {result['template']} (ability, {result['status']})"
+                     f"  [{result['where']}]")
+        if result["params"]:
+            lines.append(f"  parameters: {', '.join(result['params'])}")
+        if result["en_reminder"]:
+            lines.append(f"  en: {result['en_template']}: {result['en_reminder']}")
         if result["reminder"]:
-            lines.append(f"  reminder: {result['reminder']}")
+            lines.append(f"  {lang}: {result['template']}: {result['reminder']}")
         for old in result["deprecated"]:
             lines.append(f"  deprecated: {old['term']} -> {old['replaced_by'] or '?'}"
                          + (f" since {old['date']}" if old["date"] else ""))
