@@ -123,13 +123,13 @@ def load_file(glossary: Glossary, path: Path, problems: list[Problem]) -> None:
     # A later file overrides an earlier one (a library over the shipped data); within
     # one file an id twice is a mistake.
     seen: dict[str, int] = {}
-    for index, raw in enumerate(reader.list(data, "entries")):
+    for index, raw in enumerate(reader.list(data, "entries", hint="entries:\n  - id: ...")):
         entry = reader.entry(raw, ("entries", index), glossary.lang)
         if entry is not None:
             reader.once(seen, entry.id, entry.line)
             glossary.entries[entry.id] = entry
     seen = {}
-    for index, raw in enumerate(reader.list(data, "abilities")):
+    for index, raw in enumerate(reader.list(data, "abilities", hint="abilities:\n  - id: ...")):
         ability = reader.ability(raw, ("abilities", index))
         if ability is not None:
             reader.once(seen, ability.id, ability.line)
@@ -176,12 +176,12 @@ class _Reader:
                                              f"unknown key '{key}'",
                                              did_you_mean(str(key), allowed)))
 
-    def list(self, data: dict, key: str) -> list:
+    def list(self, data: dict, key: str, where: tuple = (), hint: str = "") -> list:
         value = data.get(key)
         if value is None:
             return []
         if not isinstance(value, list):
-            self.problem((key,), f"'{key}' must be a list", f"{key}:\n  - id: ...")
+            self.problem((*where, key), f"'{key}' must be a list", hint)
             return []
         return value
 
@@ -258,7 +258,7 @@ class _Reader:
         english = self.text(raw, "en", where, required=True)
         if identifier is None or english is None:
             return None
-        terms = [t for i, r in enumerate(self.list_in(raw, "terms", where))
+        terms = [t for i, r in enumerate(self.list(raw, "terms", where))
                  if (t := self.term(r, (*where, "terms", i), lang)) is not None]
         if lang != "en" and not terms and not raw.get("note"):
             # A concept with no fixed term ('fellow: depends on the context') says so.
@@ -277,15 +277,6 @@ class _Reader:
                      self.strings(raw, "see", where), self.text(raw, "definition", where),
                      self.path, self.line(*where))
 
-    def list_in(self, raw: dict, key: str, where: tuple) -> list:
-        value = raw.get(key)
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            self.problem((*where, key), f"'{key}' must be a list")
-            return []
-        return value
-
     def ability(self, raw: Any, where: tuple) -> Ability | None:
         if not isinstance(raw, dict):
             self.problem(where, "an ability is a mapping", "- id: flying\n  en: Flying\n  ...")
@@ -296,7 +287,7 @@ class _Reader:
         name = self.text(raw, "name", where, required=True)
         if identifier is None or english is None or name is None:
             return None
-        deprecated = [t for i, r in enumerate(self.list_in(raw, "deprecated", where))
+        deprecated = [t for i, r in enumerate(self.list(raw, "deprecated", where))
                       if (t := self.term(r, (*where, "deprecated", i), "")) is not None]
         for term in deprecated:
             term.status = "deprecated"
