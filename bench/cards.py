@@ -13,14 +13,14 @@ cards, each with its deck.yaml; artwork paths point at real files.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from _timing import repeat, summary  # noqa: E402
 
 from translator.cards import load_library  # noqa: E402
 from translator.cards.files import CARD_FILE_RE  # noqa: E402
@@ -65,15 +65,11 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         count = make_library(Path(scratch), args.files)
-        times = []
-        for _ in range(args.runs):
-            start = time.perf_counter()
-            library, problems = load_library([scratch])
-            times.append(time.perf_counter() - start)
+        times = repeat(lambda: load_library([scratch]), args.runs)
+        library, problems = load_library([scratch])
         assert not problems, problems[:3]
         print(f"{count:,} card files, {len(library.cards):,} cards in {len(library.decks)} decks")
-        print(f"load + validate: median {statistics.median(times):.3f} s "
-              f"(runs: {', '.join(f'{t:.3f}' for t in times)})")
+        print(f"load + validate: {summary(times, '.3f', 's')}")
 
 
 if __name__ == "__main__":

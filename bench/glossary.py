@@ -13,13 +13,14 @@ every inflected form).  Building the matchers is timed apart (it happens once).
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from _timing import repeat, summary  # noqa: E402
 
 from translator import cards, glossary  # noqa: E402
 
@@ -42,16 +43,14 @@ def main() -> None:
     start = time.perf_counter()
     matchers = {lang: glossary.Matcher(glossary.load_glossary(lang)[0]) for lang in ("fr", "eo")}
     built = time.perf_counter() - start
-    times = []
-    found = 0
-    for _ in range(args.runs):
-        start = time.perf_counter()
-        found = sum(1 for lang, text in texts for _ in matchers[lang].find(text))
-        times.append(time.perf_counter() - start)
+
+    def find_all() -> int:
+        return sum(1 for lang, text in texts for _ in matchers[lang].find(text))
+
+    times = repeat(find_all, args.runs)
     print(f"{len(texts):,} card texts ({sum(len(t) for _, t in texts) // len(texts)} characters "
-          f"on average); {found:,} terms found; matchers built in {built:.2f} s")
-    print(f"find every term: median {statistics.median(times):.3f} s "
-          f"(runs: {', '.join(f'{t:.3f}' for t in times)})")
+          f"on average); {find_all():,} terms found; matchers built in {built:.2f} s")
+    print(f"find every term: {summary(times, '.3f', 's')}")
 
 
 if __name__ == "__main__":

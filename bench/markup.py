@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from _timing import repeat, summary  # noqa: E402
 
 from translator import markup  # noqa: E402
 from translator.textio import read_source  # noqa: E402
@@ -103,9 +104,9 @@ def main() -> None:
     for name, function, runs in (("parse + layout XML", convert, args.runs),
                                  ("parse + all MK checks", check, 3),
                                  ("format", markup.format_text, 3)):
-        rates = [len(texts) / timed(function, texts) for _ in range(runs)]
-        print(f"{name:<24} median {statistics.median(rates):8,.0f} cards/s "
-              f"(runs: {', '.join(f'{r:,.0f}' for r in rates)})")
+        rates = [len(texts) / seconds
+                 for seconds in repeat(lambda f=function: timed(f, texts), runs)]
+        print(f"{name:<24} {summary(rates, ',.0f', 'cards/s')}")
 
 
 if __name__ == "__main__":
