@@ -121,6 +121,10 @@ class Registry:
     def check(self, code: str) -> Check:
         return self._checks[code]
 
+    def target(self, code: str) -> str:
+        """The kind of input rule ``code`` checks (``markup``, ``translation``, ...)."""
+        return self._targets[code]
+
     def select(self, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
                target: str | None = None) -> list[Rule]:
         """Rules whose code starts with a selected prefix and with no ignored one."""

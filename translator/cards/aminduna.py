@@ -94,6 +94,7 @@ def card_json(card: Card, lang: str) -> dict[str, Any]:
         "artwork": source_fields.get("artwork") if lang == SOURCE_LANGUAGE else None,
         "source": card.get("source", lang) if lang != SOURCE_LANGUAGE else None,
         "missing": True if missing and lang != SOURCE_LANGUAGE else None,
+        "lint-ignore": None if version is None else version.fields.get("lint-ignore"),
     })
     data: dict[str, Any] = {
         "name": internal,
@@ -333,6 +334,8 @@ def plan_import(documents: list[tuple[str, Any]], into: Path,
         taken.add(slug)
         if extension(item).get("artwork"):
             merged["artwork"] = extension(item)["artwork"]
+        if extension(item).get("lint-ignore"):
+            merged["lint-ignore"] = extension(item)["lint-ignore"]
         merged.update(fields)
         path = directory / f"{slug}.{SOURCE_LANGUAGE}.md"
         _stage(plan, path, render_card_file(merged, body, SOURCE_FIELDS))
@@ -366,8 +369,9 @@ def plan_import(documents: list[tuple[str, Any]], into: Path,
         current = previous.translations.get(item.lang) if previous else None
         merged = ({k: v for k, v in current.fields.items()
                    if k not in _REMOTE_TRANSLATION_FIELDS} if current else {})
-        if extension(item).get("source"):
-            merged["source"] = extension(item)["source"]
+        for key in ("source", "lint-ignore"):
+            if extension(item).get(key):
+                merged[key] = extension(item)[key]
         merged.update(fields)
         _stage(plan, path, render_card_file(merged, body, TRANSLATION_FIELDS))
         if directory == into:

@@ -20,6 +20,7 @@ from ..textio import InputError, decode, split_front_matter
 from .model import (
     CARD_TYPES,
     FACTIONS,
+    FINGERPRINT_RE,
     HAS_ATTACK,
     HAS_DEFENSE,
     INHERITED_FIELDS,
@@ -34,7 +35,6 @@ from .model import (
 CARD_FILE_RE = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2})\.md$")
 _GUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
                       r"[0-9a-fA-F]{12}$")
-_FINGERPRINT_RE = re.compile(r"^[0-9a-f]{12}$")
 DECK_FILE = "deck.yaml"
 DECK_FIELDS = ("name", "guid", "creator", "cards")
 
@@ -139,6 +139,11 @@ def check_card_fields(card: CardFile, problems: list[Problem]) -> None:
         if key in fields and not isinstance(fields[key], str | type(None)):
             problem(key, f"'{key}' must be text", f"quote it: {key}: \"{fields[key]}\"")
     _check_choice(card, "status", STATUSES, required=False, problems=problems)
+    ignored = fields.get("lint-ignore")
+    if ignored is not None and not (isinstance(ignored, str) or (
+            isinstance(ignored, list) and all(isinstance(c, str) for c in ignored))):
+        problem("lint-ignore", "'lint-ignore' lists rule codes",
+                "e.g. lint-ignore: [TR404, GL1]")
     guid = fields.get("guid")
     if guid is not None and not _GUID_RE.match(str(guid)):
         problem("guid", f"'{guid}' is not an Aminduna guid",
@@ -149,10 +154,11 @@ def check_card_fields(card: CardFile, problems: list[Problem]) -> None:
         if "wip" in fields and not isinstance(fields["wip"], bool):
             problem("wip", "'wip' is true or false")
         source = fields.get("source")
-        if source is not None and not (isinstance(source, str) and _FINGERPRINT_RE.match(source)):
+        if source is not None and not (isinstance(source, str) and FINGERPRINT_RE.match(source)):
             problem("source", f"'{source}' is not a source fingerprint",
-                    "it is written by translator, in quotes (12 hexadecimal digits, "
-                    "e.g. source: \"5d41402abc4b\"); remove it to reset")
+                    "it is written by translator, in quotes (five groups of four "
+                    "hexadecimal digits, e.g. source: \"1a2b-3c4d-5e6f-7a8b-9c0d\"); "
+                    "remove it to reset")
 
 
 def _text(value: Any) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,9 +41,10 @@ DEFAULT_FOOTERS = {
 #: Front matter of a source card, in the order files are written.
 SOURCE_FIELDS = ("name", "name2", "type", "faction", "subtype", "cost", "loyalty", "attack",
                  "defense", "info", "artwork", "artwork_url", "artist", "licensor", "license",
-                 "status", "serie", "guid")
+                 "status", "serie", "guid", "lint-ignore")
 #: Front matter of a translation: what is translated, its identity and provenance.
-TRANSLATION_FIELDS = ("name", "name2", "subtype", "info", "status", "wip", "guid", "source")
+TRANSLATION_FIELDS = ("name", "name2", "subtype", "info", "status", "wip", "guid", "source",
+                      "lint-ignore")
 #: What a translation translates (``text`` is the body), and so what its fingerprint of
 #: the source covers.
 TRANSLATED_FIELDS = ("name", "name2", "subtype", "text", "info")
@@ -111,17 +113,49 @@ class Card:
         return " ".join(str(line) for line in lines if line)
 
 
-def source_fingerprint(source: CardFile) -> str:
-    """Short hash of the source fields a translation is made from.
+def _field_value(source: CardFile, key: str) -> str:
+    value = (source.body.replace("\r\n", "\n").strip() if key == "text"
+             else source.fields.get(key))
+    return json.dumps(value, ensure_ascii=False, default=str)
 
-    Stored in a translation's ``source`` key when it is made or revised: if the
-    English name, subtype, text or footer change later, the fingerprints differ
-    and the translation is known to be stale.
+
+def source_fingerprint(source: CardFile) -> str:
+    """A short hash per translated source field, e.g. ``1a2b-3c4d-5e6f-7a8b-9c0d``.
+
+    Stored in a translation's ``source`` key when it is made or reviewed: if the
+    English name, subtype, text or footer change later, the fingerprint no longer
+    matches and the translation is stale.  One group per field of
+    :data:`TRANSLATED_FIELDS` (in that order) says *which* fields changed, so a
+    reviewer knows what to look at.
     """
+    return "-".join(hashlib.sha256(_field_value(source, key).encode("utf-8")).hexdigest()[:4]
+                    for key in TRANSLATED_FIELDS)
+
+
+def _legacy_fingerprint(source: CardFile) -> str:
+    """The first fingerprint format: one 12-digit hash of all translated fields."""
     values = {key: (source.body.replace("\r\n", "\n").strip() if key == "text"
                     else source.fields.get(key)) for key in TRANSLATED_FIELDS}
     data = json.dumps(values, ensure_ascii=False, sort_keys=True, default=str)
     return hashlib.sha256(data.encode("utf-8")).hexdigest()[:12]
+
+
+FINGERPRINT_RE = re.compile(r"^(?:[0-9a-f]{4}(?:-[0-9a-f]{4}){" + str(len(TRANSLATED_FIELDS) - 1)
+                            + r"}|[0-9a-f]{12})$")
+
+
+def changed_fields(fingerprint: str, source: CardFile) -> list[str] | None:
+    """The source fields changed since ``fingerprint`` was taken: ``[]`` when none.
+
+    ``None`` when the fingerprint is in the old single-hash format and does not
+    match: the source changed, but which fields cannot be told.
+    """
+    if len(fingerprint) == 12 and "-" not in fingerprint:
+        return [] if fingerprint == _legacy_fingerprint(source) else None
+    now = source_fingerprint(source).split("-")
+    then = fingerprint.split("-")
+    return [key for key, old, new in zip(TRANSLATED_FIELDS, then, now, strict=False)
+            if old != new]
 
 
 @dataclass

@@ -52,23 +52,34 @@ def fr_adjective(word: str) -> set[str]:
     return {word, feminine, fr_plural(word), fr_plural(feminine)}
 
 
+#: Pronouns joined to an imperative by a hyphen (*Sacrifie-moi*, *Défausse-la*).
+FR_ENCLITICS = ("moi", "toi", "le", "la", "les", "lui", "leur", "nous", "en", "y")
+
+
 def fr_verb(word: str) -> set[str]:
-    """Forms of a French verb that card text uses: present (tu, il, ils), imperative,
-    past participle (agreed), infinitive and present participle."""
+    """Forms of a French verb that card text uses: present (tu, il, ils), imperative
+    (with an enclitic pronoun too: *joue-moi*), past participle (agreed), infinitive
+    and present participle."""
     if word.endswith("er") and len(word) > 3:
         stem = word[:-2]
         soft = stem + "e" if stem.endswith("g") else stem  # mangeons
-        return {word, stem + "e", stem + "es", stem + "ent", stem + "ez", soft + "ons",
-                stem + "é", stem + "ée", stem + "és", stem + "ées", soft + "ant"}
-    if word.endswith("ir") and len(word) > 3:
+        imperative = stem + "e"
+        found = {word, stem + "e", stem + "es", stem + "ent", stem + "ez", soft + "ons",
+                 stem + "é", stem + "ée", stem + "és", stem + "ées", soft + "ant"}
+    elif word.endswith("ir") and len(word) > 3:
         stem = word[:-2]
-        return {word, stem + "is", stem + "it", stem + "issent", stem + "issez",
-                stem + "issons", stem + "i", stem + "ie", stem + "ies", stem + "issant"}
-    if word.endswith("dre") and not word.endswith("indre") and len(word) > 4:
+        imperative = stem + "is"
+        found = {word, stem + "is", stem + "it", stem + "issent", stem + "issez",
+                 stem + "issons", stem + "i", stem + "ie", stem + "ies", stem + "issant"}
+    elif word.endswith("dre") and not word.endswith("indre") and len(word) > 4:
         stem = word[:-2]  # défendre, perdre, répondre (peindre, joindre are irregular)
-        return {word, stem + "s", stem, stem + "ent", stem + "ez", stem + "ons",
-                stem + "u", stem + "ue", stem + "us", stem + "ues", stem + "ant"}
-    return {word}
+        imperative = stem + "s"
+        found = {word, stem + "s", stem, stem + "ent", stem + "ez", stem + "ons",
+                 stem + "u", stem + "ue", stem + "us", stem + "ues", stem + "ant"}
+    else:
+        return {word}
+    found.update(f"{imperative}-{pronoun}" for pronoun in FR_ENCLITICS)
+    return found
 
 
 #: Words that end the agreeing part of a French noun phrase: what follows a

@@ -1,0 +1,21 @@
+"""Lint: does each translated card say what its English card says, in the community's words?
+
+    from translator import cards, lint
+
+    library, problems = cards.load_library(["cards/sample"])
+    options = lint.Options(languages=["fr"])
+    resources = lint.load_resources(["fr"], options, problems)
+    report = lint.lint(library, resources, options)
+    for finding in report.findings:
+        print(finding.path, finding.line, finding.code, finding.message)
+
+Rules are registered in :data:`translator.diagnostics.REGISTRY` (families MK, TR, GL,
+LN); ``translator lint --explain CODE`` prints their documentation.
+"""
+
+from __future__ import annotations
+
+from .engine import Options, Report, lint, load_resources, selected_rules
+from .model import Edit, Finding
+
+__all__ = ["Edit", "Finding", "Options", "Report", "lint", "load_resources", "selected_rules"]

@@ -1,0 +1,281 @@
+"""What a lint rule sees: one card version, its English source, and the language data.
+
+Everything a rule may need is computed once and cached: the parsed text of a source
+card is shared by its French and Esperanto translations, the glossary indexes by
+every card of a language.  Rules stay small functions over a :class:`Subject`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..cards.model import SOURCE_LANGUAGE, Card, CardFile
+from ..diagnostics import REGISTRY, Severity
+from ..glossary.forms import forms as inflect
+from ..glossary.loader import shipped_root
+from ..glossary.matcher import Match, Matcher, normalize, words
+from ..glossary.model import Glossary
+from ..markup.parser import ParseResult, parse
+from ..problems import Problem
+from .model import Edit, Finding, PlainText, plain_text
+
+#: Where a finding is: (path, line, column) of character ``offset`` of a field.
+Locator = Callable[[CardFile, str, int], tuple[str, int, int]]
+
+
+def language_file(lang: str) -> Path | None:
+    """The linter's data for ``lang`` (number words, English words): glossaries/lint/."""
+    root = shipped_root()
+    path = None if root is None else root / "lint" / f"{lang}.yaml"
+    return path if path is not None and path.is_file() else None
+
+
+def read_language_data(lang: str, problems: list[Problem]) -> dict[str, Any]:
+    path = language_file(lang)
+    if path is None:
+        return {}
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        problems.append(Problem(str(path), mark.line + 1 if mark else 1,
+                                f"not valid YAML: {getattr(error, 'problem', error)}"))
+        return {}
+    if not isinstance(data, dict):
+        problems.append(Problem(str(path), 1, "expected a mapping (language, numbers, words)"))
+        return {}
+    return data
+
+
+def number_words(data: dict[str, Any]) -> dict[str, str]:
+    """Normalized number word -> its value as digits."""
+    table: dict[str, str] = {}
+    for value, spellings in (data.get("numbers") or {}).items():
+        for spelling in spellings or []:
+            table[normalize(str(spelling))] = str(value)
+    return table
+
+
+@dataclass
+class Language:
+    """A target language's glossary, indexes and linter data."""
+
+    lang: str
+    glossary: Glossary
+    numbers: dict[str, str]
+
+    @cached_property
+    def matcher(self) -> Matcher:
+        """Target terms (preferred, admitted, deprecated) in their inflected forms."""
+        return Matcher(self.glossary)
+
+    @cached_property
+    def english(self) -> Matcher:
+        """The English side of this glossary: terms the source may use."""
+        return Matcher(self.glossary, side="english")
+
+    @cached_property
+    def vocabulary(self) -> frozenset[str]:
+        """Every word of every target form: words that are this language's, not English."""
+        return frozenset(word for key in self.matcher.index.values()
+                         for candidate, _ in key for word in candidate)
+
+    @cached_property
+    def heads(self) -> dict[str, frozenset[str]]:
+        """Entry id -> forms of the first word of its multi-word terms (not deprecated).
+
+        A phrase is written with other articles than the glossary's (*j'inflige les
+        dégâts* for *infliger des dégâts*): its head, in any form, is taken as the term.
+        """
+        found: dict[str, frozenset[str]] = {}
+        for entry in self.glossary.entries.values():
+            heads: set[str] = set()
+            for term in entry.terms:
+                parts = term.text.split()
+                if term.deprecated or len(parts) < 2:
+                    continue
+                heads |= {normalize(form) for form in inflect(parts[0], self.lang, entry.pos)}
+            if heads:
+                found[entry.id] = frozenset(heads)
+        return found
+
+    @cached_property
+    def abilities_by_english(self) -> dict[str, str]:
+        return {normalize(a.en): a.id for a in self.glossary.abilities.values()}
+
+
+@dataclass
+class Resources:
+    """Languages, English data and library-wide facts shared by every subject."""
+
+    english: Language
+    languages: dict[str, Language]
+    english_words: frozenset[str]
+    #: Normalized words of every card name of the library, in every language, and the
+    #: configured ``allow-english`` words: never reported as English left over.
+    allowed_words: set[str] = field(default_factory=set)
+
+    def language(self, lang: str) -> Language:
+        found = self.languages.get(lang)
+        if found is None:
+            found = Language(lang, Glossary(lang), {})
+            self.languages[lang] = found
+        return found
+
+
+class CardSource:
+    """The English card: parsed once, read by the rules of every translation."""
+
+    def __init__(self, card: Card, file: CardFile) -> None:
+        self.card = card
+        self.file = file
+        self._english: dict[str, list[tuple[int, Match]]] = {}
+
+    @cached_property
+    def result(self) -> ParseResult:
+        return parse(self.file.body, self.file.body_line)
+
+    @cached_property
+    def plain(self) -> PlainText:
+        return plain_text(self.result.document, SOURCE_LANGUAGE)
+
+    def english_matches(self, language: Language) -> list[tuple[int, Match]]:
+        """Glossary terms (the English side of ``language``'s glossary) in the printed
+        text: (paragraph index, match)."""
+        found = self._english.get(language.lang)
+        if found is None:
+            found = [(paragraph.index, match) for paragraph in self.plain.paragraphs
+                     for match in language.english.find(paragraph.text)]
+            self._english[language.lang] = found
+        return found
+
+
+def file_locator(file: CardFile, key: str, offset: int) -> tuple[str, int, int]:
+    """Position of character ``offset`` of a field in a card file."""
+    if key == "text":
+        body = file.body
+        offset = max(0, min(offset, len(body)))
+        line = file.body_line + body.count("\n", 0, offset)
+        column = offset - (body.rfind("\n", 0, offset) + 1) + 1
+        return file.path, line, column
+    line = file.lines.get(key)
+    if line is None:
+        return file.path, file.line("name") if key != "name" else 1, 1
+    lines = file.front_matter.splitlines()
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    column = text.find(":") + 1
+    while column < len(text) and text[column] == " ":
+        column += 1
+    if column < len(text) and text[column] in "\"'":
+        column += 1
+    return file.path, line, column + offset + 1
+
+
+class Subject:
+    """One card version to lint, with its source (for a translation) and language."""
+
+    def __init__(self, card: Card, file: CardFile, source: CardSource | None,
+                 language: Language, resources: Resources,
+                 locator: Locator = file_locator) -> None:
+        self.card = card
+        self.file = file
+        self.lang = file.lang
+        self.source = source
+        self.language = language
+        self.resources = resources
+        self.locator = locator
+        #: Results shared by several rules (computed by the first that needs them).
+        self.cache: dict[object, Any] = {}
+
+    @property
+    def is_translation(self) -> bool:
+        return self.lang != SOURCE_LANGUAGE and self.source is not None
+
+    @cached_property
+    def result(self) -> ParseResult:
+        if self.source is not None and self.file is self.source.file:
+            return self.source.result
+        return parse(self.file.body, self.file.body_line)
+
+    @cached_property
+    def plain(self) -> PlainText:
+        if self.source is not None and self.file is self.source.file:
+            return self.source.plain
+        return plain_text(self.result.document, self.lang)
+
+    @cached_property
+    def matches(self) -> list[tuple[int, Match]]:
+        """Target glossary terms in the printed text: (paragraph index, match)."""
+        found = []
+        for paragraph in self.plain.paragraphs:
+            found.extend((paragraph.index, m) for m in self.language.matcher.find(paragraph.text))
+        return found
+
+    @cached_property
+    def term_ids(self) -> set[str]:
+        return {match.hit.id for _, match in self.matches}
+
+    @cached_property
+    def words(self) -> set[str]:
+        """Every printed word, normalized."""
+        return {word for p in self.plain.paragraphs for word, _, _ in words(p.text)}
+
+    def uses(self, entry_id: str) -> bool:
+        """Does the text use a term of this entry (any form, or a phrase's head)?"""
+        if entry_id in self.term_ids:
+            return True
+        heads = self.language.heads.get(entry_id)
+        return heads is not None and not heads.isdisjoint(self.words)
+
+    def value(self, key: str) -> str:
+        """A field of this file as written (``text``: the body); '' when absent."""
+        if key == "text":
+            return self.file.body
+        value = self.file.fields.get(key)
+        return "" if value is None else str(value)
+
+    def source_value(self, key: str) -> str:
+        if self.source is None:
+            return ""
+        if key == "text":
+            return self.source.file.body
+        value = self.source.file.fields.get(key)
+        return "" if value is None else str(value)
+
+    def report(self, code: str, key: str, offset: int, message: str,
+               edit: Edit | None = None) -> Finding:
+        """A finding of rule ``code`` at character ``offset`` of field ``key``."""
+        rule = REGISTRY.get(code)
+        severity = rule.severity if rule is not None else Severity.ERROR
+        path, line, column = self.locator(self.file, key, offset)
+        guid = self.file.fields.get("guid")
+        return Finding(code, severity, message, path, line, column, self.card.slug,
+                       None if guid in (None, "") else str(guid), self.lang, key, edit)
+
+    def report_paragraph(self, code: str, index: int | None, message: str) -> Finding:
+        """A finding on paragraph ``index`` of the text (the text's start if None)."""
+        paragraphs = self.plain.paragraphs
+        if index is not None and 0 <= index < len(paragraphs):
+            return self.report(code, "text", paragraphs[index].paragraph.pos.offset, message)
+        return self.report(code, "text", _first_printed(self.file.body), message)
+
+    def report_span(self, code: str, paragraph: int, start: int, message: str,
+                    edit: Edit | None = None) -> Finding:
+        """A finding at character ``start`` of a printed paragraph's plain text."""
+        offset = self.plain.paragraphs[paragraph].source_offset(start)
+        return self.report(code, "text", offset, message, edit)
+
+
+def _first_printed(body: str) -> int:
+    stripped = body.lstrip()
+    return len(body) - len(stripped)
+
+
+def word_set(text: str) -> set[str]:
+    return {word for word, _, _ in words(text)}

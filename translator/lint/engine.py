@@ -1,0 +1,215 @@
+"""The lint engine: which card versions to check, which rules to run, what to report.
+
+Rules come from the registry (:mod:`translator.diagnostics`): markup rules on every
+card version's text, translation rules on every translation, library rules on all
+translations of a language at once.  Findings on a card file can be suppressed by
+its front matter (``lint-ignore: [CODE, PREFIX]``); a suppression that suppresses
+nothing is itself reported (LN001), so that stale ones do not pile up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from ..cards.model import SOURCE_LANGUAGE, CardFile, Library
+from ..diagnostics import REGISTRY, Rule, Severity
+from ..glossary.loader import load_glossary
+from ..problems import Problem
+from . import rules as _rules  # noqa: F401 - registers the rules
+from .context import (
+    CardSource,
+    Language,
+    Locator,
+    Resources,
+    Subject,
+    file_locator,
+    number_words,
+    read_language_data,
+    word_set,
+)
+from .model import Edit, Finding
+from .rule import ENGINE, LIBRARY, MARKUP, TRANSLATION, rule
+
+
+@rule("LN001", "unused-suppression", Severity.WARNING,
+      "A `lint-ignore` code that suppresses nothing on this card.",
+      "Suppressions are for findings a reviewer has judged wrong for one card.  Once the "
+      "card or the rule changes, a suppression that matches nothing hides the next real "
+      "problem: remove it.",
+      "lint-ignore: [TR404]   (and the reminder now follows the list)",
+      "(no lint-ignore)", target=ENGINE)
+def _unused_suppression(subject: object) -> Iterator[Finding]:
+    return iter(())  # reported by the engine, which knows what was suppressed
+
+
+@rule("LN002", "unknown-suppression", Severity.ERROR,
+      "A `lint-ignore` entry that is not a rule code or prefix.",
+      "A misspelt code suppresses nothing and would silently leave a finding reported.",
+      "lint-ignore: [TR44]",
+      "lint-ignore: [TR404]", target=ENGINE)
+def _unknown_suppression(subject: object) -> Iterator[Finding]:
+    return iter(())
+
+
+@dataclass
+class Options:
+    """What to lint and how: rule selection, languages, files, extra allowed words."""
+
+    select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    languages: list[str] = field(default_factory=list)
+    #: Only the card files with these paths (all of the library's if empty); the rest
+    #: of their decks is still read, for the consistency rules.
+    files: set[str] = field(default_factory=set)
+    allow_english: list[str] = field(default_factory=list)
+    #: Library paths whose glossary files add to the shipped ones.
+    glossary_paths: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Report:
+    findings: list[Finding]
+    cards: int
+    translations: int
+    files: int
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for f in self.findings if f.severity == severity)
+
+    def failed(self, fail_on: Severity) -> bool:
+        return any(f.severity.rank >= fail_on.rank for f in self.findings)
+
+
+def selected_rules(options: Options) -> list[Rule]:
+    return REGISTRY.select(options.select or None, options.ignore or None)
+
+
+def load_resources(languages: Iterable[str], options: Options,
+                   problems: list[Problem]) -> Resources:
+    """Glossaries and linter data for ``languages`` (English always)."""
+    def language(lang: str) -> Language:
+        glossary, found = load_glossary(lang, options.glossary_paths)
+        problems.extend(found)
+        return Language(lang, glossary, number_words(read_language_data(lang, problems)))
+
+    english = language(SOURCE_LANGUAGE)
+    english_data = read_language_data(SOURCE_LANGUAGE, problems)
+    resources = Resources(english, {}, frozenset(str(w).casefold()
+                                                 for w in english_data.get("words") or []))
+    for lang in sorted(set(languages) - {SOURCE_LANGUAGE}):
+        resources.languages[lang] = language(lang)
+    resources.allowed_words.update(w.casefold() for w in options.allow_english)
+    return resources
+
+
+def _card_names(library: Library) -> set[str]:
+    found: set[str] = set()
+    for card in library.cards.values():
+        for version in (card.source, *card.translations.values()):
+            if version is not None:
+                for key in ("name", "name2"):
+                    found |= word_set(str(version.fields.get(key) or ""))
+    return found
+
+
+def _suppressions(file: CardFile) -> list[str]:
+    value = file.fields.get("lint-ignore")
+    if isinstance(value, str):
+        value = [value]
+    return [str(code).strip().upper() for code in value or [] if str(code).strip()]
+
+
+def _apply_suppressions(subject: Subject, findings: list[Finding]) -> list[Finding]:
+    codes = _suppressions(subject.file)
+    if not codes:
+        return findings
+    used: set[str] = set()
+    kept = []
+    for finding in findings:
+        matching = [c for c in codes if finding.code.startswith(c)]
+        if matching:
+            used.update(matching)
+        else:
+            kept.append(finding)
+    for code in codes:
+        if REGISTRY.unknown_prefixes([code]):
+            kept.append(subject.report("LN002", "lint-ignore", 0,
+                                       f"'{code}' in lint-ignore is not a rule code"))
+        elif code not in used:
+            kept.append(subject.report("LN001", "lint-ignore", 0,
+                                       f"lint-ignore '{code}' suppresses nothing on this card: "
+                                       "remove it"))
+    return kept
+
+
+def _markup_findings(subject: Subject, rules: list[Rule]) -> Iterator[Finding]:
+    for rule_ in rules:
+        for diagnostic in REGISTRY.check(rule_.code)(subject.result):
+            fix = diagnostic.fix
+            edit = None if fix is None else Edit("text", fix.start, fix.end, fix.replacement)
+            yield subject.report(diagnostic.code, "text", diagnostic.offset, diagnostic.message,
+                                 edit)
+
+
+def subjects_of(library: Library, resources: Resources, options: Options,
+                locator: Locator = file_locator) -> list[Subject]:
+    """Every card version to lint, in library order."""
+    subjects: list[Subject] = []
+    for _, card in sorted(library.cards.items()):
+        source = CardSource(card, card.source) if card.source is not None else None
+        for lang in card.languages():
+            if options.languages and lang not in options.languages:
+                continue
+            file = card.version(lang)
+            if file is None or (options.files and file.path not in options.files):
+                continue
+            language = resources.english if lang == SOURCE_LANGUAGE \
+                else resources.language(lang)
+            subjects.append(Subject(card, file, source, language, resources, locator))
+    return subjects
+
+
+def lint(library: Library, resources: Resources, options: Options,
+         locator: Locator = file_locator) -> Report:
+    """Lint the card versions of ``library`` that ``options`` selects."""
+    resources.allowed_words |= _card_names(library)
+    chosen = selected_rules(options)
+    by_target: dict[str, list[Rule]] = {MARKUP: [], TRANSLATION: [], LIBRARY: []}
+    for rule_ in chosen:
+        target = REGISTRY.target(rule_.code)
+        if target in by_target:
+            by_target[target].append(rule_)
+    subjects = subjects_of(library, resources, options, locator)
+    found: dict[int, list[Finding]] = {id(s): [] for s in subjects}
+    for subject in subjects:
+        findings = found[id(subject)]
+        findings.extend(_markup_findings(subject, by_target[MARKUP]))
+        if subject.result.crashes:
+            continue  # the reference cannot read this text: MK001 says where
+        for rule_ in by_target[TRANSLATION]:
+            findings.extend(REGISTRY.check(rule_.code)(subject))
+    by_language: dict[str, list[Subject]] = {}
+    for subject in subjects:
+        if subject.is_translation and not subject.result.crashes:
+            by_language.setdefault(subject.lang, []).append(subject)
+    owners = {_owner_key(s.card.slug, s.lang, s.locator(s.file, "name", 0)[0]): s
+              for s in subjects}
+    for group in by_language.values():
+        for rule_ in by_target[LIBRARY]:
+            for finding in REGISTRY.check(rule_.code)(group):
+                owner = owners[_owner_key(finding.card, finding.lang, finding.path)]
+                found[id(owner)].append(finding)
+    selected = {r.code for r in chosen}
+    findings: list[Finding] = []
+    for subject in subjects:
+        kept = _apply_suppressions(subject, found[id(subject)])
+        findings.extend(f for f in kept if f.code in selected or f.code.startswith("LN"))
+    findings.sort(key=Finding.sort_key)
+    cards: set[tuple[str, str]] = {(s.card.deck, s.card.slug) for s in subjects}
+    return Report(findings, len(cards), sum(1 for s in subjects if s.is_translation),
+                  len(subjects))
+
+
+def _owner_key(card: str, lang: str, path: str) -> tuple[str, str, str]:
+    return (card, lang, path)

@@ -1,0 +1,168 @@
+"""What the linter reports, and the card text as the rules read it.
+
+A :class:`Finding` is one problem on one card version, located in its file (path,
+line, column) and in the card (slug, guid, language, field).  A :class:`PlainText`
+is a card text as printed, paragraph by paragraph, with each character traced back
+to the card file, so that a rule can search printed words (a drop cap joined to its
+word, markup gone) and still report the right column.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import Severity
+from ..markup.ruletext import FLAVOR_QUOTES
+from ..markup.tree import Document, DropCap, LineBreak, Paragraph, Symbol, Text
+
+#: The card fields a finding can be on, as the JSON output names them.  ``name2``
+#: (the second name line) is reported as ``name``; ``text`` is the card text (body).
+FIELDS = ("name", "subtype", "text", "info")
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """A safe fix: replace characters ``[start, end)`` of a field's value.
+
+    ``key`` is the file's key (``name``, ``name2``, ``subtype``, ``info``) or
+    ``text`` for the card text, whose offsets are offsets in the file's body.
+    """
+
+    key: str
+    start: int
+    end: int
+    replacement: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    code: str
+    severity: Severity
+    message: str
+    path: str
+    line: int
+    column: int
+    card: str
+    guid: str | None
+    lang: str
+    #: The file key the finding is on (``name2`` included); :attr:`field` folds it.
+    key: str
+    edit: Edit | None = None
+
+    @property
+    def field(self) -> str:
+        """One of :data:`FIELDS`: keys about the whole card (``source``, ``lint-ignore``)
+        are reported on the name."""
+        return self.key if self.key in FIELDS else "name"
+
+    @property
+    def fix(self) -> str | None:
+        return None if self.edit is None else self.edit.replacement
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "severity": self.severity.value, "message": self.message,
+                "path": self.path, "line": self.line, "column": self.column,
+                "card": self.card, "guid": self.guid, "lang": self.lang, "field": self.field,
+                "fix": self.fix}
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.path, self.line, self.column, self.code)
+
+
+@dataclass(slots=True)
+class PlainParagraph:
+    """One printed paragraph as plain text, traceable to the source."""
+
+    index: int
+    text: str
+    paragraph: Paragraph
+    #: (start in :attr:`text`, node) of each text run and drop cap.
+    runs: list[tuple[int, Text | DropCap]] = field(default_factory=list)
+    line_breaks: int = 0
+
+    def source_offset(self, index: int) -> int:
+        """Offset in the card text (the file's body) of character ``index``."""
+        best: tuple[int, Text | DropCap] | None = None
+        for start, node in self.runs:
+            if start > index:
+                break
+            best = (start, node)
+        if best is None:
+            return self.paragraph.pos.offset
+        start, node = best
+        length = len(node.text) if isinstance(node, Text) else len(node.letter)
+        delta = min(index - start, max(length - 1, 0))
+        offset = node.pos.offset + (delta + 1 if isinstance(node, DropCap) else delta)
+        return min(offset, max(node.pos.end - 1, node.pos.offset))
+
+    def first_bold(self) -> str | None:
+        """The paragraph's leading bold run (up to a line break): an ability line."""
+        children = self.paragraph.children
+        if not children or not isinstance(children[0], Text) or not children[0].bold:
+            return None
+        parts = []
+        for node in children:
+            if isinstance(node, Text) and node.bold:
+                parts.append(node.text)
+            else:
+                break
+        return "".join(parts).strip()
+
+    def after_first_break(self) -> str:
+        """The paragraph's text after its first line break (an ability's reminder)."""
+        cut = self.text.find("\n")
+        return "" if cut < 0 else self.text[cut + 1:]
+
+
+@dataclass(slots=True)
+class PlainText:
+    """A card text as printed: rule paragraphs, then flavour paragraphs."""
+
+    paragraphs: list[PlainParagraph]
+    #: Index of the first flavour paragraph (``len(paragraphs)`` if none).
+    flavor_start: int
+
+    @property
+    def rules(self) -> list[PlainParagraph]:
+        return self.paragraphs[:self.flavor_start]
+
+    @property
+    def flavor(self) -> list[PlainParagraph]:
+        return self.paragraphs[self.flavor_start:]
+
+
+def plain_text(document: Document, lang: str) -> PlainText:
+    """The printed text of ``document``; symbols become spaces (they separate words)."""
+    opening = FLAVOR_QUOTES.get(lang, FLAVOR_QUOTES["en"])[0]
+    paragraphs: list[PlainParagraph] = []
+    flavor_start: int | None = None
+    for paragraph in document.paragraphs:
+        if paragraph.is_empty:
+            continue
+        plain = PlainParagraph(len(paragraphs), "", paragraph)
+        parts: list[str] = []
+        length = 0
+        for node in paragraph.children:
+            if isinstance(node, Text):
+                plain.runs.append((length, node))
+                parts.append(node.text)
+                length += len(node.text)
+            elif isinstance(node, DropCap):
+                plain.runs.append((length, node))
+                parts.append(node.letter)
+                length += len(node.letter)
+            elif isinstance(node, Symbol):
+                parts.append(" ")
+                length += 1
+            elif isinstance(node, LineBreak):
+                parts.append("\n")
+                length += 1
+                plain.line_breaks += 1
+        plain.text = "".join(parts)
+        first = paragraph.children[0]
+        if flavor_start is None and isinstance(first, Text) and first.italic \
+                and first.text.lstrip().startswith(opening):
+            flavor_start = plain.index
+        paragraphs.append(plain)
+    return PlainText(paragraphs, len(paragraphs) if flavor_start is None else flavor_start)

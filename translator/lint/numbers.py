@@ -1,0 +1,107 @@
+"""The numbers of a card text, with their sign and role.
+
+Card numbers are not interchangeable tokens: ``+1/+1`` and ``-1/-1`` hold the same
+digits, and ``+x/+0`` is not ``+0/+x``.  A text is read into *stat modifiers*
+(``+1/+1``, ``-x/+0``, ``2/2``: signs, order and variables normalised), *numbers*
+(``3``, ``+2``, the variable ``X``) and *number words* (``two``, ``deux``, ``du``).
+Translation rules compare these, so that "Pioche deux cartes" matches "Draw two
+cards" and "trois" does not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from ..glossary.matcher import words
+
+_SIGN = r"[+\-\u2212\u2013]"
+_TERM = rf"{_SIGN}?\s?(?:\d+|[xXyY])(?:\s?{_SIGN}\s?\d+)?"
+STAT_RE = re.compile(rf"(?<![\w/+\-\u2212\u2013])({_TERM})\s?/\s?({_TERM})(?![\w/])")
+NUMBER_RE = re.compile(rf"(?<![\w.,/])({_SIGN}?)(\d+)(?![\w/])")
+VARIABLE_RE = re.compile(r"(?<![\w'’\-])([xX])(?![\w'’\-])")
+_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-", " ": "", "X": "x", "Y": "y"})
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    """A number in a text: its normalised value and where it is (plain-text offsets)."""
+
+    value: str
+    start: int
+    end: int
+    #: ``stat``, ``number`` (digits or the variable x) or ``word``.
+    role: str
+
+
+def normalize_stat(left: str, right: str) -> str:
+    return f"{left.translate(_SIGNS)}/{right.translate(_SIGNS)}"
+
+
+def read_numbers(text: str, number_words: dict[str, str]) -> list[Number]:
+    """Stat modifiers, numbers and number words of ``text``, in order."""
+    found: list[Number] = []
+    masked = list(text)
+    for match in STAT_RE.finditer(text):
+        found.append(Number(normalize_stat(match.group(1), match.group(2)),
+                            match.start(), match.end(), "stat"))
+        masked[match.start():match.end()] = " " * (match.end() - match.start())
+    rest = "".join(masked)
+    for match in NUMBER_RE.finditer(rest):
+        sign = match.group(1).translate(_SIGNS)
+        found.append(Number(sign + str(int(match.group(2))), match.start(), match.end(),
+                            "number"))
+    for match in VARIABLE_RE.finditer(rest):
+        found.append(Number("x", match.start(), match.end(), "number"))
+    if number_words:
+        for word, start, end in words(rest):
+            value = number_words.get(word)
+            if value is not None:
+                found.append(Number(value, start, end, "word"))
+    found.sort(key=lambda n: n.start)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """How the numbers of a translation differ from its source's."""
+
+    missing_stats: list[str]
+    extra_stats: list[Number]
+    stat_order: tuple[list[str], list[str]] | None
+    missing_numbers: list[str]
+    extra_numbers: list[Number]
+
+
+def compare(source: list[Number], target: list[Number]) -> Comparison:
+    """Compare two texts' numbers.
+
+    Stat modifiers must match exactly, in the same order.  Every source number (digits
+    or word) must be in the translation as digits or a word; digits the source lacks
+    are extra, but number words are not (``un``, ``une`` are also articles).
+    """
+    source_stats = [n.value for n in source if n.role == "stat"]
+    target_stats = [n for n in target if n.role == "stat"]
+    wanted = Counter(source_stats)
+    have = Counter(n.value for n in target_stats)
+    missing_stats = list((wanted - have).elements())
+    extra_values = have - wanted
+    extra_stats = []
+    for number in target_stats:
+        if extra_values[number.value] > 0:
+            extra_values[number.value] -= 1
+            extra_stats.append(number)
+    order = None
+    if not missing_stats and not extra_stats and source_stats != [n.value for n in target_stats]:
+        order = (source_stats, [n.value for n in target_stats])
+    source_numbers = Counter(n.value for n in source if n.role != "stat")
+    target_all = Counter(n.value for n in target if n.role != "stat")
+    missing_numbers = list((source_numbers - target_all).elements())
+    extra_digits = Counter(n.value for n in target if n.role == "number") - source_numbers
+    extra_numbers = []
+    for number in target:
+        if number.role == "number" and extra_digits[number.value] > 0:
+            extra_digits[number.value] -= 1
+            extra_numbers.append(number)
+    return Comparison(missing_stats, extra_stats, order, missing_numbers, extra_numbers)

@@ -1,0 +1,643 @@
+"""TR rules: a translation says what its English card says.
+
+Numbers with their signs (TR1), symbols and drop caps (TR2), the paragraph structure
+(TR3), name lines, subtypes and abilities (TR4), English left over (TR5), staleness
+(TR6) and the footer line (TR7).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterator
+
+from ...cards.model import DEFAULT_FOOTERS, SOURCE_LANGUAGE, changed_fields, source_fingerprint
+from ...diagnostics import Severity
+from ...glossary.matcher import normalize, words
+from ...markup.tree import DropCap, Symbol
+from ..context import Subject
+from ..model import Edit, Finding, PlainParagraph
+from ..numbers import compare, read_numbers
+from ..rule import rule
+
+# --------------------------------------------------------------------------------------
+# Helpers shared by the rules of this module (and the glossary rules).
+
+
+def aligned(subject: Subject, index: int) -> int | None:
+    """The translation's paragraph matching source paragraph ``index``, if the two texts
+    have the same number of paragraphs (otherwise TR301 says so)."""
+    assert subject.source is not None
+    if len(subject.source.plain.paragraphs) == len(subject.plain.paragraphs):
+        return index
+    return None
+
+
+def loose(text: str) -> str:
+    """Text compared for meaning, not typography: case, quotes, spaces, final stop."""
+    text = unicodedata.normalize("NFC", text).casefold()
+    text = text.replace("’", "'").replace("\u00a0", " ").replace("\u202f", " ")
+    text = text.replace("\u2212", "-").replace("\u2013", "-")
+    text = re.sub(r"\s+", " ", text)
+    text = re.sub(r" (?=[;:!?»])|(?<=«) ", "", text)
+    return text.strip().rstrip(".").strip()
+
+
+def _number_pairs(subject: Subject) -> Iterator[tuple[int | None, str, str]]:
+    """(translation paragraph index or None, source text, translation text) to compare:
+    paragraph by paragraph when the structure matches, else the whole texts."""
+    assert subject.source is not None
+    source = subject.source.plain.paragraphs
+    target = subject.plain.paragraphs
+    if len(source) == len(target):
+        for s, t in zip(source, target, strict=True):
+            yield t.index, s.text, t.text
+    else:
+        yield None, "\n".join(p.text for p in source), "\n".join(p.text for p in target)
+
+
+def _number_findings(subject: Subject, stats: bool) -> Iterator[Finding]:
+    assert subject.source is not None
+    english = subject.resources.english.numbers
+    numbers = subject.language.numbers
+    for index, source_text, target_text in _number_pairs(subject):
+        result = compare(read_numbers(source_text, english), read_numbers(target_text, numbers))
+        where = "" if index is None else " in this paragraph"
+
+        def at(start: int | None, code: str, message: str,
+               index: int | None = index) -> Finding:
+            if index is None or start is None:
+                return subject.report_paragraph(code, index, message)
+            return subject.report_span(code, index, start, message)
+
+        if stats:
+            if result.missing_stats or result.extra_stats:
+                missing = ", ".join(result.missing_stats) or "nothing"
+                extra = ", ".join(n.value for n in result.extra_stats) or "nothing"
+                first = result.extra_stats[0].start if result.extra_stats else None
+                yield at(first, "TR101", f"stat modifiers differ{where}: the English has "
+                         f"{missing} where the translation has {extra}")
+            if result.stat_order:
+                english_order, target_order = result.stat_order
+                yield at(None, "TR102", f"stat modifiers in another order{where}: "
+                         f"{' '.join(english_order)} in English, {' '.join(target_order)} here")
+            continue
+        if result.missing_numbers:
+            yield at(None, "TR103", f"number{'s' if len(result.missing_numbers) > 1 else ''} "
+                     f"{', '.join(result.missing_numbers)} of the English text missing{where}")
+        for number in result.extra_numbers:
+            yield at(number.start, "TR104", f"'{number.value}' is not in the English text"
+                     + ("" if index is None else " of this paragraph"))
+
+
+# --------------------------------------------------------------------------------------
+# TR1: numbers.
+
+
+def _numbers(subject: Subject, code: str) -> Iterator[Finding]:
+    """The findings of one TR1 rule; the four share one comparison per subject."""
+    if not subject.is_translation:
+        return
+    key = ("numbers", code in ("TR101", "TR102"))
+    found = subject.cache.get(key)
+    if found is None:
+        found = subject.cache[key] = list(_number_findings(subject, stats=key[1]))
+    yield from (f for f in found if f.code == code)
+
+
+@rule("TR101", "stat-modifier", Severity.ERROR,
+      "A stat modifier of the English text (`+1/+1`, `-x/+0`) is missing or changed.",
+      "Signs and order are the meaning of a stat modifier: `+1/+1` is a blessing, `-1/-1` "
+      "a curse, and `+2/+0` is not `+0/+2`.  Translation tools compare digits without "
+      "their signs and let such slips through.  Every modifier of the English text must "
+      "be in the translation as written (a typographic minus counts as a minus).",
+      "EN: Target creature gets -1/-1.\nFR: La créature ciblée reçoit +1/+1.",
+      "EN: Target creature gets -1/-1.\nFR: La créature ciblée reçoit -1/-1.")
+def check_stat_modifiers(subject: Subject) -> Iterator[Finding]:
+    return _numbers(subject, "TR101")
+
+
+@rule("TR102", "stat-order", Severity.WARNING,
+      "The stat modifiers are all there, but in another order.",
+      "When a text gives several modifiers (`+1/+0`, then `+0/+1`), their order follows "
+      "the order of the effects; swapping them swaps the effects.",
+      "EN: I get +1/+0, then +0/+1.\nFR: Je reçois +0/+1, puis +1/+0.",
+      "EN: I get +1/+0, then +0/+1.\nFR: Je reçois +1/+0, puis +0/+1.")
+def check_stat_order(subject: Subject) -> Iterator[Finding]:
+    return _numbers(subject, "TR102")
+
+
+@rule("TR103", "missing-number", Severity.ERROR,
+      "A number of the English text (digits, a number word or X) is not in the translation.",
+      "Costs, damage, card counts and the variable X must survive translation.  A number "
+      "word counts as its number in every language ('two cards' matches 'deux cartes' and "
+      "'du kartojn', not 'trois cartes'); a sign is part of the number (+2 is not 2).",
+      "EN: Draw two cards.\nFR: Pioche trois cartes.",
+      "EN: Draw two cards.\nFR: Pioche deux cartes.")
+def check_missing_numbers(subject: Subject) -> Iterator[Finding]:
+    return _numbers(subject, "TR103")
+
+
+@rule("TR104", "extra-number", Severity.WARNING,
+      "Digits in the translation that the English text does not have.",
+      "A number that appears only in the translation is usually a typo or a value "
+      "carried over from another card.  Number words are not reported (French 'un', "
+      "'une' are also articles).",
+      "EN: Deal 2 damage.\nFR: Inflige 3 dégâts.",
+      "EN: Deal 2 damage.\nFR: Inflige 2 dégâts.")
+def check_extra_numbers(subject: Subject) -> Iterator[Finding]:
+    return _numbers(subject, "TR104")
+
+
+# --------------------------------------------------------------------------------------
+# TR2: symbols and drop caps.
+
+
+def _symbols(subject: Subject, source: bool) -> list[Symbol]:
+    result = subject.source.result if source and subject.source else subject.result
+    return [node for paragraph in result.document.paragraphs for node in paragraph.children
+            if isinstance(node, Symbol)]
+
+
+@rule("TR201", "symbols", Severity.ERROR,
+      "The translation does not have the same cypher and mark symbols as the English text.",
+      "Symbols (`:g2:` cypher discs, `:m:` marks, ...) are game information, like numbers: "
+      "none may be lost, added or changed in translation.",
+      "EN: :m: Pay :g2: to draw a card.\nFR: :m: Paye :g3: pour piocher une carte.",
+      "EN: :m: Pay :g2: to draw a card.\nFR: :m: Paye :g2: pour piocher une carte.")
+def check_symbols(subject: Subject) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    english = [s.code for s in _symbols(subject, True)]
+    target = _symbols(subject, False)
+    wanted, have = Counter(english), Counter(s.code for s in target)
+    if wanted == have:
+        return
+    missing = ", ".join(f":{c}:" for c in (wanted - have).elements())
+    extra_codes = have - wanted
+    extra = [s for s in target if extra_codes[s.code] > 0]
+    unexpected = ", ".join(f":{c}:" for c in extra_codes.elements())
+    message = (f"symbols differ from the English text: missing {missing or 'none'}, "
+               f"not in the English {unexpected or 'none'}")
+    offset = extra[0].pos.offset if extra else None
+    if offset is None:
+        yield subject.report_paragraph("TR201", None, message)
+    else:
+        yield subject.report("TR201", "text", offset, message)
+
+
+@rule("TR202", "symbol-order", Severity.WARNING,
+      "The symbols are the same as in English, but in another order.",
+      "The order of symbols is part of their meaning (a cost before an effect, the marks "
+      "of successive abilities).",
+      "EN: :g1: then :g2:\nFR: :g2: puis :g1:",
+      "EN: :g1: then :g2:\nFR: :g1: puis :g2:")
+def check_symbol_order(subject: Subject) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    english = [s.code for s in _symbols(subject, True)]
+    target = _symbols(subject, False)
+    codes = [s.code for s in target]
+    if Counter(english) != Counter(codes) or english == codes:
+        return
+    first = next(i for i, (a, b) in enumerate(zip(english, codes, strict=True)) if a != b)
+    yield subject.report("TR202", "text", target[first].pos.offset,
+                         f"symbols in another order: {' '.join(english)} in English, "
+                         f"{' '.join(codes)} here")
+
+
+@rule("TR203", "drop-cap", Severity.WARNING,
+      "The English text opens with a drop cap and the translation has none.",
+      "A drop cap (`:W:hen`) is part of the card's layout; the translation keeps it, on "
+      "its own first letter.",
+      "EN: :W:hen I die, draw a card.\nFR: Quand je meurs, pioche une carte.",
+      "EN: :W:hen I die, draw a card.\nFR: :Q:uand je meurs, pioche une carte.")
+def check_drop_cap(subject: Subject) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    assert subject.source is not None
+
+    def caps(document_paragraphs: list[PlainParagraph]) -> list[int]:
+        return [p.index for p in document_paragraphs
+                if any(isinstance(n, DropCap) for n in p.paragraph.children)]
+
+    english = caps(subject.source.plain.paragraphs)
+    if english and not caps(subject.plain.paragraphs):
+        index = aligned(subject, english[0])
+        yield subject.report_paragraph("TR203", index,
+                                       "the English text has a drop cap; this one has none")
+
+
+# --------------------------------------------------------------------------------------
+# TR3: structure.
+
+
+@rule("TR301", "paragraphs", Severity.WARNING,
+      "Not the same number of rule paragraphs as the English text.",
+      "Each paragraph of rule text is an ability or an effect; a merged or split paragraph "
+      "usually means a lost or duplicated rule, and it moves the layout (marks and drop "
+      "caps belong to paragraphs).",
+      "EN: ***Flying***\\\n*I can only be blocked by flying creatures.*\n\nDraw a card.\n"
+      "FR: ***Vol***\\\n*Je ne peux être bloqué que par des créatures volantes.* Pioche une "
+      "carte.",
+      "EN: (as above)\nFR: ***Vol***\\\n*Je ne peux être bloqué que par des créatures "
+      "volantes.*\n\nPioche une carte.")
+def check_paragraphs(subject: Subject) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    assert subject.source is not None
+    english = len(subject.source.plain.rules)
+    here = len(subject.plain.rules)
+    if english != here and (english or here):
+        yield subject.report_paragraph("TR301", None, f"{here} rule paragraph"
+                                       f"{'s' if here != 1 else ''} here, {english} in English")
+
+
+@rule("TR302", "flavour", Severity.WARNING,
+      "The English text has flavour text and the translation has none, or the reverse.",
+      "Flavour text is the last italic paragraph opening with a quote (`\"` in English, "
+      "`«` in French and Esperanto).  A translation that drops it, or whose quote mark is "
+      "not the language's, loses it: Aminduna then files it as rule text.",
+      'EN: *"Steel does not hesitate."*\nFR: *"L\'acier n\'hésite pas."*',
+      'EN: *"Steel does not hesitate."*\nFR: *« L’acier n’hésite pas. »*')
+def check_flavour(subject: Subject) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    assert subject.source is not None
+    english = bool(subject.source.plain.flavor)
+    here = bool(subject.plain.flavor)
+    if english and not here:
+        opening = "«" if subject.lang in ("fr", "eo") else '"'
+        yield subject.report_paragraph(
+            "TR302", len(subject.plain.paragraphs) - 1 if subject.plain.paragraphs else None,
+            f"the English card has flavour text; here there is none (flavour text is an "
+            f"italic paragraph opening with {opening})")
+    elif here and not english:
+        yield subject.report_paragraph("TR302", subject.plain.flavor_start,
+                                       "flavour text that the English card does not have")
+
+
+@rule("TR303", "line-breaks", Severity.WARNING,
+      "A paragraph has not the same number of line breaks (`\\`) as in English.",
+      "An ability is written as its name, a line break, and its reminder: "
+      "`***Name***\\` then `*reminder*`.  A line break lost (or added) inside bold or "
+      "italics moves the reminder onto the name's line.",
+      "EN: ***Overrun***\\\n*The surplus ...*\nFR: ***Débordement*** *Le surplus ...*",
+      "EN: ***Overrun***\\\n*The surplus ...*\nFR: ***Débordement***\\\n*Le surplus ...*")
+def check_line_breaks(subject: Subject) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    assert subject.source is not None
+    source, target = subject.source.plain.paragraphs, subject.plain.paragraphs
+    if len(source) != len(target):
+        return
+    for english, here in zip(source, target, strict=True):
+        if english.line_breaks != here.line_breaks:
+            yield subject.report_paragraph(
+                "TR303", here.index, f"{here.line_breaks} line break"
+                f"{'s' if here.line_breaks != 1 else ''} in this paragraph, "
+                f"{english.line_breaks} in English")
+
+
+# --------------------------------------------------------------------------------------
+# TR4: name lines, subtype, abilities.
+
+
+@rule("TR401", "untranslated-field", Severity.ERROR,
+      "A field of the English card (second name line, subtype, text) has no translation: "
+      "the English one would be printed.",
+      "A translation inherits what it does not hold, so a missing `name2`, `subtype` or "
+      "text prints the English words on the translated card.",
+      "EN: name2: of Saltmere\nFR: (no name2)",
+      "EN: name2: of Saltmere\nFR: name2: de Salmère")
+def check_untranslated_field(subject: Subject) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    for key, what in (("name2", "second name line"), ("subtype", "subtype")):
+        english = subject.source_value(key)
+        if english and not subject.value(key):
+            yield subject.report("TR401", key, 0, f"no {what}: the English '{english}' "
+                                 f"would be printed (add '{key}: ...')")
+    if subject.source_value("text").strip() and not subject.value("text").strip():
+        yield subject.report("TR401", "text", 0, "no card text: the English text would be "
+                             "printed")
+
+
+@rule("TR402", "subtype", Severity.WARNING,
+      "The subtype is not the glossary's rendering of the English subtype.",
+      "Subtypes are game words: cards refer to them ('each Human you control'), so every "
+      "card must spell them the same way.  Compound subtypes follow the language's rule "
+      "(French: head noun first, comma, lower case after the first word: 'Seigneur, "
+      "humain').",
+      "EN: subtype: Human Lord\nFR: subtype: Seigneur Humain",
+      "EN: subtype: Human Lord\nFR: subtype: Seigneur, humain",
+      "Replaces the subtype by the glossary's rendering.")
+def check_subtype(subject: Subject) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    english, here = subject.source_value("subtype"), subject.value("subtype")
+    if not english or not here:
+        return
+    expected, _ = subject.language.glossary.subtype(english)
+    if expected is None or expected == here:
+        return
+    how = "capitalised differently" if expected.casefold() == here.casefold() else "different"
+    yield subject.report("TR402", "subtype", 0,
+                         f"subtype '{here}' is {how} from the glossary's '{expected}' "
+                         f"(English '{english}')", Edit("subtype", 0, len(here), expected))
+
+
+def source_abilities(subject: Subject) -> list[tuple[int, str, list[str]]]:
+    """Abilities of the English text: (paragraph, ability id, parameter values).
+
+    An ability is a paragraph opening with a bold run that starts with an ability's
+    English name (`***Salvage 2***`); the words after the name are its parameters.
+    """
+    assert subject.source is not None
+    by_english = subject.language.abilities_by_english
+    found = []
+    for paragraph in subject.source.plain.paragraphs:
+        line = paragraph.first_bold()
+        if not line:
+            continue
+        tokens = line.split()
+        for n in range(len(tokens), 0, -1):
+            ability = by_english.get(normalize(" ".join(tokens[:n])))
+            if ability is not None:
+                found.append((paragraph.index, ability, tokens[n:]))
+                break
+    return found
+
+
+def _starts_with(line: str, name: str) -> bool:
+    line, name = normalize(line), normalize(name)
+    return line == name or line.startswith(name + " ")
+
+
+def _ability_paragraph(subject: Subject, names: list[str], hint: int | None) -> int | None:
+    candidates = [p for p in subject.plain.paragraphs
+                  if (line := p.first_bold()) and any(_starts_with(line, n) for n in names)]
+    if not candidates:
+        return None
+    if hint is not None and any(p.index == hint for p in candidates):
+        return hint
+    return candidates[0].index
+
+
+@rule("TR403", "ability-name", Severity.WARNING,
+      "The English text uses an ability of the abilities list; the translation does not "
+      "name it as the list does.",
+      "Abilities are keywords: players look them up by name in the abilities list, so a "
+      "card must use the list's name (in bold italics, followed by its parameters).",
+      "EN: ***Overrun***\\\n*...*\nFR: ***Piétinement***\\\n*...*",
+      "EN: ***Overrun***\\\n*...*\nFR: ***Débordement***\\\n*...*")
+def check_ability_name(subject: Subject) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    abilities = subject.language.glossary.abilities
+    for index, ability_id, _ in source_abilities(subject):
+        ability = abilities[ability_id]
+        names = [ability.name, *(t.text for t in ability.deprecated)]
+        if _ability_paragraph(subject, names, aligned(subject, index)) is None:
+            yield subject.report_paragraph(
+                "TR403", aligned(subject, index),
+                f"the English text has the ability '{ability.en}': name it "
+                f"'{ability.template or ability.name}' in bold italics")
+
+
+def _substitute(reminder: str, params: tuple[str, ...], values: list[str]) -> str:
+    if len(params) != len(values):
+        return reminder
+    for param, value in zip(params, values, strict=True):
+        reminder = re.sub(rf"(?<!\w){re.escape(param)}(?!\w)", value, reminder)
+    return reminder
+
+
+@rule("TR404", "ability-reminder", Severity.WARNING,
+      "An ability's reminder text differs from the abilities list, where the English card "
+      "follows the English list.",
+      "The reminder text under an ability name is the list's definition, with the card's "
+      "parameters.  When the English card uses the English list's wording, the "
+      "translation uses the translated list's wording (differences of case, apostrophes "
+      "and spaces are not reported).  Where the list itself is wrong, say so with "
+      "`lint-ignore` in the card and fix the list.",
+      "FR: ***Sauvetage 2***\\\n*Tu peux payer 2 ressources pour revenir dans ta main.*",
+      "FR: ***Sauvetage 2***\\\n*Tu peux payer 2 ressources pour me faire revenir du "
+      "cimetière vers ta main.*")
+def check_ability_reminder(subject: Subject) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    assert subject.source is not None
+    english_list = subject.resources.english.glossary.abilities
+    target_list = subject.language.glossary.abilities
+    for index, ability_id, values in source_abilities(subject):
+        english, target = english_list.get(ability_id), target_list[ability_id]
+        source_paragraph = subject.source.plain.paragraphs[index]
+        reminder = source_paragraph.after_first_break()
+        if english is None or not reminder or not target.reminder:
+            continue
+        if loose(_substitute(english.reminder, english.params, values)) != loose(reminder):
+            continue  # the English card words it its own way: nothing to compare with
+        found = _ability_paragraph(subject, [target.name], aligned(subject, index))
+        if found is None:
+            continue  # TR403
+        paragraph = subject.plain.paragraphs[found]
+        line = paragraph.first_bold() or ""
+        own_values = line.split()[len(target.name.split()):]
+        if len(own_values) != len(target.params):
+            own_values = values
+        expected = _substitute(target.reminder, target.params, own_values)
+        here = paragraph.after_first_break()
+        if here and loose(here) != loose(expected):
+            start = paragraph.text.find("\n") + 1
+            yield subject.report_span("TR404", found, start,
+                                      f"the reminder of '{target.name}' is not the list's: "
+                                      f"'{expected}'")
+
+
+# --------------------------------------------------------------------------------------
+# TR5: English left in the translation.
+
+
+@rule("TR501", "same-as-english", Severity.WARNING,
+      "The card text is the English text, unchanged.",
+      "A text identical to its source was copied and not translated (a draft, or a file "
+      "overwritten by mistake).",
+      "EN: Draw a card.\nFR: Draw a card.",
+      "EN: Draw a card.\nFR: Pioche une carte.")
+def check_same_text(subject: Subject) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    here = subject.value("text").strip()
+    if here and here == subject.source_value("text").strip():
+        yield subject.report_paragraph("TR501", None, "the card text is the English text")
+
+
+@rule("TR502", "same-name-as-english", Severity.INFO,
+      "The card name (or subtype) is the English one.",
+      "Card names are translated, except proper nouns.  Reported as information: a name "
+      "kept on purpose can be marked with `lint-ignore: [TR502]`.",
+      "EN: name: Harbor Lord\nFR: name: Harbor Lord",
+      "EN: name: Harbor Lord\nFR: name: Seigneur du port")
+def check_same_name(subject: Subject) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    for key in ("name", "name2", "subtype"):
+        here = subject.value(key)
+        if not here or here != subject.source_value(key):
+            continue
+        if key == "subtype":
+            expected, _ = subject.language.glossary.subtype(here)
+            if expected == here:
+                continue
+        yield subject.report("TR502", key, 0, f"'{here}' is the English {key}")
+
+
+def _allowed(subject: Subject, words_: list[str]) -> bool:
+    vocabulary = subject.language.vocabulary
+    allowed = subject.resources.allowed_words
+    return all(w in vocabulary or w in allowed for w in words_)
+
+
+@rule("TR503", "english-term", Severity.WARNING,
+      "An English glossary term or ability name in the translation.",
+      "Game words left in English ('army', 'Overrun') are the most common trace of an "
+      "unfinished translation.  Words that are also the target language's (a term of its "
+      "glossary, 'Charge', 'Boost') and card names are not reported.",
+      "FR: Le surplus de damage est reporté sur la cité.",
+      "FR: Le surplus de dégâts est reporté sur la cité.")
+def check_english_terms(subject: Subject) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    glossary = subject.language.glossary
+    for paragraph in subject.plain.paragraphs:
+        for match in subject.language.english.find(paragraph.text):
+            if _allowed(subject, [w for w, _, _ in words(match.text)]):
+                continue
+            hit = match.hit
+            if hit.kind == "ability":
+                ability = glossary.abilities.get(hit.id)
+                target = ability.name if ability else None
+            else:
+                entry = glossary.entries.get(hit.id)
+                target = entry.preferred.text if entry and entry.preferred else None
+            use = f": use '{target}'" if target else ""
+            yield subject.report_span("TR503", paragraph.index, match.start,
+                                      f"English {'ability' if hit.kind == 'ability' else 'term'} "
+                                      f"'{match.text}' left in the translation{use}")
+
+
+@rule("TR504", "english-words", Severity.WARNING,
+      "English words in the translation.",
+      "Frequent English words of game text ('the', 'your', 'draw', 'when') are not French "
+      "or Esperanto words: a sentence left in English, or half-translated.  The word list "
+      "(glossaries/lint/en.yaml) leaves out words a target language shares; glossary "
+      "words, card names and the configured `allow-english` words are never reported.",
+      "FR: Quand j’entre en jeu, draw a card.",
+      "FR: Quand j’entre en jeu, pioche une carte.")
+def check_english_words(subject: Subject) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    english = subject.resources.english_words
+    vocabulary = subject.language.vocabulary
+    allowed = subject.resources.allowed_words
+    for paragraph in subject.plain.paragraphs:
+        tokens = words(paragraph.text)
+        flagged = [i for i, (w, _, _) in enumerate(tokens)
+                   if w in english and w not in vocabulary and w not in allowed]
+        runs: list[list[int]] = []
+        for i in flagged:
+            if runs and i - runs[-1][-1] <= 2:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        for run in runs:
+            start, end = tokens[run[0]][1], tokens[run[-1]][2]
+            yield subject.report_span("TR504", paragraph.index, start,
+                                      f"English left in the translation: "
+                                      f"'{paragraph.text[start:end]}'")
+
+
+# --------------------------------------------------------------------------------------
+# TR6: staleness.
+
+
+@rule("TR601", "stale", Severity.WARNING,
+      "The English card changed since this translation was made or reviewed.",
+      "A translation's `source` key holds a fingerprint of the English fields it was made "
+      "from (one group per field).  When the English name, subtype, text or footer "
+      "changes, the fingerprint no longer matches: the translation may say something the "
+      "card no longer says.  The finding names the fields that changed; after review, "
+      "write the new fingerprint it gives.",
+      'source: "13bd-01c1-b0f5-5f06-7423"   (the English text changed since)',
+      'source: "13bd-01c1-77aa-5f06-7423"   (reviewed against the current English text)')
+def check_stale(subject: Subject) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    assert subject.source is not None
+    fingerprint = subject.file.fields.get("source")
+    if not isinstance(fingerprint, str) or not fingerprint:
+        return
+    changed = changed_fields(fingerprint, subject.source.file)
+    if changed == []:
+        return
+    what = (f"its {', '.join(changed)} changed" if changed
+            else "which fields cannot be told (old fingerprint format)")
+    yield subject.report("TR601", "source", 0,
+                         f"the English card changed since this translation ({what}): review "
+                         f"it, then set source: \"{source_fingerprint(subject.source.file)}\"")
+
+
+@rule("TR602", "no-fingerprint", Severity.INFO,
+      "The translation has no source fingerprint: nobody will know when it goes stale.",
+      "Without a `source` fingerprint, a change of the English card cannot be detected.  "
+      "Add the fingerprint this finding gives once the translation is checked against the "
+      "current English card.",
+      "(no source key)",
+      'source: "13bd-01c1-b0f5-5f06-7423"')
+def check_no_fingerprint(subject: Subject) -> Iterator[Finding]:
+    if subject.is_translation and not subject.file.fields.get("source"):
+        assert subject.source is not None
+        yield subject.report("TR602", "source", 0,
+                             "no source fingerprint: after review, add source: "
+                             f"\"{source_fingerprint(subject.source.file)}\"")
+
+
+# --------------------------------------------------------------------------------------
+# TR7: footer.
+
+
+def expected_footer(subject: Subject) -> tuple[str, list[str]]:
+    """The language's footer line, and its deprecated spellings (from the glossary)."""
+    for entry in subject.language.glossary.entries_by_section("footer"):
+        if entry.en == DEFAULT_FOOTERS[SOURCE_LANGUAGE] and entry.preferred is not None:
+            return entry.preferred.text, [t.text for t in entry.terms if t.deprecated]
+    return DEFAULT_FOOTERS.get(subject.lang, DEFAULT_FOOTERS[SOURCE_LANGUAGE]), []
+
+
+@rule("TR701", "footer", Severity.WARNING,
+      "The footer line is not the language's.",
+      "Every card prints a footer line under its text; each language has its own, set by "
+      "the community (French: 'arcmage.org - un jeu de carte libre - rejoignez-nous !', "
+      "Esperanto: 'arcmage.org - aligu nin!').  A translation leaves `info` out to get it, "
+      "or writes it exactly.",
+      "EO: info: arcmage.org - aligi nin!",
+      "EO: info: arcmage.org - aligu nin!   (or no info key)",
+      "Replaces the footer by the language's.")
+def check_footer(subject: Subject) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    english = subject.source_value("info")
+    here = subject.value("info")
+    expected, deprecated = expected_footer(subject)
+    if english and english != DEFAULT_FOOTERS[SOURCE_LANGUAGE]:
+        if not here:
+            yield subject.report("TR701", "info", 0, f"the English card has its own footer "
+                                 f"line '{english}': translate it (add 'info: ...')")
+        return
+    if not here or here == expected:
+        return
+    why = "a deprecated spelling of" if here in deprecated else "not"
+    yield subject.report("TR701", "info", 0, f"footer '{here}' is {why} the {subject.lang} "
+                         f"footer '{expected}'", Edit("info", 0, len(here), expected))
