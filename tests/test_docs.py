@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from translator import lint  # noqa: F401  (registers every rule)
 from translator.diagnostics import REGISTRY, rules_reference
-from translator.markup import checks  # noqa: F401  (registers the markup rules)
 
 from .conftest import ROOT
 

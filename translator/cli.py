@@ -17,8 +17,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from . import __version__, cards, glossary, markup
+from . import __version__, cards, glossary, lint, markup
 from .diagnostics import REGISTRY, Diagnostic, Severity, apply_fixes
+from .lint import config as lint_config
+from .lint import output as lint_output
+from .lint import sources as lint_sources
 from .markup.checks import TARGET as MARKUP
 from .textio import (
     InputError,
@@ -612,6 +615,61 @@ def cmd_glossary_check(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # --------------------------------------------------------------------------------------
+# lint
+
+
+def _lint_options(args: argparse.Namespace) -> tuple[lint.Options, Severity]:
+    """Options from the configuration file, overridden by the command line."""
+    if args.no_config:
+        config = lint_config.Config()
+    else:
+        path = Path(args.config) if args.config else lint_config.find_config()
+        if args.config and not Path(args.config).is_file():
+            raise UsageError(f"no configuration file {args.config}")
+        config = lint_config.load_config(path) if path else lint_config.Config()
+    select = _split_codes(args.select) or [c.upper() for c in config.select]
+    ignore = [c.upper() for c in config.ignore] + _split_codes(args.ignore)
+    unknown = REGISTRY.unknown_prefixes(select + ignore)
+    if unknown:
+        where = f" (in {config.path})" if config.path and not args.select else ""
+        raise UsageError(f"no rule matches {', '.join(unknown)}{where} "
+                         "(see 'translator lint --list-rules')")
+    options = lint.Options(select=select, ignore=ignore, languages=list(args.lang or []),
+                           allow_english=config.allow_english,
+                           glossary_paths=[*config.glossary, *(args.library or [])])
+    fail_on = Severity(args.fail_on or config.fail_on or "warning")
+    return options, fail_on
+
+
+def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
+    if args.explain:
+        return _explain(args.explain, out)
+    if args.list_rules:
+        for rule in REGISTRY.rules():
+            out.write(f"{rule.code}  {rule.severity.value:<7}  {rule.name}: {rule.summary}\n")
+        return EXIT_OK
+    options, fail_on = _lint_options(args)
+    paths = list(args.paths) or ["cards"]
+    if args.source and not any(p.lower().endswith(".json") for p in paths):
+        raise UsageError("--source is for Aminduna JSON files: "
+                         "translator lint deck.fr.json --source deck.en.json")
+    inputs = lint_sources.load_inputs(paths, list(args.source or []))
+    if not options.glossary_paths and not any(p.lower().endswith(".json") for p in paths):
+        options.glossary_paths = paths
+    languages = options.languages or sorted({lang for card in inputs.library.cards.values()
+                                             for lang in card.translations})
+    problems = list(inputs.problems)
+    resources = lint.load_resources(languages, options, problems)
+    options.files = inputs.files
+    report = lint.lint(inputs.library, resources, options, inputs.locator)
+    lint_output.write(report, out, args.format, lint.selected_rules(options))
+    if problems:
+        _report_problems(problems)
+        return EXIT_ERROR
+    return EXIT_FINDINGS if report.failed(fail_on) else EXIT_OK
+
+
+# --------------------------------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -682,6 +740,34 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", metavar="CODE", help="print a rule's documentation")
     p.add_argument("--list-rules", action="store_true", help="list the rules")
     p.set_defaults(run=cmd_check)
+
+    p = commands.add_parser("lint", help="check translations against their English cards",
+                            **_help("Check every card version: markup (MK), a translation against "
+                                    "its English card (TR), the glossaries (GL).  Reads the card "
+                                    "library, or Aminduna JSON files directly.",
+                                    "translator lint cards/sample --lang fr --select TR,GL"))
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="library, deck, card files, or Aminduna JSON files (default: cards)")
+    p.add_argument("--lang", action="append", metavar="LANG",
+                   help="only this language (repeatable; default: all)")
+    p.add_argument("--select", action="append", metavar="CODES",
+                   help="only these rules (codes or prefixes, comma-separated)")
+    p.add_argument("--ignore", action="append", metavar="CODES", help="skip these rules")
+    p.add_argument("--format", choices=lint_output.FORMATS, default="text")
+    p.add_argument("--fail-on", choices=("error", "warning", "info"),
+                   help="lowest severity that makes the exit code 1 (default: warning)")
+    p.add_argument("--source", action="append", metavar="FILE.json",
+                   help="Aminduna JSON holding the English cards of the JSON files linted")
+    p.add_argument("--library", action="append", metavar="PATH",
+                   help="a library whose glossary files add to the shipped ones "
+                        "(default: the paths linted)")
+    p.add_argument("--config", metavar="FILE",
+                   help="configuration file (default: the nearest translator.toml, or "
+                        "pyproject.toml with [tool.translator])")
+    p.add_argument("--no-config", action="store_true", help="ignore configuration files")
+    p.add_argument("--explain", metavar="CODE", help="print a rule's documentation")
+    p.add_argument("--list-rules", action="store_true", help="list every rule")
+    p.set_defaults(run=cmd_lint)
 
     group = commands.add_parser("cards", help="the card library: check, list, show", **_help(
         "Card files (cards/<deck>/<slug>.<lang>.md) and decks (deck.yaml).",

@@ -167,7 +167,9 @@ def rules_reference(rules: Iterable[Rule], title: str) -> str:
     lines = [f"# {title}", "",
              "Generated from the rule registry: "
              "`python -m translator.rulesdoc > docs/rules.md`.",
-             "The same text is printed by `translator markup check --explain CODE`.", "",
+             "The same text is printed by `translator lint --explain CODE`.  Families: "
+             "MK markup (also `translator markup check`), TR a translation against its "
+             "English card, GL the glossaries, LN the linter's own findings.", "",
              "| code | name | severity | summary | fix |", "|---|---|---|---|---|"]
     for rule in rules:
         fix = "yes" if rule.fix else ""

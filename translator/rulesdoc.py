@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from . import lint  # noqa: F401  (registers the lint rules, and the markup rules)
 from .diagnostics import REGISTRY, rules_reference
-from .markup import checks  # noqa: F401  (registers the markup rules)
 
 
 def main() -> None:

@@ -160,7 +160,7 @@ def export_deck(library: Library, deck_name: str, lang: str) -> tuple[dict[str, 
 
 
 @dataclass
-class _Incoming:
+class Incoming:
     """An Aminduna card on its way into the library."""
 
     data: dict[str, Any]
@@ -181,10 +181,10 @@ class ImportPlan:
     unchanged: list[str] = field(default_factory=list)
 
 
-def _cards_of(document: Any, origin: str, problems: list[Problem]) -> tuple[
-        list[_Incoming], dict[str, Any] | None]:
+def cards_of(document: Any, origin: str, problems: list[Problem]) -> tuple[
+        list[Incoming], dict[str, Any] | None]:
     """The cards of one Aminduna JSON document, and the deck if it is one."""
-    def incoming(card: Any, quantity: int | None = None) -> _Incoming | None:
+    def incoming(card: Any, quantity: int | None = None) -> Incoming | None:
         if not isinstance(card, dict) or not ("markdownText" in card or "name" in card):
             problems.append(Problem(origin, 0, "an entry is not an Aminduna card",
                                     "expected objects with name, markdownText, ..."))
@@ -193,9 +193,9 @@ def _cards_of(document: Any, origin: str, problems: list[Problem]) -> tuple[
         lang = str(language.get("languageCode") or SOURCE_LANGUAGE).lower()
         if not re.fullmatch(r"[a-z]{2}", lang):
             lang = SOURCE_LANGUAGE  # Aminduna falls back to English too
-        return _Incoming(card, origin, lang, quantity)
+        return Incoming(card, origin, lang, quantity)
 
-    found: list[_Incoming | None] = []
+    found: list[Incoming | None] = []
     deck = None
     if isinstance(document, dict) and "deckCards" in document:
         deck = document
@@ -234,7 +234,7 @@ def _number(value: Any) -> int | str | None:
     return int(text) if text.isdigit() else text
 
 
-def _remote_fields(incoming: _Incoming, is_source: bool) -> tuple[dict[str, Any], str]:
+def remote_fields(incoming: Incoming, is_source: bool) -> tuple[dict[str, Any], str]:
     """Card fields (ours) and body from an Aminduna card."""
     data = incoming.data
     lang = incoming.lang
@@ -284,10 +284,10 @@ def plan_import(documents: list[tuple[str, Any]], into: Path,
                 library: Library) -> ImportPlan:
     """Work out every file an import writes; raises :class:`ImportError_` on problems."""
     problems: list[Problem] = []
-    incoming: list[_Incoming] = []
+    incoming: list[Incoming] = []
     deck_document: dict[str, Any] | None = None
     for index, (origin, document) in enumerate(documents):
-        cards, deck = _cards_of(document, origin, problems)
+        cards, deck = cards_of(document, origin, problems)
         for card in cards:
             card.document = index
         incoming.extend(cards)
@@ -304,17 +304,17 @@ def plan_import(documents: list[tuple[str, Any]], into: Path,
     # same cards, which must not add up.
     counted: dict[tuple[int, str], dict[str, int]] = {}
 
-    def count(item: _Incoming, slug: str) -> None:
+    def count(item: Incoming, slug: str) -> None:
         if item.quantity is not None:
             per_document = counted.setdefault((item.document, item.lang), {})
             per_document[slug] = per_document.get(slug, 0) + item.quantity
 
-    def extension(item: _Incoming) -> dict[str, Any]:
+    def extension(item: Incoming) -> dict[str, Any]:
         value = item.data.get("translator")
         return value if isinstance(value, dict) else {}
 
     for item in (i for i in incoming if i.lang == SOURCE_LANGUAGE):
-        fields, body = _remote_fields(item, True)
+        fields, body = remote_fields(item, True)
         guid = fields.get("guid")
         current = existing.get(str(guid)) if guid else None
         local_slug = extension(item).get("slug")
@@ -347,7 +347,7 @@ def plan_import(documents: list[tuple[str, Any]], into: Path,
     for item in (i for i in incoming if i.lang != SOURCE_LANGUAGE):
         if extension(item).get("missing"):
             continue  # an untranslated card exported as a stand-in
-        fields, body = _remote_fields(item, False)
+        fields, body = remote_fields(item, False)
         master = item.data.get("masterCard") or {}
         master_guid = _text(master.get("guid")) if isinstance(master, dict) else None
         target = placed.get(str(master_guid)) if master_guid else None
@@ -506,5 +506,6 @@ def _check_plan(plan: ImportPlan) -> None:
         raise ImportError_(problems)
 
 
-__all__ = ["CardFile", "ImportError_", "ImportPlan", "card_json", "export_deck", "import_files",
-           "plan_import", "read_documents", "render_card_file", "slugify"]
+__all__ = ["CardFile", "ImportError_", "ImportPlan", "Incoming", "card_json", "cards_of",
+           "export_deck", "import_files", "plan_import", "read_documents", "remote_fields",
+           "render_card_file", "slugify"]

@@ -132,12 +132,14 @@ _EO_PARTICIPLES = ("ant", "int", "ont", "at", "it", "ot")
 
 def eo_word(word: str, pos: str) -> set[str]:
     if pos == "verb" and word.endswith("i"):
-        root = word[:-1]
-        forms = {root + ending for ending in _EO_VERB}
-        for participle in _EO_PARTICIPLES:
-            for vowel in ("a", "o"):
-                forms.update(root + participle + vowel + case for case in _EO_DECLENSION)
-            forms.add(root + participle + "e")
+        forms = set()
+        # The verb and its intransitive in -iĝ- (marki: to mark; markiĝi: to be marked).
+        for root in (word[:-1], word[:-1] + "iĝ"):
+            forms.update(root + ending for ending in _EO_VERB)
+            for participle in _EO_PARTICIPLES:
+                for vowel in ("a", "o"):
+                    forms.update(root + participle + vowel + case for case in _EO_DECLENSION)
+                forms.add(root + participle + "e")
         return forms
     if word.endswith(("o", "a")):
         forms = {word + case for case in _EO_DECLENSION}

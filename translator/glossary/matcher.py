@@ -26,6 +26,11 @@ def normalize(word: str) -> str:
 
 def words(text: str) -> list[tuple[str, int, int]]:
     """(normalized word, start, end) of each word of ``text``."""
+    folded = text.casefold()
+    if len(folded) == len(text) and unicodedata.is_normalized("NFC", text):
+        # The common case: folding keeps every offset, so fold once, not per word.
+        return [(folded[m.start():m.end()], m.start(), m.end())
+                for m in _WORD_RE.finditer(text)]
     return [(normalize(m.group()), m.start(), m.end()) for m in _WORD_RE.finditer(text)]
 
 
@@ -86,9 +91,14 @@ class Matcher:
             if (key, hit) not in candidates:
                 candidates.append((key, hit))
 
-    def find(self, text: str) -> Iterator[Match]:
-        """Every glossary term in ``text``, longest first, not overlapping."""
-        tokens = words(text)
+    def find(self, text: str,
+             tokens: list[tuple[str, int, int]] | None = None) -> Iterator[Match]:
+        """Every glossary term in ``text``, longest first, not overlapping.
+
+        ``tokens`` are ``words(text)``, when the caller has them already.
+        """
+        if tokens is None:
+            tokens = words(text)
         index = self.index
         i = 0
         count = len(tokens)

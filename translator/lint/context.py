@@ -69,6 +69,15 @@ class Language:
     lang: str
     glossary: Glossary
     numbers: dict[str, str]
+    #: Derived data shared by the rules (a footer line, ...), computed once.
+    cache: dict[object, Any] = field(default_factory=dict)
+
+    def subtype(self, english: str) -> str | None:
+        """The glossary's rendering of an English subtype (None: a word is missing)."""
+        key = ("subtype", english)
+        if key not in self.cache:
+            self.cache[key] = self.glossary.subtype(english)[0]
+        return self.cache[key]
 
     @cached_property
     def matcher(self) -> Matcher:
@@ -92,18 +101,33 @@ class Language:
 
         A phrase is written with other articles than the glossary's (*j'inflige les
         dégâts* for *infliger des dégâts*): its head, in any form, is taken as the term.
+        A one-word term is all head: found even inside a longer term that the matcher
+        took as a whole (*cité* in *points de défense de la cité*).
         """
         found: dict[str, frozenset[str]] = {}
         for entry in self.glossary.entries.values():
             heads: set[str] = set()
             for term in entry.terms:
-                parts = term.text.split()
-                if term.deprecated or len(parts) < 2:
+                if term.deprecated:
                     continue
-                heads |= {normalize(form) for form in inflect(parts[0], self.lang, entry.pos)}
+                parts = term.text.split()
+                if len(parts) == 1:
+                    heads |= {normalize(f) for f in inflect(term.text, self.lang, entry.pos,
+                                                             term.forms)}
+                else:
+                    heads |= {normalize(f) for f in inflect(parts[0], self.lang, entry.pos)}
             if heads:
                 found[entry.id] = frozenset(heads)
         return found
+
+    @cached_property
+    def narrower(self) -> dict[str, list[str]]:
+        """Entry id -> entries whose English term contains it ('defense strength' ->
+        'city defense strength'): a narrower term says at least as much."""
+        by_words = {e.id: f" {normalize(e.en)} " for e in self.glossary.entries.values()}
+        return {entry_id: [other for other, words_ in by_words.items()
+                           if other != entry_id and english in words_]
+                for entry_id, english in by_words.items()}
 
     @cached_property
     def abilities_by_english(self) -> dict[str, str]:
@@ -117,9 +141,21 @@ class Resources:
     english: Language
     languages: dict[str, Language]
     english_words: frozenset[str]
-    #: Normalized words of every card name of the library, in every language, and the
-    #: configured ``allow-english`` words: never reported as English left over.
+    #: The configured ``allow-english`` words (normalized).
     allowed_words: set[str] = field(default_factory=set)
+    #: Words of the library's card names, by language: a card names another card.
+    name_words: dict[str, set[str]] = field(default_factory=dict)
+
+    def allowed(self, lang: str) -> set[str] | frozenset[str]:
+        """Words never reported as English left in a ``lang`` text."""
+        key = ("allowed", lang)
+        found = self._allowed.get(key)
+        if found is None:
+            found = self._allowed[key] = frozenset(self.allowed_words
+                                                   | self.name_words.get(lang, set()))
+        return found
+
+    _allowed: dict[object, frozenset[str]] = field(default_factory=dict)
 
     def language(self, lang: str) -> Language:
         found = self.languages.get(lang)
@@ -145,13 +181,19 @@ class CardSource:
     def plain(self) -> PlainText:
         return plain_text(self.result.document, SOURCE_LANGUAGE)
 
+    def forget(self) -> None:
+        """Drop the parse tree and what is derived from it (recomputed if needed)."""
+        for name in ("result", "plain"):
+            self.__dict__.pop(name, None)
+        self._english.clear()
+
     def english_matches(self, language: Language) -> list[tuple[int, Match]]:
         """Glossary terms (the English side of ``language``'s glossary) in the printed
         text: (paragraph index, match)."""
         found = self._english.get(language.lang)
         if found is None:
             found = [(paragraph.index, match) for paragraph in self.plain.paragraphs
-                     for match in language.english.find(paragraph.text)]
+                     for match in language.english.find(paragraph.text, paragraph.tokens)]
             self._english[language.lang] = found
         return found
 
@@ -197,6 +239,11 @@ class Subject:
     def is_translation(self) -> bool:
         return self.lang != SOURCE_LANGUAGE and self.source is not None
 
+    def forget(self) -> None:
+        """Drop the parse tree and what is derived from it (recomputed if needed)."""
+        for name in ("result", "plain", "matches", "term_ids", "words"):
+            self.__dict__.pop(name, None)
+
     @cached_property
     def result(self) -> ParseResult:
         if self.source is not None and self.file is self.source.file:
@@ -214,7 +261,8 @@ class Subject:
         """Target glossary terms in the printed text: (paragraph index, match)."""
         found = []
         for paragraph in self.plain.paragraphs:
-            found.extend((paragraph.index, m) for m in self.language.matcher.find(paragraph.text))
+            found.extend((paragraph.index, m)
+                         for m in self.language.matcher.find(paragraph.text, paragraph.tokens))
         return found
 
     @cached_property
@@ -224,14 +272,23 @@ class Subject:
     @cached_property
     def words(self) -> set[str]:
         """Every printed word, normalized."""
-        return {word for p in self.plain.paragraphs for word, _, _ in words(p.text)}
+        return {word for p in self.plain.paragraphs for word, _, _ in p.tokens}
 
-    def uses(self, entry_id: str) -> bool:
-        """Does the text use a term of this entry (any form, or a phrase's head)?"""
+    def uses(self, entry_id: str, narrower: bool = True) -> bool:
+        """Does the text use a term of this entry (any form, a phrase's head, a
+        narrower entry's term, or in Esperanto the end of a compound word)?"""
         if entry_id in self.term_ids:
             return True
         heads = self.language.heads.get(entry_id)
-        return heads is not None and not heads.isdisjoint(self.words)
+        if heads is not None:
+            if not heads.isdisjoint(self.words):
+                return True
+            if self.lang == "eo" and any(
+                    len(word) > len(head) + 2 and word.endswith(head)
+                    for word in self.words for head in heads if len(head) >= 4):
+                return True  # bataldamaĝon holds damaĝon
+        return narrower and any(self.uses(other, narrower=False)
+                                for other in self.language.narrower.get(entry_id, ()))
 
     def value(self, key: str) -> str:
         """A field of this file as written (``text``: the body); '' when absent."""

@@ -9,7 +9,9 @@ nothing is itself reported (LN001), so that stale ones do not pile up.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..cards.model import SOURCE_LANGUAGE, CardFile, Library
@@ -29,7 +31,7 @@ from .context import (
     word_set,
 )
 from .model import Edit, Finding
-from .rule import ENGINE, LIBRARY, MARKUP, TRANSLATION, rule
+from .rule import COLLECTORS, ENGINE, LIBRARY, MARKUP, TRANSLATION, rule
 
 
 @rule("LN001", "unused-suppression", Severity.WARNING,
@@ -103,13 +105,15 @@ def load_resources(languages: Iterable[str], options: Options,
     return resources
 
 
-def _card_names(library: Library) -> set[str]:
-    found: set[str] = set()
+def _card_names(library: Library) -> dict[str, set[str]]:
+    """Words of the card names of the library, by language."""
+    found: dict[str, set[str]] = {}
     for card in library.cards.values():
         for version in (card.source, *card.translations.values()):
             if version is not None:
                 for key in ("name", "name2"):
-                    found |= word_set(str(version.fields.get(key) or ""))
+                    found.setdefault(version.lang, set()).update(
+                        word_set(str(version.fields.get(key) or "")))
     return found
 
 
@@ -120,7 +124,10 @@ def _suppressions(file: CardFile) -> list[str]:
     return [str(code).strip().upper() for code in value or [] if str(code).strip()]
 
 
-def _apply_suppressions(subject: Subject, findings: list[Finding]) -> list[Finding]:
+def _apply_suppressions(subject: Subject, findings: list[Finding],
+                        selected: set[str]) -> list[Finding]:
+    """Drop suppressed findings; report suppressions that are misspelt, or that
+    suppress nothing although a rule they name has run."""
     codes = _suppressions(subject.file)
     if not codes:
         return findings
@@ -136,7 +143,7 @@ def _apply_suppressions(subject: Subject, findings: list[Finding]) -> list[Findi
         if REGISTRY.unknown_prefixes([code]):
             kept.append(subject.report("LN002", "lint-ignore", 0,
                                        f"'{code}' in lint-ignore is not a rule code"))
-        elif code not in used:
+        elif code not in used and any(c.startswith(code) for c in selected):
             kept.append(subject.report("LN001", "lint-ignore", 0,
                                        f"lint-ignore '{code}' suppresses nothing on this card: "
                                        "remove it"))
@@ -170,10 +177,36 @@ def subjects_of(library: Library, resources: Resources, options: Options,
     return subjects
 
 
+@contextmanager
+def fewer_collections() -> Iterator[None]:
+    """Run with the cyclic garbage collector's first generation collected rarely.
+
+    Parsing allocates many small objects that reference counting frees; with the
+    default threshold the collector scans them every 700 allocations, which more
+    than doubles the time to parse a card.  The threshold is restored afterwards, and
+    the objects frozen meanwhile are handed back to the collector.
+    """
+    thresholds = gc.get_threshold()
+    gc.set_threshold(100_000, thresholds[1], thresholds[2])
+    gc.freeze()  # what exists already (library, glossaries) is not scanned again
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
+
+
 def lint(library: Library, resources: Resources, options: Options,
          locator: Locator = file_locator) -> Report:
     """Lint the card versions of ``library`` that ``options`` selects."""
-    resources.allowed_words |= _card_names(library)
+    with fewer_collections():
+        return _lint(library, resources, options, locator)
+
+
+def _lint(library: Library, resources: Resources, options: Options,
+          locator: Locator) -> Report:
+    resources.name_words = _card_names(library)
+    resources._allowed.clear()
     chosen = selected_rules(options)
     by_target: dict[str, list[Rule]] = {MARKUP: [], TRANSLATION: [], LIBRARY: []}
     for rule_ in chosen:
@@ -182,17 +215,26 @@ def lint(library: Library, resources: Resources, options: Options,
             by_target[target].append(rule_)
     subjects = subjects_of(library, resources, options, locator)
     found: dict[int, list[Finding]] = {id(s): [] for s in subjects}
-    for subject in subjects:
+    collectors = [(r.code, COLLECTORS[r.code]) for r in by_target[LIBRARY]
+                  if r.code in COLLECTORS]
+    by_language: dict[str, list[Subject]] = {}
+    for position, subject in enumerate(subjects):
         findings = found[id(subject)]
         findings.extend(_markup_findings(subject, by_target[MARKUP]))
-        if subject.result.crashes:
-            continue  # the reference cannot read this text: MK001 says where
-        for rule_ in by_target[TRANSLATION]:
-            findings.extend(REGISTRY.check(rule_.code)(subject))
-    by_language: dict[str, list[Subject]] = {}
-    for subject in subjects:
-        if subject.is_translation and not subject.result.crashes:
+        if subject.is_translation and (by_target[TRANSLATION] or by_target[LIBRARY]) \
+                and not subject.result.crashes:  # else MK001 says where it fails
+            for rule_ in by_target[TRANSLATION]:
+                findings.extend(REGISTRY.check(rule_.code)(subject))
+            for code, collect in collectors:
+                subject.cache[code] = collect(subject)
             by_language.setdefault(subject.lang, []).append(subject)
+        # Parse trees are large: keep them only while the card is being linted (a
+        # library rule that reports a finding parses its card again).
+        subject.forget()
+        following = subjects[position + 1] if position + 1 < len(subjects) else None
+        if subject.source is not None and (following is None
+                                           or following.source is not subject.source):
+            subject.source.forget()
     owners = {_owner_key(s.card.slug, s.lang, s.locator(s.file, "name", 0)[0]): s
               for s in subjects}
     for group in by_language.values():
@@ -203,7 +245,7 @@ def lint(library: Library, resources: Resources, options: Options,
     selected = {r.code for r in chosen}
     findings: list[Finding] = []
     for subject in subjects:
-        kept = _apply_suppressions(subject, found[id(subject)])
+        kept = _apply_suppressions(subject, found[id(subject)], selected)
         findings.extend(f for f in kept if f.code in selected or f.code.startswith("LN"))
     findings.sort(key=Finding.sort_key)
     cards: set[tuple[str, str]] = {(s.card.deck, s.card.slug) for s in subjects}

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Severity
+from ..glossary.matcher import words
 from ..markup.ruletext import FLAVOR_QUOTES
 from ..markup.tree import Document, DropCap, LineBreak, Paragraph, Symbol, Text
 
@@ -80,6 +81,14 @@ class PlainParagraph:
     #: (start in :attr:`text`, node) of each text run and drop cap.
     runs: list[tuple[int, Text | DropCap]] = field(default_factory=list)
     line_breaks: int = 0
+    _tokens: list[tuple[str, int, int]] | None = None
+
+    @property
+    def tokens(self) -> list[tuple[str, int, int]]:
+        """The paragraph's words, normalized (computed once: every rule reads them)."""
+        if self._tokens is None:
+            self._tokens = words(self.text)
+        return self._tokens
 
     def source_offset(self, index: int) -> int:
         """Offset in the card text (the file's body) of character ``index``."""

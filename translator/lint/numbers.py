@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from ..glossary.matcher import words
 
 _SIGN = r"[+\-\u2212\u2013]"
-_TERM = rf"{_SIGN}?\s?(?:\d+|[xXyY])(?:\s?{_SIGN}\s?\d+)?"
+_TERM = rf"{_SIGN}?\s?(?:\d+|[xXyY])(?:{_SIGN}\d+)?"
 STAT_RE = re.compile(rf"(?<![\w/+\-\u2212\u2013])({_TERM})\s?/\s?({_TERM})(?![\w/])")
-NUMBER_RE = re.compile(rf"(?<![\w.,/])({_SIGN}?)(\d+)(?![\w/])")
-VARIABLE_RE = re.compile(r"(?<![\w'’\-])([xX])(?![\w'’\-])")
+NUMBER_RE = re.compile(rf"(?<![\w.,/#])({_SIGN}?)(\d+)(?![\w/])")
+VARIABLE_RE = re.compile(r"(?<![\w\-])([xX])(?![\w\-])")
+_DIGIT = re.compile(r"\d")
 _SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-", " ": "", "X": "x", "Y": "y"})
 
 
@@ -39,25 +40,34 @@ def normalize_stat(left: str, right: str) -> str:
     return f"{left.translate(_SIGNS)}/{right.translate(_SIGNS)}"
 
 
-def read_numbers(text: str, number_words: dict[str, str]) -> list[Number]:
-    """Stat modifiers, numbers and number words of ``text``, in order."""
+def read_numbers(text: str, number_words: dict[str, str],
+                 tokens: list[tuple[str, int, int]] | None = None) -> list[Number]:
+    """Stat modifiers, numbers and number words of ``text``, in order.
+
+    ``tokens`` are ``words(text)``, when the caller has them already.
+    """
     found: list[Number] = []
-    masked = list(text)
-    for match in STAT_RE.finditer(text):
-        found.append(Number(normalize_stat(match.group(1), match.group(2)),
-                            match.start(), match.end(), "stat"))
-        masked[match.start():match.end()] = " " * (match.end() - match.start())
-    rest = "".join(masked)
-    for match in NUMBER_RE.finditer(rest):
-        sign = match.group(1).translate(_SIGNS)
-        found.append(Number(sign + str(int(match.group(2))), match.start(), match.end(),
-                            "number"))
-    for match in VARIABLE_RE.finditer(rest):
-        found.append(Number("x", match.start(), match.end(), "number"))
+    rest = text
+    if "/" in text:
+        masked = list(text)
+        for match in STAT_RE.finditer(text):
+            found.append(Number(normalize_stat(match.group(1), match.group(2)),
+                                match.start(), match.end(), "stat"))
+            masked[match.start():match.end()] = " " * (match.end() - match.start())
+        rest = "".join(masked)
+    if _DIGIT.search(rest):
+        for match in NUMBER_RE.finditer(rest):
+            sign = match.group(1).translate(_SIGNS)
+            found.append(Number(sign + str(int(match.group(2))), match.start(), match.end(),
+                                "number"))
+    if "x" in rest or "X" in rest:
+        for match in VARIABLE_RE.finditer(rest):
+            found.append(Number("x", match.start(), match.end(), "number"))
     if number_words:
-        for word, start, end in words(rest):
+        stats = [(n.start, n.end) for n in found if n.role == "stat"]
+        for word, start, end in tokens if tokens is not None else words(rest):
             value = number_words.get(word)
-            if value is not None:
+            if value is not None and not any(a <= start < b for a, b in stats):
                 found.append(Number(value, start, end, "word"))
     found.sort(key=lambda n: n.start)
     return found
@@ -74,6 +84,9 @@ class Comparison:
     extra_numbers: list[Number]
 
 
+_SAME = Comparison([], [], None, [], [])
+
+
 def compare(source: list[Number], target: list[Number]) -> Comparison:
     """Compare two texts' numbers.
 
@@ -81,6 +94,9 @@ def compare(source: list[Number], target: list[Number]) -> Comparison:
     or word) must be in the translation as digits or a word; digits the source lacks
     are extra, but number words are not (``un``, ``une`` are also articles).
     """
+    if [(n.role == "stat", n.value) for n in source] == \
+            [(n.role == "stat", n.value) for n in target]:
+        return _SAME  # the common case: every number in place
     source_stats = [n.value for n in source if n.role == "stat"]
     target_stats = [n for n in target if n.role == "stat"]
     wanted = Counter(source_stats)

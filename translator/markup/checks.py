@@ -135,9 +135,16 @@ def _drops_content(token: Token) -> bool:
     return token.type in ("s_open", "sup_open", "sub_open")
 
 
+def _printed(paragraph: ParsedParagraph) -> list[tuple[Token, bool]]:
+    """:func:`printed_tokens` of a paragraph, computed once per parse."""
+    if paragraph.printed is None:
+        paragraph.printed = list(printed_tokens(paragraph.tokens))
+    return paragraph.printed
+
+
 def _printed_text_tokens(result: ParseResult) -> Iterator[tuple[ParsedParagraph, Token]]:
     for paragraph in result.paragraphs:
-        for token, printed in printed_tokens(paragraph.tokens):
+        for token, printed in _printed(paragraph):
             if printed and token.type == "text":
                 yield paragraph, token
 
@@ -179,6 +186,8 @@ def check_crash(result: ParseResult) -> Iterator[Diagnostic]:
 
 
 _INVISIBLE = {"\ufeff": "BYTE ORDER MARK", "\ufffe": "NONCHARACTER", "\uffff": "NONCHARACTER"}
+#: Any character MK002 may report (a carriage return is checked further).
+_SUSPECT_CHARACTER = re.compile(r"[\x00-\x08\x0b-\x1f\ufeff\ufffe\uffff]")
 
 
 @rule("MK002", "invalid-character", Severity.ERROR,
@@ -192,8 +201,10 @@ _INVISIBLE = {"\ufeff": "BYTE ORDER MARK", "\ufffe": "NONCHARACTER", "\uffff": "
       "Draw a card.",
       "Deletes the character; a lone carriage return becomes a line feed.")
 def check_invalid_character(result: ParseResult) -> Iterator[Diagnostic]:
-    report = Reporter(result, "MK002")
     source = result.source
+    if _SUSPECT_CHARACTER.search(source) is None:
+        return
+    report = Reporter(result, "MK002")
     for index, char in enumerate(source):
         code = ord(char)
         if char == "\r":
@@ -217,7 +228,7 @@ def _control_name(code: int) -> str:
 
 def _code_tokens(result: ParseResult) -> Iterator[tuple[ParsedParagraph, Token]]:
     for paragraph in result.paragraphs:
-        for token, printed in printed_tokens(paragraph.tokens):
+        for token, printed in _printed(paragraph):
             if printed and token.type == "arc_code":
                 yield paragraph, token
 
@@ -505,7 +516,7 @@ def check_setext_heading(result: ParseResult) -> Iterator[Diagnostic]:
 
 def _paragraph_tokens(result: ParseResult) -> Iterator[tuple[ParsedParagraph, Token, bool]]:
     for paragraph in result.paragraphs:
-        for token, printed in printed_tokens(paragraph.tokens):
+        for token, printed in _printed(paragraph):
             yield paragraph, token, printed
 
 
@@ -607,7 +618,7 @@ def check_intraword_underscore(result: ParseResult) -> Iterator[Diagnostic]:
     for paragraph in result.paragraphs:
         text = paragraph.inline.text
         stack: list[Token] = []
-        for token, printed in printed_tokens(paragraph.tokens):
+        for token, printed in _printed(paragraph):
             if token.type in ("em_open", "strong_open"):
                 stack.append(token)
             elif token.type in ("em_close", "strong_close") and stack:

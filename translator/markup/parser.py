@@ -216,6 +216,8 @@ class ParsedParagraph:
     inline: InlineText
     tokens: list[Token]
     node: Paragraph
+    #: (token, printed?) pairs, computed once for all the checks that read them.
+    printed: list[tuple[Token, bool]] | None = None
 
 
 @dataclass(slots=True)

@@ -17,7 +17,7 @@ from ...glossary.matcher import Match, normalize
 from ...glossary.model import Entry
 from ..context import Subject
 from ..model import Edit, Finding
-from ..rule import LIBRARY, rule
+from ..rule import LIBRARY, collects, rule
 from .translation import aligned, loose
 
 #: How each language's community names its glossary.
@@ -35,8 +35,16 @@ def _usable(entry: Entry | None) -> bool:
 
 
 def _missing_terms(subject: Subject, code: str) -> Iterator[Finding]:
+    """The findings of one GL1 rule; the three share one pass per subject."""
     if not subject.is_translation:
         return
+    found = subject.cache.get("GL1")
+    if found is None:
+        found = subject.cache["GL1"] = list(_all_missing_terms(subject))
+    yield from (f for f in found if f.code == code)
+
+
+def _all_missing_terms(subject: Subject) -> Iterator[Finding]:
     assert subject.source is not None
     entries = subject.language.glossary.entries
     # One English word may name several concepts ('play': the noun and the verb):
@@ -48,8 +56,8 @@ def _missing_terms(subject: Subject, code: str) -> Iterator[Finding]:
     reported: set[str] = set()
     for (index, _, _), matches in spans.items():
         ids = [m.hit.id for m in matches]
-        first = entries[ids[0]]
-        if _SECTION_RULES.get(first.section, "GL101") != code or reported.intersection(ids):
+        code = _SECTION_RULES.get(entries[ids[0]].section, "GL101")
+        if reported.intersection(ids):
             continue
         if any(subject.uses(entry_id) for entry_id in ids):
             continue
@@ -84,9 +92,10 @@ def check_glossary_term(subject: Subject) -> Iterator[Finding]:
       "A faction or card type named in the English text is not named as the glossary says.",
       _DOC_GLOSSARY + "  Faction and card type names are the glossary's, agreed in gender "
       "and number.",
-      "EN: Each Gaian creature gets +1/+1.\nFR: Chaque créature gaïenne reçoit +1/+1.",
-      "EN: Each Gaian creature gets +1/+1.\nFR: Chaque créature des Enfants de Gaïa reçoit "
-      "+1/+1.")
+      "EN: Each Red Banner creature you control gets +1/+0.\nFR: Chaque créature de la "
+      "**Bannière rouge** que tu contrôles gagne +1/+0.",
+      "EN: Each Red Banner creature you control gets +1/+0.\nFR: Chaque créature de la "
+      "**Horde rouge** que tu contrôles gagne +1/+0.")
 def check_faction_type(subject: Subject) -> Iterator[Finding]:
     return _missing_terms(subject, "GL102")
 
@@ -94,10 +103,10 @@ def check_faction_type(subject: Subject) -> Iterator[Finding]:
 @rule("GL103", "subtype-in-text", Severity.WARNING,
       "A subtype named in the English text is not named as the glossary says.",
       _DOC_GLOSSARY + "  Subtypes in running text are the same words as on the type line.",
-      "EN: Each Goblin you control gets +1/+0.\nFR: Chaque lutin que tu contrôles reçoit "
-      "+1/+0.",
-      "EN: Each Goblin you control gets +1/+0.\nFR: Chaque gobelin que tu contrôles reçoit "
-      "+1/+0.")
+      "EN: Each Imp you control gets +1/+0.\nFR: Chaque **diablotin** que tu contrôles "
+      "gagne +1/+0.",
+      "EN: Each Imp you control gets +1/+0.\nFR: Chaque **gobelin** que tu contrôles "
+      "gagne +1/+0.")
 def check_subtype_in_text(subject: Subject) -> Iterator[Finding]:
     return _missing_terms(subject, "GL103")
 
@@ -180,8 +189,8 @@ def check_deprecated_term(subject: Subject) -> Iterator[Finding]:
       "A former name of an ability.",
       "Renamed abilities keep their old names in the abilities list's history; a card "
       "with the old name cannot be looked up.",
-      "EO: ***Defendforto***",
-      "EO: ***Defenda forto***   (the list's current name)",
+      "EO: ***Nekromancianto***",
+      "EO: ***Nekromanciulo***   (the list's name since 2023-06-26)",
       "Replaces the old name by the list's name.")
 def check_deprecated_ability(subject: Subject) -> Iterator[Finding]:
     return _deprecated(subject, "GL202")
@@ -196,59 +205,100 @@ def _majority(counts: Counter[str], order: list[str]) -> str:
     return next(value for value in order if counts[value] == best)
 
 
+@collects("GL301")
+def collect_terms(subject: Subject) -> list[tuple[str, str, int, int, str, str]]:
+    """(entry id, target term, paragraph, start, text, status) of each English glossary
+    term of the source rendered with one single term of its entry."""
+    assert subject.source is not None
+    wanted = {m.hit.id for _, m in subject.source.english_matches(subject.language)
+              if m.hit.kind == "english"}
+    used: dict[str, list[tuple[int, Match]]] = defaultdict(list)
+    for index, match in subject.matches:
+        if match.hit.id in wanted and match.hit.status != "deprecated":
+            used[match.hit.id].append((index, match))
+    found = []
+    for entry_id, matches in used.items():
+        if len({m.hit.term for _, m in matches}) == 1:
+            index, match = matches[0]
+            found.append((entry_id, match.hit.term, index, match.start, match.text,
+                          match.hit.status))
+    return found
+
+
 @rule("GL301", "inconsistent-term", Severity.WARNING,
-      "The same English term is rendered differently on different cards.",
-      "Where the glossary admits several renderings (or none is set yet), a library "
-      "still picks one: the cards in the minority are reported with the majority's "
-      "rendering.",
-      "card A: Place un marqueur ...   card B: Place un jeton ...   card C: ... marqueur",
-      "cards A, B, C: Place un marqueur ...", target=LIBRARY)
+      "An admitted term where other cards render the same English term otherwise.",
+      "Where the glossary admits several renderings of a term, a library still picks one.  "
+      "A card using an admitted term is reported when other cards use the preferred term "
+      "(or, between admitted terms, when the majority uses another).  Preferred terms are "
+      "never reported: an entry with several preferred terms uses them by context (French "
+      "'gets': perd, gagne, reçoit).",
+      "EO card A: ... rimedokarto ...   card B: ... rimedokarto ...   card C: ... "
+      "rimedkarto ...",
+      "EO cards A, B, C: ... rimedokarto ...", target=LIBRARY)
 def check_inconsistent_term(subjects: list[Subject]) -> Iterator[Finding]:
-    chosen: dict[str, dict[str, list[tuple[Subject, int, Match]]]] = defaultdict(dict)
+    chosen: dict[str, dict[str, list[tuple[Subject, int, int, str]]]] = defaultdict(dict)
+    status: dict[str, str] = {}
     for subject in subjects:
-        if not subject.is_translation:
-            continue
-        assert subject.source is not None
-        wanted = {m.hit.id for _, m in subject.source.english_matches(subject.language)
-                  if m.hit.kind == "english"}
-        used: dict[str, list[tuple[int, Match]]] = defaultdict(list)
-        for index, match in subject.matches:
-            if match.hit.id in wanted and match.hit.status != "deprecated":
-                used[match.hit.id].append((index, match))
-        for entry_id, found in used.items():
-            terms = {m.hit.term for _, m in found}
-            if len(terms) == 1:
-                index, match = found[0]
-                chosen[entry_id].setdefault(match.hit.term, []).append((subject, index, match))
+        for entry_id, term, index, start, text, term_status in subject.cache.get("GL301", ()):
+            chosen[entry_id].setdefault(term, []).append((subject, index, start, text))
+            status[term] = term_status
     for by_term in chosen.values():
         if len(by_term) < 2:
             continue
         counts = Counter({term: len(cards) for term, cards in by_term.items()})
-        majority = _majority(counts, list(by_term))
-        names = ", ".join(s.card.slug for s, _, _ in by_term[majority][:3])
+        preferred = [term for term in by_term if status[term] == "preferred"]
+        # The glossary's preferred term wins; between admitted terms, the majority.
+        reference = _majority(Counter({t: counts[t] for t in preferred}) if preferred
+                              else counts, preferred or list(by_term))
+        why = "the glossary's preferred term" if preferred else "the majority"
+        names = ", ".join(s.card.slug for s, _, _, _ in by_term[reference][:3])
         for term, cards in by_term.items():
-            if term == majority:
-                continue
-            for subject, index, match in cards:
+            if status[term] == "preferred":
+                continue  # never reported: several preferred terms are used by context
+            for subject, index, start, text in cards:
                 yield subject.report_span(
-                    "GL301", index, match.start,
-                    f"'{match.text}' here, '{majority}' on {counts[majority]} other card"
-                    f"{'s' if counts[majority] > 1 else ''} ({names}) for the same English "
-                    f"term: pick one")
+                    "GL301", index, start,
+                    f"'{text}' here, '{reference}' ({why}) on {counts[reference]} other "
+                    f"card{'s' if counts[reference] > 1 else ''} ({names}) for the same "
+                    f"English term")
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\s\u00a0\u202f»\"”]*\s+(?=\S)")
 
 
 def sentences(text: str) -> list[tuple[int, str]]:
-    """(start, sentence) of each sentence of a paragraph's text."""
+    """(start, sentence) of each sentence of a paragraph's text; a line break ends a
+    sentence too (an ability's name is not part of its reminder)."""
     found = []
-    start = 0
-    for match in _SENTENCE_END.finditer(text):
-        found.append((start, text[start:match.start()]))
-        start = match.end()
-    if text[start:].strip():
-        found.append((start, text[start:]))
+    offset = 0
+    for line in text.split("\n"):
+        start = 0
+        for match in _SENTENCE_END.finditer(line):
+            found.append((offset + start, line[start:match.start()]))
+            start = match.end()
+        if line[start:].strip():
+            found.append((offset + start, line[start:]))
+        offset += len(line) + 1
+    return found
+
+
+@collects("GL302")
+def collect_sentences(subject: Subject) -> list[tuple[str, str, int, int, str]]:
+    """(English sentence, translated sentence (both compared loosely), paragraph, start,
+    translated sentence as written) for paragraphs that match the English structure."""
+    assert subject.source is not None
+    source, target = subject.source.plain.paragraphs, subject.plain.paragraphs
+    if len(source) != len(target):
+        return []
+    found = []
+    for english, here in zip(source, target, strict=True):
+        english_sentences = sentences(english.text)
+        here_sentences = sentences(here.text)
+        if len(english_sentences) != len(here_sentences):
+            continue
+        for (_, en), (start, tr) in zip(english_sentences, here_sentences, strict=True):
+            if len(en.split()) >= 3:
+                found.append((loose(en), loose(tr), here.index, start, tr.strip()))
     return found
 
 
@@ -265,23 +315,8 @@ def sentences(text: str) -> list[tuple[int, str]]:
 def check_inconsistent_sentence(subjects: list[Subject]) -> Iterator[Finding]:
     renderings: dict[str, dict[str, list[tuple[Subject, int, int, str]]]] = defaultdict(dict)
     for subject in subjects:
-        if not subject.is_translation:
-            continue
-        assert subject.source is not None
-        source, target = subject.source.plain.paragraphs, subject.plain.paragraphs
-        if len(source) != len(target):
-            continue
-        for english, here in zip(source, target, strict=True):
-            english_sentences = sentences(english.text.replace("\n", " "))
-            here_sentences = sentences(here.text.replace("\n", " "))
-            if len(english_sentences) != len(here_sentences):
-                continue
-            for (_, en), (start, tr) in zip(english_sentences, here_sentences, strict=True):
-                if len(en.split()) < 3:
-                    continue
-                key = loose(en)
-                renderings[key].setdefault(loose(tr), []).append(
-                    (subject, here.index, start, tr.strip()))
+        for key, rendering, index, start, text in subject.cache.get("GL302", ()):
+            renderings[key].setdefault(rendering, []).append((subject, index, start, text))
     for by_rendering in renderings.values():
         if len(by_rendering) < 2:
             continue

@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from ...cards.model import DEFAULT_FOOTERS, SOURCE_LANGUAGE, changed_fields, source_fingerprint
 from ...diagnostics import Severity
 from ...glossary.matcher import normalize, words
-from ...markup.tree import DropCap, Symbol
+from ...markup.tree import SYMBOL_CODES, DropCap, Symbol
 from ..context import Subject
 from ..model import Edit, Finding, PlainParagraph
-from ..numbers import compare, read_numbers
+from ..numbers import Number, compare, read_numbers
 from ..rule import rule
 
 # --------------------------------------------------------------------------------------
@@ -34,35 +34,42 @@ def aligned(subject: Subject, index: int) -> int | None:
     return None
 
 
+_LOOSE = str.maketrans({"’": "'", "\u00a0": " ", "\u202f": " ", "\u2212": "-",
+                        "\u2013": "-"})
+_SPACES = re.compile(r"\s+")
+_QUOTE_SPACES = re.compile(r" (?=[;:!?»])|(?<=«) ")
+
+
 def loose(text: str) -> str:
     """Text compared for meaning, not typography: case, quotes, spaces, final stop."""
-    text = unicodedata.normalize("NFC", text).casefold()
-    text = text.replace("’", "'").replace("\u00a0", " ").replace("\u202f", " ")
-    text = text.replace("\u2212", "-").replace("\u2013", "-")
-    text = re.sub(r"\s+", " ", text)
-    text = re.sub(r" (?=[;:!?»])|(?<=«) ", "", text)
+    text = unicodedata.normalize("NFC", text).casefold().translate(_LOOSE)
+    text = _SPACES.sub(" ", text)
+    text = _QUOTE_SPACES.sub("", text)
     return text.strip().rstrip(".").strip()
 
 
-def _number_pairs(subject: Subject) -> Iterator[tuple[int | None, str, str]]:
-    """(translation paragraph index or None, source text, translation text) to compare:
-    paragraph by paragraph when the structure matches, else the whole texts."""
+def _number_pairs(subject: Subject) -> Iterator[tuple[int | None, list[Number],
+                                                      list[Number]]]:
+    """(translation paragraph index or None, source numbers, translation numbers):
+    paragraph by paragraph when the structure matches, else of the whole texts."""
     assert subject.source is not None
+    english = subject.resources.english.numbers
+    numbers = subject.language.numbers
     source = subject.source.plain.paragraphs
     target = subject.plain.paragraphs
     if len(source) == len(target):
         for s, t in zip(source, target, strict=True):
-            yield t.index, s.text, t.text
+            yield (t.index, read_numbers(s.text, english, s.tokens),
+                   read_numbers(t.text, numbers, t.tokens))
     else:
-        yield None, "\n".join(p.text for p in source), "\n".join(p.text for p in target)
+        yield (None, read_numbers("\n".join(p.text for p in source), english),
+               read_numbers("\n".join(p.text for p in target), numbers))
 
 
 def _number_findings(subject: Subject, stats: bool) -> Iterator[Finding]:
     assert subject.source is not None
-    english = subject.resources.english.numbers
-    numbers = subject.language.numbers
-    for index, source_text, target_text in _number_pairs(subject):
-        result = compare(read_numbers(source_text, english), read_numbers(target_text, numbers))
+    for index, source_numbers, target_numbers in _number_pairs(subject):
+        result = compare(source_numbers, target_numbers)
         where = "" if index is None else " in this paragraph"
 
         def at(start: int | None, code: str, message: str,
@@ -155,9 +162,18 @@ def check_extra_numbers(subject: Subject) -> Iterator[Finding]:
 
 
 def _symbols(subject: Subject, source: bool) -> list[Symbol]:
+    """The symbols of a text; a drop cap that is a symbol code in the wrong case
+    (`:G2:`, not the letter `:M:`) counts as that symbol, since MK102 reports it."""
     result = subject.source.result if source and subject.source else subject.result
-    return [node for paragraph in result.document.paragraphs for node in paragraph.children
-            if isinstance(node, Symbol)]
+    found = []
+    for paragraph in result.document.paragraphs:
+        for node in paragraph.children:
+            if isinstance(node, Symbol):
+                found.append(node)
+            elif isinstance(node, DropCap) and len(node.letter) > 1 \
+                    and node.letter.lower() in SYMBOL_CODES and not node.letter.islower():
+                found.append(Symbol(node.letter.lower(), node.pos))
+    return found
 
 
 @rule("TR201", "symbols", Severity.ERROR,
@@ -247,8 +263,11 @@ def check_paragraphs(subject: Subject) -> Iterator[Finding]:
     if not subject.is_translation:
         return
     assert subject.source is not None
-    english = len(subject.source.plain.rules)
-    here = len(subject.plain.rules)
+    source, target = subject.source.plain, subject.plain
+    english, here = len(source.rules), len(target.rules)
+    if bool(source.flavor) != bool(target.flavor) \
+            and len(source.paragraphs) == len(target.paragraphs):
+        return  # flavour text in the wrong quotes, read as rule text: TR302 says so
     if english != here and (english or here):
         yield subject.report_paragraph("TR301", None, f"{here} rule paragraph"
                                        f"{'s' if here != 1 else ''} here, {english} in English")
@@ -339,7 +358,7 @@ def check_subtype(subject: Subject) -> Iterator[Finding]:
     english, here = subject.source_value("subtype"), subject.value("subtype")
     if not english or not here:
         return
-    expected, _ = subject.language.glossary.subtype(english)
+    expected = subject.language.subtype(english)
     if expected is None or expected == here:
         return
     how = "capitalised differently" if expected.casefold() == here.casefold() else "different"
@@ -463,21 +482,24 @@ def check_ability_reminder(subject: Subject) -> Iterator[Finding]:
 @rule("TR501", "same-as-english", Severity.WARNING,
       "The card text is the English text, unchanged.",
       "A text identical to its source was copied and not translated (a draft, or a file "
-      "overwritten by mistake).",
+      "overwritten by mistake).  A text made only of the target language's glossary words "
+      "(`***Boost***`) is not reported.",
       "EN: Draw a card.\nFR: Draw a card.",
       "EN: Draw a card.\nFR: Pioche une carte.")
 def check_same_text(subject: Subject) -> Iterator[Finding]:
     if not subject.is_translation:
         return
     here = subject.value("text").strip()
-    if here and here == subject.source_value("text").strip():
+    if here and here == subject.source_value("text").strip() and not _allowed(
+            subject, [w for p in subject.plain.paragraphs for w, _, _ in p.tokens], False):
         yield subject.report_paragraph("TR501", None, "the card text is the English text")
 
 
 @rule("TR502", "same-name-as-english", Severity.INFO,
       "The card name (or subtype) is the English one.",
       "Card names are translated, except proper nouns.  Reported as information: a name "
-      "kept on purpose can be marked with `lint-ignore: [TR502]`.",
+      "kept on purpose can be marked with `lint-ignore: [TR502]`.  A name made of the "
+      "target glossary's own words (Unique, Charge) is not reported.",
       "EN: name: Harbor Lord\nFR: name: Harbor Lord",
       "EN: name: Harbor Lord\nFR: name: Seigneur du port")
 def check_same_name(subject: Subject) -> Iterator[Finding]:
@@ -488,15 +510,19 @@ def check_same_name(subject: Subject) -> Iterator[Finding]:
         if not here or here != subject.source_value(key):
             continue
         if key == "subtype":
-            expected, _ = subject.language.glossary.subtype(here)
-            if expected == here:
-                continue
+            if subject.language.subtype(here) is not None:
+                continue  # TR402 compares it with the glossary's rendering
+        elif _allowed(subject, [w for w, _, _ in words(here)], names=False):
+            continue  # the target language's own words too (Unique, Charge, Boost)
         yield subject.report("TR502", key, 0, f"'{here}' is the English {key}")
 
 
-def _allowed(subject: Subject, words_: list[str]) -> bool:
+def _allowed(subject: Subject, words_: list[str], names: bool = True) -> bool:
+    """Are all these words the target language's (its glossary's words, the configured
+    ``allow-english`` words, and with ``names`` the words of its card names)?"""
     vocabulary = subject.language.vocabulary
-    allowed = subject.resources.allowed_words
+    allowed = (subject.resources.allowed(subject.lang) if names
+               else subject.resources.allowed_words)
     return all(w in vocabulary or w in allowed for w in words_)
 
 
@@ -512,7 +538,7 @@ def check_english_terms(subject: Subject) -> Iterator[Finding]:
         return
     glossary = subject.language.glossary
     for paragraph in subject.plain.paragraphs:
-        for match in subject.language.english.find(paragraph.text):
+        for match in subject.language.english.find(paragraph.text, paragraph.tokens):
             if _allowed(subject, [w for w, _, _ in words(match.text)]):
                 continue
             hit = match.hit
@@ -541,9 +567,9 @@ def check_english_words(subject: Subject) -> Iterator[Finding]:
         return
     english = subject.resources.english_words
     vocabulary = subject.language.vocabulary
-    allowed = subject.resources.allowed_words
+    allowed = subject.resources.allowed(subject.lang)
     for paragraph in subject.plain.paragraphs:
-        tokens = words(paragraph.text)
+        tokens = paragraph.tokens
         flagged = [i for i, (w, _, _) in enumerate(tokens)
                    if w in english and w not in vocabulary and w not in allowed]
         runs: list[list[int]] = []
@@ -610,6 +636,13 @@ def check_no_fingerprint(subject: Subject) -> Iterator[Finding]:
 
 def expected_footer(subject: Subject) -> tuple[str, list[str]]:
     """The language's footer line, and its deprecated spellings (from the glossary)."""
+    found = subject.language.cache.get("footer")
+    if found is None:
+        found = subject.language.cache["footer"] = _footer(subject)
+    return found
+
+
+def _footer(subject: Subject) -> tuple[str, list[str]]:
     for entry in subject.language.glossary.entries_by_section("footer"):
         if entry.en == DEFAULT_FOOTERS[SOURCE_LANGUAGE] and entry.preferred is not None:
             return entry.preferred.text, [t.text for t in entry.terms if t.deprecated]

@@ -1,0 +1,106 @@
+"""Benchmark: lint card translations with every rule of the lint issue.
+
+Target (issue 5): at least 2,000 card translations per second on one core, for all
+checks (markup, translation, glossary and the library-wide consistency rules).
+
+    .venv/bin/python bench/lint.py                  # 5,000 translations, median of 5
+    .venv/bin/python bench/lint.py --translations 20000
+
+The library is the sample deck's cards copied in memory under new slugs (each copy
+an English card with its French and Esperanto translations); reading files is
+measured by bench/cards.py.  Glossaries are loaded once, outside the timing, as a
+long-running linter (or a batch over many decks) does; their load time is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from _timing import repeat, summary  # noqa: E402
+
+from translator import cards, lint, markup  # noqa: E402
+from translator.cards.model import Card, Library  # noqa: E402
+from translator.lint.engine import fewer_collections  # noqa: E402
+from translator.lint.model import plain_text  # noqa: E402
+
+
+def make_library(translations: int) -> Library:
+    """The sample's cards copied until ``translations`` translations exist."""
+    sample, problems = cards.load_library([str(ROOT / "cards" / "sample")])
+    assert not problems, problems
+    originals = [card for _, card in sorted(sample.cards.items())]
+    library = Library(decks=dict(sample.decks))
+    count = copy = 0
+    while count < translations:
+        for card in originals:
+            slug = f"{card.slug}-{copy}"
+            assert card.source is not None
+            clone = Card(slug, card.deck, replace(card.source, slug=slug,
+                                                   path=card.source.path + f"#{copy}"))
+            for lang, version in card.translations.items():
+                clone.translations[lang] = replace(version, slug=slug,
+                                                   path=version.path + f"#{copy}")
+                count += 1
+            library.cards[(card.deck, slug)] = clone
+            if count >= translations:
+                break
+        copy += 1
+    return library
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--translations", type=int, default=5000)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    library = make_library(args.translations)
+    translations = sum(len(c.translations) for c in library.cards.values())
+    options = lint.Options()
+    problems: list = []
+    start = time.perf_counter()
+    resources = lint.load_resources(["fr", "eo"], options, problems)
+    lint.lint(make_library(2), resources, options)  # builds the glossary indexes
+    load = time.perf_counter() - start
+    assert not problems, problems
+    reports: list[lint.Report] = []
+
+    def run(select: list[str]) -> list[float]:
+        chosen = lint.Options(select=select)
+        return repeat(lambda: reports.append(lint.lint(library, resources, chosen)),
+                      args.runs)
+
+    def parse_only() -> None:
+        with fewer_collections():
+            for card in library.cards.values():
+                for version in (card.source, *card.translations.values()):
+                    plain_text(markup.parse(version.body, version.body_line).document,
+                               version.lang)
+
+    everything = run([])
+    report = reports[-1]
+    issue = run(["TR", "GL", "LN"])
+    parsing = repeat(parse_only, args.runs)
+    print(f"lint: {translations:,} translations ({report.files:,} card files, "
+          f"{len(lint.selected_rules(options))} rules), {len(report.findings)} findings")
+    print(f"  glossaries and indexes loaded once: {load:.2f} s")
+    print(f"  all rules (MK, TR, GL, LN), parsing included: {summary(everything, '.3f', 's')}")
+    print(f"    rate: {summary([translations / t for t in everything], ',.0f', 'translations/s')}")
+    print(f"  parsing every card version (markup stage): {summary(parsing, '.3f', 's')}")
+    print(f"  rules of the lint issue (TR, GL, LN), parsing included: "
+          f"{summary(issue, '.3f', 's')}")
+    parse_median = statistics.median(parsing)
+    checks = [t - parse_median for t in issue]
+    print(f"    their checks alone (minus the median parse time): "
+          f"{summary([translations / t for t in checks], ',.0f', 'translations/s')} "
+          f"(target >= 2,000)")
+
+if __name__ == "__main__":
+    main()

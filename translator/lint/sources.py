@@ -1,0 +1,178 @@
+"""What ``translator lint`` reads: the card library, or Aminduna JSON as it comes.
+
+A translator can check a deck exported from the website without importing it:
+``translator lint deck.fr.json --source deck.en.json``.  The JSON is turned into card
+files in memory by the import code itself (so it is read exactly as an import would
+read it), and every finding is sent back to the JSON file: the line of the card's
+field (``markdownText``, ``subType``, ...) in that file.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..cards.aminduna import ImportError_, cards_of, plan_import, read_documents, remote_fields
+from ..cards.files import DECK_FILE, parse_card_text, parse_deck_text
+from ..cards.library import load_library
+from ..cards.model import SOURCE_LANGUAGE, Card, CardFile, Library
+from ..problems import Problem
+from .context import Locator, file_locator
+
+#: The Aminduna JSON key of each card field.
+JSON_KEYS = {"text": "markdownText", "name": "firstName", "name2": "lastName",
+             "subtype": "subType", "info": "info", "source": "translator",
+             "lint-ignore": "translator"}
+_VIRTUAL_DECK = Path("<aminduna>") / "deck"
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]')
+
+
+@dataclass
+class Inputs:
+    """A library to lint, which of its files to report on, and where findings point."""
+
+    library: Library
+    problems: list[Problem]
+    files: set[str] = field(default_factory=set)
+    locator: Locator = file_locator
+
+
+def is_json(path: str) -> bool:
+    return path.lower().endswith(".json")
+
+
+def load_inputs(paths: list[str], sources: list[str]) -> Inputs:
+    """Read the library (or the Aminduna JSON files) named on the command line."""
+    if any(is_json(p) for p in paths):
+        return load_json(paths, sources)
+    library, problems = load_library(paths)
+    named = {str(Path(p)) for p in paths if Path(p).is_file() and p.endswith(".md")}
+    return Inputs(library, problems, named)
+
+
+@dataclass
+class _CardLocation:
+    path: str
+    lines: dict[str, int]
+
+
+def card_locations(path: str, text: str) -> list[_CardLocation]:
+    """The lines of the keys of each card object of a JSON text, in document order.
+
+    A card object is one with a ``markdownText`` or ``firstName`` key (a ``masterCard``
+    reference or a language has neither); card objects never nest, so they come in the
+    order the import code reads the cards.
+    """
+    newlines = [m.start() for m in re.finditer("\n", text)]
+    found: list[_CardLocation] = []
+    # One frame per open object or array: [is_object, key -> line, expecting a key].
+    stack: list[list] = []
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        top = stack[-1] if stack else None
+        if token in "{[":
+            stack.append([token == "{", {}, token == "{"])
+        elif token in "}]":
+            frame = stack.pop() if stack else None
+            if frame and frame[0] and ("markdownText" in frame[1] or "firstName" in frame[1]):
+                found.append(_CardLocation(path, frame[1]))
+        elif top is None or not top[0]:
+            continue
+        elif token == ":":
+            top[2] = False
+        elif token == ",":
+            top[2] = True
+        elif top[2]:
+            top[1].setdefault(token[1:-1], bisect.bisect_left(newlines, match.start()) + 1)
+    return found
+
+
+def _identity(lang: str, name: object, body: str) -> tuple[str, str, str]:
+    return lang, str(name or ""), body.replace("\r\n", "\n").strip()
+
+
+def load_json(paths: list[str], sources: list[str]) -> Inputs:
+    """Aminduna JSON (cards, decks, lists) with their English sources, as a library."""
+    problems: list[Problem] = []
+    if not all(is_json(p) for p in paths):
+        problems.append(Problem(next(p for p in paths if not is_json(p)), 0,
+                                "lint either Aminduna JSON files or a card library, "
+                                "not both at once"))
+        return Inputs(Library(), problems)
+    try:
+        documents = read_documents(paths + sources)
+        plan = plan_import(documents, _VIRTUAL_DECK, Library())
+    except ImportError_ as error:
+        return Inputs(Library(), _explain_import_problems(list(error.problems), sources))
+    # Where each card is: the import reads cards in document order, as the scanner does.
+    locations: dict[tuple[str, str, str], _CardLocation] = {}
+    linted: set[tuple[str, str, str]] = set()
+    for origin, document in documents:
+        text = Path(origin).read_text(encoding="utf-8-sig")
+        incoming = cards_of(document, origin, [])[0]
+        for item, location in zip(incoming, card_locations(origin, text), strict=False):
+            fields, body = remote_fields(item, item.lang == SOURCE_LANGUAGE)
+            key = _identity(item.lang, fields.get("name"), body)
+            locations.setdefault(key, location)
+            if origin in paths:
+                linted.add(key)
+    library = Library()
+    deck_name = _VIRTUAL_DECK.name
+    files: set[str] = set()
+    where: dict[str, _CardLocation] = {}
+    for virtual, content in plan.files.items():
+        if Path(virtual).name == DECK_FILE:
+            deck = parse_deck_text(virtual, content, [])
+            if deck is not None:
+                library.decks[deck_name] = deck
+            continue
+        found_problems: list[Problem] = []
+        card_file = parse_card_text(virtual, deck_name, content, found_problems)
+        if card_file is None:
+            problems.extend(found_problems)
+            continue
+        key = _identity(card_file.lang, card_file.fields.get("name"), card_file.body)
+        location = locations.get(key)
+        if location is not None:
+            where[virtual] = location
+        for problem in found_problems:
+            if problem.message.startswith("artwork"):
+                continue  # a local artwork path in an export: irrelevant here
+            problems.append(Problem(location.path if location else paths[0],
+                                    location.lines.get("name", 0) if location else 0,
+                                    problem.message, problem.hint))
+        card = library.cards.setdefault((deck_name, card_file.slug),
+                                        Card(card_file.slug, deck_name, None))
+        if card_file.is_source:
+            card.source = card_file
+        else:
+            card.translations[card_file.lang] = card_file
+        if key in linted:
+            files.add(virtual)
+
+    def locate(file: CardFile, key: str, offset: int) -> tuple[str, int, int]:
+        location = where.get(file.path)
+        if location is None:
+            return paths[0], 1, 1
+        lines = location.lines
+        line = lines.get(JSON_KEYS.get(key, "name")) or lines.get("name") or min(
+            lines.values(), default=1)
+        return location.path, line, 1
+
+
+    return Inputs(library, problems, files, locate)
+
+
+def _explain_import_problems(problems: list[Problem], sources: list[str]) -> list[Problem]:
+    """Translations without their English cards: one clear message, not one per card."""
+    orphans = [p for p in problems if "has no source card" in p.message]
+    if not orphans:
+        return problems
+    hint = ("give the English cards with --source deck.en.json" if not sources
+            else "the --source files do not hold their English cards (masterCard guid)")
+    rest = [p for p in problems if p not in orphans]
+    return [*rest, Problem(orphans[0].path, 0, f"{len(orphans)} translated card"
+                           f"{'s' if len(orphans) > 1 else ''} without their English card "
+                           f"(first: {orphans[0].message.split(' has no')[0]})", hint)]
