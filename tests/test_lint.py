@@ -337,3 +337,18 @@ def test_lint_help_has_an_example(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["lint", "--help"])
     assert "example:\n  translator lint" in capsys.readouterr().out
+
+
+def test_the_readme_example_is_true(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("Example (a French card whose `-1/-1` lost its sign):")[1]
+    lines = [line[4:] for line in block.split("\n\n    $ ")[1].split("\n\n")[0].splitlines()]
+    block_end = block.split("\n\n    $ ")[1].split("\n\n")[1]
+    expected = "\n".join(lines[1:]) + "\n\n" + block_end.strip() + "\n"
+    shutil.copytree(SAMPLE, tmp_path / "cards" / "sample")
+    edit(tmp_path / "cards" / "sample" / "veil-stalker.fr.md", "marqueurs -1/-1",
+         "marqueurs 1/-1")
+    monkeypatch.chdir(tmp_path)
+    code, text = run("lint", "--no-config", "cards/sample", "--lang", "fr")
+    assert code == 1
+    assert text == expected
