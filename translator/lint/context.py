@@ -274,7 +274,7 @@ class Subject:
         """Every printed word, normalized."""
         return {word for p in self.plain.paragraphs for word, _, _ in p.tokens}
 
-    def uses(self, entry_id: str, narrower: bool = True) -> bool:
+    def uses(self, entry_id: str) -> bool:
         """Does the text use a term of this entry (any form, a phrase's head, a
         narrower entry's term, or in Esperanto the end of a compound word)?"""
         if entry_id in self.term_ids:
@@ -283,12 +283,22 @@ class Subject:
         if heads is not None:
             if not heads.isdisjoint(self.words):
                 return True
-            if self.lang == "eo" and any(
-                    len(word) > len(head) + 2 and word.endswith(head)
-                    for word in self.words for head in heads if len(head) >= 4):
-                return True  # bataldamaĝon holds damaĝon
-        return narrower and any(self.uses(other, narrower=False)
-                                for other in self.language.narrower.get(entry_id, ()))
+            if self.lang == "eo" and self._in_compound(heads):
+                return True
+        # A narrower term counts when it is there itself, not merely its head word
+        # (défendre une cité says defend; défendre alone is not it).
+        return any(other in self.term_ids for other in self.language.narrower.get(entry_id, ()))
+
+    def _in_compound(self, heads: frozenset[str]) -> bool:
+        """Esperanto compounds: a term ends one (bataldamaĝon holds damaĝon) or a noun's
+        root starts one before another root (bataldamaĝon holds batal-, of batalo; a
+        suffix such as -ig- starts with a vowel: markigita is no compound of marko)."""
+        roots = [h[:-1] for h in heads if len(h) >= 5 and h.endswith("o")]
+        return any(len(word) > len(head) + 2 and word.endswith(head)
+                    for word in self.words for head in heads if len(head) >= 4) or any(
+            len(word) > len(root) + 3 and word.startswith(root)
+            and word[len(root) + (word[len(root)] == "o")] not in "aeiouĵ"
+            for word in self.words for root in roots)
 
     def value(self, key: str) -> str:
         """A field of this file as written (``text``: the body); '' when absent."""
