@@ -144,7 +144,7 @@ def test_the_known_inconsistencies_are_found(lang: str, ability: str, code: str,
 
 def test_every_finding_is_judged() -> None:
     unjudged = [(f.key, f.finding.message) for f in findings() if f.judgment is None]
-    assert not unjudged, "judge them in translator/lint/abilities.py (JUDGMENTS)"
+    assert not unjudged, "judge them in glossaries/lint/abilities-review.yaml"
 
 
 def test_every_judgment_judges_a_finding() -> None:

@@ -144,15 +144,17 @@ FINGERPRINT_RE = re.compile(r"^(?:[0-9a-f]{4}(?:-[0-9a-f]{4}){" + str(len(TRANSL
                             + r"}|[0-9a-f]{12})$")
 
 
-def changed_fields(fingerprint: str, source: CardFile) -> list[str] | None:
+def changed_fields(fingerprint: str, source: CardFile,
+                   current: str | None = None) -> list[str] | None:
     """The source fields changed since ``fingerprint`` was taken: ``[]`` when none.
 
     ``None`` when the fingerprint is in the old single-hash format and does not
-    match: the source changed, but which fields cannot be told.
+    match: the source changed, but which fields cannot be told.  ``current`` is the
+    source's fingerprint, when the caller has it already.
     """
     if len(fingerprint) == 12 and "-" not in fingerprint:
         return [] if fingerprint == _legacy_fingerprint(source) else None
-    now = source_fingerprint(source).split("-")
+    now = (current or source_fingerprint(source)).split("-")
     then = fingerprint.split("-")
     return [key for key, old, new in zip(TRANSLATED_FIELDS, then, now, strict=False)
             if old != new]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .forms import forms as inflect
@@ -92,7 +92,7 @@ class Matcher:
                 candidates.append((key, hit))
 
     def find(self, text: str,
-             tokens: list[tuple[str, int, int]] | None = None) -> Iterator[Match]:
+             tokens: list[tuple[str, int, int]] | None = None) -> list[Match]:
         """Every glossary term in ``text``, longest first, not overlapping.
 
         ``tokens`` are ``words(text)``, when the caller has them already.
@@ -100,27 +100,30 @@ class Matcher:
         if tokens is None:
             tokens = words(text)
         index = self.index
+        keys = [token[0] for token in tokens]
+        found: list[Match] = []
         i = 0
-        count = len(tokens)
+        count = len(keys)
         while i < count:
-            candidates = index.get(tokens[i][0])
-            if candidates:
-                for key, hit in candidates:
-                    n = len(key)
-                    if i + n <= count and all(tokens[i + k][0] == key[k] for k in range(1, n)):
-                        start, end = tokens[i][1], tokens[i + n - 1][2]
-                        yield Match(start, end, text[start:end], hit)
-                        # Several hits may share the same words (a word two entries
-                        # use): report them all, then move past the words.
-                        for other_key, other in candidates:
-                            if other_key == key and other is not hit:
-                                yield Match(start, end, text[start:end], other)
-                        i += n
-                        break
-                else:
-                    i += 1
+            candidates = index.get(keys[i])
+            if not candidates:
+                i += 1
                 continue
-            i += 1
+            for key, hit in candidates:
+                n = len(key)
+                if n == 1 or tuple(keys[i:i + n]) == key:
+                    start, end = tokens[i][1], tokens[i + n - 1][2]
+                    found.append(Match(start, end, text[start:end], hit))
+                    # Several hits may share the same words (a word two entries use):
+                    # report them all, then move past the words.
+                    for other_key, other in candidates:
+                        if other_key == key and other is not hit:
+                            found.append(Match(start, end, text[start:end], other))
+                    i += n
+                    break
+            else:
+                i += 1
+        return found
 
     def lookup(self, text: str) -> list[Hit]:
         """Hits whose forms equal ``text`` exactly (for ``glossary lookup``)."""

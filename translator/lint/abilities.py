@@ -30,7 +30,8 @@ before linting:
   that the line-break rule (TR303) does not compare a reminder with nothing.
 
 :func:`lint_abilities` lints it and traces every finding back to the ability's
-entry in ``glossaries/<lang>/abilities.yaml``.  :data:`JUDGMENTS` holds a reviewer's
+entry in ``glossaries/<lang>/abilities.yaml``.  :data:`JUDGMENTS` (read from
+``glossaries/lint/abilities-review.yaml``) holds a reviewer's
 verdict on each finding (a real inconsistency of the wiki, with the wiki's words, or a
 false alarm, and why); :func:`report` writes it all as Markdown.
 """
@@ -57,7 +58,7 @@ from ..cards.model import (
     source_fingerprint,
 )
 from ..diagnostics import REGISTRY
-from ..glossary.loader import load_glossary
+from ..glossary.loader import load_glossary, shipped_root
 from ..glossary.model import Ability, Glossary
 from ..problems import Problem
 from .engine import Options, lint, load_resources
@@ -207,15 +208,6 @@ def abilities_library(languages: Sequence[str] = LANGUAGES) -> tuple[Library, Or
 # Judgments: is a finding a real inconsistency of the wiki?
 
 
-#: Why a finding is a false alarm, by kind (the False alarms section follows this order).
-CAUSES = {
-    "reading": "Artefacts of reading the lists as cards",
-    "linter": "Limits of the linter",
-    "glossary": "Gaps of the glossaries",
-    "wording": "Deliberate or faithful wordings",
-}
-
-
 @dataclass(frozen=True)
 class Judgment:
     """A reviewer's verdict on a finding.
@@ -232,144 +224,51 @@ class Judgment:
     cause: str | None = None
 
 
-def real(why: str, quote: str) -> Judgment:
-    return Judgment(True, why, quote)
+#: The reviewers' verdicts, as data (``glossaries/lint/abilities-review.yaml``).
+REVIEW_FILE = "abilities-review.yaml"
 
 
-def false_alarm(cause: str, why: str) -> Judgment:
-    assert cause in CAUSES, cause
-    return Judgment(False, why, cause=cause)
+def _review_path() -> Path:
+    root = shipped_root()
+    if root is None or not (root / "lint" / REVIEW_FILE).is_file():
+        raise FileNotFoundError(f"glossaries/lint/{REVIEW_FILE} is missing")
+    return root / "lint" / REVIEW_FILE
 
 
-#: False alarms that recur (the False alarms section groups them).
-GAIN_ABILITY = false_alarm(
-    "wording", "the Esperanto ability names are adjectives and -anto nouns, so gaining an "
-    "ability is « iĝi » + name throughout the list (Sturmanto « iĝas K », Rabia « iĝas "
-    "rabia »); gajni is for stats and marks (Akvotempesto, Hejmsopira)")
-LEGEND_FR = ("the French list leaves the derived ability Legend in English (name and "
-             "reminder, section « Arcmage Derived Abilities List »)")
-SAND_COPY_FR = "the French list leaves Sand Copy in English (name and reminder)"
-COUNTERS = "the Lexique says « counter : marqueur »; the list writes « compteurs »"
-JOUEUSE = "the Lexique says « player : la joueureuse »; the list writes « joueuse »"
-BLOOD_VENGEANCE_FR = (
-    "the French glues the number of counters to their modifier, « des marqueurs x+1/+0 », "
-    "which reads as one modifier x+1/+0; the English and Esperanto write x counters of "
-    "+1/+0 ('x +1/+0 counters', « x +1/+0 indikiloj »), and Déterré « x marqueurs »")
-BLOOD_VENGEANCE_QUOTE = "J'entre en jeu avec des marqueurs x+1/+0"
+def load_judgments(path: Path | None = None) -> tuple[dict[str, str],
+                                                      dict[tuple[str, ...], Judgment]]:
+    """The causes of false alarms (key -> section title, in order) and the verdicts
+    by (language, ability id, rule[, quoted term]); a malformed entry raises
+    :class:`ValueError` naming the file and the entry."""
+    path = path or _review_path()
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    causes = {str(k): str(v) for k, v in (data.get("causes") or {}).items()}
+    judgments: dict[tuple[str, ...], Judgment] = {}
+    for number, item in enumerate(data.get("judgments") or [], start=1):
+        where = f"{path}: judgment {number}"
+        if not isinstance(item, dict) or not {"lang", "ability", "rule", "verdict",
+                                               "why"} <= set(item):
+            raise ValueError(f"{where}: needs lang, ability, rule, verdict and why")
+        key = (str(item["lang"]), str(item["ability"]), str(item["rule"]),
+               *([str(item["term"])] if item.get("term") else []))
+        if key in judgments:
+            raise ValueError(f"{where}: {key} is judged twice")
+        if item["verdict"] == "real":
+            if not item.get("quote"):
+                raise ValueError(f"{where}: a real inconsistency quotes the wiki (quote)")
+            judgments[key] = Judgment(True, str(item["why"]), str(item["quote"]))
+        elif item["verdict"] == "false alarm":
+            if item.get("cause") not in causes:
+                raise ValueError(f"{where}: cause is one of {', '.join(causes)}")
+            judgments[key] = Judgment(False, str(item["why"]), cause=str(item["cause"]))
+        else:
+            raise ValueError(f"{where}: verdict is 'real' or 'false alarm'")
+    return causes, judgments
 
-#: (language, ability id, rule code) -> verdict; where one card has several findings
-#: of a rule with different verdicts, a fourth element, a part of the message (the
-#: quoted English term), tells them apart.  A finding without one is "to review".
-JUDGMENTS: dict[tuple[str, ...], Judgment] = {
-    # ---- French: Liste des capacités.
-    ("fr", "blood-vengeance", "TR101"): real(BLOOD_VENGEANCE_FR, BLOOD_VENGEANCE_QUOTE),
-    ("fr", "blood-vengeance", "TR103"): real(BLOOD_VENGEANCE_FR, BLOOD_VENGEANCE_QUOTE),
-    ("fr", "boost", "GL201"): real(COUNTERS, "ajouter des compteurs +1/1"),
-    ("fr", "boost", "TR101"): real(
-        "« compteurs +1/1 » (sic) for +1/+1 counters", "des compteurs +1/1."),
-    ("fr", "boost", "TR103"): real(
-        "the English puts x +1/+1 counters on the card; the French « ajouter des compteurs "
-        "+1/1 » drops their number (x resources pay for an unstated number of counters)",
-        "paye x ressources supplémentaires pour ajouter des compteurs +1/1."),
-    ("fr", "bruiser", "GL201"): real(COUNTERS, "sous la forme de compteurs -1/-1"),
-    ("fr", "deadly", "GL101"): real(
-        "the English says 'in combat'; the French drops it, so Fatal reads as if it "
-        "worked outside combat too",
-        "Les créatures auxquelles j'inflige des dégâts sont tuées (quelle"),
-    ("fr", "deadly", "GL201"): real(
-        "the Lexique says « defense strength : valeur de défense »; the list writes « force "
-        "défensive »", "quelle que soit leur force défensive"),
-    ("fr", "dual-attack", "GL101"): false_alarm(
-        "wording", "« dégâts normaux » for 'normal combat damage': the ability is about "
-        "combat damage anyway (« les dégâts d'initiative en plus des dégâts normaux »), the "
-        "rendering is faithful"),
-    ("fr", "freeze", "GL101"): real(
-        "the Lexique says « defend : bloquer » (only defending a city keeps « défendre »); "
-        "Gelée says « ni défendre » of a creature", "Je ne peux ni attaquer ni défendre"),
-    ("fr", "infiltrate", "GL101"): real(
-        "the Lexique says « move : déplacer » (Voyageur: « quand je me déplace »); "
-        "Infiltré says « aller »", "Je peux aller dans la cité d'un adversaire"),
-    ("fr", "legend", "GL101"): real(LEGEND_FR, "''Legend'' - No player cannot control"),
-    ("fr", "legend", "TR103"): real(LEGEND_FR + "; the English 'one' is no French number "
-                                    "word", "''Legend'' - No player cannot control"),
-    ("fr", "legend", "TR501"): real(LEGEND_FR, "''Legend'' - No player cannot control"),
-    ("fr", "legend", "TR503"): real(LEGEND_FR, "''Legend'' - No player cannot control"),
-    ("fr", "legend", "TR504"): real(LEGEND_FR, "''Legend'' - No player cannot control"),
-    ("fr", "necromancer", "GL101"): real(
-        "'dealt damage' is « blessé » here, « infliger des dégâts » (Lexique: deal damage) "
-        "in every other reminder; « blessé » does not agree with « créature » either",
-        "Quand une créature que j'ai blessé ce tour meurt"),
-    ("fr", "plunder", "GL101"): real(
-        "'target city's defense strength' is « la cité »: « ciblée » is dropped "
-        "(Esperanto: « cela urbo »)", "sont ajoutés aux points de défense de la cité."),
-    ("fr", "produce", "TR403"): real(
-        "the heading names the ability « Producteurice », the template « Produit x "
-        "ressources pour <faction> »: a card cannot write both",
-        "''Produit x ressources pour <faction>''"),
-    ("fr", "rabies", "GL101"): false_alarm(
-        "wording", "'gains rabies' is « contracte la rage », the French for catching "
-        "rabies; « gagne » would not be better French"),
-    ("fr", "rabies", "GL201"): real(JOUEUSE, "À la fin du tour d'une joueuse"),
-    ("fr", "sand-copy", "TR501"): real(SAND_COPY_FR, "''Sand Copy'' - I am a copy"),
-    ("fr", "sand-copy", "TR504"): real(SAND_COPY_FR, "''Sand Copy'' - I am a copy"),
-    ("fr", "taunt", "GL101"): real(
-        "the English creature unmarks and defends; the French one « engagée adverse peut "
-        "me bloquer » is never unmarked (Lexique: unmark : désengagé)",
-        "une créature engagée adverse peut me bloquer si elle en est capable"),
-    ("fr", "unique", "GL302"): real(
-        "the English list gives Unique and the derived Legend the same reminder; the French "
-        "list translates it for Unique and leaves it in English for Legend (see Legend)",
-        "Une joueureuse ne peut pas contrôler plus d'un exemplaire de cette carte"),
-    ("fr", "water-tempest", "GL101", "'resource card'"): real(
-        "the Lexique says « resource card : carte ressource » (Déterré: « carte "
-        "ressource »); Tempête says « ressource »", "pour chaque ressource ''Grandes maisons''"),
-    ("fr", "water-tempest", "GL101", "'the defending player'"): real(
-        "the Lexique says « the defending player : la joueureuse défenseuse »; Tempête says "
-        "« la joueuse attaquée »", "contrôlée par la joueuse attaquée"),
-    ("fr", "water-tempest", "GL201", "'Grandes maisons'"): real(
-        "the Lexique names House of Nobles « Les Aristocrates »; Tempête says « Grandes "
-        "maisons »", "ressource ''Grandes maisons''"),
-    ("fr", "water-tempest", "GL201", "'joueuse'"): real(JOUEUSE,
-                                                         "contrôlée par la joueuse attaquée"),
-    # ---- Esperanto: Listo de kapabloj.
-    ("eo", "battle-scream", "TR103"): false_alarm(
-        "reading", "x is a creature kind here, not a number (the list's K, kapablo), and the "
-        "Esperanto template joins it to the name as a stem: « K-Batalkrianto N », read "
-        "x-Batalkrianto y (ekz. « Milican-Batalkrianto 1 »); the number rules take every "
-        "lone x for the variable X but not an x joined by a hyphen, so the English has two "
-        "and the Esperanto one.  A real card writes a word there (Militia, Milican-), no x"),
-    ("eo", "charge", "GL101"): GAIN_ABILITY,
-    ("eo", "deadly", "GL101"): real(
-        "the English says 'in combat'; the Esperanto drops it, so Mortiga reads as if it "
-        "worked outside combat too", "Estaĵojn, kiujn mi damaĝas, estas detrui"),
-    ("eo", "defiance", "GL101"): real(
-        "the Leksikono says « defense strength: defendoforto »; Defia writes « defendforto »",
-        "estas aldonita al ĝia defendforto"),
-    ("eo", "devoted", "GL201"): real(
-        "the Leksikono says « devotion: sindonemo »; Sindona writes « sindoneco »",
-        "Mia sindoneco al urbo kalkulas duoble"),
-    ("eo", "homesick", "GL101"): real(
-        "the rules say « Fidelecaj Markoj » (loyalty mark: fideleca marko; the Leksikono "
-        "says « loyalty: fideleco »); Hejmsopira writes « lojalecmarkon »",
-        "mi perdas unu lojalecmarkon"),
-    ("eo", "necromancer", "TR101"): real(
-        "the token is « 1/1 » where English says '+1/+1 Undead Skeleton token'",
-        "kiu estas 1/1 Malmortulo Skeleto"),
-    ("eo", "produce", "TR404"): false_alarm(
-        "linter", "TR404 takes an ability's parameter values from the words after its name, "
-        "but Produce has its parameters inside the template (« Produkti x <frakcio> rimedoj »: "
-        "three words for two parameters), so it substitutes none and expects the list's "
-        "reminder as written, with N where the card has x; on a real card (Produce 2 ...) "
-        "the English reminder does not match the list's either, and TR404 checks no "
-        "Produce reminder at all"),
-    ("eo", "rabies", "GL101"): GAIN_ABILITY,
-    ("eo", "taunt", "GL101"): real(
-        "the Leksikono says « unmark: malmarki »; Mokanto writes « malmarkigi »",
-        "vi povas malmarkigi estaĵon de kontraŭulo"),
-    ("eo", "travel", "GL101"): real(
-        "the Leksikono says « mark: marki » and Veterano « markita »; Vojaĝanto writes "
-        "« markigita »", "Mi ne estas markigita por moviĝi"),
-}
+
+#: Why a finding is a false alarm, by kind (the False alarms section follows this
+#: order), and the verdicts.
+CAUSES, JUDGMENTS = load_judgments()
 
 
 def judgment_key(finding: Finding) -> tuple[str, ...]:
@@ -521,7 +420,8 @@ def report(findings: Sequence[WikiFinding], languages: Sequence[str] = LANGUAGES
            "([rules.md](rules.md)).", "",
            f"Generated by `{COMMAND}` (`translator/lint/abilities.py`); "
            "`tests/test_lint_abilities.py` checks that it is up to date.  Do not edit it: "
-           "change the module's judgments, or the data, and regenerate.", "",
+           "change the judgments (`glossaries/lint/abilities-review.yaml`) or the data, and "
+           "regenerate.", "",
            "## How", "",
            "- Each ability of the English list (`glossaries/en/abilities.yaml`) is an "
            "English card: its name is the ability's name, its text the template in bold "
@@ -543,8 +443,9 @@ def report(findings: Sequence[WikiFinding], languages: Sequence[str] = LANGUAGES
            "Markdown written around the lists' words rather than the wiki.",
            "- *Where* is the line of the ability's name, template or reminder in the YAML "
            "file (the part the finding is on).",
-           "- *Wiki inconsistency?* is a reviewer's judgment (`JUDGMENTS` in the module): "
-           "**yes**, a real inconsistency of the wiki, with the wiki's words as the seed "
+           "- *Wiki inconsistency?* is a reviewer's judgment "
+           "(`glossaries/lint/abilities-review.yaml`): **yes**, a real inconsistency of the "
+           "wiki, with the wiki's words as the seed "
            "document writes them (the test checks they are there); **no**, a false alarm (see "
            "[False alarms](#false-alarms)); *to review*, a finding nobody has judged yet.",
            ""]

@@ -15,13 +15,14 @@ from typing import Any
 
 import yaml
 
-from ..cards.model import SOURCE_LANGUAGE, Card, CardFile
+from ..cards.model import SOURCE_LANGUAGE, Card, CardFile, source_fingerprint
 from ..diagnostics import REGISTRY, Severity
 from ..glossary.forms import forms as inflect
 from ..glossary.loader import shipped_root
 from ..glossary.matcher import Match, Matcher, normalize, words
 from ..glossary.model import Glossary
 from ..markup.parser import ParseResult, parse
+from ..markup.tree import Document
 from ..problems import Problem
 from .model import Edit, Finding, PlainText, plain_text
 
@@ -178,13 +179,18 @@ class CardSource:
         return parse(self.file.body, self.file.body_line)
 
     @cached_property
+    def fingerprint(self) -> str:
+        """The English card's fingerprint, as its translations should hold it."""
+        return source_fingerprint(self.file)
+
+    @cached_property
     def plain(self) -> PlainText:
         return plain_text(self.result.document, SOURCE_LANGUAGE)
 
     def forget(self) -> None:
         """Drop the parse tree and what is derived from it (recomputed if needed)."""
-        for name in ("result", "plain"):
-            self.__dict__.pop(name, None)
+        _release(self.__dict__.pop("result", None))
+        self.__dict__.pop("plain", None)
         self._english.clear()
 
     def english_matches(self, language: Language) -> list[tuple[int, Match]]:
@@ -196,6 +202,14 @@ class CardSource:
                      for match in language.english.find(paragraph.text, paragraph.tokens)]
             self._english[language.lang] = found
         return found
+
+
+def _release(result: ParseResult | None) -> None:
+    """Break a parse tree's reference cycle (its nodes' lazy positions point back at
+    it), so that reference counting frees it at once instead of the garbage collector."""
+    if result is not None:
+        result.document = Document(())
+        result.paragraphs.clear()
 
 
 def file_locator(file: CardFile, key: str, offset: int) -> tuple[str, int, int]:
@@ -241,7 +255,10 @@ class Subject:
 
     def forget(self) -> None:
         """Drop the parse tree and what is derived from it (recomputed if needed)."""
-        for name in ("result", "plain", "matches", "term_ids", "words"):
+        result = self.__dict__.pop("result", None)
+        if self.source is None or result is not self.source.__dict__.get("result"):
+            _release(result)  # a source's tree is the source's to release
+        for name in ("plain", "matches", "term_ids", "words"):
             self.__dict__.pop(name, None)
 
     @cached_property

@@ -235,12 +235,14 @@ def _lint(library: Library, resources: Resources, options: Options,
         if subject.source is not None and (following is None
                                            or following.source is not subject.source):
             subject.source.forget()
-    owners = {_owner_key(s.card.slug, s.lang, s.locator(s.file, "name", 0)[0]): s
-              for s in subjects}
+    owners: dict[tuple[str, str, str], Subject] = {}
     for group in by_language.values():
         for rule_ in by_target[LIBRARY]:
             for finding in REGISTRY.check(rule_.code)(group):
-                owner = owners[_owner_key(finding.card, finding.lang, finding.path)]
+                if not owners:
+                    owners = {(s.card.slug, s.lang, s.locator(s.file, "name", 0)[0]): s
+                              for s in subjects}
+                owner = owners[(finding.card, finding.lang, finding.path)]
                 found[id(owner)].append(finding)
     selected = {r.code for r in chosen}
     findings: list[Finding] = []
@@ -251,7 +253,3 @@ def _lint(library: Library, resources: Resources, options: Options,
     cards: set[tuple[str, str]] = {(s.card.deck, s.card.slug) for s in subjects}
     return Report(findings, len(cards), sum(1 for s in subjects if s.is_translation),
                   len(subjects))
-
-
-def _owner_key(card: str, lang: str, path: str) -> tuple[str, str, str]:
-    return (card, lang, path)

@@ -12,7 +12,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 
-from ...cards.model import DEFAULT_FOOTERS, SOURCE_LANGUAGE, changed_fields, source_fingerprint
+from ...cards.model import DEFAULT_FOOTERS, SOURCE_LANGUAGE, changed_fields
 from ...diagnostics import Severity
 from ...glossary.matcher import normalize, words
 from ...markup.tree import SYMBOL_CODES, DropCap, Symbol
@@ -66,7 +66,7 @@ def _number_pairs(subject: Subject) -> Iterator[tuple[int | None, list[Number],
                read_numbers("\n".join(p.text for p in target), numbers))
 
 
-def _number_findings(subject: Subject, stats: bool) -> Iterator[Finding]:
+def _number_findings(subject: Subject) -> Iterator[Finding]:
     assert subject.source is not None
     for index, source_numbers, target_numbers in _number_pairs(subject):
         result = compare(source_numbers, target_numbers)
@@ -78,18 +78,16 @@ def _number_findings(subject: Subject, stats: bool) -> Iterator[Finding]:
                 return subject.report_paragraph(code, index, message)
             return subject.report_span(code, index, start, message)
 
-        if stats:
-            if result.missing_stats or result.extra_stats:
-                missing = ", ".join(result.missing_stats) or "nothing"
-                extra = ", ".join(n.value for n in result.extra_stats) or "nothing"
-                first = result.extra_stats[0].start if result.extra_stats else None
-                yield at(first, "TR101", f"stat modifiers differ{where}: the English has "
-                         f"{missing} where the translation has {extra}")
-            if result.stat_order:
-                english_order, target_order = result.stat_order
-                yield at(None, "TR102", f"stat modifiers in another order{where}: "
-                         f"{' '.join(english_order)} in English, {' '.join(target_order)} here")
-            continue
+        if result.missing_stats or result.extra_stats:
+            missing = ", ".join(result.missing_stats) or "nothing"
+            extra = ", ".join(n.value for n in result.extra_stats) or "nothing"
+            first = result.extra_stats[0].start if result.extra_stats else None
+            yield at(first, "TR101", f"stat modifiers differ{where}: the English has "
+                     f"{missing} where the translation has {extra}")
+        if result.stat_order:
+            english_order, target_order = result.stat_order
+            yield at(None, "TR102", f"stat modifiers in another order{where}: "
+                     f"{' '.join(english_order)} in English, {' '.join(target_order)} here")
         if result.missing_numbers:
             yield at(None, "TR103", f"number{'s' if len(result.missing_numbers) > 1 else ''} "
                      f"{', '.join(result.missing_numbers)} of the English text missing{where}")
@@ -106,10 +104,9 @@ def _numbers(subject: Subject, code: str) -> Iterator[Finding]:
     """The findings of one TR1 rule; the four share one comparison per subject."""
     if not subject.is_translation:
         return
-    key = ("numbers", code in ("TR101", "TR102"))
-    found = subject.cache.get(key)
+    found = subject.cache.get("TR1")
     if found is None:
-        found = subject.cache[key] = list(_number_findings(subject, stats=key[1]))
+        found = subject.cache["TR1"] = list(_number_findings(subject))
     yield from (f for f in found if f.code == code)
 
 
@@ -605,14 +602,14 @@ def check_stale(subject: Subject) -> Iterator[Finding]:
     fingerprint = subject.file.fields.get("source")
     if not isinstance(fingerprint, str) or not fingerprint:
         return
-    changed = changed_fields(fingerprint, subject.source.file)
+    changed = changed_fields(fingerprint, subject.source.file, subject.source.fingerprint)
     if changed == []:
         return
     what = (f"its {', '.join(changed)} changed" if changed
             else "which fields cannot be told (old fingerprint format)")
     yield subject.report("TR601", "source", 0,
                          f"the English card changed since this translation ({what}): review "
-                         f"it, then set source: \"{source_fingerprint(subject.source.file)}\"")
+                         f"it, then set source: \"{subject.source.fingerprint}\"")
 
 
 @rule("TR602", "no-fingerprint", Severity.INFO,
@@ -627,7 +624,7 @@ def check_no_fingerprint(subject: Subject) -> Iterator[Finding]:
         assert subject.source is not None
         yield subject.report("TR602", "source", 0,
                              "no source fingerprint: after review, add source: "
-                             f"\"{source_fingerprint(subject.source.file)}\"")
+                             f"\"{subject.source.fingerprint}\"")
 
 
 # --------------------------------------------------------------------------------------
