@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .files import CARD_FILE_RE, DECK_FILE, Problem, parse_card_file, parse_deck_file
-from .model import SOURCE_LANGUAGE, Card, Library
+from .model import SOURCE_LANGUAGE, Library
 
 
 def deck_directories(paths: Iterable[str], problems: list[Problem]) -> list[Path]:
@@ -63,12 +63,7 @@ def load_library(paths: Iterable[str]) -> tuple[Library, list[Problem]]:
             card_file = parse_card_file(path, key, problems)
             if card_file is None:
                 continue
-            card = library.cards.setdefault((key, card_file.slug),
-                                            Card(card_file.slug, key, None))
-            if card_file.is_source:
-                card.source = card_file
-            else:
-                card.translations[card_file.lang] = card_file
+            library.add(card_file)
     _check_across_files(library, problems)
     problems.sort(key=lambda p: (p.path, p.line))
     return library, problems

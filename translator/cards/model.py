@@ -185,6 +185,16 @@ class Library:
     #: Cards by (deck, slug).
     cards: dict[tuple[str, str], Card] = field(default_factory=dict)
 
+    def add(self, card_file: CardFile) -> Card:
+        """File a card version under its card (created on its first version)."""
+        card = self.cards.setdefault((card_file.deck, card_file.slug),
+                                     Card(card_file.slug, card_file.deck, None))
+        if card_file.is_source:
+            card.source = card_file
+        else:
+            card.translations[card_file.lang] = card_file
+        return card
+
     def deck_cards(self, deck: str) -> list[Card]:
         return [card for (name, _), card in sorted(self.cards.items()) if name == deck]
 

@@ -146,17 +146,20 @@ class Resources:
     allowed_words: set[str] = field(default_factory=set)
     #: Words of the library's card names, by language: a card names another card.
     name_words: dict[str, set[str]] = field(default_factory=dict)
+    _allowed: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
-    def allowed(self, lang: str) -> set[str] | frozenset[str]:
+    def set_names(self, name_words: dict[str, set[str]]) -> None:
+        """The card-name words of the library being linted."""
+        self.name_words = name_words
+        self._allowed.clear()
+
+    def allowed(self, lang: str) -> frozenset[str]:
         """Words never reported as English left in a ``lang`` text."""
-        key = ("allowed", lang)
-        found = self._allowed.get(key)
+        found = self._allowed.get(lang)
         if found is None:
-            found = self._allowed[key] = frozenset(self.allowed_words
-                                                   | self.name_words.get(lang, set()))
+            found = self._allowed[lang] = frozenset(self.allowed_words
+                                                    | self.name_words.get(lang, set()))
         return found
-
-    _allowed: dict[object, frozenset[str]] = field(default_factory=dict)
 
     def language(self, lang: str) -> Language:
         found = self.languages.get(lang)

@@ -205,8 +205,7 @@ def lint(library: Library, resources: Resources, options: Options,
 
 def _lint(library: Library, resources: Resources, options: Options,
           locator: Locator) -> Report:
-    resources.name_words = _card_names(library)
-    resources._allowed.clear()
+    resources.set_names(_card_names(library))
     chosen = selected_rules(options)
     by_target: dict[str, list[Rule]] = {MARKUP: [], TRANSLATION: [], LIBRARY: []}
     for rule_ in chosen:

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..cards.aminduna import ImportError_, cards_of, plan_import, read_documents, remote_fields
 from ..cards.files import DECK_FILE, parse_card_text, parse_deck_text
 from ..cards.library import load_library
-from ..cards.model import SOURCE_LANGUAGE, Card, CardFile, Library
+from ..cards.model import SOURCE_LANGUAGE, CardFile, Library
 from ..problems import Problem
 from .context import Locator, file_locator
 
@@ -143,12 +143,7 @@ def load_json(paths: list[str], sources: list[str]) -> Inputs:
             problems.append(Problem(location.path if location else paths[0],
                                     location.lines.get("name", 0) if location else 0,
                                     problem.message, problem.hint))
-        card = library.cards.setdefault((deck_name, card_file.slug),
-                                        Card(card_file.slug, deck_name, None))
-        if card_file.is_source:
-            card.source = card_file
-        else:
-            card.translations[card_file.lang] = card_file
+        library.add(card_file)
         if key in linted:
             files.add(virtual)
 
