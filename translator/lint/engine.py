@@ -90,17 +90,16 @@ def selected_rules(options: Options) -> list[Rule]:
 def load_resources(languages: Iterable[str], options: Options,
                    problems: list[Problem]) -> Resources:
     """Glossaries and linter data for ``languages`` (English always)."""
-    def language(lang: str) -> Language:
+    def language(lang: str, data: dict) -> Language:
         glossary, found = load_glossary(lang, options.glossary_paths)
         problems.extend(found)
-        return Language(lang, glossary, number_words(read_language_data(lang, problems)))
+        return Language(lang, glossary, number_words(data))
 
-    english = language(SOURCE_LANGUAGE)
     english_data = read_language_data(SOURCE_LANGUAGE, problems)
-    resources = Resources(english, {}, frozenset(str(w).casefold()
-                                                 for w in english_data.get("words") or []))
+    resources = Resources(language(SOURCE_LANGUAGE, english_data), {},
+                          frozenset(str(w).casefold() for w in english_data.get("words") or []))
     for lang in sorted(set(languages) - {SOURCE_LANGUAGE}):
-        resources.languages[lang] = language(lang)
+        resources.languages[lang] = language(lang, read_language_data(lang, problems))
     resources.allowed_words.update(w.casefold() for w in options.allow_english)
     return resources
 
@@ -247,7 +246,7 @@ def _lint(library: Library, resources: Resources, options: Options,
     findings: list[Finding] = []
     for subject in subjects:
         kept = _apply_suppressions(subject, found[id(subject)], selected)
-        findings.extend(f for f in kept if f.code in selected or f.code.startswith("LN"))
+        findings.extend(f for f in kept if f.code in selected)
     findings.sort(key=Finding.sort_key)
     cards: set[tuple[str, str]] = {(s.card.deck, s.card.slug) for s in subjects}
     return Report(findings, len(cards), sum(1 for s in subjects if s.is_translation),
