@@ -176,6 +176,14 @@ class CardSource:
         self.card = card
         self.file = file
         self._english: dict[str, list[tuple[int, Match]]] = {}
+        #: What rules derive from the English text, shared by its translations.
+        self._memo: dict[object, Any] = {}
+
+    def memo(self, key: object, compute: Callable[[], Any]) -> Any:
+        """``compute()``, once per English card (its translations all need it)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     @cached_property
     def result(self) -> ParseResult:
@@ -195,6 +203,7 @@ class CardSource:
         _release(self.__dict__.pop("result", None))
         self.__dict__.pop("plain", None)
         self._english.clear()
+        self._memo.clear()
 
     def english_matches(self, language: Language) -> list[tuple[int, Match]]:
         """Glossary terms (the English side of ``language``'s glossary) in the printed

@@ -290,15 +290,16 @@ def collect_sentences(subject: Subject) -> list[tuple[str, str, int, int, str]]:
     source, target = subject.source.plain.paragraphs, subject.plain.paragraphs
     if len(source) != len(target):
         return []
+    english_sentences = subject.source.memo("sentences", lambda: [
+        [(loose(en), len(en.split()) >= 3) for _, en in sentences(p.text)] for p in source])
     found = []
-    for english, here in zip(source, target, strict=True):
-        english_sentences = sentences(english.text)
+    for english, here in zip(english_sentences, target, strict=True):
         here_sentences = sentences(here.text)
-        if len(english_sentences) != len(here_sentences):
+        if len(english) != len(here_sentences):
             continue
-        for (_, en), (start, tr) in zip(english_sentences, here_sentences, strict=True):
-            if len(en.split()) >= 3:
-                found.append((loose(en), loose(tr), here.index, start, tr.strip()))
+        for (key, compared), (start, tr) in zip(english, here_sentences, strict=True):
+            if compared:
+                found.append((key, loose(tr), here.index, start, tr.strip()))
     return found
 
 

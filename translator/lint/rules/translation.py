@@ -57,12 +57,15 @@ def _number_pairs(subject: Subject) -> Iterator[tuple[int | None, list[Number],
     numbers = subject.language.numbers
     source = subject.source.plain.paragraphs
     target = subject.plain.paragraphs
+    memo = subject.source.memo
     if len(source) == len(target):
-        for s, t in zip(source, target, strict=True):
-            yield (t.index, read_numbers(s.text, english, s.tokens),
-                   read_numbers(t.text, numbers, t.tokens))
+        english_numbers = memo("numbers", lambda: [read_numbers(p.text, english, p.tokens)
+                                                   for p in source])
+        for found, t in zip(english_numbers, target, strict=True):
+            yield t.index, found, read_numbers(t.text, numbers, t.tokens)
     else:
-        yield (None, read_numbers("\n".join(p.text for p in source), english),
+        yield (None, memo("numbers of the text", lambda: read_numbers(
+                   "\n".join(p.text for p in source), english)),
                read_numbers("\n".join(p.text for p in target), numbers))
 
 
@@ -370,6 +373,12 @@ def source_abilities(subject: Subject) -> list[tuple[int, str, list[str]]]:
     An ability is a paragraph opening with a bold run that starts with an ability's
     English name (`***Salvage 2***`); the words after the name are its parameters.
     """
+    assert subject.source is not None
+    source = subject.source
+    return source.memo(("abilities", subject.lang), lambda: _abilities(subject))
+
+
+def _abilities(subject: Subject) -> list[tuple[int, str, list[str]]]:
     assert subject.source is not None
     by_english = subject.language.abilities_by_english
     found = []
