@@ -636,7 +636,8 @@ def _lint_options(args: argparse.Namespace) -> tuple[lint.Options, Severity]:
                          "(see 'translator lint --list-rules')")
     options = lint.Options(select=select, ignore=ignore, languages=list(args.lang or []),
                            allow_english=config.allow_english,
-                           glossary_paths=[*config.glossary, *(args.library or [])])
+                           glossary_paths=[*config.glossary, *(args.library or [])],
+                           settings=dict(config.settings))
     fail_on = Severity(args.fail_on or config.fail_on or "warning")
     return options, fail_on
 

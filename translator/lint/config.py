@@ -10,6 +10,9 @@ table is ``[lint]``.  Command-line options override the file::
     ignore = ["TR502"]
     fail-on = "warning"
     allow-english = ["Saltmere"]
+    french-spaces = "either"      # before ; : ! ? », inside « »: no-break, narrow, either
+    apostrophe = "’"              # or "'"
+    spelling = true               # Hunspell dictionaries, when installed
 """
 
 from __future__ import annotations
@@ -22,8 +25,11 @@ from typing import Any
 from ..problems import did_you_mean
 from ..textio import InputError
 
-KEYS = ("select", "ignore", "fail-on", "allow-english", "glossary")
+KEYS = ("select", "ignore", "fail-on", "allow-english", "glossary", "french-spaces",
+        "apostrophe", "spelling")
 FAIL_ON = ("error", "warning", "info")
+#: Typographic settings and their allowed values (the first is the default).
+CHOICES = {"french-spaces": ("either", "no-break", "narrow"), "apostrophe": ("’", "'")}
 
 
 @dataclass
@@ -37,6 +43,8 @@ class Config:
     allow_english: list[str] = field(default_factory=list)
     #: Library paths holding glossary files (relative to the configuration file).
     glossary: list[str] = field(default_factory=list)
+    #: Style settings for the rules (``french-spaces``, ``apostrophe``, ``spelling``).
+    settings: dict[str, object] = field(default_factory=dict)
 
 
 def find_config(start: Path | None = None) -> Path | None:
@@ -102,6 +110,17 @@ def load_config(path: Path) -> Config:
 
 
 def _set(config: Config, key: str, value: Any, path: str, line: int) -> None:
+    if key in CHOICES:
+        if value not in CHOICES[key]:
+            raise InputError(path, f"{key} is one of {', '.join(map(repr, CHOICES[key]))}, "
+                                   f"not {value!r}", line)
+        config.settings[key] = value
+        return
+    if key == "spelling":
+        if not isinstance(value, bool):
+            raise InputError(path, f"spelling is true or false, not {value!r}", line)
+        config.settings[key] = value
+        return
     if key == "fail-on":
         if value not in FAIL_ON:
             raise InputError(path, f"fail-on is one of {', '.join(FAIL_ON)}, not {value!r}",

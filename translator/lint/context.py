@@ -147,6 +147,8 @@ class Resources:
     #: Words of the library's card names, by language: a card names another card.
     name_words: dict[str, set[str]] = field(default_factory=dict)
     _allowed: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    #: Style settings (``french-spaces``, ``apostrophe``, ``spelling``).
+    settings: dict[str, object] = field(default_factory=dict)
 
     def set_names(self, name_words: dict[str, set[str]]) -> None:
         """The card-name words of the library being linted."""

@@ -31,6 +31,10 @@ from .context import (
     word_set,
 )
 from .model import Edit, Finding
+
+#: Style settings used when the configuration names none.
+DEFAULT_SETTINGS: dict[str, object] = {"french-spaces": "either", "apostrophe": "’",
+                                       "spelling": True}
 from .rule import COLLECTORS, ENGINE, LIBRARY, MARKUP, TRANSLATION, rule
 
 
@@ -67,6 +71,9 @@ class Options:
     allow_english: list[str] = field(default_factory=list)
     #: Library paths whose glossary files add to the shipped ones.
     glossary_paths: list[str] = field(default_factory=list)
+    #: Style settings (see :data:`translator.lint.config.CHOICES`): ``french-spaces``,
+    #: ``apostrophe``, ``spelling``; defaults where absent.
+    settings: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass
@@ -101,6 +108,7 @@ def load_resources(languages: Iterable[str], options: Options,
     for lang in sorted(set(languages) - {SOURCE_LANGUAGE}):
         resources.languages[lang] = language(lang, read_language_data(lang, problems))
     resources.allowed_words.update(w.casefold() for w in options.allow_english)
+    resources.settings = {**DEFAULT_SETTINGS, **options.settings}
     return resources
 
 

@@ -3,12 +3,14 @@
 - ``MK``: markup (how Aminduna reads the card text), from :mod:`translator.markup.checks`;
 - ``TR``: a translation against its English card (:mod:`.translation`);
 - ``GL``: the glossary, and consistency across the library (:mod:`.glossary`);
+- ``FR``: the French style guide (:mod:`.french`); ``EO``: the Esperanto house style
+  (:mod:`.esperanto`); ``SP``: spelling (:mod:`.spelling`);
 - ``LN``: the linter's own findings (suppressions), in :mod:`translator.lint.engine`.
 """
 
 from __future__ import annotations
 
 from ...markup import checks as markup_checks
-from . import glossary, translation
+from . import esperanto, french, glossary, spelling, translation
 
-__all__ = ["glossary", "markup_checks", "translation"]
+__all__ = ["esperanto", "french", "glossary", "markup_checks", "spelling", "translation"]
