@@ -32,10 +32,11 @@ from .context import (
 )
 from .model import Edit, Finding
 
+from .rule import COLLECTORS, ENGINE, LIBRARY, MARKUP, TRANSLATION, rule
+
 #: Style settings used when the configuration names none.
 DEFAULT_SETTINGS: dict[str, object] = {"french-spaces": "either", "apostrophe": "’",
                                        "spelling": True}
-from .rule import COLLECTORS, ENGINE, LIBRARY, MARKUP, TRANSLATION, rule
 
 
 @rule("LN001", "unused-suppression", Severity.WARNING,
