@@ -31,7 +31,6 @@ from .context import (
     word_set,
 )
 from .model import Edit, Finding
-
 from .rule import COLLECTORS, ENGINE, LIBRARY, MARKUP, TRANSLATION, rule
 
 #: Style settings used when the configuration names none.
