@@ -20,6 +20,7 @@ from typing import Any, TextIO
 from . import __version__, cards, glossary, lint, markup
 from .diagnostics import REGISTRY, Diagnostic, Severity, apply_fixes
 from .lint import config as lint_config
+from .lint import fixes as lint_fixes
 from .lint import output as lint_output
 from .lint import sources as lint_sources
 from .markup.checks import TARGET as MARKUP
@@ -663,7 +664,27 @@ def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
     resources = lint.load_resources(languages, options, problems)
     options.files = inputs.files
     report = lint.lint(inputs.library, resources, options, inputs.locator)
-    lint_output.write(report, out, args.format, lint.selected_rules(options))
+    fixed = 0
+    if args.fix or args.diff:
+        if any(p.lower().endswith(".json") for p in paths):
+            raise UsageError("--fix and --diff change card files, not Aminduna JSON: import "
+                             "it first (translator import arcmage)")
+        result = lint_fixes.fix_library(
+            inputs.library,
+            lambda library: lint.lint(library, resources, options, inputs.locator).findings,
+            report.findings, lambda path: decode(read_bytes(path), path))
+        if args.diff:
+            out.write(result.diff())
+            if problems:
+                _report_problems(problems)
+                return EXIT_ERROR
+            return EXIT_FINDINGS if result.changed else EXIT_OK
+        for path in result.changed:
+            atomic_write(path, result.contents[path])
+        fixed = result.applied
+        if fixed:
+            report = lint.lint(inputs.library, resources, options, inputs.locator)
+    lint_output.write(report, out, args.format, lint.selected_rules(options), fixed)
     if problems:
         _report_problems(problems)
         return EXIT_ERROR
@@ -766,6 +787,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="configuration file (default: the nearest translator.toml, or "
                         "pyproject.toml with [tool.translator])")
     p.add_argument("--no-config", action="store_true", help="ignore configuration files")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--fix", action="store_true",
+                      help="apply the safe fixes to the translations (atomically)")
+    mode.add_argument("--diff", action="store_true",
+                      help="print the safe fixes as a diff, change nothing (exit 1 if any)")
     p.add_argument("--explain", metavar="CODE", help="print a rule's documentation")
     p.add_argument("--list-rules", action="store_true", help="list every rule")
     p.set_defaults(run=cmd_lint)

@@ -363,6 +363,26 @@ class Subject:
             return self.report(code, "text", paragraphs[index].paragraph.pos.offset, message)
         return self.report(code, "text", _first_printed(self.file.body), message)
 
+    def text_edit(self, paragraph: int, start: int, end: int,
+                  replacement: str) -> Edit | None:
+        """A fix replacing printed characters ``[start, end)`` of a paragraph, or None
+        when they are not written as printed in the file (an entity, markup in
+        between): a fix never guesses where to write."""
+        plain = self.plain.paragraphs[paragraph]
+        expected = plain.text[start:end]
+        if start == end:
+            if start == 0:
+                return None
+            offset = plain.source_offset(start - 1) + 1
+            if self.file.body[offset - 1:offset] != plain.text[start - 1]:
+                return None
+            return Edit("text", offset, offset, replacement)
+        offset = plain.source_offset(start)
+        last = plain.source_offset(end - 1) + 1
+        if self.file.body[offset:last] != expected:
+            return None
+        return Edit("text", offset, last, replacement)
+
     def report_span(self, code: str, paragraph: int, start: int, message: str,
                     edit: Edit | None = None) -> Finding:
         """A finding at character ``start`` of a printed paragraph's plain text."""

@@ -37,7 +37,7 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
-def write_text(report: Report, out: TextIO, color: bool | None = None) -> None:
+def write_text(report: Report, out: TextIO, color: bool | None = None, fixed: int = 0) -> None:
     """``path:line:col CODE message``, grouped by card, then a summary line."""
     color = use_color(out) if color is None else color
     current: tuple[str, str] | None = None
@@ -68,16 +68,20 @@ def write_text(report: Report, out: TextIO, color: bool | None = None) -> None:
                 f"{_plural(counts['warnings'], 'warning')}, {_plural(counts['infos'], 'info')}.")
     else:
         line = f"No findings in {scope}."
+    if fixed:
+        line += f" Fixed {fixed}."
+    elif counts["fixable"]:
+        line += f" {counts['fixable']} fixable with --fix."
     out.write(line + "\n")
 
 
-def as_json(report: Report) -> dict[str, Any]:
+def as_json(report: Report, fixed: int = 0) -> dict[str, Any]:
     return {"version": 1, "findings": [f.as_dict() for f in report.findings],
-            "summary": summary(report)}
+            "summary": {**summary(report), "fixed": fixed}}
 
 
-def write_json(report: Report, out: TextIO) -> None:
-    json.dump(as_json(report), out, ensure_ascii=False, indent=2)
+def write_json(report: Report, out: TextIO, fixed: int = 0) -> None:
+    json.dump(as_json(report, fixed), out, ensure_ascii=False, indent=2)
     out.write("\n")
 
 
@@ -156,12 +160,14 @@ def write_github(report: Report, out: TextIO) -> None:
         out.write(github_line(finding) + "\n")
 
 
-def write(report: Report, out: TextIO, format_: str, rules: Iterable[Rule] | None = None) -> None:
+def write(report: Report, out: TextIO, format_: str, rules: Iterable[Rule] | None = None,
+          fixed: int = 0) -> None:
+    """Write ``report`` in ``format_``; ``fixed`` fixes were applied before it."""
     if format_ == "json":
-        write_json(report, out)
+        write_json(report, out, fixed)
     elif format_ == "sarif":
         write_sarif(report, out, rules)
     elif format_ == "github":
         write_github(report, out)
     else:
-        write_text(report, out)
+        write_text(report, out, fixed=fixed)

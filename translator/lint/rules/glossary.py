@@ -16,7 +16,7 @@ from ...glossary.forms import _fr_phrase_plural
 from ...glossary.matcher import Match, normalize
 from ...glossary.model import Entry
 from ..context import Subject
-from ..model import Edit, Finding
+from ..model import Finding
 from ..rule import LIBRARY, collects, rule
 from .translation import aligned, loose
 
@@ -159,13 +159,7 @@ def _deprecated(subject: Subject, code: str) -> Iterator[Finding]:
             what = f"'{entry.en}'"
         fix = inflect_like(match.text, hit.term, replacement, subject.lang) \
             if replacement else None
-        plain = subject.plain.paragraphs[index]
-        edit = None
-        if fix is not None:
-            offset = plain.source_offset(start)
-            last = plain.source_offset(end - 1) + 1
-            if subject.file.body[offset:last] == match.text:
-                edit = Edit("text", offset, last, fix)
+        edit = None if fix is None else subject.text_edit(index, start, end, fix)
         use = f": use '{replacement}'" if replacement else ""
         yield subject.report_span(code, index, start,
                                   f"'{match.text}' is deprecated in the "

@@ -1,0 +1,199 @@
+"""Applying safe fixes to card files: ``translator lint --fix`` and ``--diff``.
+
+A fix is an :class:`~.model.Edit` of one field: characters of the card text (the
+file's body), or of a front matter value.  Applying them changes nothing else byte for
+byte: the body is edited in place; a front matter value is rewritten on its own line,
+in its own quoting style, and the line's comment and every other line are kept.  A
+file whose edits cannot be written that way (a value on several lines, a result that
+does not read back as intended) is left alone.  English files are never changed: the
+source language is the reference the translations are checked against.
+
+Fixes are applied until nothing fixable is left (a fix may make another possible, two
+may overlap), so that running ``--fix`` twice changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import yaml
+
+from ..cards.files import parse_card_text
+from ..cards.model import SOURCE_LANGUAGE, CardFile, Library
+from .model import Edit, Finding
+
+#: How many times findings are fixed and the library linted again, at most.
+MAX_PASSES = 10
+_KEY_LINE = re.compile(r"^(?P<key>[A-Za-z0-9_-]+):(?P<space>[ \t]*)(?P<rest>.*?)(?P<eol>\r?\n?)$")
+
+
+@dataclass
+class FixResult:
+    """What fixing did: the new content of each changed file, and how many fixes."""
+
+    contents: dict[str, str] = field(default_factory=dict)
+    originals: dict[str, str] = field(default_factory=dict)
+    applied: int = 0
+
+    def diff(self) -> str:
+        """A unified diff of every changed file."""
+        chunks = []
+        for path, new in sorted(self.contents.items()):
+            old = self.originals[path]
+            if old != new:
+                chunks.extend(difflib.unified_diff(
+                    old.splitlines(keepends=True), new.splitlines(keepends=True),
+                    f"a/{path}", f"b/{path}"))
+        return "".join(chunks)
+
+    @property
+    def changed(self) -> list[str]:
+        return sorted(p for p, text in self.contents.items() if text != self.originals[p])
+
+
+def _apply(value: str, edits: list[Edit]) -> tuple[str, int]:
+    """``value`` with the non-overlapping ``edits`` applied (the first of overlapping
+    ones wins; the others wait for the next pass)."""
+    parts: list[str] = []
+    last = 0
+    applied = 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        if edit.start < last or edit.end > len(value):
+            continue
+        parts.append(value[last:edit.start])
+        parts.append(edit.replacement)
+        last = edit.end
+        applied += 1
+    parts.append(value[last:])
+    return "".join(parts), applied
+
+
+def _scalar(rest: str) -> tuple[str, str, str] | None:
+    """(quote style, value text as written, trailing text) of a one-line YAML scalar."""
+    if rest[:1] == '"':
+        match = re.match(r'"((?:[^"\\]|\\.)*)"(.*)$', rest)
+        return ("\"", match.group(1), match.group(2)) if match else None
+    if rest[:1] == "'":
+        match = re.match(r"'((?:[^']|'')*)'(.*)$", rest)
+        return ("'", match.group(1), match.group(2)) if match else None
+    if rest[:1] in ("|", ">", "[", "{", "&", "*", "!") or not rest:
+        return None
+    comment = re.search(r"\s#", rest)
+    value = rest[:comment.start()] if comment else rest
+    stripped = value.rstrip()
+    return "", stripped, rest[len(stripped):]
+
+
+def _render(value: str, style: str) -> str:
+    """``value`` as a YAML scalar, in the original style when that is still valid."""
+    if style == "'":
+        return "'" + value.replace("'", "''") + "'"
+    if style == "":
+        try:
+            if yaml.safe_load(f"k: {value}") == {"k": value}:
+                return value
+        except yaml.YAMLError:
+            pass
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _edit_front_matter(front: str, file: CardFile, key: str,
+                       edits: list[Edit]) -> tuple[str, int] | None:
+    line_number = file.lines.get(key)
+    value = file.fields.get(key)
+    if line_number is None or not isinstance(value, str):
+        return None
+    lines = front.splitlines(keepends=True)
+    if not 0 < line_number <= len(lines):
+        return None
+    match = _KEY_LINE.match(lines[line_number - 1])
+    if match is None or match["key"] != key:
+        return None
+    scalar = _scalar(match["rest"])
+    if scalar is None:
+        return None
+    style, _, trailing = scalar
+    new_value, applied = _apply(value, edits)
+    lines[line_number - 1] = (f"{key}:{match['space'] or ' '}{_render(new_value, style)}"
+                              f"{trailing}{match['eol']}")
+    return "".join(lines), applied
+
+
+def fix_file(file: CardFile, content: str, edits: list[Edit]) -> tuple[str, int] | None:
+    """The file's new content with ``edits`` applied, and how many were; ``None`` when
+    they cannot be applied safely (then the file is left as it is)."""
+    front = file.front_matter
+    if not content.startswith(front) or content[len(front):] != file.body:
+        return None
+    body, applied = _apply(file.body, [e for e in edits if e.key == "text"])
+    by_key: dict[str, list[Edit]] = {}
+    for edit in edits:
+        if edit.key != "text":
+            by_key.setdefault(edit.key, []).append(edit)
+    expected: dict[str, str] = {}
+    for key, key_edits in by_key.items():
+        done = _edit_front_matter(front, file, key, key_edits)
+        if done is None:
+            continue
+        front, count = done
+        applied += count
+        expected[key] = _apply(str(file.fields[key]), key_edits)[0]
+    new = front + body
+    # Read it back: the fix must change only what it meant to, and break nothing.
+    before: list = []
+    parse_card_text(file.path, file.deck, content, before)
+    after: list = []
+    parsed = parse_card_text(file.path, file.deck, new, after)
+    if parsed is None or parsed.body != body or \
+            {p.message for p in after} - {p.message for p in before}:
+        return None
+    unchanged = {k: v for k, v in file.fields.items() if k not in expected}
+    if {k: v for k, v in parsed.fields.items() if k not in expected} != unchanged or any(
+            parsed.fields.get(key) != value for key, value in expected.items()):
+        return None
+    return new, applied
+
+
+def fix_library(library: Library, lint_again: Callable[[Library], list[Finding]],
+                findings: list[Finding], read: Callable[[str], str]) -> FixResult:
+    """Apply the fixes of ``findings``, lint again, and repeat while fixes remain.
+
+    ``lint_again`` lints a library and returns what it reports; ``read`` gives a file's
+    current content.  Nothing is written: the result holds the new contents.
+    """
+    result = FixResult()
+    by_path = {version.path: version for card in library.cards.values()
+               for version in (card.source, *card.translations.values()) if version}
+    for _ in range(MAX_PASSES):
+        edits: dict[str, list[Edit]] = {}
+        for finding in findings:
+            version = by_path.get(finding.path)
+            if finding.edit is None or version is None or version.lang == SOURCE_LANGUAGE:
+                continue
+            edits.setdefault(finding.path, []).append(finding.edit)
+        applied_now = 0
+        for path, file_edits in edits.items():
+            version = by_path[path]
+            if path not in result.originals:
+                result.originals[path] = read(path)
+            content = result.contents.get(path, result.originals[path])
+            done = fix_file(version, content, sorted(set(file_edits),
+                                                     key=lambda e: (e.key, e.start)))
+            if done is None or done[0] == content:
+                continue
+            new, count = done
+            result.contents[path] = new
+            parsed = parse_card_text(path, version.deck, new, [])
+            assert parsed is not None
+            library.add(parsed)
+            by_path[path] = parsed
+            applied_now += count
+        if not applied_now:
+            break
+        result.applied += applied_now
+        findings = lint_again(library)
+    return result
