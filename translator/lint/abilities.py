@@ -69,8 +69,10 @@ DECK = "wiki-abilities"
 #: The translated lists linted by default.
 LANGUAGES = ("fr", "eo")
 #: What is not run: the markup rules (MK) would judge the Markdown this module writes
-#: around the lists' words, not the wiki.
-IGNORED_RULES = ("MK",)
+#: around the lists' words, not the wiki; the style and spelling rules (FR, EO, SP)
+#: judge typography, which the wiki does not set out to follow (they are measured on
+#: real prose in docs/lint-typography.md).
+IGNORED_RULES = ("MK", "FR", "EO", "SP")
 #: The command that writes the report.
 COMMAND = "python -m translator.lint.abilities > docs/lint-abilities.md"
 #: The wiki pages, and the seed documents they were extracted from.
@@ -439,8 +441,10 @@ def report(findings: Sequence[WikiFinding], languages: Sequence[str] = LANGUAGES
            "write the same number in every language.",
            "- An ability whose English entry has no reminder (Peaceful: the seeds hold no "
            "English text for it) is its template alone in every language.",
-           "- Every lint rule runs but the markup rules (MK), which would judge the "
-           "Markdown written around the lists' words rather than the wiki.",
+           "- The rules that compare a translation with its English card and the lexicons "
+           "run (TR, GL, LN); the markup rules (MK) would judge the Markdown written "
+           "around the lists' words rather than the wiki, and the style and spelling rules "
+           "(FR, EO, SP) judge typography the wiki pages do not set out to follow.",
            "- *Where* is the line of the ability's name, template or reminder in the YAML "
            "file (the part the finding is on).",
            "- *Wiki inconsistency?* is a reviewer's judgment "

@@ -73,6 +73,20 @@ class Language:
     #: Derived data shared by the rules (a footer line, ...), computed once.
     cache: dict[object, Any] = field(default_factory=dict)
 
+    def memo(self, key: object, compute: Callable[[], Any]) -> Any:
+        """``compute()``, once per language (rules derive data from the glossary)."""
+        if key not in self.cache:
+            self.cache[key] = compute()
+        return self.cache[key]
+
+    @cached_property
+    def spellings(self) -> dict[str, str]:
+        """A number's value -> its first spelling in the language's number words."""
+        found: dict[str, str] = {}
+        for word, value in self.numbers.items():
+            found.setdefault(value, word)
+        return found
+
     def subtype(self, english: str) -> str | None:
         """The glossary's rendering of an English subtype (None: a word is missing)."""
         key = ("subtype", english)

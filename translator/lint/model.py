@@ -141,8 +141,13 @@ class PlainText:
         return self.paragraphs[self.flavor_start:]
 
 
+#: What a symbol is in plain text: one character that separates words and is no space
+#: (so that no typographic rule takes it for one).
+SYMBOL_MARK = "\ufffc"
+
+
 def plain_text(document: Document, lang: str) -> PlainText:
-    """The printed text of ``document``; symbols become spaces (they separate words)."""
+    """The printed text of ``document``; a symbol is :data:`SYMBOL_MARK`."""
     opening = FLAVOR_QUOTES.get(lang, FLAVOR_QUOTES["en"])[0]
     paragraphs: list[PlainParagraph] = []
     flavor_start: int | None = None
@@ -162,7 +167,7 @@ def plain_text(document: Document, lang: str) -> PlainText:
                 parts.append(node.letter)
                 length += len(node.letter)
             elif isinstance(node, Symbol):
-                parts.append(" ")
+                parts.append(SYMBOL_MARK)
                 length += 1
             elif isinstance(node, LineBreak):
                 parts.append("\n")

@@ -1,3 +1,573 @@
-"""FR rules: the French style guide (Recommandations pour la traduction française)."""
+"""FR rules: the French style guide (*Recommandations pour la traduction française*).
+
+Form of address (FR101), the gender of *la joueureuse* (FR102), digits and letters
+(FR103), typography (FR2: no-break spaces, « », apostrophes, ellipsis, spaces),
+capitals and emphasis (FR3), the hyphen of an imperative with a pronoun (FR401) and
+the pre-print checklist (FR402, FR403).  The guide's deprecated words (*joueur*,
+*compteur*, *défendre contre*, *dévotion d'une cité*, the enumeration *enchantements,
+magie, évènements*) are glossary entries, found by GL201 in every form.
+
+Rules read the printed text (:attr:`Subject.plain`); fixes go through
+:meth:`Subject.text_edit`, which gives up (no fix) where the printed characters are
+not written as such in the file.
+"""
 
 from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...diagnostics import Severity
+from ...glossary.forms import FR_ENCLITICS
+from ...glossary.matcher import normalize
+from ..context import Subject
+from ..model import Edit, Finding, PlainParagraph
+from ..numbers import read_numbers
+from ..rule import rule
+from .translation import aligned
+
+NBSP, NNBSP = "\u00a0", "\u202f"
+#: Characters preceded by a no-break space in French; « is followed by one.
+_HIGH_PUNCTUATION = ";:!?»"
+_SPACES = {"either": (NBSP, NNBSP), "no-break": (NBSP,), "narrow": (NNBSP,)}
+_ENTITY_END = re.compile(r"&#?\w+;$")
+
+
+def _french(subject: Subject) -> bool:
+    return subject.lang == "fr" and subject.is_translation
+
+
+def _sentence_start(text: str, start: int) -> bool:
+    """Does a sentence (or a line) start at ``start``?"""
+    before = text[:start].rstrip(" \u00a0\u202f\t*«\"")
+    return not before or before[-1] in ".!?:\n\ufffc"
+
+
+# --------------------------------------------------------------------------------------
+# FR1: address, gender, numbers.
+
+_VOUS = {"vous", "votre", "vos"}
+#: Words in -ez that are no imperative.
+_NOT_IMPERATIVE = {"chez", "assez", "nez", "rez"}
+
+
+@rule("FR101", "tutoiement", Severity.WARNING,
+      "`vous`, `votre`, `vos` or an imperative in -ez: the guide says tu.",
+      "The guide (Tutoiement): « On tutoie la joueureuse. Et on lui parle à l'impératif. » "
+      "(your -> ton, you -> tu).  Its own Example 2 still has the old form: « Faites "
+      "piocher une carte au joueur ciblé. »",
+      "FR: Piochez deux cartes et placez-les dans votre main.",
+      "FR: Pioche deux cartes et place-les dans ta main.")
+def check_tutoiement(subject: Subject) -> Iterator[Finding]:
+    if not _french(subject):
+        return
+    for paragraph in subject.plain.paragraphs:
+        for word, start, end in paragraph.tokens:
+            head = word.split("-")[0]
+            if word in _VOUS:
+                yield subject.report_span("FR101", paragraph.index, start,
+                                          f"'{paragraph.text[start:end]}': the guide says tu "
+                                          "(ton, ta, tes)")
+            elif (head.endswith("ez") and len(head) > 4 and head not in _NOT_IMPERATIVE
+                  and _sentence_start(paragraph.text, start)):
+                yield subject.report_span("FR101", paragraph.index, start,
+                                          f"'{paragraph.text[start:end]}': the imperative is "
+                                          f"in tu ({head[:-2]}e, {head[:-2]}s...)")
+
+
+_PLAYER = re.compile(r"\b(joueureuses?)\b", re.IGNORECASE)
+#: Masculine determiners and contractions before *joueureuse*, and the feminine ones.
+_MASCULINE = {"le": "la", "un": "une", "du": "de la", "au": "à la", "ce": "cette",
+              "cet": "cette", "aucun": "aucune", "chaque": None, "quel": "quelle"}
+_DETERMINER = re.compile(r"(\w+)[ \u00a0]+$")
+_PARTICIPLE = re.compile(r"^[ \u00a0]+(\w+)")
+
+
+@rule("FR102", "joueureuse-gender", Severity.WARNING,
+      "*joueureuse* is always feminine: `la`, `une`, `de la`, `ciblée`.",
+      "The guide (Genre): « « La joueureuse » toujours au féminin ».  Masculine "
+      "determiners (le, un, du, au, ce) and masculine participles after it (ciblé, "
+      "attaqué) are reported, with the feminine as the fix.  *joueur* and *joueuse* "
+      "themselves are deprecated glossary terms (GL201).",
+      "FR: Fais piocher une carte au joueureuse ciblé.",
+      "FR: Fais piocher une carte à la joueureuse ciblée.",
+      "Replaces the determiner (le -> la, un -> une, du -> de la, au -> à la, ce -> "
+      "cette) or adds the -e of the participle.")
+def check_joueureuse(subject: Subject) -> Iterator[Finding]:
+    if not _french(subject):
+        return
+    for paragraph in subject.plain.paragraphs:
+        text = paragraph.text
+        for match in _PLAYER.finditer(text):
+            plural = match.group(1).lower().endswith("s")
+            before = _DETERMINER.search(text[:match.start()])
+            if before and not plural and before.group(1).lower() in _MASCULINE:
+                word = before.group(1)
+                feminine = _MASCULINE[word.lower()]
+                if feminine is not None:
+                    if word[:1].isupper():
+                        feminine = feminine[:1].upper() + feminine[1:]
+                    edit = subject.text_edit(paragraph.index, before.start(1), before.end(1),
+                                             feminine)
+                    yield subject.report_span("FR102", paragraph.index, before.start(1),
+                                              f"'{word} {match.group(1)}': la joueureuse is "
+                                              f"feminine ('{feminine}')", edit)
+            after = _PARTICIPLE.match(text[match.end():])
+            if after:
+                word = after.group(1)
+                lower = word.lower()
+                if lower.endswith("é") or (plural and lower.endswith("és")):
+                    start = match.end() + after.start(1)
+                    feminine = word + "e" if lower.endswith("é") else word[:-1] + "es"
+                    edit = subject.text_edit(paragraph.index, start, start + len(word),
+                                             feminine)
+                    yield subject.report_span("FR102", paragraph.index, start,
+                                              f"'{match.group(1)} {word}': the participle "
+                                              f"agrees with la joueureuse ('{feminine}')",
+                                              edit)
+
+
+_DIGITS_NOUNS = ("dégât", "dégâts")
+
+
+@rule("FR103", "digits-and-letters", Severity.WARNING,
+      "Damage and costs in digits, other quantities in letters, as the English writes them.",
+      "The guide (Des chiffres et des lettres): « On conserve la notation en chiffre "
+      "utilisée en anglais : Les dégats et les coûts en chiffres, le reste en lettres. » "
+      "(« Deal 3 dammage. » -> « Inflige 3 dégâts. »; « Draw two cards. » -> « Pioche "
+      "deux cartes. »).  A number the English writes in letters is written in letters, one "
+      "it writes in digits in digits; damage is always in digits.",
+      "EN: Draw two cards.\nFR: Pioche 2 cartes.",
+      "EN: Draw two cards.\nFR: Pioche deux cartes.",
+      "Writes the number as the English does (not for 1, whose gender the rule cannot "
+      "tell: un or une).")
+def check_digits_and_letters(subject: Subject) -> Iterator[Finding]:
+    if not _french(subject):
+        return
+    assert subject.source is not None
+    english_words = subject.resources.english.numbers
+    words = subject.language.numbers
+    spellings = subject.language.spellings
+    source = subject.source.plain.paragraphs
+    for paragraph in subject.plain.paragraphs:
+        index = aligned(subject, paragraph.index)
+        english: dict[str, set[str]] = {}
+        if index is not None:
+            for number in read_numbers(source[index].text, english_words, source[index].tokens):
+                english.setdefault(number.value, set()).add(number.role)
+        for number in read_numbers(paragraph.text, words, paragraph.tokens):
+            if number.role == "stat" or number.value in ("x", "1") or \
+                    number.value.startswith(("+", "-")):
+                continue
+            following = paragraph.text[number.end:].split(maxsplit=1)
+            noun = following[0].strip(".,;:!?").lower() if following else ""
+            if noun in _DIGITS_NOUNS:
+                wanted = "number"
+            else:
+                roles = english.get(number.value, set())
+                if len(roles) != 1 or roles == {number.role}:
+                    continue
+                wanted = next(iter(roles))
+            if wanted == number.role:
+                continue
+            written = paragraph.text[number.start:number.end]
+            if wanted == "number":
+                replacement = number.value
+                why = "damage and costs in digits" if noun in _DIGITS_NOUNS else \
+                    "the English writes it in digits"
+            else:
+                replacement = spellings.get(number.value, "")
+                why = "the English writes it in letters"
+            edit = subject.text_edit(paragraph.index, number.start, number.end,
+                                     replacement) if replacement else None
+            yield subject.report_span("FR103", paragraph.index, number.start,
+                                      f"'{written}': {why}"
+                                      + (f" ('{replacement}')" if replacement else ""), edit)
+
+
+# --------------------------------------------------------------------------------------
+# FR2: typography.
+
+
+def _space_setting(subject: Subject) -> tuple[str, ...]:
+    return _SPACES.get(str(subject.resources.settings.get("french-spaces")), _SPACES["either"])
+
+
+@rule("FR201", "no-break-space", Severity.WARNING,
+      "A French ; : ! ? » takes a no-break space before it, « one after it.",
+      "French typography puts a space before the high punctuation and inside « », and it "
+      "must not break (a « ! » alone at the start of a line).  The guide's pre-print "
+      "checklist asks for it: « Insécables (scripter ?) ».  The space is U+00A0 or the "
+      "narrow U+202F: `french-spaces` in the configuration accepts either (the default) "
+      "or requires one.",
+      "FR: Pioche une carte !",
+      "FR: Pioche une carte\u00a0!",
+      "Replaces the space by a no-break space (U+202F with french-spaces = \"narrow\", else "
+      "U+00A0), or inserts one.")
+def check_no_break_space(subject: Subject) -> Iterator[Finding]:
+    if not _french(subject):
+        return
+    allowed = _space_setting(subject)
+    fix_char = allowed[0]
+    for paragraph in subject.plain.paragraphs:
+        text = paragraph.text
+        for i, char in enumerate(text):
+            if char in _HIGH_PUNCTUATION:
+                if char == ";" and _ENTITY_END.search(text, 0, i + 1):
+                    continue  # the end of an entity (&#8239;): MK404 says how to write it
+                if _ENTITY_END.search(text, 0, i):
+                    continue  # a space written as an entity (MK404)
+                if i == 0 or text[i - 1] in "\n\ufffc!?" or (
+                        char == ":" and i + 1 < len(text) and text[i - 1].isdigit()
+                        and text[i + 1].isdigit()):
+                    continue
+                yield from _space(subject, paragraph, i - 1, i, allowed, fix_char,
+                                  f"before '{char}'")
+            elif char == "«":
+                if i + 1 >= len(text) or text[i + 1] == "\n":
+                    continue
+                yield from _space(subject, paragraph, i + 1, i + 1, allowed, fix_char,
+                                  "after '«'")
+
+
+def _space(subject: Subject, paragraph: PlainParagraph, at: int, insert_at: int,
+           allowed: tuple[str, ...], fix_char: str, where: str) -> Iterator[Finding]:
+    """A finding unless the character at ``at`` is an allowed no-break space."""
+    text = paragraph.text
+    char = text[at] if 0 <= at < len(text) else ""
+    if char in allowed:
+        return
+    if char in (" ", NBSP, NNBSP):
+        name = "a space" if char == " " else f"U+{ord(char):04X}"
+        edit = subject.text_edit(paragraph.index, at, at + 1, fix_char)
+        yield subject.report_span("FR201", paragraph.index, at,
+                                  f"{name} {where}: write a no-break space", edit)
+    else:
+        edit = subject.text_edit(paragraph.index, insert_at, insert_at, fix_char)
+        yield subject.report_span("FR201", paragraph.index, insert_at,
+                                  f"no space {where}: write a no-break space", edit)
+
+
+_STRAIGHT_QUOTES = re.compile(r"\"([^\"\n]+)\"|“([^”\n]+)”")
+
+
+@rule("FR202", "french-quotes", Severity.WARNING,
+      "Quotation marks in French are « », not \" \" or “ ”.",
+      "The checklist: « Guillements typographiques (scripter ?) ».  Flavour text is "
+      "also how Aminduna recognises flavour: an italic paragraph opening with «.",
+      'FR: *"L’acier n’hésite pas."*',
+      "FR: *«\u00a0L’acier n’hésite pas.\u00a0»*",
+      "Replaces a pair of quotes in one paragraph by « » with no-break spaces inside.")
+def check_french_quotes(subject: Subject) -> Iterator[Finding]:
+    if not _french(subject):
+        return
+    space = _space_setting(subject)[0]
+    for paragraph in subject.plain.paragraphs:
+        for match in _STRAIGHT_QUOTES.finditer(paragraph.text):
+            inner = match.group(1) or match.group(2)
+            replacement = f"«{space}{inner.strip()}{space}»"
+            edit = subject.text_edit(paragraph.index, match.start(), match.end(), replacement)
+            yield subject.report_span("FR202", paragraph.index, match.start(),
+                                      "quotation marks: write « »", edit)
+
+
+_STRAIGHT_APOSTROPHE = re.compile(r"(?<=\w)'(?=\w)")
+_CURLY_APOSTROPHE = re.compile(r"(?<=\w)’(?=\w)")
+
+
+@rule("FR203", "apostrophe", Severity.INFO,
+      "An apostrophe that is not the configured one (’ by default).",
+      "One apostrophe throughout a card and a deck: the typographic ’ by default "
+      "(`apostrophe = \"'\"` in the configuration for the straight one).",
+      "FR: Au combat, j'inflige les dégâts en premier.",
+      "FR: Au combat, j’inflige les dégâts en premier.",
+      "Replaces the apostrophe.")
+def check_apostrophe(subject: Subject) -> Iterator[Finding]:
+    if not _french(subject):
+        return
+    wanted = str(subject.resources.settings.get("apostrophe") or "’")
+    wrong = _STRAIGHT_APOSTROPHE if wanted == "’" else _CURLY_APOSTROPHE
+    for paragraph in subject.plain.paragraphs:
+        for match in wrong.finditer(paragraph.text):
+            edit = subject.text_edit(paragraph.index, match.start(), match.end(), wanted)
+            yield subject.report_span("FR203", paragraph.index, match.start(),
+                                      f"apostrophe {match.group()}: write {wanted}", edit)
+
+
+_PUNCTUATION_SPACING = (
+    (re.compile(r"(?<!\.)\.\.\.(?!\.)"), "…", "FR204", "three dots: write the ellipsis …"),
+    (re.compile(r"(?<=\S)  +(?=\S)"), " ", "FR205", "two spaces: write one"),
+    (re.compile(r"(?<=\w)[ \u00a0\u202f]+(?=[.,](?:\s|$))"), "", "FR206",
+     "a space before '{next}': remove it"),
+)
+
+
+def _pattern_rule(subject: Subject, code: str) -> Iterator[Finding]:
+    if not _french(subject):
+        return
+    for pattern, replacement, pattern_code, message in _PUNCTUATION_SPACING:
+        if pattern_code != code:
+            continue
+        for paragraph in subject.plain.paragraphs:
+            for match in pattern.finditer(paragraph.text):
+                following = paragraph.text[match.end():match.end() + 1]
+                edit = subject.text_edit(paragraph.index, match.start(), match.end(),
+                                         replacement)
+                yield subject.report_span(code, paragraph.index, match.start(),
+                                          message.format(next=following), edit)
+
+
+@rule("FR204", "ellipsis", Severity.INFO,
+      "Three dots: the ellipsis is one character, …",
+      "The ellipsis … is one typographic character; three dots may break across lines "
+      "and space out differently.",
+      "FR: Et puis...", "FR: Et puis…", "Replaces the three dots by ….")
+def check_ellipsis(subject: Subject) -> Iterator[Finding]:
+    return _pattern_rule(subject, "FR204")
+
+
+@rule("FR205", "double-space", Severity.WARNING,
+      "Two spaces between words.",
+      "Aminduna prints every space: two spaces make a visible gap in the card text.",
+      "FR: Pioche  une carte.", "FR: Pioche une carte.", "Replaces them by one space.")
+def check_double_space(subject: Subject) -> Iterator[Finding]:
+    return _pattern_rule(subject, "FR205")
+
+
+@rule("FR206", "space-before-period", Severity.WARNING,
+      "A space before a full stop or a comma.",
+      "French puts no space before . and , (unlike ; : ! ?).  Grammalecte misses it "
+      "(qa-tools.md: « carte . » passed).",
+      "FR: Pioche une carte .", "FR: Pioche une carte.", "Removes the space.")
+def check_space_before_period(subject: Subject) -> Iterator[Finding]:
+    return _pattern_rule(subject, "FR206")
+
+
+# --------------------------------------------------------------------------------------
+# FR3: capitals and emphasis.
+
+_FUNCTION_WORDS = {"de", "du", "des", "la", "le", "les", "l", "d", "et", "à", "au", "aux",
+                   "en", "un", "une", "sur", "sous", "par", "pour", "dans", "avec", "sans"}
+
+
+def _capitalised_in_glossary(subject: Subject) -> frozenset[str]:
+    """Words the glossary writes with a capital after the first word (proper nouns:
+    *Enfants de Gaïa*, *Horde rouge*'s... and names of its terms)."""
+    def compute() -> frozenset[str]:
+        found = set()
+        for entry in subject.language.glossary.entries.values():
+            for term in entry.terms:
+                for word in term.text.split()[1:]:
+                    if word[:1].isupper():
+                        found.add(normalize(word))
+        return frozenset(found)
+    return subject.language.memo("capitalised words", compute)
+
+
+@rule("FR301", "sentence-case-name", Severity.WARNING,
+      "A card name in French is in sentence case: only the first word (and proper nouns) "
+      "capitalised.",
+      "The guide (Typographie): « Les titres ne prennent de majuscule qu'au premier mot, "
+      "comme une phrase normale, (ce qui diffère de l'anglais) ».  Reported: a capital on "
+      "a later word that is a function word (de, du, la, ...) or a word of the glossary "
+      "written in lower case there (port, cité, seigneur); other capitalised words may be "
+      "proper nouns (Salmère) and are left to reviewers.",
+      "EN: name: Harbor Lord\nFR: name: Seigneur Du Port",
+      "EN: name: Harbor Lord\nFR: name: Seigneur du port",
+      "Writes the word in lower case.")
+def check_sentence_case(subject: Subject) -> Iterator[Finding]:
+    if not _french(subject):
+        return
+    vocabulary = subject.language.vocabulary
+    proper = _capitalised_in_glossary(subject)
+    for key in ("name", "name2"):
+        value = subject.value(key)
+        for match in re.finditer(r"[^\W\d_][\w’'-]*", value):
+            if key == "name" and match.start() == 0:
+                continue
+            word = match.group()
+            lower = normalize(word)
+            if not word[:1].isupper() or lower in proper:
+                continue
+            if lower in _FUNCTION_WORDS or lower in vocabulary:
+                fixed = word[:1].lower() + word[1:]
+                yield subject.report("FR301", key, match.start(),
+                                     f"'{word}' in a French card name: only the first word "
+                                     f"takes a capital ('{fixed}')",
+                                     Edit(key, match.start(), match.end(), fixed))
+
+
+def _glossary_kinds(subject: Subject) -> dict[str, str]:
+    """Entry or ability id -> what it names in running text, for the capital rules."""
+    def compute() -> dict[str, str]:
+        kinds = {entry.id: {"subtype": "subtype", "faction": "faction name"}[entry.section]
+                 for entry in subject.language.glossary.entries.values()
+                 if entry.section in ("subtype", "faction")}
+        kinds.update({a.id: "ability" for a in subject.language.glossary.abilities.values()})
+        return kinds
+    return subject.language.memo("kinds in text", compute)
+
+
+@rule("FR302", "capital-in-text", Severity.WARNING,
+      "A subtype, ability or faction name with a capital in running text.",
+      "The guide (Typographie): a « sous-type ou capacité, un nom de faction » in the text "
+      "is in bold, « accordé en genre et en nombre (pas de « capitalisation ») ».  A "
+      "capital at the start of a sentence, or of an ability's own name at the head of its "
+      "paragraph, is not reported.",
+      "FR: Tous les **Squelettes** gagnent +1/+1 et acquièrent **Vol**.",
+      "FR: Tous les **squelettes** gagnent +1/+1 et acquièrent **vol**.",
+      "Writes the first letter in lower case.")
+def check_capital_in_text(subject: Subject) -> Iterator[Finding]:
+    if not _french(subject):
+        return
+    kinds = _glossary_kinds(subject)
+    for index, match in subject.matches:
+        kind = kinds.get(match.hit.id)
+        if kind is None or match.hit.status == "deprecated" or not match.text[:1].isupper():
+            continue
+        paragraph = subject.plain.paragraphs[index]
+        if _sentence_start(paragraph.text, match.start):
+            continue
+        fixed = match.text[:1].lower() + match.text[1:]
+        edit = subject.text_edit(index, match.start, match.start + 1, fixed[:1])
+        yield subject.report_span("FR302", index, match.start,
+                                  f"'{match.text}' ({kind}) takes no capital in running text",
+                                  edit)
+
+
+@rule("FR303", "bold-names", Severity.INFO,
+      "A subtype, ability, faction or card name the English writes in bold is not in bold.",
+      "The guide (Typographie): « Dans le texte, un sous-type ou capacité, un nom de "
+      "faction ou le nom d'une autre carte est en gras simple ».  Only names the English "
+      "text itself puts in bold are checked, so that a word used in its everyday sense is "
+      "not reported; italics for key noun groups are left to reviewers.",
+      "EN: All ***Skeletons*** get +1/+1.\nFR: Tous les squelettes gagnent +1/+1.",
+      "EN: All ***Skeletons*** get +1/+1.\nFR: Tous les **squelettes** gagnent +1/+1.")
+def check_bold_names(subject: Subject) -> Iterator[Finding]:
+    if not _french(subject):
+        return
+    assert subject.source is not None
+    kinds = _glossary_kinds(subject)
+    source = subject.source.plain.paragraphs
+    english_bold = {match.hit.id for index, match in subject.source.english_matches(
+                    subject.language) if _bold_in_text(source[index], match.start)}
+    reported: set[str] = set()
+    for index, match in subject.matches:
+        if match.hit.id not in kinds or match.hit.id not in english_bold \
+                or match.hit.id in reported:
+            continue
+        paragraph = subject.plain.paragraphs[index]
+        if _heading(paragraph, match.start):
+            continue
+        if not _bold_at(paragraph, match.start):
+            reported.add(match.hit.id)
+            yield subject.report_span("FR303", index, match.start,
+                                      f"'{match.text}' ({kinds[match.hit.id]}): bold in "
+                                      "English, write it in bold")
+
+
+def _heading(paragraph: PlainParagraph, start: int) -> bool:
+    """Is ``start`` in the bold run opening the paragraph (an ability's heading)?"""
+    line = paragraph.first_bold()
+    return line is not None and start < len(line) + 1
+
+
+def _bold_in_text(paragraph: PlainParagraph, start: int) -> bool:
+    """Bold in running text (not an ability's heading)."""
+    return not _heading(paragraph, start) and _bold_at(paragraph, start)
+
+
+def _bold_at(paragraph: PlainParagraph, start: int) -> bool:
+    node = None
+    for run_start, run in paragraph.runs:
+        if run_start > start:
+            break
+        node = run
+    return bool(node is not None and getattr(node, "bold", False))
+
+
+# --------------------------------------------------------------------------------------
+# FR4: imperative with a pronoun; the checklist.
+
+_PRONOUN = re.compile(r"(?<=\w) (moi|toi|lui|nous)(?=[\s.,;:!?\u00a0\u202f]|$)|"
+                      r"(?<=\w) (la|le|les|en|y)(?=[.,;:!?\u00a0\u202f]|$)")
+_PREPOSITIONS = {"à", "de", "pour", "sur", "sans", "avec", "chez", "contre", "par", "vers",
+                 "après", "avant", "entre", "que", "qu", "et", "ou", "comme", "en", "dans",
+                 "sous", "envers", "malgré", "selon", "sauf", "hors"}
+
+
+@rule("FR401", "imperative-hyphen", Severity.WARNING,
+      "An imperative and its pronoun are joined by a hyphen: Sacrifie-moi, Défausse-la.",
+      "French writes the pronoun after an imperative with a hyphen.  The guide's own "
+      "example lacks it: « Sacrifie moi pour produire une ressource des Enfants de Gaïa. "
+      "»  Reported when a sentence opens with a verb followed by moi, toi, lui, nous, or "
+      "by le, la, les, en, y before a punctuation mark (otherwise they are articles).",
+      "FR: Sacrifie moi pour produire une ressource des Enfants de Gaïa.",
+      "FR: Sacrifie-moi pour produire une ressource des Enfants de Gaïa.",
+      "Replaces the space by a hyphen.")
+def check_imperative_hyphen(subject: Subject) -> Iterator[Finding]:
+    if not _french(subject):
+        return
+    for paragraph in subject.plain.paragraphs:
+        text = paragraph.text
+        for match in _PRONOUN.finditer(text):
+            pronoun = match.group(1) or match.group(2)
+            if pronoun not in FR_ENCLITICS:
+                continue
+            verb = re.search(r"(\w+)$", text[:match.start()])
+            if verb is None or verb.group(1).lower() in _PREPOSITIONS or \
+                    not _sentence_start(text, verb.start(1)):
+                continue
+            edit = subject.text_edit(paragraph.index, match.start(), match.start() + 1, "-")
+            yield subject.report_span("FR401", paragraph.index, verb.start(1),
+                                      f"'{verb.group(1)} {pronoun}': write "
+                                      f"'{verb.group(1)}-{pronoun}'", edit)
+
+
+_SPELL_TYPES = re.compile(r"\b(enchantements?|magies?|[ée]v[èé]nements?)\b", re.IGNORECASE)
+
+
+@rule("FR402", "spell-enumeration", Severity.WARNING,
+      "The three spell types listed (enchantements, magie, évènements): write « sorts ».",
+      "The guide's pre-print checklist: « Remplacer les énumérations « enchantements, "
+      "magie, évènements » par « sorts » (spells) ».  Any order and any joining words; "
+      "the exact phrase is also a deprecated glossary term (GL201).",
+      "FR: Je ne peux pas être la cible d’évènements, de magies ou d’enchantements.",
+      "FR: Je ne peux pas être la cible de sorts.")
+def check_spell_enumeration(subject: Subject) -> Iterator[Finding]:
+    if not _french(subject):
+        return
+    for paragraph in subject.plain.paragraphs:
+        found = list(_SPELL_TYPES.finditer(paragraph.text))
+        for i in range(len(found) - 2):
+            first, last = found[i], found[i + 2]
+            kinds = {m.group(1)[:2].lower().replace("é", "e") for m in found[i:i + 3]}
+            if len(kinds) == 3 and last.end() - first.start() < 80:
+                yield subject.report_span("FR402", paragraph.index, first.start(),
+                                          "the three spell types listed: write « sorts »")
+                break
+
+
+_DEFEND = re.compile(r"\bd[ée]fend\w*", re.IGNORECASE)
+
+
+@rule("FR403", "longue-portee-defendre", Severity.WARNING,
+      "« longue portée » with « défendre »: creatures are blocked, not defended against.",
+      "The guide's pre-print checklist: « traiter toutes les cartes avec le terme « longue "
+      "portée » ET le terme « défendre » (remplacer « défendre contre les créatures » par "
+      "« bloquer les créatures ») ».  Defending a city keeps « défendre ».",
+      "FR: ***Longue portée***\\\n*Je peux défendre contre les créatures volantes.*",
+      "FR: ***Longue portée***\\\n*Je peux bloquer les créatures volantes.*")
+def check_longue_portee(subject: Subject) -> Iterator[Finding]:
+    if not _french(subject):
+        return
+    for paragraph in subject.plain.paragraphs:
+        if "longue portée" not in paragraph.text.lower():
+            continue
+        for match in _DEFEND.finditer(paragraph.text):
+            rest = paragraph.text[match.end():match.end() + 12].lower()
+            if " une cité" in rest or " la cité" in rest or " sa cité" in rest:
+                continue
+            yield subject.report_span("FR403", paragraph.index, match.start(),
+                                      f"'{match.group()}' with « longue portée »: the "
+                                      "checklist says « bloquer »")

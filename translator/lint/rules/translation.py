@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from ...cards.model import DEFAULT_FOOTERS, SOURCE_LANGUAGE, changed_fields
 from ...diagnostics import Severity
 from ...glossary.matcher import normalize, words
-from ...markup.tree import SYMBOL_CODES, DropCap, Symbol
+from ...markup.tree import SYMBOL_CODES, DropCap, Symbol, Text
 from ..context import Subject
-from ..model import Edit, Finding, PlainParagraph
+from ..model import SYMBOL_MARK, Edit, Finding, PlainParagraph
 from ..numbers import Number, compare, read_numbers
 from ..rule import rule
 
@@ -35,7 +35,7 @@ def aligned(subject: Subject, index: int) -> int | None:
 
 
 _LOOSE = str.maketrans({"’": "'", "\u00a0": " ", "\u202f": " ", "\u2212": "-",
-                        "\u2013": "-"})
+                        "\u2013": "-", SYMBOL_MARK: " "})
 _SPACES = re.compile(r"\s+")
 _QUOTE_SPACES = re.compile(r" (?=[;:!?»])|(?<=«) ")
 
@@ -276,16 +276,20 @@ def check_paragraphs(subject: Subject) -> Iterator[Finding]:
 @rule("TR302", "flavour", Severity.WARNING,
       "The English text has flavour text and the translation has none, or the reverse.",
       "Flavour text is the last italic paragraph opening with a quote (`\"` in English, "
-      "`«` in French and Esperanto).  A translation that drops it, or whose quote mark is "
-      "not the language's, loses it: Aminduna then files it as rule text.",
-      'EN: *"Steel does not hesitate."*\nFR: *"L\'acier n\'hésite pas."*',
-      'EN: *"Steel does not hesitate."*\nFR: *« L’acier n’hésite pas. »*')
+      "`«` in French and Esperanto).  A translation that drops it loses it.  (Flavour "
+      "text in another quotation mark, which Aminduna files as rule text, is the "
+      "language's quote rule's: FR202, EO.)",
+      'EN: Draw one card.\n\n*"Steel does not hesitate."*\nFR: Pioche une carte.',
+      'EN: Draw one card.\n\n*"Steel does not hesitate."*\nFR: Pioche une carte.\n\n'
+      '*« L’acier n’hésite pas. »*')
 def check_flavour(subject: Subject) -> Iterator[Finding]:
     if not subject.is_translation:
         return
     assert subject.source is not None
     english = bool(subject.source.plain.flavor)
     here = bool(subject.plain.flavor)
+    if english and not here and _quoted_otherwise(subject):
+        return  # flavour text in other quotation marks: the language's quote rule says so
     if english and not here:
         opening = "«" if subject.lang in ("fr", "eo") else '"'
         yield subject.report_paragraph(
@@ -295,6 +299,16 @@ def check_flavour(subject: Subject) -> Iterator[Finding]:
     elif here and not english:
         yield subject.report_paragraph("TR302", subject.plain.flavor_start,
                                        "flavour text that the English card does not have")
+
+
+def _quoted_otherwise(subject: Subject) -> bool:
+    """Does the translation's last paragraph open, in italics, with another quotation
+    mark than its language's (flavour text Aminduna will not recognise)?"""
+    paragraphs = subject.plain.paragraphs
+    if not paragraphs:
+        return False
+    first = paragraphs[-1].paragraph.children[0]
+    return isinstance(first, Text) and first.italic and first.text.lstrip()[:1] in "\"“”„'‘"
 
 
 @rule("TR303", "line-breaks", Severity.WARNING,
