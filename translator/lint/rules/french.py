@@ -300,7 +300,7 @@ def check_apostrophe(subject: Subject) -> Iterator[Finding]:
 _PUNCTUATION_SPACING = (
     (re.compile(r"(?<!\.)\.\.\.(?!\.)"), "…", "FR204", "three dots: write the ellipsis …"),
     (re.compile(r"(?<=\S)  +(?=\S)"), " ", "FR205", "two spaces: write one"),
-    (re.compile(r"(?<=\w)[ \u00a0\u202f]+(?=[.,](?:\s|$))"), "", "FR206",
+    (re.compile(r"(?<=\w)[ \u00a0\u202f]+(?=(?:[.,]|…)(?:\s|$))"), "", "FR206",
      "a space before '{next}': remove it"),
 )
 
@@ -338,8 +338,8 @@ def check_double_space(subject: Subject) -> Iterator[Finding]:
 
 
 @rule("FR206", "space-before-period", Severity.WARNING,
-      "A space before a full stop or a comma.",
-      "French puts no space before . and , (unlike ; : ! ?).  Grammalecte misses it "
+      "A space before a full stop, a comma or an ellipsis.",
+      "French puts no space before . , and … (unlike ; : ! ?).  Grammalecte misses it "
       "(qa-tools.md: « carte . » passed).",
       "FR: Pioche une carte .", "FR: Pioche une carte.", "Removes the space.")
 def check_space_before_period(subject: Subject) -> Iterator[Finding]:
