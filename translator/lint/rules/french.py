@@ -3,7 +3,7 @@
 Form of address (FR101), the gender of *la joueureuse* (FR102), digits and letters
 (FR103), typography (FR2: no-break spaces, « », apostrophes, ellipsis, spaces),
 capitals and emphasis (FR3), the hyphen of an imperative with a pronoun (FR401) and
-the pre-print checklist (FR402, FR403).  The guide's deprecated words (*joueur*,
+the pre-print checklist (FR402).  The guide's deprecated words (*joueur*,
 *compteur*, *défendre contre*, *dévotion d'une cité*, the enumeration *enchantements,
 magie, évènements*) are glossary entries, found by GL201 in every form.
 
@@ -75,7 +75,7 @@ def check_tutoiement(subject: Subject) -> Iterator[Finding]:
                   and _sentence_start(paragraph.text, start)):
                 yield subject.report_span("FR101", paragraph.index, start,
                                           f"'{paragraph.text[start:end]}': the imperative is "
-                                          f"in tu ({head[:-2]}e, {head[:-2]}s...)")
+                                          "in tu, not vous")
 
 
 _PLAYER = re.compile(r"\b(joueureuses?)\b", re.IGNORECASE)
@@ -554,28 +554,3 @@ def check_spell_enumeration(subject: Subject) -> Iterator[Finding]:
                 yield subject.report_span("FR402", paragraph.index, first.start(),
                                           "the three spell types listed: write « sorts »")
                 break
-
-
-_DEFEND = re.compile(r"\bd[ée]fend\w*", re.IGNORECASE)
-
-
-@rule("FR403", "longue-portee-defendre", Severity.WARNING,
-      "« longue portée » with « défendre »: creatures are blocked, not defended against.",
-      "The guide's pre-print checklist: « traiter toutes les cartes avec le terme « longue "
-      "portée » ET le terme « défendre » (remplacer « défendre contre les créatures » par "
-      "« bloquer les créatures ») ».  Defending a city keeps « défendre ».",
-      "FR: ***Longue portée***\\\n*Je peux défendre contre les créatures volantes.*",
-      "FR: ***Longue portée***\\\n*Je peux bloquer les créatures volantes.*")
-def check_longue_portee(subject: Subject) -> Iterator[Finding]:
-    if not _french(subject):
-        return
-    for paragraph in subject.plain.paragraphs:
-        if "longue portée" not in paragraph.text.lower():
-            continue
-        for match in _DEFEND.finditer(paragraph.text):
-            rest = paragraph.text[match.end():match.end() + 12].lower()
-            if " une cité" in rest or " la cité" in rest or " sa cité" in rest:
-                continue
-            yield subject.report_span("FR403", paragraph.index, match.start(),
-                                      f"'{match.group()}' with « longue portée »: the "
-                                      "checklist says « bloquer »")
