@@ -12,6 +12,7 @@ table is ``[lint]``.  Command-line options override the file::
     allow-english = ["Saltmere"]
     french-spaces = "either"      # before ; : ! ? », inside « »: no-break, narrow, either
     apostrophe = "’"              # or "'"
+    esperanto-quotes = "tight"    # «vorto» (the wiki's), "spaced" or "either"
     spelling = true               # Hunspell dictionaries, when installed
 """
 
@@ -26,10 +27,11 @@ from ..problems import did_you_mean
 from ..textio import InputError
 
 KEYS = ("select", "ignore", "fail-on", "allow-english", "glossary", "french-spaces",
-        "apostrophe", "spelling")
+        "apostrophe", "esperanto-quotes", "spelling")
 FAIL_ON = ("error", "warning", "info")
 #: Typographic settings and their allowed values (the first is the default).
-CHOICES = {"french-spaces": ("either", "no-break", "narrow"), "apostrophe": ("’", "'")}
+CHOICES = {"french-spaces": ("either", "no-break", "narrow"), "apostrophe": ("’", "'"),
+           "esperanto-quotes": ("tight", "spaced", "either")}
 
 
 @dataclass

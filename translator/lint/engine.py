@@ -35,7 +35,7 @@ from .rule import COLLECTORS, ENGINE, LIBRARY, MARKUP, TRANSLATION, rule
 
 #: Style settings used when the configuration names none.
 DEFAULT_SETTINGS: dict[str, object] = {"french-spaces": "either", "apostrophe": "’",
-                                       "spelling": True}
+                                       "esperanto-quotes": "tight", "spelling": True}
 
 
 @rule("LN001", "unused-suppression", Severity.WARNING,
