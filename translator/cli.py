@@ -23,6 +23,7 @@ from .lint import config as lint_config
 from .lint import fixes as lint_fixes
 from .lint import output as lint_output
 from .lint import sources as lint_sources
+from .lint import spelling as lint_spelling
 from .markup.checks import TARGET as MARKUP
 from .textio import (
     InputError,
@@ -643,6 +644,12 @@ def _lint_options(args: argparse.Namespace) -> tuple[lint.Options, Severity]:
     return options, fail_on
 
 
+def _report_unchecked_spelling() -> None:
+    """Say once per language that spelling was not checked (no dictionary)."""
+    for message in lint_spelling.missing_dictionaries():
+        print(f"translator: {message}", file=sys.stderr)
+
+
 def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
     if args.explain:
         return _explain(args.explain, out)
@@ -675,6 +682,7 @@ def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
             report.findings, lambda path: decode(read_bytes(path), path))
         if args.diff:
             out.write(result.diff())
+            _report_unchecked_spelling()
             if problems:
                 _report_problems(problems)
                 return EXIT_ERROR
@@ -685,6 +693,7 @@ def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
         if fixed:
             report = lint.lint(inputs.library, resources, options, inputs.locator)
     lint_output.write(report, out, args.format, lint.selected_rules(options), fixed)
+    _report_unchecked_spelling()
     if problems:
         _report_problems(problems)
         return EXIT_ERROR

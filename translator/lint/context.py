@@ -70,6 +70,9 @@ class Language:
     lang: str
     glossary: Glossary
     numbers: dict[str, str]
+    #: Words the spelling rule accepts beyond the dictionary (the linter data's
+    #: ``spelling`` list, normalized).
+    accepted: frozenset[str] = frozenset()
     #: Derived data shared by the rules (a footer line, ...), computed once.
     cache: dict[object, Any] = field(default_factory=dict)
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ..cards.model import SOURCE_LANGUAGE, CardFile, Library
 from ..diagnostics import REGISTRY, Rule, Severity
 from ..glossary.loader import load_glossary
+from ..glossary.matcher import normalize
 from ..problems import Problem
 from . import rules as _rules  # noqa: F401 - registers the rules
 from .context import (
@@ -100,7 +101,8 @@ def load_resources(languages: Iterable[str], options: Options,
     def language(lang: str, data: dict) -> Language:
         glossary, found = load_glossary(lang, options.glossary_paths)
         problems.extend(found)
-        return Language(lang, glossary, number_words(data))
+        accepted = frozenset(normalize(str(w)) for w in data.get("spelling") or [])
+        return Language(lang, glossary, number_words(data), accepted=accepted)
 
     english_data = read_language_data(SOURCE_LANGUAGE, problems)
     resources = Resources(language(SOURCE_LANGUAGE, english_data), {},

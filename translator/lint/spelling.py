@@ -1,0 +1,474 @@
+"""Spelling: the Debian Hunspell dictionaries, read by spylls, and the glossaries.
+
+A word of a translation is accepted when the language's Hunspell dictionary accepts
+it, or when it is the community's: a word of a glossary term or ability name (in any
+inflected form), of a card name of the library in that language, an ``allow-english``
+word, or a word the language's linter data accepts (``spelling`` in
+``glossaries/lint/<lang>.yaml``: what the dictionary lacks and the cards use).
+Numbers (``2``, ``1er``), symbol codes, single letters and roman numerals are words
+too.  French: an elided word (*l'*, *qu'*,
+*jusqu'*) is checked with its apostrophe, what follows on its own (*l'armée*), and
+both together when apart they are not words (*aujourd'hui*); the two apostrophes
+(’ and ') are one.  A hyphenated word that the dictionary does not know as a whole is
+checked part by part (*désengage-la*, *c'est-à-dire*).  Esperanto: a root of the
+glossary takes any ending and suffix (*milicanaj* from *Milicano*), and a compound is
+accepted when it is a known root or word followed by a known word (*ĵetkosto*: *ĵeti*
++ *kosto*; *pluvivas*: *plu* + *vivas*).
+
+Lookup only: spylls suggests in tens of seconds per word, so suggestions are the
+closest glossary word or card name (:meth:`Lexicon.suggest`).  Every lookup is
+remembered, in memory and in a cache file per dictionary (:func:`cache_directory`);
+a dictionary is read, once per process, only when a word is not there (French takes
+1 s, Esperanto 0.1 s).  A missing dictionary is remembered, the rule skips its
+language, and :func:`missing_dictionaries` says what to install.
+"""
+
+from __future__ import annotations
+
+import atexit
+import difflib
+import gc
+import hashlib
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
+
+from ..markup.tree import SYMBOL_CODES
+
+#: Where the dictionaries are searched, after the directories of ``$DICPATH`` (as
+#: Hunspell does): Debian's packages put theirs in /usr/share/hunspell.
+SEARCH_PATH: list[Path] = [Path("/usr/share/hunspell"), Path("/usr/share/myspell/dicts"),
+                           Path("/usr/share/myspell"), Path("/usr/local/share/hunspell")]
+
+#: Language -> (file names to try, without .aff/.dic; its name; the Debian package).
+DICTIONARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "fr": (("fr_FR", "fr"), "French", "hunspell-fr"),
+    "eo": (("eo", "eo_EO", "eo_XX"), "Esperanto", "myspell-eo"),
+}
+
+#: Changes when what a cached lookup means changes (see :meth:`Dictionary.lookup`).
+CACHE_FORMAT = 1
+
+_APOSTROPHES = "'’"
+#: What ends a sentence (or a clause, or a line) for the English left over.
+_SENTENCE_ENDS = ".!?;:\n"
+#: Esperanto prepositions and adverbs that open compounds (neblokita, pluvivi,
+#: kunludanto, antaŭvidi), besides roots.
+_EO_PREFIX_WORDS = frozenset((
+    "ne", "plu", "for", "kun", "sen", "sub", "sur", "tra", "pri", "pro", "post", "antaŭ",
+    "ĉirkaŭ", "super", "inter", "kontraŭ", "ĝis", "trans", "ekster", "apud", "preter",
+    "laŭ", "malantaŭ", "ĉe", "el", "en", "de", "al", "dum", "tro", "tuj", "mem", "ambaŭ",
+    "ĉiam", "neniam"))
+#: Esperanto suffixes, which a glossary root may take before its ending.
+_EO_SUFFIXES = ("ig", "iĝ", "ad", "aĵ", "an", "ar", "ebl", "ec", "eg", "ej", "em", "end",
+                "er", "estr", "et", "id", "il", "in", "ind", "ing", "ism", "ist", "obl",
+                "on", "op", "uj", "ul", "um")
+_ROMAN = re.compile(r"[IVXLCDM]+")
+#: An Esperanto word's grammatical ending, with a participle's suffix: what is left
+#: is its root (*distancfrap-antaj*, *milican-aj*, *viv-as*).
+_EO_ENDING = re.compile(r"(?:(?:[aio]n?t)?(?:[oa]j?n?|en?)|[aiou]s|u|i)$")
+
+
+class Dictionary:
+    """One language's Hunspell dictionary, loaded on the first word it must look up,
+    with every lookup remembered (in memory, and on disk between runs)."""
+
+    def __init__(self, lang: str, path: Path, cache: Path | None = None) -> None:
+        self.lang = lang
+        self.path = path
+        #: The file of lookups of earlier runs (None: not kept).
+        self.cache = cache
+        #: word -> accepted, as looked up (a process checks most words many times).
+        self.known: dict[str, bool] = _read_cache(cache) if cache is not None else {}
+        self._hunspell: Any = None  # spylls.hunspell.Dictionary, once loaded
+        self._saved = len(self.known)
+        self.broken: str | None = None
+
+    @property
+    def loaded(self) -> bool:
+        return self._hunspell is not None
+
+    def load(self) -> Any:
+        """The spylls dictionary (French takes 1 s to read, Esperanto 0.1 s)."""
+        if self._hunspell is None:
+            from spylls.hunspell import Dictionary as Hunspell  # noqa: PLC0415
+            # Reading makes a million objects and no garbage: the cyclic collector
+            # scanning them again and again would double the time (2.0 s -> 1.0 s),
+            # and they live as long as the process (frozen: never scanned again).
+            collecting = gc.isenabled()
+            gc.disable()
+            try:
+                self._hunspell = Hunspell.from_files(str(self.path))
+                gc.freeze()
+            finally:
+                if collecting:
+                    gc.enable()
+            if self.cache is not None:
+                atexit.register(self.save)
+        return self._hunspell
+
+    def lookup(self, word: str) -> bool:
+        """Does the dictionary accept ``word``?  Lower-cased first (the cheap lookup:
+        a lower-case entry also accepts its Capitalised and UPPER forms), then as
+        written (proper nouns)."""
+        found = self.known.get(word)
+        if found is None:
+            if self.broken is not None:
+                return True
+            try:
+                hunspell = self.load()
+            except Exception as error:  # a broken file must not stop lint
+                name = DICTIONARIES[self.lang][1]
+                self.broken = _MISSING[self.lang] = (
+                    f"cannot read the {name} Hunspell dictionary {self.path}: {error}; "
+                    "spelling not checked")
+                return True
+            lower = word.lower()
+            found = bool(hunspell.lookup(lower)) or (
+                lower != word and bool(hunspell.lookup(word)))
+            self.known[word] = found
+        return found
+
+    def save(self) -> None:
+        """Write the lookups to the cache file, if there are new ones (at exit)."""
+        if self.cache is None or len(self.known) == self._saved:
+            return
+        try:
+            self.cache.parent.mkdir(parents=True, exist_ok=True)
+            for stale in self.cache.parent.glob(f"spelling-{self.lang}-*.txt"):
+                if stale != self.cache:
+                    stale.unlink(missing_ok=True)  # an earlier version of the dictionary
+            temporary = self.cache.with_suffix(f".{os.getpid()}.tmp")
+            lines = [f"# translator: Hunspell lookups in {self.path}.aff/.dic\n"]
+            lines.extend(f"{'+' if ok else '-'}{word}\n" for word, ok in self.known.items())
+            temporary.write_text("".join(lines), encoding="utf-8")
+            os.replace(temporary, self.cache)
+            self._saved = len(self.known)
+        except OSError:
+            pass  # a cache that cannot be written is only slower
+
+
+#: Language -> its dictionary, or None when there is none (found on first use).
+_LOADED: dict[str, Dictionary | None] = {}
+#: Language -> why it is not checked (the message for the command line).
+_MISSING: dict[str, str] = {}
+
+
+def find_dictionary(lang: str) -> Path | None:
+    """The dictionary of ``lang`` (its path without .aff/.dic), or None."""
+    known = DICTIONARIES.get(lang)
+    if known is None:
+        return None
+    directories = [Path(d) for d in os.environ.get("DICPATH", "").split(os.pathsep) if d]
+    for directory in [*directories, *SEARCH_PATH]:
+        for name in known[0]:
+            base = directory / name
+            if base.with_suffix(".aff").is_file() and base.with_suffix(".dic").is_file():
+                return base
+    return None
+
+
+def cache_directory() -> Path | None:
+    """Where lookups are kept between runs: ``$TRANSLATOR_CACHE`` (empty: nowhere),
+    else ``$XDG_CACHE_HOME/translator`` or ``~/.cache/translator``."""
+    value = os.environ.get("TRANSLATOR_CACHE")
+    if value is not None:
+        return Path(value) if value else None
+    base = os.environ.get("XDG_CACHE_HOME")
+    try:
+        return (Path(base) if base else Path.home() / ".cache") / "translator"
+    except RuntimeError:  # no home directory
+        return None
+
+
+def _cache_file(lang: str, path: Path) -> Path | None:
+    """The cache file of a dictionary: named after the files' paths, sizes and dates,
+    so that an updated dictionary starts afresh."""
+    directory = cache_directory()
+    if directory is None:
+        return None
+    identity = [str(CACHE_FORMAT), _spylls_version()]
+    for suffix in (".aff", ".dic"):
+        file = path.with_suffix(suffix).resolve()
+        stat = file.stat()
+        identity += [str(file), str(stat.st_size), str(stat.st_mtime_ns)]
+    digest = hashlib.sha256("\0".join(identity).encode()).hexdigest()[:16]
+    return directory / f"spelling-{lang}-{digest}.txt"
+
+
+def _spylls_version() -> str:
+    try:
+        return version("spylls")
+    except PackageNotFoundError:
+        return "?"
+
+
+def _read_cache(path: Path) -> dict[str, bool]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    return {line[1:]: line[0] == "+" for line in text.splitlines()
+            if line[:1] in ("+", "-") and len(line) > 1}
+
+
+def dictionary(lang: str) -> Dictionary | None:
+    """The Hunspell dictionary of ``lang``, found once per process (None: there is
+    none, and :func:`missing_dictionaries` says so).  It is read only when a word is
+    not in the lookups of earlier runs."""
+    if lang in _LOADED:
+        return _LOADED[lang]
+    found: Dictionary | None = None
+    known = DICTIONARIES.get(lang)
+    path = find_dictionary(lang)
+    if known is not None:
+        _, name, package = known
+        if path is None:
+            _MISSING[lang] = (f"no {name} Hunspell dictionary (install {package}): "
+                              "spelling not checked")
+        elif find_spec("spylls") is None:
+            _MISSING[lang] = (f"the Python package spylls is missing (pip install "
+                              f"spylls): {name} spelling not checked")
+        else:
+            found = Dictionary(lang, path, _cache_file(lang, path))
+    _LOADED[lang] = found
+    return found
+
+
+def missing_dictionaries() -> list[str]:
+    """Why languages met so far are not spell-checked: one message per language,
+    for the command line to print once, after linting (``translator: MESSAGE``)."""
+    return [_MISSING[lang] for lang in sorted(_MISSING)]
+
+
+def _root(word: str) -> str | None:
+    """An Esperanto word's root (three letters at least), or None."""
+    match = _EO_ENDING.search(word)
+    if match is None or match.start() < 3:
+        return None
+    return word[:match.start()]
+
+
+@dataclass
+class Lexicon:
+    """A language's accepted words for one lint run: its dictionary, glossary words,
+    card names and allowed words, with the verdict of every word cached."""
+
+    lang: str
+    dictionary: Dictionary
+    #: Normalized words accepted as they are (glossary, card names, allowed, extra).
+    words: frozenset[str]
+    #: Esperanto: roots of :attr:`words`, which take any ending.
+    roots: frozenset[str] = frozenset()
+    #: Normalized English words (the frequent-word list, the glossary's English terms,
+    #: less the glossary's own words): a sentence that holds one the dictionary does
+    #: not know is English left over, which TR503/TR504 report.
+    english: frozenset[str] = frozenset()
+    verdicts: dict[str, bool] = field(default_factory=dict)
+    suggestions: dict[str, str | None] = field(default_factory=dict)
+    _candidates: list[str] | None = None
+
+    @classmethod
+    def build(cls, lang: str, dictionary: Dictionary, *word_sets: frozenset[str],
+              english: frozenset[str] = frozenset()) -> Lexicon:
+        words = frozenset().union(*word_sets)
+        roots: frozenset[str] = frozenset()
+        if lang == "eo":
+            roots = frozenset(r for w in words if "-" not in w and (r := _root(w)))
+        return cls(lang, dictionary, words, roots, english)
+
+    # ---------------------------------------------------------------- checking text
+
+    def misspellings(self, text: str, tokens: list[tuple[str, int, int]],
+                     cut: dict[int, str] | None = None) -> Iterator[tuple[int, str]]:
+        """(start, word) of each misspelt word of ``text``, whose ``tokens`` are
+        ``words(text)`` (normalized word, start, end; an apostrophe separates).
+
+        Not reported: a word in a sentence left in English (TR503 and TR504 report the
+        English), and a word at an offset of ``cut`` that is a word with the letter
+        given there (a drop cap cut from its word by a space: MK105 reports it).
+        """
+        found = list(self._misspellings(text, tokens))
+        if not found:
+            return
+        english = self._english_sentences(text, tokens)
+        for start, word in found:
+            if any(a <= start < b for a, b in english):
+                continue
+            letter = cut.get(start) if cut else None
+            if letter is not None and self.accepts((letter + word).casefold(), letter + word):
+                continue
+            yield start, word
+
+    def _english_sentences(self, text: str,
+                           tokens: list[tuple[str, int, int]]) -> list[tuple[int, int]]:
+        """(start, end) of the sentences holding an English word that is none of the
+        language's (allowed or not: allowing *the* allows its sentence)."""
+        spans: list[tuple[int, int]] = []
+        for norm, start, end in tokens:
+            if norm in self.english and not self.dictionary.lookup(text[start:end]) \
+                    and not (spans and start < spans[-1][1]):
+                before = max(text.rfind(c, 0, start) for c in _SENTENCE_ENDS)
+                after = [i for i in (text.find(c, end) for c in _SENTENCE_ENDS) if i >= 0]
+                spans.append((before + 1, min(after, default=len(text))))
+        return spans
+
+    def _misspellings(self, text: str,
+                      tokens: list[tuple[str, int, int]]) -> Iterator[tuple[int, str]]:
+        count = len(tokens)
+        skip = False
+        for i, (norm, start, end) in enumerate(tokens):
+            if skip:
+                skip = False
+                continue
+            elided = (i + 1 < count and end < len(text) and text[end] in _APOSTROPHES
+                      and tokens[i + 1][1] == end + 1)
+            if elided:
+                if self._elided(norm, text[start:end]):
+                    continue
+                # aujourd'hui, prud'homme: not an elided word, a word with an apostrophe.
+                after = tokens[i + 1]
+                if self._joined(text[start:end] + "'" + text[after[1]:after[2]]):
+                    skip = True
+                    continue
+                yield start, text[start:end]
+                continue
+            yield from self._word(norm, text[start:end], start)
+
+    def _elided(self, norm: str, written: str) -> bool:
+        """An elided word before an apostrophe (l', qu', jusqu'; Esperanto l', dank')."""
+        if self._trivial(norm, written) or norm in self.words:
+            return True
+        if self.lang == "eo":
+            return self.accepts(norm + "o", written + "o")
+        return self.dictionary.lookup(written + "'")
+
+    def _joined(self, written: str) -> bool:
+        return written.casefold() in self.words or self.dictionary.lookup(written)
+
+    def _word(self, norm: str, written: str, start: int) -> Iterator[tuple[int, str]]:
+        if self.accepts(norm, written):
+            return
+        if "-" not in written:
+            yield start, written
+            return
+        # A hyphenated word the dictionary lacks: its parts (Esperanto: all but the
+        # last may be a bare root, Milican-Batalkrianto).
+        offset = 0
+        parts = written.split("-")
+        for n, part in enumerate(parts):
+            if part and not (self.accepts(part.casefold(), part) or (
+                    self.lang == "eo" and n < len(parts) - 1
+                    and self._first_element(part.casefold()))):
+                yield start + offset, part
+            offset += len(part) + 1
+
+    # ---------------------------------------------------------------- one word
+
+    @staticmethod
+    def _trivial(norm: str, written: str) -> bool:
+        """Single letters, numbers (2, 1er, 3e), symbol codes, roman numerals."""
+        return (len(norm) == 1 or any(c.isdigit() for c in norm) or norm in SYMBOL_CODES
+                or _ROMAN.fullmatch(written) is not None)
+
+    def accepts(self, norm: str, written: str) -> bool:
+        """Is this word (normalized, and as written) spelt right?"""
+        verdict = self.verdicts.get(written)
+        if verdict is None:
+            verdict = self.verdicts[written] = (
+                norm in self.words or self._trivial(norm, written)
+                or self.dictionary.lookup(written)
+                or (self.lang == "eo" and self._esperanto(norm)))
+        return verdict
+
+    def _esperanto(self, word: str) -> bool:
+        """A glossary root with other suffixes and ending, or a compound."""
+        return self._glossary_word(word) or ("-" not in word and self._compound(word, 2))
+
+    def _glossary_word(self, word: str) -> bool:
+        """A glossary root with another ending and at most two suffixes (milicanaj,
+        malmarkigi from malmarki)."""
+        root = _root(word)
+        if root is None:
+            return False
+        if root in self.roots:
+            return True
+        for suffix in _EO_SUFFIXES:
+            if root.endswith(suffix) and len(root) - len(suffix) >= 3:
+                stem = root[:-len(suffix)]
+                if stem in self.roots or any(
+                        stem.endswith(other) and stem[:-len(other)] in self.roots
+                        for other in _EO_SUFFIXES):
+                    return True
+        return False
+
+    def _whole(self, word: str) -> bool:
+        """A word that can end a compound."""
+        return word in self.words or self.dictionary.lookup(word) or self._glossary_word(word)
+
+    def _first_element(self, part: str) -> bool:
+        """What can open a compound: a preposition or adverb used as a prefix (ne, plu,
+        kun), a noun with its linking o (defendo-), a root of the dictionary (ĵet- of
+        ĵeti) or of the glossary (milican-).  Short words other than those (la, al,
+        da) would make compounds of too many typos (laportas, alliaj)."""
+        if part in _EO_PREFIX_WORDS or part in self.roots:
+            return True
+        if len(part) < 3:
+            return False
+        if part.endswith("o") and self.dictionary.lookup(part):
+            return True
+        return any(self.dictionary.lookup(part + ending) for ending in ("o", "i", "a"))
+
+    def _compound(self, word: str, parts: int) -> bool:
+        """Is ``word`` made of at most ``parts`` known elements (the last a word of
+        four letters at least)?"""
+        for cut in range(len(word) - 4, 1, -1):
+            head, tail = word[:cut], word[cut:]
+            if (self._whole(tail) or (parts > 2 and self._compound(tail, parts - 1))) \
+                    and self._first_element(head):
+                return True
+        return False
+
+    # ---------------------------------------------------------------- suggestions
+
+    def suggest(self, word: str) -> str | None:
+        """The closest glossary word or card name, if one is close (no Hunspell
+        suggestion: spylls takes tens of seconds per word), in the word's case."""
+        key = word.casefold()
+        if key not in self.suggestions:
+            if self._candidates is None:
+                self._candidates = sorted(w for w in self.words if len(w) > 2)
+            low, high = len(key) * 2 // 3, len(key) * 3 // 2 + 1  # a ratio >= 0.8 needs it
+            close = difflib.get_close_matches(
+                key, [w for w in self._candidates if low <= len(w) <= high], n=1, cutoff=0.8)
+            self.suggestions[key] = close[0] if close else None
+        found = self.suggestions[key]
+        if found is not None and word[:1].isupper():
+            return found[:1].upper() + found[1:]  # Salmère, not salmère
+        return found
+
+
+def lexicon(language: Any, allowed: frozenset[str],
+            english_words: frozenset[str] = frozenset()) -> Lexicon | None:
+    """The accepted words of ``language`` (a :class:`~.context.Language`) with the
+    ``allowed`` words of this lint run, or None without a dictionary.  Built once per
+    run (kept in the language's cache while the allowed words are the same).
+    ``english_words``: the frequent English words (TR504's list)."""
+    found = language.cache.get("spelling")
+    if found is not None and found[0] is allowed:
+        return found[1]
+    speller = dictionary(language.lang)
+    if speller is None:
+        return None
+    english = frozenset(word for key in language.english.index.values()
+                        for candidate, _ in key for word in candidate)
+    built = Lexicon.build(language.lang, speller, language.vocabulary, allowed,
+                          language.accepted, english=(english | english_words)
+                          - language.vocabulary)
+    language.cache["spelling"] = (allowed, built)
+    return built
