@@ -215,3 +215,18 @@ def test_fix_never_touches_english(tmp_path: Path) -> None:
     code, _ = run("lint", "--no-config", "--select", "MK401", "--fix", str(library))
     assert code == 1  # MK401 has a fix, but not on the source language
     assert path.read_bytes() == before
+
+
+def test_subtype_case_and_ability_definitions() -> None:
+    # a subtype line the glossary cannot render (an unknown English word)
+    found = card("Draw a card.", "Pioche une carte.", subtype="Soldat, Ondin",
+                 english_subtype="Soldier Mermaidish")
+    assert codes(found) == ["FR304"] and found[0].fix == "o"
+    assert codes(card("Draw a card.", "Pioche une carte.", subtype="Soldat, ondin",
+                      english_subtype="Soldier Mermaidish")) == []
+    # The guide's Example 3: « '''''Vol -''' Seules les créatures ... bloquer'' »
+    english = "***Flying***\\\n*Only creatures with flying can defend against me.*"
+    plain = "**Vol**\\\nSeules les créatures dotées du vol peuvent me bloquer."
+    styled = "***Vol***\\\n*Seules les créatures dotées du vol peuvent me bloquer.*"
+    assert codes(card(english, plain)) == ["FR305"]
+    assert codes(card(english, styled)) == []

@@ -2,10 +2,11 @@
 
 Form of address (FR101), the gender of *la joueureuse* (FR102), digits and letters
 (FR103), typography (FR2: no-break spaces, « », apostrophes, ellipsis, spaces),
-capitals and emphasis (FR3), the hyphen of an imperative with a pronoun (FR401) and
-the pre-print checklist (FR402).  The guide's deprecated words (*joueur*,
-*compteur*, *défendre contre*, *dévotion d'une cité*, the enumeration *enchantements,
-magie, évènements*) are glossary entries, found by GL201 in every form.
+capitals and emphasis (FR3: names, subtypes, bold names, ability definitions), the
+hyphen of an imperative with a pronoun (FR401) and the pre-print checklist (FR402).
+The guide's deprecated words (*joueur*, *compteur*, *défendre contre*, *dévotion
+d'une cité*, the enumeration *enchantements, magie, évènements*) are glossary
+entries, found by GL201 in every form.
 
 Rules read the printed text (:attr:`Subject.plain`); fixes go through
 :meth:`Subject.text_edit`, which gives up (no fix) where the printed characters are
@@ -20,11 +21,12 @@ from collections.abc import Iterator
 from ...diagnostics import Severity
 from ...glossary.forms import FR_ENCLITICS
 from ...glossary.matcher import normalize
+from ...markup.tree import Text
 from ..context import Subject
 from ..model import Edit, Finding, PlainParagraph
 from ..numbers import read_numbers
 from ..rule import rule
-from .translation import aligned
+from .translation import ability_paragraph, aligned, source_abilities
 
 NBSP, NNBSP = "\u00a0", "\u202f"
 #: Characters preceded by a no-break space in French; « is followed by one.
@@ -359,7 +361,11 @@ def _capitalised_in_glossary(subject: Subject) -> frozenset[str]:
     def compute() -> frozenset[str]:
         found = set()
         for entry in subject.language.glossary.entries.values():
+            if entry.section == "subtype":
+                continue  # compound subtypes are what FR304 checks
             for term in entry.terms:
+                if term.deprecated:
+                    continue
                 words = term.text.split()
                 for word in words if entry.section == "faction" else words[1:]:
                     if word[:1].isupper():
@@ -554,3 +560,72 @@ def check_spell_enumeration(subject: Subject) -> Iterator[Finding]:
                 yield subject.report_span("FR402", paragraph.index, first.start(),
                                           "the three spell types listed: write « sorts »")
                 break
+
+
+# --------------------------------------------------------------------------------------
+# FR3 (cont.): the subtype line and ability definitions.
+
+
+@rule("FR304", "subtype-case", Severity.WARNING,
+      "Several subtypes: only the first takes a capital, and commas separate them.",
+      "The guide (Typographie): « Si une carte a plusieurs sous-types, seulement le premier "
+      "prend une majuscule et on les sépare par des virgules. »  Checked when the glossary "
+      "cannot render the English subtype (otherwise TR402 compares the whole line).",
+      "FR: subtype: Soldat, Elfe",
+      "FR: subtype: Soldat, elfe",
+      "Writes the later subtypes in lower case.")
+def check_subtype_case(subject: Subject) -> Iterator[Finding]:
+    if not _french(subject):
+        return
+    here = subject.value("subtype")
+    english = subject.source_value("subtype")
+    if not here or "," not in here or (english and subject.language.subtype(english)):
+        return
+    proper = _capitalised_in_glossary(subject)
+    offset = here.index(",") + 1
+    for part in here.split(",")[1:]:
+        start = offset + len(part) - len(part.lstrip())
+        word = part.strip()
+        if word[:1].isupper() and normalize(word.split()[0]) not in proper:
+            fixed = word[:1].lower() + word[1:]
+            yield subject.report("FR304", "subtype", start,
+                                 f"'{word}': only the first subtype takes a capital",
+                                 Edit("subtype", start, start + 1, fixed[:1]))
+        offset += len(part) + 1
+
+
+@rule("FR305", "ability-definition", Severity.INFO,
+      "An ability's definition: its name in bold italics, the reminder in italics.",
+      "The guide (Typographie): « Pour la définition d'une capacité sur une carte de "
+      "créature (cf exemple 3), le nom de la capacité est en gras italique, et le reste de "
+      "la définition en italique simple » (« '''''Vol -''' Seules les créatures dotées du "
+      "vol ou de la longue portée peuvent me bloquer'' »).  Checked where the English card "
+      "writes the ability so.",
+      "FR: **Vol**\\\nSeules les créatures dotées du vol peuvent me bloquer.",
+      "FR: ***Vol***\\\n*Seules les créatures dotées du vol peuvent me bloquer.*")
+def check_ability_definition(subject: Subject) -> Iterator[Finding]:
+    if not _french(subject):
+        return
+    assert subject.source is not None
+    abilities = subject.language.glossary.abilities
+    for index, ability_id, _ in source_abilities(subject):
+        if not _definition_styled(subject.source.plain.paragraphs[index]):
+            continue
+        found = ability_paragraph(subject, [abilities[ability_id].name],
+                                  aligned(subject, index))
+        if found is not None and not _definition_styled(subject.plain.paragraphs[found]):
+            yield subject.report_span("FR305", found, 0,
+                                      f"'{abilities[ability_id].name}': write the name in "
+                                      "bold italics and its reminder in italics")
+
+
+def _definition_styled(paragraph: PlainParagraph) -> bool:
+    """Name in bold italics up to the first line break, italics after it."""
+    cut = paragraph.text.find("\n")
+    for start, node in paragraph.runs:
+        if not isinstance(node, Text) or not node.text.strip():
+            continue
+        heading = cut < 0 or start < cut
+        if not node.italic or node.bold != heading:
+            return False
+    return True

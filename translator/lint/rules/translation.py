@@ -414,7 +414,7 @@ def _starts_with(line: str, name: str) -> bool:
     return line == name or line.startswith(name + " ")
 
 
-def _ability_paragraph(subject: Subject, names: list[str], hint: int | None) -> int | None:
+def ability_paragraph(subject: Subject, names: list[str], hint: int | None) -> int | None:
     candidates = [p for p in subject.plain.paragraphs
                   if (line := p.first_bold()) and any(_starts_with(line, n) for n in names)]
     if not candidates:
@@ -438,7 +438,7 @@ def check_ability_name(subject: Subject) -> Iterator[Finding]:
     for index, ability_id, _ in source_abilities(subject):
         ability = abilities[ability_id]
         names = [ability.name, *(t.text for t in ability.deprecated)]
-        if _ability_paragraph(subject, names, aligned(subject, index)) is None:
+        if ability_paragraph(subject, names, aligned(subject, index)) is None:
             yield subject.report_paragraph(
                 "TR403", aligned(subject, index),
                 f"the English text has the ability '{ability.en}': name it "
@@ -478,7 +478,7 @@ def check_ability_reminder(subject: Subject) -> Iterator[Finding]:
             continue
         if loose(_substitute(english.reminder, english.params, values)) != loose(reminder):
             continue  # the English card words it its own way: nothing to compare with
-        found = _ability_paragraph(subject, [target.name], aligned(subject, index))
+        found = ability_paragraph(subject, [target.name], aligned(subject, index))
         if found is None:
             continue  # TR403
         paragraph = subject.plain.paragraphs[found]
