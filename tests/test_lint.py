@@ -19,30 +19,16 @@ from translator.lint import output
 from translator.lint.numbers import compare, read_numbers
 
 from .conftest import ROOT
+from .lintkit import copy_sample, edit, run
 
 SAMPLE = ROOT / "cards" / "sample"
 EN_NUMBERS = {"one": "1", "two": "2", "three": "3"}
 FR_NUMBERS = {"un": "1", "une": "1", "deux": "2", "trois": "3"}
 
 
-def run(*args: str) -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(list(args), out)
-    return code, out.getvalue()
-
-
 @pytest.fixture
 def library(tmp_path: Path) -> Path:
-    """A copy of the sample deck to break."""
-    target = tmp_path / "sample"
-    shutil.copytree(SAMPLE, target)
-    return target
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, (path, old)
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return copy_sample(tmp_path)
 
 
 def lint_json(*args: str) -> tuple[int, dict]:

@@ -4,21 +4,16 @@ wiki's Esperanto pages where they give examples, and their fixes, also through
 
 from __future__ import annotations
 
-import io
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 from translator import lint
-from translator.cards.files import parse_card_text
-from translator.cards.model import Library, source_fingerprint
-from translator.cli import main
-from translator.lint.fixes import fix_file
 from translator.lint.rules import esperanto
 
 from .conftest import ROOT
+from .lintkit import apply_text_fixes, codes, copy_sample, lint_card, run
 
 NBSP = "\u00a0"
 SAMPLE = ROOT / "cards" / "sample"
@@ -26,43 +21,18 @@ OPTIONS = lint.Options(select=["EO"])
 RESOURCES = lint.load_resources(["eo"], OPTIONS, [])
 
 
-def card(english: str, text: str, *, name: str = "Karto", subtype: str | None = None,
-         english_subtype: str | None = None, settings: dict | None = None,
-         select: list[str] | None = None, lang: str = "eo") -> list[lint.Finding]:
+def card(english: str, text: str, *, select: list[str] | None = None, lang: str = "eo",
+         **kwargs: object) -> list[lint.Finding]:
     """The EO findings (or ``select``'s) on one translation made of these texts."""
-    library = Library()
-    front = "name: Card\ntype: Creature\nfaction: Gaian\n"
-    if english_subtype:
-        front += f"subtype: {english_subtype}\n"
-    source = parse_card_text("deck/card.en.md", "deck", f"---\n{front}---\n{english}\n", [])
-    assert source is not None
-    library.add(source)
-    translation_front = f"name: {name}\n" + (f"subtype: {subtype}\n" if subtype else "")
-    translation_front += f'source: "{source_fingerprint(source)}"\n'
-    problems: list = []
-    translation = parse_card_text(f"deck/card.{lang}.md", "deck",
-                                  f"---\n{translation_front}---\n{text}\n", problems)
-    assert translation is not None and not problems, problems
-    library.add(translation)
     options = OPTIONS if select is None else lint.Options(select=select)
-    RESOURCES.settings = {**lint.engine.DEFAULT_SETTINGS, **(settings or {})}
-    return lint.lint(library, RESOURCES, options).findings
-
-
-def codes(findings: list[lint.Finding]) -> list[str]:
-    return [f.code for f in findings]
+    kwargs.setdefault("name", "Karto")
+    return lint_card(RESOURCES, options, english, text, lang=lang,
+                     **kwargs)  # type: ignore[arg-type]
 
 
 def fixed(english: str, text: str, **kwargs: object) -> str:
     """The Esperanto text once the fixes of its EO findings are applied (one pass)."""
-    findings = card(english, text, **kwargs)  # type: ignore[arg-type]
-    content = f"---\nname: Karto\n---\n{text}\n"
-    file = parse_card_text("deck/card.eo.md", "deck", content, [])
-    assert file is not None
-    done = fix_file(file, content, [f.edit for f in findings
-                                    if f.edit is not None and f.edit.key == "text"])
-    assert done is not None
-    return done[0].split("---\n", 2)[2].rstrip("\n")
+    return apply_text_fixes(card(english, text, **kwargs), text, "eo")
 
 
 # --------------------------------------------------------------------------------------
@@ -233,16 +203,9 @@ def test_english_and_french_are_not_checked() -> None:
 # --fix on files, through the command.
 
 
-def run(*args: str) -> tuple[int, str]:
-    out = io.StringIO()
-    return main(list(args), out), out.getvalue()
-
-
 @pytest.fixture
 def library(tmp_path: Path) -> Path:
-    target = tmp_path / "sample"
-    shutil.copytree(SAMPLE, target)
-    return target
+    return copy_sample(tmp_path)
 
 
 def test_the_sample_lints_clean() -> None:

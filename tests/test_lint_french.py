@@ -3,19 +3,15 @@ style guide where it gives examples, and their fixes."""
 
 from __future__ import annotations
 
-import io
 import shutil
 from pathlib import Path
 
 import pytest
 
 from translator import lint
-from translator.cards.files import parse_card_text
-from translator.cards.model import Library, source_fingerprint
-from translator.cli import main
-from translator.lint.fixes import fix_file
 
 from .conftest import ROOT
+from .lintkit import apply_text_fixes, codes, lint_card, run
 
 NBSP, NNBSP = "\u00a0", "\u202f"
 SAMPLE = ROOT / "cards" / "sample"
@@ -23,41 +19,15 @@ OPTIONS = lint.Options(select=["FR"])
 RESOURCES = lint.load_resources(["fr"], OPTIONS, [])
 
 
-def card(english: str, french: str, *, name: str = "Carte", english_name: str = "Card",
-         subtype: str | None = None, english_subtype: str | None = None,
-         settings: dict | None = None) -> list[lint.Finding]:
+def card(english: str, french: str, **kwargs: object) -> list[lint.Finding]:
     """The FR findings on one French card made of these texts."""
-    library = Library()
-    front = f"name: {english_name}\ntype: Creature\nfaction: Gaian\n"
-    if english_subtype:
-        front += f"subtype: {english_subtype}\n"
-    source = parse_card_text("deck/card.en.md", "deck", f"---\n{front}---\n{english}\n", [])
-    assert source is not None
-    library.add(source)
-    translation_front = f"name: {name}\n" + (f"subtype: {subtype}\n" if subtype else "")
-    translation_front += f'source: "{source_fingerprint(source)}"\n'
-    problems: list = []
-    translation = parse_card_text("deck/card.fr.md", "deck",
-                                  f"---\n{translation_front}---\n{french}\n", problems)
-    assert translation is not None and not problems, problems
-    library.add(translation)
-    RESOURCES.settings = {**lint.engine.DEFAULT_SETTINGS, **(settings or {})}
-    return lint.lint(library, RESOURCES, OPTIONS).findings
-
-
-def codes(findings: list[lint.Finding]) -> list[str]:
-    return [f.code for f in findings]
+    return lint_card(RESOURCES, OPTIONS, english, french, lang="fr",
+                     **kwargs)  # type: ignore[arg-type]
 
 
 def fixed(english: str, french: str, **kwargs: object) -> str:
     """The French text once the fixes of its FR findings are applied."""
-    findings = card(english, french, **kwargs)  # type: ignore[arg-type]
-    content = f"---\nname: Carte\n---\n{french}\n"
-    file = parse_card_text("deck/card.fr.md", "deck", content, [])
-    assert file is not None
-    done = fix_file(file, content, [f.edit for f in findings if f.edit is not None])
-    assert done is not None
-    return done[0].split("---\n", 2)[2].rstrip("\n")
+    return apply_text_fixes(card(english, french, **kwargs), french, "fr")
 
 
 # --------------------------------------------------------------------------------------
@@ -180,11 +150,6 @@ def test_checklist() -> None:
 
 # --------------------------------------------------------------------------------------
 # --fix on files.
-
-
-def run(*args: str) -> tuple[int, str]:
-    out = io.StringIO()
-    return main(list(args), out), out.getvalue()
 
 
 def test_fix_changes_only_what_it_reports_and_is_idempotent(tmp_path: Path) -> None:

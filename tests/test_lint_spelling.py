@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from translator.lint import spelling
 from translator.lint.rules import spelling as spelling_rules
 
 from .conftest import ROOT
+from .lintkit import copy_sample, edit
 
 SAMPLE = ROOT / "cards" / "sample"
 
@@ -49,15 +49,7 @@ def misspelt(words_: spelling.Lexicon, text: str) -> list[str]:
 
 @pytest.fixture
 def library(tmp_path: Path) -> Path:
-    target = tmp_path / "sample"
-    shutil.copytree(SAMPLE, target)
-    return target
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, (path, old)
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return copy_sample(tmp_path)
 
 
 def spelling_findings(*args: str) -> list[dict]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Protocol
 
 
 class Severity(str, Enum):
@@ -143,22 +143,40 @@ class Registry:
 REGISTRY = Registry()
 
 
-def apply_fixes(text: str, diagnostics: Iterable[Diagnostic]) -> tuple[str, int]:
-    """Apply the non-overlapping fixes of ``diagnostics``; returns (text, count)."""
-    fixes = sorted({d.fix for d in diagnostics if d.fix is not None},
-                   key=lambda f: (f.start, f.end))
+class Replacement(Protocol):
+    """Characters ``[start, end)`` to replace: a markup :class:`Fix` or a lint edit."""
+
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def replacement(self) -> str: ...
+
+
+def apply_replacements(text: str, replacements: Iterable[Replacement]) -> tuple[str, int]:
+    """Apply the non-overlapping ``replacements``; returns (text, count).
+
+    Of overlapping ones, the first wins; the others are left for the next run (and
+    their findings reported again), never merged by guess.
+    """
     parts: list[str] = []
     last = 0
     applied = 0
-    for fix in fixes:
-        if fix.start < last:
-            continue  # overlaps an earlier fix: left for the next run, and reported
-        parts.append(text[last:fix.start])
-        parts.append(fix.replacement)
-        last = fix.end
+    for item in sorted(set(replacements), key=lambda r: (r.start, r.end)):
+        if item.start < last or item.end > len(text):
+            continue
+        parts.append(text[last:item.start])
+        parts.append(item.replacement)
+        last = item.end
         applied += 1
     parts.append(text[last:])
     return "".join(parts), applied
+
+
+def apply_fixes(text: str, diagnostics: Iterable[Diagnostic]) -> tuple[str, int]:
+    """Apply the non-overlapping fixes of ``diagnostics``; returns (text, count)."""
+    return apply_replacements(text, [d.fix for d in diagnostics if d.fix is not None])
 
 
 def rules_reference(rules: Iterable[Rule], title: str) -> str:

@@ -24,6 +24,7 @@ import yaml
 
 from ..cards.files import parse_card_text
 from ..cards.model import SOURCE_LANGUAGE, CardFile, Library
+from ..diagnostics import apply_replacements
 from .model import Edit, Finding
 
 #: How many times findings are fixed and the library linted again, at most.
@@ -53,23 +54,6 @@ class FixResult:
     @property
     def changed(self) -> list[str]:
         return sorted(p for p, text in self.contents.items() if text != self.originals[p])
-
-
-def _apply(value: str, edits: list[Edit]) -> tuple[str, int]:
-    """``value`` with the non-overlapping ``edits`` applied (the first of overlapping
-    ones wins; the others wait for the next pass)."""
-    parts: list[str] = []
-    last = 0
-    applied = 0
-    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
-        if edit.start < last or edit.end > len(value):
-            continue
-        parts.append(value[last:edit.start])
-        parts.append(edit.replacement)
-        last = edit.end
-        applied += 1
-    parts.append(value[last:])
-    return "".join(parts), applied
 
 
 def _scalar(rest: str) -> tuple[str, str, str] | None:
@@ -117,7 +101,7 @@ def _edit_front_matter(front: str, file: CardFile, key: str,
     if scalar is None:
         return None
     style, _, trailing = scalar
-    new_value, applied = _apply(value, edits)
+    new_value, applied = apply_replacements(value, edits)
     lines[line_number - 1] = (f"{key}:{match['space'] or ' '}{_render(new_value, style)}"
                               f"{trailing}{match['eol']}")
     return "".join(lines), applied
@@ -129,7 +113,7 @@ def fix_file(file: CardFile, content: str, edits: list[Edit]) -> tuple[str, int]
     front = file.front_matter
     if not content.startswith(front) or content[len(front):] != file.body:
         return None
-    body, applied = _apply(file.body, [e for e in edits if e.key == "text"])
+    body, applied = apply_replacements(file.body, [e for e in edits if e.key == "text"])
     by_key: dict[str, list[Edit]] = {}
     for edit in edits:
         if edit.key != "text":
@@ -141,7 +125,7 @@ def fix_file(file: CardFile, content: str, edits: list[Edit]) -> tuple[str, int]
             continue
         front, count = done
         applied += count
-        expected[key] = _apply(str(file.fields[key]), key_edits)[0]
+        expected[key] = apply_replacements(str(file.fields[key]), key_edits)[0]
     new = front + body
     # Read it back: the fix must change only what it meant to, and break nothing.
     before: list = []
