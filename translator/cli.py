@@ -701,6 +701,63 @@ def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # --------------------------------------------------------------------------------------
+# build
+
+
+def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
+    from .typeset import build as typeset  # noqa: PLC0415 - WeasyPrint loads slowly
+    from .typeset.artwork import ArtworkError  # noqa: PLC0415
+    from .typeset.sizes import card_size  # noqa: PLC0415
+    from .typeset.theme import ThemeError  # noqa: PLC0415
+    try:
+        size = card_size(args.size)
+    except ValueError as error:
+        raise UsageError(str(error)) from error
+    if not 0.2 <= args.floor <= 1.0:
+        raise UsageError("--floor is a scale between 0.2 and 1.0 (the reference's 0.52)")
+    library, problems = _library(args.paths)
+    if problems:
+        _report_problems(problems)
+        return EXIT_ERROR
+    options = typeset.BuildOptions(size, args.theme, args.icc, args.floor,
+                                   args.allow_overflow, max(1, args.jobs))
+    try:
+        results = typeset.build_cards(library, args.lang, args.out, options,
+                                slugs=list(args.card or []))
+    except (ThemeError, ArtworkError) as error:
+        print(f"translator: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    failed = 0
+    for result in results:
+        for warning in result.warnings:
+            print(f"translator: warning: {warning}", file=sys.stderr)
+        if result.missing_glyphs:
+            failed += 1
+            print(f"translator: {result.slug} ({result.lang}): the card font lacks "
+                  f"{', '.join(result.missing_glyphs)}: another font would print it; "
+                  "use another character or a theme font that has it", file=sys.stderr)
+        if result.overflow is not None:
+            failed += not args.allow_overflow
+            print(f"translator: {result.slug} ({result.lang}): the text is "
+                  f"{result.overflow:.1f} mm too tall for its box at {result.scale:.0%}: "
+                  "shorten it" + ("" if args.allow_overflow else
+                                  " (or --allow-overflow to print it cut)"), file=sys.stderr)
+    if args.format == "json":
+        json.dump({"version": 1, "cards": [
+            {"card": r.slug, "lang": r.lang, "pdf": r.path, "scale": r.scale,
+             "overflow_mm": None if r.overflow is None else round(r.overflow, 2),
+             "missing_glyphs": r.missing_glyphs, "warnings": r.warnings}
+            for r in results]}, out, ensure_ascii=False, indent=2)
+        out.write("\n")
+    else:
+        written = sum(1 for r in results if r.path)
+        shrunk = sum(1 for r in results if r.scale < 1)
+        out.write(f"{_plural(written, 'card PDF')} in {args.out} ({shrunk} with smaller "
+                  f"text), {_plural(failed, 'card')} not printable.\n")
+    return EXIT_FINDINGS if failed else EXIT_OK
+
+
+# --------------------------------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -804,6 +861,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", metavar="CODE", help="print a rule's documentation")
     p.add_argument("--list-rules", action="store_true", help="list every rule")
     p.set_defaults(run=cmd_lint)
+
+    p = commands.add_parser("build", help="typeset cards into print-ready CMYK PDFs",
+                            **_help("Write one PDF per card: vector text in embedded fonts, "
+                                    "CMYK colours and artwork, trim and bleed boxes, the ICC "
+                                    "profile as output intent; text shrunk to fit, never "
+                                    "cut silently.",
+                                    "translator build cards/sample --lang fr --out out/"))
+    p.add_argument("paths", nargs="*", metavar="PATH", help="library or deck (default: cards)")
+    p.add_argument("--lang", default="en", help="the language to print (default: en)")
+    p.add_argument("--out", default="out", metavar="DIR", help="where the PDFs go (default: out)")
+    p.add_argument("--card", action="append", metavar="SLUG", help="only this card (repeatable)")
+    p.add_argument("--size", default="arcmage",
+                   help="arcmage (64 x 90 mm, 2 mm bleed; the default), poker (63 x 88 mm, "
+                        "3 mm bleed) or WxH+B in mm")
+    p.add_argument("--theme", metavar="DIR", help="a theme directory (default: translator's)")
+    p.add_argument("--icc", metavar="FILE",
+                   help="the CMYK ICC profile (default: Ghostscript's SWOP profile)")
+    p.add_argument("--floor", type=float, default=0.52,
+                   help="smallest text scale when fitting (default: 0.52, as the reference)")
+    p.add_argument("--allow-overflow", action="store_true",
+                   help="print cards whose text does not fit even at the floor")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="processes (default: one per core)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=cmd_build)
 
     group = commands.add_parser("cards", help="the card library: check, list, show", **_help(
         "Card files (cards/<deck>/<slug>.<lang>.md) and decks (deck.yaml).",

@@ -73,12 +73,16 @@ class Rule:
     bad: str
     good: str
     fix: str | None = None
+    #: Run only when selected by name or prefix (``--select PR``), never by default:
+    #: a rule whose cost does not belong in every run (it typesets the cards).
+    opt_in: bool = False
 
     def explain(self) -> str:
         fix = self.fix or "None: the right wording depends on what you meant."
         return (
             f"# {self.code} {self.name}\n\n"
-            f"Severity: {self.severity.value}\n\n"
+            f"Severity: {self.severity.value}"
+            + (" (opt-in: runs only when selected)" if self.opt_in else "") + "\n\n"
             f"{self.summary}\n\n"
             f"## Why\n\n{self.rationale}\n\n"
             f"## Bad\n\n```\n{self.bad}\n```\n\n"
@@ -131,7 +135,7 @@ class Registry:
         chosen = [p.upper() for p in select] if select else [""]
         ignored = [p.upper() for p in ignore] if ignore else []
         return [rule for rule in self.rules(target)
-                if any(rule.code.startswith(p) for p in chosen)
+                if any(rule.code.startswith(p) and (p or not rule.opt_in) for p in chosen)
                 and not any(rule.code.startswith(p) for p in ignored)]
 
     def unknown_prefixes(self, prefixes: Iterable[str]) -> list[str]:

@@ -20,11 +20,11 @@ MARKUP = "markup"
 
 
 def rule(code: str, name: str, severity: Severity, summary: str, rationale: str, bad: str,
-         good: str, fix: str | None = None,
-         target: str = TRANSLATION) -> Callable[[Check], Check]:
+         good: str, fix: str | None = None, target: str = TRANSLATION,
+         opt_in: bool = False) -> Callable[[Check], Check]:
     """Register a lint check with its documentation (shown by ``--explain``)."""
-    return REGISTRY.register(Rule(code, name, severity, summary, rationale, bad, good, fix),
-                             target)
+    return REGISTRY.register(Rule(code, name, severity, summary, rationale, bad, good, fix,
+                                  opt_in), target)
 
 
 #: Library rules gather what they need from each subject while it is linted (the

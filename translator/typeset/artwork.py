@@ -1,0 +1,424 @@
+"""Card artwork for print: CMYK JPEGs made through an ICC profile, cached, checked.
+
+A print shop wants CMYK.  Designing the frames in ``device-cmyk`` takes care of the
+templates; artwork is RGB (screens, the generated sample art), so it is converted here,
+once, with a colour-managed transform (Pillow's ImageCms, i.e. LittleCMS) into the
+printer's CMYK space.  The profile used is the PDF's output intent, so the renderer
+gets it from :func:`find_profile` and the images from :func:`prepare`.
+
+Choices, and why:
+
+* **JPEG, not TIFF, and no embedded ICC profile.**  WeasyPrint cannot load CMYK TIFF;
+  it embeds a CMYK JPEG as ``/DeviceCMYK /DCTDecode`` untouched.  An embedded profile
+  would be copied into the PDF with every image (550 KB instead of 50 KB) and says
+  nothing the output intent does not already say.
+* **Perceptual rendering intent.**  Screen RGB art (glows, saturated skies) lies partly
+  outside a press gamut.  Relative colorimetric clips those colours, flattening
+  gradients into bands; perceptual compresses the whole gamut smoothly, which is what
+  paintings and photographs want.  (Logos and flat spot colours would prefer
+  colorimetric, but those are drawn in ``device-cmyk`` by the templates, not here.)
+* **Untagged images are sRGB**; an image's own embedded RGB or grey profile is honoured
+  (one that cannot be used is ignored, and sRGB assumed, silently: it is the usual
+  meaning of a broken tag, and a warning could not be repeated on a cache hit).
+* **Greyscale goes through the profile as sRGB grey** (R = G = B), not to K only: the
+  printer's profile decides the black generation and dot gain for every image alike,
+  so a grey picture next to a colour one prints with the same tones.  (A K-only grey
+  would be cleaner to register, but its tones would follow no profile.)
+* **CMYK images are re-encoded as they are**: they were separated for a press already;
+  converting CMYK to CMYK would redo the black generation and muddy the blacks.
+* **Transparency is flattened on white**, the card stock under the art.
+* **EXIF orientation is applied**: the output carries no EXIF, so a rotated camera
+  picture would otherwise print sideways.
+* **The cache key is the content**, not the file name or time: sha256 of the source
+  bytes, the profile's sha256, :data:`CONVERSION_VERSION` and :data:`JPEG_QUALITY`
+  (and the intent).  A hit costs reading and hashing the source plus a JPEG header
+  read: 0.1 ms for the sample's 70 KB images, about 1 ms for a 1 MB JPEG.  Files are written
+  through a temporary file and ``os.replace``, so a parallel worker never reads half
+  an image.
+* **A bad image never stops a deck**: missing or unreadable artwork gives a warning and
+  a placeholder :class:`Artwork` (``path`` None) that the template draws as a flat
+  tint box with the words "artwork missing".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from glob import glob
+from pathlib import Path
+
+from PIL import Image, ImageCms, ImageFile, ImageOps, UnidentifiedImageError
+
+PRINT_PPI = 300
+"""The resolution artwork needs at print size; below it a warning names the card."""
+
+JPEG_QUALITY = 92
+"""Quality of the cached CMYK JPEGs, a usual print setting.  The sample's 1200 x 992 px
+images become 250-390 KB (all four channels at full resolution); 95 would make them
+about 40 % larger, 88 about 15 % smaller."""
+
+CONVERSION_VERSION = 1
+"""Part of the cache key: raise it whenever the conversion's output changes."""
+
+RENDERING_INTENT = ImageCms.Intent.PERCEPTUAL
+"""Perceptual: out-of-gamut screen colours are compressed, not clipped (see above)."""
+
+ENV_VAR = "TRANSLATOR_ICC"
+"""An environment variable naming the CMYK profile when ``--icc`` is not given."""
+
+SYSTEM_PROFILES: tuple[str, ...] = (
+    # Debian and Ubuntu: package libgs-common, installed with ghostscript.
+    "/usr/share/color/icc/ghostscript/default_cmyk.icc",
+    # Ghostscript's own layout, versioned or not (Debian links it to the above; other
+    # systems and Homebrew are expected there, but were not checked).
+    "/usr/share/ghostscript/iccprofiles/default_cmyk.icc",
+    "/usr/share/ghostscript/*/iccprofiles/default_cmyk.icc",
+    "/usr/local/share/ghostscript/*/iccprofiles/default_cmyk.icc",
+    "/opt/homebrew/share/ghostscript/*/iccprofiles/default_cmyk.icc",
+)
+"""Where :func:`find_profile` looks, in order, when neither a path nor
+:data:`ENV_VAR` names a profile (glob patterns allowed).  Ghostscript's
+``default_cmyk.icc`` is the "Artifex CMYK SWOP Profile" (AGPL): used from the
+system, never shipped with the package."""
+
+_INSTALL_HINT = "install one (apt-get install ghostscript) or give one with --icc FILE"
+
+
+class ArtworkError(Exception):
+    """A CMYK profile that cannot be used: the message names the file and what to do.
+
+    Only profile problems raise; a bad *image* is a warning and a placeholder, since
+    one card's artwork must not stop a deck from printing."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The CMYK output profile: what artwork is converted to and the PDF's output intent.
+
+    A plain value (hashable, picklable for worker processes); the parsed LittleCMS
+    profile is cached per process by :meth:`cms_profile`."""
+
+    path: Path
+    description: str
+    sha256: str
+
+    def icc_bytes(self) -> bytes:
+        """The profile file's bytes (e.g. for the PDF's ``DestOutputProfile``),
+        checked against :attr:`sha256` so that the PDF and the images agree."""
+        return _load_profile(str(self.path), self.sha256)[0]
+
+    def cms_profile(self) -> ImageCms.ImageCmsProfile:
+        """The parsed profile for ImageCms; parsed once per process."""
+        return _load_profile(str(self.path), self.sha256)[1]
+
+
+@dataclass(frozen=True)
+class Artwork:
+    """A card's artwork ready for the template.
+
+    ``path`` is the CMYK JPEG in the cache, or None for a placeholder (missing or
+    unreadable source: the template draws a tint box saying "artwork missing").
+    ``ppi`` is the effective resolution once the image covers the artwork box
+    (CSS ``object-fit: cover``); 0 for a placeholder.  ``warnings`` are complete
+    messages naming the card, for the renderer to report."""
+
+    path: Path | None
+    width_px: int
+    height_px: int
+    ppi: float
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def placeholder(self) -> bool:
+        """True when there is no image to print, only the placeholder box."""
+        return self.path is None
+
+
+# --------------------------------------------------------------------------- profiles
+
+
+def find_profile(path: str | os.PathLike[str] | None = None) -> Profile:
+    """The CMYK profile to print with: ``path`` (``--icc``), else the file named by
+    :data:`ENV_VAR`, else the first of :data:`SYSTEM_PROFILES` that exists.
+
+    A profile named explicitly (argument or environment) that is missing or unusable
+    is an error rather than a silent fall-back: the user asked for that press's
+    colours.  Raises :class:`ArtworkError` with the path and what to do."""
+    if path is not None and str(path):
+        return _open_profile(Path(path), "given with --icc")
+    env = os.environ.get(ENV_VAR, "")
+    if env:
+        return _open_profile(Path(env), f"named by {ENV_VAR}")
+    for pattern in SYSTEM_PROFILES:
+        for candidate in sorted(glob(pattern)) if "*" in pattern else [pattern]:
+            if Path(candidate).is_file():
+                return _open_profile(Path(candidate), "found on the system")
+    raise ArtworkError(
+        f"no CMYK ICC profile found (looked at {', '.join(SYSTEM_PROFILES)}): "
+        f"{_INSTALL_HINT}, or set {ENV_VAR}")
+
+
+def _open_profile(path: Path, how: str) -> Profile:
+    """Read, hash, parse and check a profile; every failure names the file."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ArtworkError(f"ICC profile {path} ({how}) not found: {_INSTALL_HINT}") from None
+    except OSError as exc:
+        raise ArtworkError(f"ICC profile {path} ({how}) cannot be read: {exc.strerror or exc}"
+                           "; give a readable CMYK profile with --icc FILE") from None
+    resolved = path.resolve()
+    sha = hashlib.sha256(data).hexdigest()
+    try:
+        cms = _load_profile(str(resolved), sha)[1]
+    except (OSError, ImageCms.PyCMSError):
+        raise ArtworkError(f"{path} ({how}) is not an ICC profile: give a CMYK printer "
+                           "profile (.icc) with --icc FILE") from None
+    space = cms.profile.xcolor_space.strip()
+    if space != "CMYK":
+        raise ArtworkError(f"{path} ({how}) is a profile for {space}, not CMYK: give the "
+                           "printer's CMYK profile with --icc FILE")
+    if cms.profile.device_class != "prtr":
+        raise ArtworkError(f"{path} ({how}) is a '{cms.profile.device_class}' profile, not "
+                           "an output (printer) profile: give one with --icc FILE")
+    # The description ends with a newline in Ghostscript's profiles.
+    description = ImageCms.getProfileDescription(cms).strip() or resolved.name
+    return Profile(resolved, description, sha)
+
+
+@lru_cache(maxsize=8)
+def _load_profile(path: str, sha256: str) -> tuple[bytes, ImageCms.ImageCmsProfile]:
+    """The bytes and parsed profile of ``path``, once per process (and per worker
+    process: a :class:`Profile` travels as a plain value).  A file that changed since
+    :func:`find_profile` hashed it is refused: images and output intent would
+    disagree."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ArtworkError(f"ICC profile {path} cannot be read any more: {exc}") from None
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise ArtworkError(f"ICC profile {path} changed while printing: run again")
+    return data, ImageCms.ImageCmsProfile(io.BytesIO(data))
+
+
+@lru_cache(maxsize=1)
+def _srgb() -> ImageCms.ImageCmsProfile:
+    """LittleCMS's built-in sRGB: what an untagged image means."""
+    return ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
+
+
+@lru_cache(maxsize=16)
+def _transform(profile: Profile, mode: str, source_icc: bytes | None,
+               intent: ImageCms.Intent) -> ImageCms.ImageCmsTransform:
+    """A transform from ``mode`` (RGB or L) in ``source_icc`` (None: sRGB) to the
+    profile's CMYK.  Building one costs ~13 ms with the SWOP profile: once per run."""
+    source = _srgb() if source_icc is None else ImageCms.ImageCmsProfile(io.BytesIO(source_icc))
+    transform = ImageCms.buildTransform(source, profile.cms_profile(), mode, "CMYK", intent)
+    transform.output_profile = _NoTag()  # type: ignore[assignment]
+    return transform
+
+
+class _NoTag:
+    """Stands in for the output profile of a transform.
+
+    Pillow re-serialises the output profile into every converted image's
+    ``info["icc_profile"]``: wasted work, since the cached JPEG carries no profile, and
+    LittleCMS cannot serialise some valid printer profiles at all (Ghostscript's
+    ``ps_cmyk.icc``: "Could not determine profile size").  Should Pillow stop reading
+    this attribute, the conversion still works for every profile that serialises."""
+
+    def tobytes(self) -> bytes:
+        return b""
+
+
+# --------------------------------------------------------------------------- artwork
+
+
+def effective_ppi(width_px: int, height_px: int, box_mm: tuple[float, float]) -> float:
+    """Resolution of an image scaled to cover a box of ``box_mm`` (width, height) and
+    cropped, as CSS ``object-fit: cover`` does: the scale is set by the axis that
+    needs the most enlargement, so the ppi is the smaller of pixels per inch of the
+    two axes."""
+    box_w, box_h = box_mm
+    if box_w <= 0 or box_h <= 0:
+        raise ValueError(f"artwork box must be positive, got {box_w} x {box_h} mm")
+    return min(width_px * 25.4 / box_w, height_px * 25.4 / box_h)
+
+
+def _cache_key(source: bytes, profile: Profile) -> str:
+    """The cache file's name (without ``.jpg``): everything the output depends on."""
+    key = hashlib.sha256(source).hexdigest()
+    parts = (f"v{CONVERSION_VERSION}", key, profile.sha256, f"q{JPEG_QUALITY}",
+             f"intent{int(RENDERING_INTENT)}")
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def prepare(image_path: Path | None, profile: Profile, cache_dir: Path, *,
+            box_mm: tuple[float, float], card: str) -> Artwork:
+    """The card's artwork as a CMYK JPEG in ``cache_dir``, converted once per content.
+
+    ``box_mm`` is the artwork box (width, height in mm) the image covers; ``card``
+    names the card in warnings.  Never raises for a bad image: a missing, unreadable
+    or undecodable file gives a placeholder and a warning.  (An unusable profile or
+    an unwritable cache directory does raise: those stop every card alike.)"""
+    if image_path is None:
+        return Artwork(None, 0, 0, 0.0,
+                       (f"{card}: no artwork given: a placeholder is printed",))
+    try:
+        source = image_path.read_bytes()
+    except FileNotFoundError:
+        return Artwork(None, 0, 0, 0.0,
+                       (f"{card}: artwork {image_path} not found: a placeholder is printed",))
+    except OSError as exc:
+        return _unreadable(card, image_path, exc.strerror or str(exc))
+
+    target = cache_dir / f"{_cache_key(source, profile)}.jpg"
+    size = _cached_size(target)
+    if size is None:
+        try:
+            image, icc = _decode(source)
+        except Exception as exc:  # Pillow's decoders raise many kinds: all mean "bad file"
+            return _unreadable(card, image_path, _reason(exc))
+        converted = _to_cmyk(image, icc, profile)
+        _write_atomic(target, converted)
+        size = converted.size
+
+    width, height = size
+    ppi = effective_ppi(width, height, box_mm)
+    warnings: tuple[str, ...] = ()
+    if ppi < PRINT_PPI:
+        warnings = (f"{card}: artwork {image_path.name} is {ppi:.0f} ppi at print size "
+                    f"({PRINT_PPI} wanted)",)
+    return Artwork(target, width, height, ppi, warnings)
+
+
+def _unreadable(card: str, image_path: Path, reason: str) -> Artwork:
+    return Artwork(None, 0, 0, 0.0, (f"{card}: artwork {image_path} cannot be read "
+                                     f"({reason}): a placeholder is printed",))
+
+
+def _reason(exc: Exception) -> str:
+    """A short reason for the warning (Pillow's "cannot identify image file
+    <_io.BytesIO ...>" would only confuse)."""
+    if isinstance(exc, UnidentifiedImageError):
+        return "not an image file Pillow can read"
+    if isinstance(exc, Image.DecompressionBombError):
+        return "too many pixels"
+    return str(exc) or type(exc).__name__
+
+
+def _cached_size(target: Path) -> tuple[int, int] | None:
+    """The size of a cached JPEG from its header, or None when there is none (or it
+    is damaged, e.g. edited by hand: it is then converted again)."""
+    try:
+        with Image.open(target) as cached:
+            if cached.format == "JPEG" and cached.mode == "CMYK":
+                return cached.size
+    except (OSError, SyntaxError, ValueError):
+        pass
+    return None
+
+
+def _decode(source: bytes) -> tuple[Image.Image, bytes | None]:
+    """The image in ``source``, fully decoded (so that a truncated file fails here and
+    becomes a placeholder), turned upright by its EXIF orientation, and either CMYK or
+    flattened to RGB or L (see :func:`_flatten`); with its usable embedded profile."""
+    # WeasyPrint sets Pillow's global LOAD_TRUNCATED_IMAGES on import, which would let
+    # a cut-off file through as a half-grey picture: refuse it here, for the decode only.
+    lenient = ImageFile.LOAD_TRUNCATED_IMAGES
+    ImageFile.LOAD_TRUNCATED_IMAGES = False
+    try:
+        with Image.open(io.BytesIO(source)) as opened:
+            opened.load()
+            image = ImageOps.exif_transpose(opened)  # a copy, upright, apart from the file
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = lenient
+    if image.mode == "CMYK":
+        return image, None
+    return _flatten(image)
+
+
+def _to_cmyk(image: Image.Image, icc: bytes | None, profile: Profile) -> Image.Image:
+    """``image`` (CMYK, RGB or L, in ``icc`` or sRGB) as CMYK in the profile's space,
+    with no ICC profile or EXIF attached."""
+    if image.mode == "CMYK":
+        cmyk = image  # separated already: re-encoded as is, no transform
+    else:
+        try:
+            transform = _transform(profile, image.mode, icc, RENDERING_INTENT)
+        except (OSError, ImageCms.PyCMSError):  # an odd embedded profile: assume sRGB
+            if image.mode == "L":
+                image = image.convert("RGB")
+            transform = _transform(profile, image.mode, None, RENDERING_INTENT)
+        converted = ImageCms.applyTransform(image, transform)
+        assert converted is not None  # None only with inPlace=True
+        cmyk = converted
+    cmyk.info = {}  # no ICC profile (it would be copied into the PDF per image), no EXIF
+    return cmyk
+
+
+def _flatten(image: Image.Image) -> tuple[Image.Image, bytes | None]:
+    """``image`` as opaque RGB or L, transparency composited on white, with the
+    embedded ICC profile to convert it from (None: sRGB)."""
+    icc: bytes | None = image.info.get("icc_profile") or None
+    mode = image.mode
+    if mode.startswith("I"):  # 16- or 32-bit grey (16-bit PNG): scale to 8 bits
+        image = image.convert("I")
+        high = image.getextrema()[1]
+        if isinstance(high, int | float) and high > 255:
+            image = image.point(lambda v: v / 257)
+        image = image.convert("L")
+    elif mode in ("1", "F"):
+        image = image.convert("L")
+    elif mode in ("P", "L", "RGB") and "transparency" in image.info:
+        image = image.convert("LA" if mode == "L" else "RGBA")
+    elif mode == "P":
+        image = image.convert("RGB")
+    elif mode in ("PA", "RGBa"):
+        image = image.convert("RGBA")
+    elif mode == "La":
+        image = image.convert("LA")
+
+    if image.mode in ("RGBA", "LA"):
+        opaque = image.mode[0] if image.mode == "LA" else "RGB"
+        white = Image.new(opaque, image.size, 255 if opaque == "L" else (255, 255, 255))
+        white.paste(image.convert(opaque), mask=image.getchannel("A"))
+        image = white
+    elif image.mode not in ("RGB", "L"):
+        image = image.convert("RGB")  # YCbCr, RGBX, HSV, LAB...: Pillow knows best
+
+    if icc is not None and not _usable(icc, image.mode):
+        icc = None
+    if icc is None and image.mode == "L":
+        image = image.convert("RGB")  # untagged grey is sRGB grey, as browsers show it
+    return image, icc
+
+
+def _usable(icc: bytes, mode: str) -> bool:
+    """True when an embedded profile parses and matches the image (RGB or GRAY)."""
+    try:
+        space = ImageCms.ImageCmsProfile(io.BytesIO(icc)).profile.xcolor_space.strip()
+    except (OSError, ImageCms.PyCMSError):
+        return False
+    return space == ("RGB" if mode == "RGB" else "GRAY")
+
+
+def _write_atomic(target: Path, image: Image.Image) -> None:
+    """Write the JPEG through a temporary file in the same directory and rename it:
+    readers (other cards, other worker processes) see the whole file or none."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".jpg.tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            # Baseline (not progressive) for the widest RIP support; Huffman tables
+            # optimised: lossless and ~6 % smaller.  No icc_profile= (see above).
+            image.save(out, "JPEG", quality=JPEG_QUALITY, optimize=True)
+        os.chmod(temporary, 0o644)  # mkstemp makes 0600; a shared cache must be readable
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,318 @@
+"""Building card PDFs: fit the text, check the fonts, convert the art, write CMYK PDFs.
+
+A batch of cards is rendered as one WeasyPrint document (a process renders a deck far
+faster than card by card), the text of each card is shrunk in steps of 0.02 down to a
+floor until it fits its frame, and the document is split into one PDF per card, each
+with the CMYK profile as its output intent.  A card whose text does not fit at the
+floor, or that prints a character the card font lacks, fails the build (unless
+``allow_overflow``): nothing is printed silently wrong.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import tempfile
+import zlib
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import pikepdf
+from fontTools.ttLib import TTFont
+
+from ..cards.model import Card, Library
+from ..glossary.loader import load_glossary
+from ..glossary.model import Glossary
+from .artwork import ArtworkError, Profile, find_profile, prepare
+from .render import CardPage, Renderer, art_box, card_page, overflows
+from .sizes import CardSize
+from .theme import Theme, load_theme
+
+#: Text scales tried, as the reference does: 1.00 down to the floor in steps of 0.02.
+STEP = 0.02
+DEFAULT_FLOOR = 0.52
+#: Overflow below this many mm is rounding, not text.
+TOLERANCE_MM = 0.05
+MM_PT = 72 / 25.4
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
+@dataclass
+class BuildOptions:
+    size: CardSize
+    theme_dir: str | None = None
+    icc: str | None = None
+    floor: float = DEFAULT_FLOOR
+    allow_overflow: bool = False
+    jobs: int = 1
+    #: Where converted artwork is kept between builds.
+    cache_dir: Path | None = None
+
+
+@dataclass
+class CardResult:
+    """What happened to one card: its PDF, its text scale, and what is wrong."""
+
+    slug: str
+    lang: str
+    path: str | None
+    scale: float
+    #: mm the text is still too tall at the floor (None: it fits).
+    overflow: float | None = None
+    missing_glyphs: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return self.overflow is not None or bool(self.missing_glyphs)
+
+
+def scales(floor: float) -> list[float]:
+    count = round((1.0 - floor) / STEP)
+    return [round(1.0 - i * STEP, 2) for i in range(count + 1)]
+
+
+@lru_cache(maxsize=8)
+def _cmap(path: Path) -> frozenset[int]:
+    return frozenset(TTFont(str(path), lazy=True).getBestCmap())
+
+
+def covered(theme: Theme) -> frozenset[int]:
+    """Code points every face of the theme's text font has (and so prints itself)."""
+    found: frozenset[int] | None = None
+    for path in theme.fonts.values():
+        cmap = _cmap(path)
+        found = cmap if found is None else found & cmap
+    return found or frozenset()
+
+
+def missing_glyphs(page: CardPage, codepoints: frozenset[int]) -> list[str]:
+    """Characters the text font lacks, as 'U+XXXX NAME' (the renderer would fall back to
+    another font, silently)."""
+    import unicodedata  # noqa: PLC0415
+
+    lacking = sorted({c for c in page.printed if c not in "\n\r\t" and ord(c) not in codepoints})
+    return [f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed')} ({c!r})" for c in lacking]
+
+
+def fit(renderer: Renderer, pages: list[CardPage], floor: float,
+        measured: list[tuple[float, float]] | None = None) -> dict[int, float]:
+    """Shrink each card's text until it fits, measuring text boxes only; sets each
+    page's ``scale`` and returns, for cards that do not fit even at ``floor``, how
+    many mm their text is too tall.  ``measured``: the text and frame heights of the
+    pages at their current scale, when a render made them already."""
+    steps = scales(floor)
+    too_tall: dict[int, float] = {}
+    fitting: dict[int, float] = {}
+    tried: dict[int, set[float]] = {i: set() for i in range(len(pages))}
+    pending = list(range(len(pages)))
+    while pending:
+        if measured is not None:
+            measures, measured = measured, None
+        else:
+            measures = overflows(renderer.render([pages[i] for i in pending], measure=True))
+        following = []
+        for index, (content, frame) in zip(pending, measures, strict=True):
+            page = pages[index]
+            scale = page.scale
+            tried[index].add(scale)
+            if content - frame <= TOLERANCE_MM:
+                fitting[index] = scale
+                larger = round(scale + STEP, 2)
+                if larger <= 1.0 and larger not in tried[index]:
+                    # Jumped down by more than a step: one step up may fit too.
+                    page.scale = larger
+                    following.append(index)
+                continue
+            if index in fitting:  # the step up did not fit: keep the last that did
+                page.scale = fitting[index]
+                continue
+            if scale <= steps[-1]:
+                too_tall[index] = content - frame
+                continue
+            # Text height grows about as scale^1.5: jump close to the fitting scale.
+            guess = scale * (frame / content) ** (1 / 1.5) if content > 0 else scale - STEP
+            candidates = [s for s in steps if s <= min(guess, scale - STEP) + 1e-9]
+            page.scale = candidates[0] if candidates else steps[-1]
+            following.append(index)
+        pending = following
+    return too_tall
+
+
+@lru_cache(maxsize=4)
+def _compressed_profile(profile: Profile) -> bytes:
+    """The profile's bytes, deflated once (saving it otherwise compresses it again in
+    every card's PDF: most of the time spent writing a card)."""
+    return zlib.compress(profile.icc_bytes(), 6)
+
+
+def _output_intent(pdf: pikepdf.Pdf, profile: Profile) -> None:
+    icc = pikepdf.Stream(pdf, b"")
+    icc.write(_compressed_profile(profile), filter=pikepdf.Name.FlateDecode)
+    icc.N = 4
+    pdf.Root.OutputIntents = pikepdf.Array([pikepdf.Dictionary(
+        Type=pikepdf.Name.OutputIntent, S=pikepdf.Name.GTS_PDFX,
+        OutputConditionIdentifier=pikepdf.String(profile.description),
+        Info=pikepdf.String(profile.description),
+        DestOutputProfile=icc)])
+
+
+def _write_atomic(path: Path, pdf: pikepdf.Pdf) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(handle)
+    try:
+        pdf.save(temporary)
+        os.chmod(temporary, 0o666 & ~_UMASK)  # mkstemp makes it private
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _page_boxes(page: pikepdf.Page, size: CardSize) -> None:
+    """TrimBox: the card as cut; BleedBox: the whole page (trim and bleed)."""
+    bleed = size.bleed * MM_PT
+    width, height = size.page_width * MM_PT, size.page_height * MM_PT
+    page.obj.MediaBox = pikepdf.Array([0, 0, width, height])
+    page.obj.BleedBox = pikepdf.Array([0, 0, width, height])
+    page.obj.TrimBox = pikepdf.Array([bleed, bleed, width - bleed, height - bleed])
+    page.obj.CropBox = pikepdf.Array([0, 0, width, height])
+    if "/ArtBox" in page.obj:
+        del page.obj.ArtBox
+
+
+def write_cards(document_pdf: bytes, pages: Sequence[CardPage], out: Path,
+                profile: Profile, size: CardSize) -> list[str]:
+    """Split a rendered deck into one PDF per card, each with its page boxes, only the
+    resources it uses, and the output intent."""
+    written = []
+    with pikepdf.open(io.BytesIO(document_pdf)) as whole:
+        # Each page gets its own resources (only what it uses), so that copying a page
+        # does not copy every card's images and fonts.
+        whole.remove_unreferenced_resources()
+        for number, page in enumerate(pages):
+            single = pikepdf.Pdf.new()
+            single.pages.append(whole.pages[number])
+            _page_boxes(single.pages[0], size)
+            single.docinfo["/Title"] = f"{page.values['name']} ({page.lang})"
+            _output_intent(single, profile)
+            path = out / f"{page.slug}.{page.lang}.pdf"
+            _write_atomic(path, single)
+            written.append(str(path))
+    return written
+
+
+@dataclass
+class Job:
+    """A batch for one process: the cards, and everything needed to render them."""
+
+    cards: list[tuple[Card, str]]
+    options: BuildOptions
+    roots: list[Path]
+    out: Path
+
+
+@lru_cache(maxsize=8)
+def _renderer(theme_dir: str | None, size: CardSize, roots: tuple[Path, ...]) -> Renderer:
+    """One renderer per theme, size and readable places, kept for the process's life:
+    fonts, templates and stylesheets are loaded once for every batch."""
+    return Renderer(load_theme(theme_dir), size, list(roots))
+
+
+@lru_cache(maxsize=8)
+def _glossary(lang: str, roots: tuple[Path, ...]) -> Glossary:
+    return load_glossary(lang, [str(r) for r in roots])[0]
+
+
+def run_job(job: Job) -> list[CardResult]:
+    """Render, fit and write a batch of cards (in a worker process, or this one)."""
+    profile = find_profile(job.options.icc)
+    cache = job.options.cache_dir or job.out / ".cache"
+    renderer = _renderer(job.options.theme_dir, job.options.size, (*job.roots, cache))
+    theme = renderer.theme
+    codepoints = covered(theme)
+    pages = []
+    for card, lang in job.cards:
+        page = card_page(card, lang, theme, _glossary(lang, tuple(job.roots)))
+        source = card.source
+        artwork = source.fields.get("artwork") if source else None
+        image = (Path(source.path).parent / str(artwork)) if source and artwork else None
+        try:
+            art = prepare(image, profile, cache, box_mm=art_box(job.options.size,
+                                                                   str(card.get("type"))),
+                          card=page.label)
+        except ArtworkError as error:
+            page.warnings.append(str(error))
+        else:
+            page.warnings.extend(art.warnings)
+            if art.path is not None:
+                page.values["artwork"] = art.path.as_uri()
+        pages.append(page)
+    results = [CardResult(p.slug, p.lang, None, 1.0, warnings=p.warnings) for p in pages]
+    for result, page in zip(results, pages, strict=True):
+        result.missing_glyphs = missing_glyphs(page, codepoints)
+    # One full render: most cards fit as they are, and their pages are final.  The
+    # others are fitted on their text boxes alone, then rendered again.
+    first = renderer.render(pages)
+    measures = overflows(first)
+    final = list(first.pages)
+    large = [i for i, (content, frame) in enumerate(measures)
+             if content - frame > TOLERANCE_MM]
+    too_tall = {large[i]: amount for i, amount in fit(
+        renderer, [pages[i] for i in large], job.options.floor,
+        [measures[i] for i in large]).items()}
+    shrunk = [i for i in large if pages[i].scale < 1.0]
+    if shrunk:
+        for index, page in zip(shrunk, renderer.render([pages[i] for i in shrunk]).pages,
+                               strict=True):
+            final[index] = page
+    for index, amount in too_tall.items():
+        results[index].overflow = amount
+    for result, page in zip(results, pages, strict=True):
+        result.scale = page.scale
+    printable = [i for i, r in enumerate(results)
+                 if not r.missing_glyphs and (r.overflow is None or job.options.allow_overflow)]
+    if printable:
+        whole = first.copy([final[i] for i in printable]).write_pdf()
+        paths = write_cards(whole, [pages[i] for i in printable], job.out, profile,
+                            job.options.size)
+        for i, path in zip(printable, paths, strict=True):
+            results[i].path = path
+    for refused in renderer.fetcher.refused:
+        for result in results:
+            result.warnings.append(f"the renderer refused to read {refused}")
+    return results
+
+
+def build_cards(library: Library, lang: str, out: str | Path, options: BuildOptions,
+          roots: Sequence[str | Path] = (), slugs: Sequence[str] = ()) -> list[CardResult]:
+    """Build one PDF per card of ``library`` in ``lang`` into ``out``."""
+    out = Path(out)
+    cards = [(card, lang) for _, card in sorted(library.cards.items())
+             if card.source is not None and (not slugs or card.slug in slugs)]
+    library_roots = [Path(d.directory).resolve() for d in library.decks.values()]
+    library_roots += [Path(r).resolve() for r in roots]
+    if options.jobs <= 1 or len(cards) < 8:
+        return run_job(Job(cards, options, library_roots, out))
+    size = math.ceil(len(cards) / options.jobs)
+    batches = [cards[i:i + size] for i in range(0, len(cards), size)]
+    parts = _pool(options.jobs).map(run_job, [Job(batch, options, library_roots, out)
+                                              for batch in batches])
+    return [result for part in parts for result in part]
+
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    """Worker processes kept for the life of this one: importing WeasyPrint and loading
+    fonts costs about half a second a process, paid once however many builds follow."""
+    if jobs not in _POOLS:
+        _POOLS[jobs] = ProcessPoolExecutor(max_workers=jobs)
+    return _POOLS[jobs]

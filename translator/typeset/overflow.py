@@ -1,0 +1,43 @@
+"""Which cards' text does not fit, for the linter (PR101): the build's own measurement.
+
+The cards are laid out as ``translator build`` lays them out (default theme, Arcmage
+size, the same fitting), without converting their artwork, which does not change the
+text box; a lint run keeps one renderer for all its cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from typing import TypeVar
+
+from ..cards.model import Card
+from ..glossary.loader import load_glossary
+from .build import DEFAULT_FLOOR, fit
+from .render import Renderer, card_page
+from .sizes import PRESETS
+from .theme import load_theme
+
+T = TypeVar("T")
+
+
+@lru_cache(maxsize=1)
+def _renderer() -> Renderer:
+    return Renderer(load_theme(), PRESETS["arcmage"], [])
+
+
+def overflowing(cards: Sequence[tuple[Card, str, T]],
+                floor: float = DEFAULT_FLOOR) -> Iterator[tuple[T, float, float]]:
+    """(tag, mm too tall, scale) of each card whose text does not fit at ``floor``."""
+    if not cards:
+        return
+    renderer = _renderer()
+    glossaries = {}
+    pages = []
+    for card, lang, _ in cards:
+        if lang not in glossaries:
+            glossaries[lang] = load_glossary(lang)[0]
+        pages.append(card_page(card, lang, renderer.theme, glossaries[lang]))
+    too_tall = fit(renderer, pages, floor)
+    for index in sorted(too_tall):
+        yield cards[index][2], too_tall[index], pages[index].scale

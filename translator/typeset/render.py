@@ -1,0 +1,245 @@
+"""From cards to laid-out pages: the card's printed fields, its HTML, and WeasyPrint.
+
+A card is rendered from the markup tree (what Aminduna prints), never from re-parsed
+HTML: every text run is escaped here, every other value by Jinja's autoescape.  The
+renderer may read only what a card needs (the library's files, the theme, its fonts,
+the converted artwork): any other URL, a ``file:`` outside those places or the
+network, is refused and reported.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+import urllib.request
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import weasyprint
+from weasyprint.text.fonts import FontConfiguration
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+from ..cards.model import HAS_ATTACK, HAS_DEFENSE, SOURCE_LANGUAGE, Card
+from ..glossary.model import Glossary
+from ..markup import parse
+from ..markup.html import paragraph_html
+from ..markup.ruletext import symbol_text
+from ..markup.tree import Document, DropCap, Symbol, Text
+from .sizes import CardSize
+from .symbols import symbol_svg
+from .theme import Theme
+
+#: The card text's size at scale 1, in points (the reference's 9 pt).
+BODY_PT = 9.0
+#: Card types laid out with the artwork on top; the others have it at the bottom.
+ART_ON_TOP = frozenset({"Creature", "City"})
+CSS_PX_MM = 25.4 / 96
+
+
+@dataclass
+class CardPage:
+    """What one printed card shows, ready for the template."""
+
+    card: Card
+    lang: str
+    slug: str
+    family: str
+    values: dict[str, Any]
+    #: Every character printed with the text font (for the coverage check).
+    printed: str
+    scale: float = 1.0
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return f"{self.slug} ({self.lang})"
+
+
+def art_box(size: CardSize, card_type: str) -> tuple[float, float]:
+    """The artwork's box in mm (width, height), as card.css lays it out."""
+    width = size.width - 7.2
+    return (width, 33.5) if card_type in ART_ON_TOP else (width, size.height - 61.6)
+
+
+def _symbol(theme: Theme):  # noqa: ANN202 - a SymbolRenderer
+    def render(node: Symbol) -> str:
+        label = escape(symbol_text(node.code).rstrip(","), quote=True)
+        return (f'<span class="sym sym-{node.kind} sym-{node.code}" role="img" '
+                f'aria-label="{label}">{symbol_svg(node.code, theme_dir=theme.directories[0])}'
+                "</span>")
+    return render
+
+
+def text_html(document: Document, theme: Theme) -> str:
+    """The card text as HTML, every run escaped (translator.markup.html)."""
+    render = _symbol(theme)
+    return "\n".join(paragraph_html(p, render) for p in document.paragraphs)
+
+
+def printed_characters(document: Document) -> str:
+    """The characters the text font prints (symbols are drawings, not characters)."""
+    parts = []
+    for paragraph in document.paragraphs:
+        for node in paragraph.children:
+            if isinstance(node, Text):
+                parts.append(node.text)
+            elif isinstance(node, DropCap):
+                parts.append(node.letter)
+    return "".join(parts)
+
+
+def faction_slug(faction: str) -> str:
+    """A faction as a CSS class name: 'Dark Legion' -> 'dark-legion'."""
+    return faction.lower().replace(" ", "-")
+
+
+def _term(glossary: Glossary | None, section: str, english: str) -> str:
+    """An English card type or faction name in the glossary's language."""
+    if glossary is None or english in ("", "None"):
+        return "" if english == "None" else english
+    for entry in glossary.entries_by_section(section):
+        if entry.en.casefold() == english.casefold() and entry.preferred is not None:
+            return entry.preferred.text
+    return english
+
+
+def card_page(card: Card, lang: str, theme: Theme, glossary: Glossary | None) -> CardPage:
+    """The printed fields of ``card`` in ``lang`` (translations inherit stats and art)."""
+    card_type = str(card.get("type") or "")
+    faction = str(card.get("faction") or "None")
+    text = str(card.get("text", lang) or "")
+    document = parse(text.replace("\r\n", "\n").strip("\n")).document
+    subtype = card.get("subtype", lang)
+    type_name = _term(glossary if lang != SOURCE_LANGUAGE else None, "type", card_type)
+    type_line = f"{type_name} — {subtype}" if subtype else type_name
+    faction_name = _term(glossary if lang != SOURCE_LANGUAGE else None, "faction", faction)
+    values: dict[str, Any] = {
+        "slug": card.slug, "lang": lang,
+        "family": "creature" if card_type in ART_ON_TOP else "spell",
+        "type_slug": card_type.lower() or "none",
+        "name": str(card.get("name", lang) or ""), "name2": card.get("name2", lang),
+        "cost": card.get("cost"), "loyalty": int(card.get("loyalty") or 0),
+        "attack": card.get("attack") if card_type in HAS_ATTACK else None,
+        "defense": card.get("defense") if card_type in HAS_DEFENSE else None,
+        "type_line": type_line, "faction_name": faction_name,
+        "info": str(card.get("info", lang) or ""),
+        "faction_slug": faction_slug(faction),
+        "text": weasyprint_markup(text_html(document, theme)),
+        "artwork": None, "placeholder": "artwork missing", "background": None,
+    }
+    background = theme.background(faction, card_type)
+    if background is not None:
+        values["background"] = background.as_uri()
+    printed = "".join(str(v) for v in (values["name"], values["name2"] or "", type_line,
+                                       faction_name, values["info"], values["cost"] or "",
+                                       values["attack"] or "", values["defense"] or ""))
+    return CardPage(card, lang, card.slug, values["family"], values,
+                    printed + printed_characters(document))
+
+
+def weasyprint_markup(html: str) -> Any:
+    """Mark HTML made (and escaped) by the renderer as safe for Jinja."""
+    from markupsafe import Markup  # noqa: PLC0415 - Jinja's own dependency
+    return Markup(html)
+
+
+class Fetcher(URLFetcher):
+    """WeasyPrint's URL fetcher, allowed to read files under ``roots`` only (and
+    ``data:`` URLs); no network, no other file."""
+
+    def __init__(self, roots: Iterable[Path]) -> None:
+        super().__init__(allowed_protocols=("file", "data"), allow_redirects=False)
+        self.roots = [Path(r).resolve() for r in roots]
+        self.refused: list[str] = []
+
+    def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
+        parsed = urllib.parse.urlparse(url)
+        if parsed.scheme == "data":
+            return super().fetch(url, headers)
+        if parsed.scheme == "file":
+            path = Path(urllib.request.url2pathname(parsed.path)).resolve()
+            if any(path.is_relative_to(root) for root in self.roots) and path.is_file():
+                return URLFetcherResponse(path.as_uri(), path.read_bytes(),
+                                          {"Content-Type": _mime(path)})
+        self.refused.append(url)
+        raise ValueError(f"translator reads no {url}: only the library, the theme and "
+                         "its fonts")
+
+
+def _mime(path: Path) -> str:
+    return {".css": "text/css", ".svg": "image/svg+xml", ".jpg": "image/jpeg",
+            ".jpeg": "image/jpeg", ".png": "image/png", ".ttf": "font/ttf",
+            ".otf": "font/otf", ".woff": "font/woff", ".woff2": "font/woff2"}.get(
+        path.suffix.lower(), "application/octet-stream")
+
+
+@dataclass
+class Renderer:
+    """One theme, size and fetcher: renders pages of cards (kept alive for a batch)."""
+
+    theme: Theme
+    size: CardSize
+    roots: list[Path]
+    fonts: FontConfiguration = field(default_factory=FontConfiguration)
+
+    def __post_init__(self) -> None:
+        self.fetcher = Fetcher([*self.roots, *self.theme.roots])
+        environment = self.theme.environment()
+        self.template = environment.get_template("deck.html.j2")
+        bleed = self.size.bleed
+        self.css = weasyprint_markup(environment.get_template("card.css.j2").render(
+            size=self.size, at=lambda mm: f"{mm + bleed:.3f}mm",
+            factions={faction_slug(name): self.theme.colours(name)
+                      for name in self.theme.factions}))
+
+    def html(self, pages: Sequence[CardPage], measure: bool = False) -> str:
+        return self.template.render(
+            cards=[{**page.values, "font_size": f"{BODY_PT * page.scale:.3f}"}
+                   for page in pages],
+            size=self.size, page_height=None, css=self.css, measure=measure,
+            fonts={face: path.as_uri() for face, path in self.theme.fonts.items()})
+
+    def render(self, pages: Sequence[CardPage], measure: bool = False) -> weasyprint.Document:
+        """The pages of ``pages``; with ``measure``, only their text boxes (a quarter of
+        the layout work), enough for :func:`overflows`."""
+        html = weasyprint.HTML(string=self.html(pages, measure),
+                               base_url=self.theme.directories[0].as_uri() + "/",
+                               url_fetcher=self.fetcher)
+        return html.render(font_config=self.fonts)
+
+
+def _boxes(box: Any) -> Iterator[Any]:
+    """Every box under ``box``, into absolutely positioned ones (which WeasyPrint's
+    ``descendants`` leaves behind their placeholders)."""
+    box = getattr(box, "_box", box)  # an AbsolutePlaceholder holds the laid-out box
+    yield box
+    for child in getattr(box, "children", ()):
+        yield from _boxes(child)
+
+
+def overflows(document: weasyprint.Document) -> list[tuple[float, float]]:
+    """For each page: the height of its text and of the text's frame, in mm.
+
+    Measured on WeasyPrint's layout (pinned version: the box tree is internal API):
+    the frame has a fixed height and hides what overflows it; its content, a block
+    formatting context, is as tall as its text and floats.
+    """
+    found = []
+    for page in document.pages:
+        frame = content = None
+        for box in _boxes(page._page_box):
+            element = getattr(box, "element", None)
+            if element is None or not hasattr(box, "margin_height"):
+                continue
+            classes = (element.get("class") or "").split()
+            if "text-frame" in classes and frame is None:
+                frame = box
+            elif "text-content" in classes and content is None:
+                content = box
+        if frame is None or content is None:
+            found.append((0.0, 0.0))
+        else:
+            found.append((content.margin_height() * CSS_PX_MM, frame.height * CSS_PX_MM))
+    return found

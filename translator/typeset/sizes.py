@@ -1,0 +1,50 @@
+"""Card sizes: the trim (the card as cut) and the bleed around it, in millimetres.
+
+``arcmage`` is the game's own card (64 x 90 mm, 2 mm bleed, as Aminduna prints it);
+``poker`` is the common print-on-demand size (63 x 88 mm, 3 mm bleed); any other size
+is written ``WxH+B`` (millimetres: ``63.5x88+3``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_CUSTOM = re.compile(r"^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$")
+
+
+@dataclass(frozen=True)
+class CardSize:
+    name: str
+    width: float
+    height: float
+    bleed: float
+
+    @property
+    def page_width(self) -> float:
+        return self.width + 2 * self.bleed
+
+    @property
+    def page_height(self) -> float:
+        return self.height + 2 * self.bleed
+
+
+PRESETS = {
+    "arcmage": CardSize("arcmage", 64.0, 90.0, 2.0),
+    "poker": CardSize("poker", 63.0, 88.0, 3.0),
+}
+
+
+def card_size(value: str) -> CardSize:
+    """A preset name or ``WxH+B``; :class:`ValueError` with what to write otherwise."""
+    if value in PRESETS:
+        return PRESETS[value]
+    match = _CUSTOM.match(value.strip())
+    if match is None:
+        raise ValueError(f"unknown card size {value!r}: {', '.join(PRESETS)} or WxH+B in "
+                         "millimetres (e.g. 63.5x88+3)")
+    width, height, bleed = (float(g) for g in match.groups())
+    if not (20 <= width <= 300 and 20 <= height <= 300 and 0 <= bleed <= 10):
+        raise ValueError(f"card size {value!r} is out of range: 20-300 mm a side, "
+                         "a bleed of 0-10 mm")
+    return CardSize(value, width, height, bleed)
