@@ -197,6 +197,16 @@ def test_poker_size_boxes(tmp_path: Path) -> None:
         assert box[0] == pytest.approx(3 * MM_PT, abs=0.01)
 
 
+def test_relative_paths_from_any_directory(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    library_dir = copy_sample(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    code, _ = run("build", "sample", "--lang", "eo", "--out", "out", "--card", "courier",
+                  "--jobs", "1")
+    assert code == 0 and (tmp_path / "out" / "courier.eo.pdf").is_file()
+    assert library_dir.is_dir()
+
+
 def test_bad_size_is_a_usage_error() -> None:
     assert run("build", "cards/sample", "--size", "huge")[0] == 2
 

@@ -233,7 +233,7 @@ def _glossary(lang: str, roots: tuple[Path, ...]) -> Glossary:
 def run_job(job: Job) -> list[CardResult]:
     """Render, fit and write a batch of cards (in a worker process, or this one)."""
     profile = find_profile(job.options.icc)
-    cache = job.options.cache_dir or job.out / ".cache"
+    cache = Path(job.options.cache_dir or job.out / ".cache").resolve()
     renderer = _renderer(job.options.theme_dir, job.options.size, (*job.roots, cache))
     theme = renderer.theme
     codepoints = covered(theme)
@@ -293,7 +293,7 @@ def run_job(job: Job) -> list[CardResult]:
 def build_cards(library: Library, lang: str, out: str | Path, options: BuildOptions,
           roots: Sequence[str | Path] = (), slugs: Sequence[str] = ()) -> list[CardResult]:
     """Build one PDF per card of ``library`` in ``lang`` into ``out``."""
-    out = Path(out)
+    out = Path(out).resolve()
     cards = [(card, lang) for _, card in sorted(library.cards.items())
              if card.source is not None and (not slugs or card.slug in slugs)]
     library_roots = [Path(d.directory).resolve() for d in library.decks.values()]
