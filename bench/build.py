@@ -1,14 +1,21 @@
-"""Benchmark: typeset the sample library x 10 (240 cards) into one PDF per card.
+"""Benchmark: typeset the sample library x 10 (240 cards, a 400-card deck) for print.
 
-Target (print part 1): at most 20 ms per card on 2 cores, text fitting included; peak
-memory at most 500 MB.
+Targets (print parts 1 and 2), on 2 cores, medians of 3 runs:
+
+- card PDFs from scratch: at most 20 ms per card, text fitting included; peak memory
+  at most 500 MB;
+- the deck PDF of that library (each card by its quantity, backs in duplex order):
+  at most 15 ms per card;
+- rebuilding after one card changed: at most 1 s;
+- preflight of the deck PDF (a 200-card deck or more): at most 10 s.
 
     .venv/bin/python bench/build.py            # median of 3 runs
     .venv/bin/python bench/build.py --copies 20 --jobs 2
 
-The library is the sample deck copied on disk under new slugs (text, artwork and all);
-the artwork cache is warmed once before timing (a deck is built many times and its
-art converted once); each run writes every PDF anew.
+The library is the sample deck copied on disk under new slugs (text, artwork and all;
+each copy with the sample's quantity, so 24 cards x 10 make 240 card files and a deck
+of 400 cards); the artwork cache is warmed once before timing (a deck is built many
+times and its art converted once); "from scratch" runs rebuild every file (--force).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from __future__ import annotations
 import argparse
 import resource
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -27,13 +35,16 @@ sys.path.insert(0, str(ROOT))
 from _timing import repeat, summary  # noqa: E402
 
 from translator import cards  # noqa: E402
+from translator.typeset import batch, preflight  # noqa: E402
 from translator.typeset import build as typeset  # noqa: E402
 from translator.typeset.sizes import PRESETS  # noqa: E402
 
 
 def make_library(directory: Path, copies: int) -> Path:
-    """``copies`` copies of every sample card in one deck directory."""
+    """``copies`` copies of every sample card in one deck directory, each listed with
+    the sample deck's quantity."""
     sample = ROOT / "cards" / "sample"
+    quantities = cards.load_library([str(sample)])[0].decks["sample"].quantities
     deck = directory / "deck"
     shutil.copytree(sample / "art", deck / "art")
     listed = []
@@ -42,7 +53,7 @@ def make_library(directory: Path, copies: int) -> Path:
         for copy in range(copies):
             (deck / f"{slug}-{copy}.{lang}.md").write_text(path.read_text("utf-8"), "utf-8")
             if lang == "en":
-                listed.append(f"  {slug}-{copy}: 1")
+                listed.append(f"  {slug}-{copy}: {quantities[slug]}")
     (deck / "deck.yaml").write_text("name: Bench\ncards:\n" + "\n".join(listed) + "\n",
                                     encoding="utf-8")
     return deck
@@ -70,22 +81,66 @@ def main() -> None:
         assert not problems, problems[:3]
         options = typeset.BuildOptions(PRESETS["arcmage"], jobs=args.jobs,
                                        cache_dir=directory / "cache")
+        out = directory / "out"
         start = time.perf_counter()
         warm = typeset.build_cards(library, args.lang, directory / "warm", options)
         print(f"warm-up (artwork converted once): {time.perf_counter() - start:.2f} s")
         count = len(warm)
         shrunk = sum(1 for r in warm if r.scale < 1)
-        times = repeat(lambda: typeset.build_cards(library, args.lang, directory / "out", options),
-                       args.runs)
+
+        # 1. Card PDFs, every one rendered.
+        times = repeat(lambda: typeset.build_cards(library, args.lang, out, options,
+                                                   force=True), args.runs)
         per_card = [t / count * 1000 for t in times]
         peak = max([resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                     *(_peak_mb(pid) for pool in typeset._POOLS.values()
                       for pid in pool._processes)])
-        print(f"build: {count} cards ({args.lang}, {shrunk} with shrunk text), "
+        print(f"card PDFs: {count} cards ({args.lang}, {shrunk} with shrunk text), "
               f"{args.jobs} processes")
         print(f"  time: {summary(times, '.2f', 's')}")
         print(f"  per card: {summary(per_card, '.1f', 'ms')} (target <= 20)")
         print(f"  peak memory of the largest process: {peak:.0f} MB (target <= 500)")
+
+        # 2. The deck PDF from scratch: cards, back, deck; then with the preflight.
+        def deck_build(force: bool = True, check: bool = False) -> batch.Report:
+            request = batch.Request([args.lang], out, options, force=force, deck=True,
+                                    check=check)
+            return batch.produce(library, request)
+
+        report = deck_build()
+        deck_pdf = next(Path(f) for f in report.files if f.endswith(".deck.pdf"))
+        fronts = sum(library.decks["deck"].quantities.values())
+        times = repeat(deck_build, args.runs)
+        print(f"deck PDF from scratch: {count} card files, a deck of {fronts} cards "
+              f"({report.pages - count} pages with backs)")
+        print(f"  time: {summary(times, '.2f', 's')}")
+        print(f"  per card of the deck: {summary([t / fronts * 1000 for t in times], '.1f', 'ms')}"
+              " (target <= 15)")
+        print(f"  per card file: {summary([t / count * 1000 for t in times], '.1f', 'ms')}")
+        checked = repeat(lambda: deck_build(check=True), args.runs)
+        print(f"  with the preflight of every file: {summary(checked, '.2f', 's')}")
+
+        # 3. Rebuild after one card changed (the card, the deck, their preflight).
+        deck_build(force=False, check=True)
+        rebuilds = []
+        for run in range(args.runs):
+            card = deck / f"courier-{run}.{args.lang}.md"
+            card.write_text(card.read_text("utf-8").replace("carte", "carte ", 1), "utf-8")
+            library, _ = cards.load_library([str(deck)])
+            start = time.perf_counter()
+            done = batch.produce(library, batch.Request([args.lang], out, options, deck=True))
+            rebuilds.append(time.perf_counter() - start)
+            assert sum(1 for r in done.cards if not r.reused) == 1
+        print("rebuild after changing one card (card, deck, preflight of both): "
+              f"{summary(rebuilds, '.2f', 's')} (target <= 1)")
+
+        # 4. Preflight of the deck PDF, ink measured on every page.
+        pages = report.pages - count
+        found: list = []
+        times = repeat(lambda: found.append(preflight.preflight(deck_pdf)), args.runs)
+        print(f"preflight of the deck PDF ({pages} pages, {fronts} cards): "
+              f"{summary(times, '.2f', 's')} (target <= 10); "
+              f"{statistics.mean(len(f) for f in found):.0f} problems")
 
 
 if __name__ == "__main__":

@@ -157,12 +157,26 @@ def test_sixteen_bit_grey_is_scaled_not_clipped(tmp_path: Path, profile: Profile
 
 def test_cmyk_is_reencoded_without_transform(tmp_path: Path, profile: Profile,
                                              cache: Path) -> None:
-    colours = ((10, 200, 30, 40), (0, 0, 0, 255), (255, 255, 255, 255))
+    colours = ((10, 200, 30, 40), (0, 0, 0, 255), (200, 150, 100, 200))  # all <= 290 %
     for name, options in (("c.tif", {}), ("c.jpg", {"quality": 100})):
         src = save(stripes(*colours, mode="CMYK"), tmp_path / name, **options)
         art = prepare(src, profile, cache, box_mm=BOX, card="CMYK")
         for i, colour in enumerate(colours):
             assert close(pixel(art, i), colour, 3), (name, pixel(art, i), colour)
+
+
+def test_total_ink_is_kept_under_the_limit(tmp_path: Path, profile: Profile,
+                                           cache: Path) -> None:
+    """400 % (a 'rich black' of every ink) comes out under the limit less the headroom
+    JPEG needs, black kept, the other inks lowered alike; the limit is a setting."""
+    src = save(stripes((255, 255, 255, 255), (40, 30, 20, 10), mode="CMYK"),
+               tmp_path / "rich.tif")
+    for limit in (300, 260):
+        art = prepare(src, profile, cache, box_mm=BOX, card="ink", ink_limit=limit)
+        c, m, y, k = pixel(art, 0)
+        assert k >= 252 and abs(c - m) <= 3 and abs(m - y) <= 3
+        assert (c + m + y + k) / 2.55 <= limit - artwork.INK_HEADROOM + 3
+        assert close(pixel(art, 1), (40, 30, 20, 10), 3)  # light colours untouched
 
 
 def test_embedded_rgb_profile_is_honoured(tmp_path: Path, profile: Profile,

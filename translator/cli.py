@@ -705,7 +705,8 @@ def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
-    from .typeset import build as typeset  # noqa: PLC0415 - WeasyPrint loads slowly
+    from .typeset import batch  # noqa: PLC0415 - WeasyPrint loads slowly
+    from .typeset import build as typeset  # noqa: PLC0415
     from .typeset.artwork import ArtworkError  # noqa: PLC0415
     from .typeset.sizes import card_size  # noqa: PLC0415
     from .typeset.theme import ThemeError  # noqa: PLC0415
@@ -715,46 +716,145 @@ def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError(str(error)) from error
     if not 0.2 <= args.floor <= 1.0:
         raise UsageError("--floor is a scale between 0.2 and 1.0 (the reference's 0.52)")
+    if not 24 <= args.dpi <= 1200:
+        raise UsageError("--dpi is between 24 and 1200 (300 to review, 96 for thumbnails)")
+    if not 0 <= args.gutter <= 20:
+        raise UsageError("--gutter is between 0 and 20 mm")
+    if args.sheet_backs and not args.sheets:
+        raise UsageError("--sheet-backs goes with --sheets a4|letter")
     library, problems = _library(args.paths)
     if problems:
         _report_problems(problems)
         return EXIT_ERROR
+    langs = batch.languages(args.lang, library)
+    present = set(batch.languages(["all"], library))
+    unknown = [lang for lang in langs if lang not in present]
+    if unknown:
+        raise UsageError(f"--lang {unknown[0]}: no card is in that language here; "
+                         f"one of {', '.join(sorted(present))} or all")
+    if not 100 <= args.ink_limit <= 400:
+        raise UsageError("--ink-limit is a total ink coverage between 100 and 400 (%)")
     options = typeset.BuildOptions(size, args.theme, args.icc, args.floor,
-                                   args.allow_overflow, max(1, args.jobs))
+                                   args.allow_overflow, max(1, args.jobs),
+                                   ink_limit=args.ink_limit)
+    request = batch.Request(
+        langs, Path(args.out), options, slugs=list(args.card or []), force=args.force,
+        deck=args.deck, backs=args.backs, sheets=args.sheets, gutter=args.gutter,
+        sheet_backs=args.sheet_backs,
+        previews=[kind for kind in ("png", "webp") if getattr(args, kind)], dpi=args.dpi,
+        check=not args.no_preflight)
     try:
-        results = typeset.build_cards(library, args.lang, args.out, options,
-                                slugs=list(args.card or []))
-    except (ThemeError, ArtworkError) as error:
+        with _Progress(args.format == "text", batch.total_cards(library, request)) as step:
+            report = batch.produce(library, request, step.advance, step.stage)
+    except (ThemeError, ArtworkError, ValueError) as error:
         print(f"translator: {error}", file=sys.stderr)
         return EXIT_ERROR
-    failed = 0
-    for result in results:
-        for warning in result.warnings:
-            print(f"translator: warning: {warning}", file=sys.stderr)
-        if result.missing_glyphs:
-            failed += 1
-            print(f"translator: {result.slug} ({result.lang}): the card font lacks "
-                  f"{', '.join(result.missing_glyphs)}: another font would print it; "
-                  "use another character or a theme font that has it", file=sys.stderr)
-        if result.overflow is not None:
-            failed += not args.allow_overflow
-            print(f"translator: {result.slug} ({result.lang}): the text is "
-                  f"{result.overflow:.1f} mm too tall for its box at {result.scale:.0%}: "
-                  "shorten it" + ("" if args.allow_overflow else
-                                  " (or --allow-overflow to print it cut)"), file=sys.stderr)
+    for result in report.cards:
+        _report_card(result, args.allow_overflow)
+    for problem in report.problems:
+        print(f"translator: preflight: {problem}", file=sys.stderr)
+    failed = [r for r in report.cards if r.failed and not
+              (r.overflow is not None and not r.missing_glyphs and args.allow_overflow)]
     if args.format == "json":
-        json.dump({"version": 1, "cards": [
-            {"card": r.slug, "lang": r.lang, "pdf": r.path, "scale": r.scale,
-             "overflow_mm": None if r.overflow is None else round(r.overflow, 2),
-             "missing_glyphs": r.missing_glyphs, "warnings": r.warnings}
-            for r in results]}, out, ensure_ascii=False, indent=2)
+        json.dump(_build_json(report), out, ensure_ascii=False, indent=2)
         out.write("\n")
     else:
-        written = sum(1 for r in results if r.path)
-        shrunk = sum(1 for r in results if r.scale < 1)
-        out.write(f"{_plural(written, 'card PDF')} in {args.out} ({shrunk} with smaller "
-                  f"text), {_plural(failed, 'card')} not printable.\n")
-    return EXIT_FINDINGS if failed else EXIT_OK
+        out.write(_build_summary(report, len(langs), args.out, failed) + "\n")
+    return EXIT_FINDINGS if failed or report.errors else EXIT_OK
+
+
+def _report_card(result: Any, allow_overflow: bool) -> None:
+    """A card's warnings and why it was not printed, on stderr."""
+    for warning in result.warnings:
+        print(f"translator: warning: {warning}", file=sys.stderr)
+    if result.missing_glyphs:
+        print(f"translator: {result.slug} ({result.lang}): the card font lacks "
+              f"{', '.join(result.missing_glyphs)}: another font would print it; "
+              "use another character or a theme font that has it", file=sys.stderr)
+    if result.overflow is not None:
+        print(f"translator: {result.slug} ({result.lang}): the text is "
+              f"{result.overflow:.1f} mm too tall for its box at {result.scale:.0%}: "
+              "shorten it" + ("" if allow_overflow else
+                              " (or --allow-overflow to print it cut)"), file=sys.stderr)
+
+
+def _build_summary(report: Any, languages: int, out: str, failed: list) -> str:
+    cards_done = len(report.cards)
+    rendered = sum(1 for r in report.cards if r.path and not r.reused)
+    line = (f"{_plural(cards_done, 'card')} in {_plural(languages, 'language')} "
+            f"({rendered} rendered, {cards_done - rendered - len(failed)} up to date"
+            + (f", {len(failed)} not printable" if failed else "") + "); "
+            f"{_plural(len(report.files), 'print file')}"
+            + (f" and {_plural(len(report.images), 'preview')}" if report.images else "")
+            + f", {_plural(report.pages, 'page')}, in {out} in {report.seconds:.1f} s; "
+            f"{_plural(len(report.warnings), 'warning')}; ")
+    errors = report.errors
+    if errors:
+        files = len({p.path for p in errors})
+        return line + f"preflight: {_plural(len(errors), 'problem')} in {_plural(files, 'file')}."
+    return line + "preflight: every file passes."
+
+
+def _build_json(report: Any) -> dict[str, Any]:
+    return {"version": 1, "cards": [
+        {"card": r.slug, "lang": r.lang, "pdf": r.path, "scale": r.scale,
+         "overflow_mm": None if r.overflow is None else round(r.overflow, 2),
+         "missing_glyphs": r.missing_glyphs, "warnings": r.warnings, "reused": r.reused}
+        for r in report.cards],
+        "files": report.files, "images": report.images,
+        "preflight": [p.to_dict() for p in report.problems],
+        "summary": {"cards": len(report.cards), "files": len(report.files),
+                    "pages": report.pages, "seconds": round(report.seconds, 2),
+                    "warnings": len(report.warnings), "preflight_errors": len(report.errors)}}
+
+
+class _Progress:
+    """A progress bar on a terminal (rich, on stderr), nothing otherwise: logs stay
+    quiet.  ``advance`` counts cards done; ``stage`` names what is being done."""
+
+    def __init__(self, wanted: bool, total: int) -> None:
+        self.bar: Any = None
+        if wanted and sys.stderr.isatty() and total:
+            from rich.progress import (  # noqa: PLC0415
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+            self.bar = Progress(TextColumn("{task.description:<16}"), BarColumn(),
+                                MofNCompleteColumn(), TimeElapsedColumn(), transient=True)
+            self.task = self.bar.add_task("cards", total=total)
+
+    def advance(self, count: int) -> None:
+        if self.bar is not None:
+            self.bar.advance(self.task, count)
+
+    def stage(self, text: str) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, description=text)
+
+    def __enter__(self) -> _Progress:
+        if self.bar is not None:
+            self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def cmd_preflight(args: argparse.Namespace, out: TextIO) -> int:
+    from .typeset import preflight  # noqa: PLC0415
+    from .typeset.sizes import card_size  # noqa: PLC0415
+    try:
+        size = card_size(args.size) if args.size else None
+    except ValueError as error:
+        raise UsageError(str(error)) from error
+    if not 100 <= args.ink_limit <= 400:
+        raise UsageError("--ink-limit is a total ink coverage between 100 and 400 (%)")
+    return preflight.run(args.files, size=size, ink_limit=args.ink_limit, fmt=args.format,
+                         out=out)
 
 
 # --------------------------------------------------------------------------------------
@@ -867,9 +967,11 @@ def build_parser() -> argparse.ArgumentParser:
                                     "CMYK colours and artwork, trim and bleed boxes, the ICC "
                                     "profile as output intent; text shrunk to fit, never "
                                     "cut silently.",
-                                    "translator build cards/sample --lang fr --out out/"))
+                                    "translator build cards/sample --lang all --deck --sheets a4 "
+                                    "--out out/"))
     p.add_argument("paths", nargs="*", metavar="PATH", help="library or deck (default: cards)")
-    p.add_argument("--lang", default="en", help="the language to print (default: en)")
+    p.add_argument("--lang", action="append", metavar="LANG",
+                   help="a language to print: en, fr, eo, or all (repeatable; default: en)")
     p.add_argument("--out", default="out", metavar="DIR", help="where the PDFs go (default: out)")
     p.add_argument("--card", action="append", metavar="SLUG", help="only this card (repeatable)")
     p.add_argument("--size", default="arcmage",
@@ -884,8 +986,45 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print cards whose text does not fit even at the floor")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="processes (default: one per core)")
+    p.add_argument("--force", action="store_true",
+                   help="rebuild everything (default: only what changed since the last "
+                        "build into --out)")
+    p.add_argument("--deck", action="store_true",
+                   help="also one PDF per deck and language for print on demand: each card "
+                        "by its quantity, with backs")
+    p.add_argument("--backs", choices=("duplex", "end", "none"), default="duplex",
+                   help="in --deck files: a back after each card (default), all at the end, "
+                        "or none")
+    p.add_argument("--sheets", choices=("a4", "letter"),
+                   help="also print-and-play sheets: 3 x 3 cards a page, crop marks")
+    p.add_argument("--gutter", type=float, default=0.0, metavar="MM",
+                   help="space between cards on sheets (default: 0, one cut between cards)")
+    p.add_argument("--sheet-backs", action="store_true",
+                   help="a mirrored sheet of backs after each sheet (long-edge duplex)")
+    p.add_argument("--png", action="store_true", help="also PNG previews in DIR/png/")
+    p.add_argument("--webp", action="store_true", help="also WebP previews in DIR/webp/")
+    p.add_argument("--dpi", type=float, default=300,
+                   help="preview resolution (default: 300 to review; 96 for thumbnails)")
+    p.add_argument("--ink-limit", type=float, default=300, metavar="PERCENT",
+                   help="preflight: highest total ink coverage (default: 300)")
+    p.add_argument("--no-preflight", action="store_true",
+                   help="do not check the files written")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=cmd_build)
+
+    p = commands.add_parser("preflight", help="check that PDFs are ready to print", **_help(
+        "Check print PDFs: CMYK only, fonts embedded and subset, total ink at most the limit "
+        "(on rendered separations), images at least 300 ppi, trim and bleed boxes, an output "
+        "intent.  Names the page, card and object at fault; exit 1 when a file fails.",
+        "translator preflight out/sample.fr.deck.pdf --size arcmage"))
+    p.add_argument("files", nargs="+", metavar="FILE.pdf")
+    p.add_argument("--size",
+                   help="the card size the pages must have (arcmage, poker or WxH+B); "
+                        "default: only check that the boxes are consistent")
+    p.add_argument("--ink-limit", type=float, default=300, metavar="PERCENT",
+                   help="highest total ink coverage (default: 300)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=cmd_preflight)
 
     group = commands.add_parser("cards", help="the card library: check, list, show", **_help(
         "Card files (cards/<deck>/<slug>.<lang>.md) and decks (deck.yaml).",

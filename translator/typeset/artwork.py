@@ -45,13 +45,14 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from glob import glob
 from pathlib import Path
 
-from PIL import Image, ImageCms, ImageFile, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageCms, ImageFile, ImageMath, ImageOps, UnidentifiedImageError
+
+from .atomic import replacing
 
 PRINT_PPI = 300
 """The resolution artwork needs at print size; below it a warning names the card."""
@@ -63,6 +64,14 @@ about 40 % larger, 88 about 15 % smaller."""
 
 CONVERSION_VERSION = 1
 """Part of the cache key: raise it whenever the conversion's output changes."""
+
+INK_LIMIT = 300.0
+"""Total ink (C+M+Y+K, in %) a print shop accepts by default on coated paper."""
+
+INK_HEADROOM = 10.0
+"""Percent kept under the ink limit when converting: a profile's blacks reach its own
+limit (298 % with Ghostscript's SWOP profile), and JPEG's ringing around dark detail
+adds up to ~9 % more, which the preflight would then find."""
 
 RENDERING_INTENT = ImageCms.Intent.PERCEPTUAL
 """Perceptual: out-of-gamut screen colours are compressed, not clipped (see above)."""
@@ -249,16 +258,16 @@ def effective_ppi(width_px: int, height_px: int, box_mm: tuple[float, float]) ->
     return min(width_px * 25.4 / box_w, height_px * 25.4 / box_h)
 
 
-def _cache_key(source: bytes, profile: Profile) -> str:
+def _cache_key(source: bytes, profile: Profile, ink_limit: float = INK_LIMIT) -> str:
     """The cache file's name (without ``.jpg``): everything the output depends on."""
     key = hashlib.sha256(source).hexdigest()
     parts = (f"v{CONVERSION_VERSION}", key, profile.sha256, f"q{JPEG_QUALITY}",
-             f"intent{int(RENDERING_INTENT)}")
+             f"intent{int(RENDERING_INTENT)}", f"ink{ink_limit:g}")
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
 def prepare(image_path: Path | None, profile: Profile, cache_dir: Path, *,
-            box_mm: tuple[float, float], card: str) -> Artwork:
+            box_mm: tuple[float, float], card: str, ink_limit: float = INK_LIMIT) -> Artwork:
     """The card's artwork as a CMYK JPEG in ``cache_dir``, converted once per content.
 
     ``box_mm`` is the artwork box (width, height in mm) the image covers; ``card``
@@ -276,14 +285,14 @@ def prepare(image_path: Path | None, profile: Profile, cache_dir: Path, *,
     except OSError as exc:
         return _unreadable(card, image_path, exc.strerror or str(exc))
 
-    target = cache_dir / f"{_cache_key(source, profile)}.jpg"
+    target = cache_dir / f"{_cache_key(source, profile, ink_limit)}.jpg"
     size = _cached_size(target)
     if size is None:
         try:
             image, icc = _decode(source)
         except Exception as exc:  # Pillow's decoders raise many kinds: all mean "bad file"
             return _unreadable(card, image_path, _reason(exc))
-        converted = _to_cmyk(image, icc, profile)
+        converted = limit_ink(_to_cmyk(image, icc, profile), ink_limit - INK_HEADROOM)
         _write_atomic(target, converted)
         size = converted.size
 
@@ -361,6 +370,28 @@ def _to_cmyk(image: Image.Image, icc: bytes | None, profile: Profile) -> Image.I
     return cmyk
 
 
+def limit_ink(image: Image.Image, limit: float) -> Image.Image:
+    """``image`` (CMYK) with at most ``limit`` % of total ink: where a pixel has more,
+    its cyan, magenta and yellow are lowered in proportion and its black kept (black
+    carries the detail of the shadows; the shift of hue is small in such dark
+    colours).  Computed by ImageMath in C: ~50 ms for a 1200 x 992 image, once per
+    image thanks to the cache."""
+    cap = limit * 2.55
+    c, m, y, k = image.split()
+    total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"],
+                                  c=c, m=m, y=y, k=k)
+    if total.getextrema()[1] <= cap:
+        return image
+    factor = ImageMath.lambda_eval(
+        lambda e: 1.0 - e["max"](e["float"](e["t"]) - cap, 0.0)
+        / e["max"](e["float"](e["c"] + e["m"] + e["y"]), 1.0), t=total, c=c, m=m, y=y)
+    lowered = [ImageMath.lambda_eval(lambda e: e["float"](e["b"]) * e["f"], b=band,
+                                     f=factor).convert("L") for band in (c, m, y)]
+    limited = Image.merge("CMYK", (*lowered, k))
+    limited.info = image.info
+    return limited
+
+
 def _flatten(image: Image.Image) -> tuple[Image.Image, bytes | None]:
     """``image`` as opaque RGB or L, transparency composited on white, with the
     embedded ICC profile to convert it from (None: sRGB)."""
@@ -410,15 +441,7 @@ def _usable(icc: bytes, mode: str) -> bool:
 def _write_atomic(target: Path, image: Image.Image) -> None:
     """Write the JPEG through a temporary file in the same directory and rename it:
     readers (other cards, other worker processes) see the whole file or none."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".jpg.tmp")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            # Baseline (not progressive) for the widest RIP support; Huffman tables
-            # optimised: lossless and ~6 % smaller.  No icc_profile= (see above).
-            image.save(out, "JPEG", quality=JPEG_QUALITY, optimize=True)
-        os.chmod(temporary, 0o644)  # mkstemp makes 0600; a shared cache must be readable
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with replacing(target, 0o644) as temporary:
+        # Baseline (not progressive) for the widest RIP support; Huffman tables
+        # optimised: lossless and ~6 % smaller.  No icc_profile= (see above).
+        image.save(temporary, "JPEG", quality=JPEG_QUALITY, optimize=True)

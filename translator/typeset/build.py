@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import io
 import math
-import os
-import tempfile
 import zlib
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -25,9 +23,11 @@ import pikepdf
 from fontTools.ttLib import TTFont
 
 from ..cards.model import Card, Library
-from ..glossary.loader import load_glossary
+from ..glossary.loader import library_files, load_glossary, shipped_files
 from ..glossary.model import Glossary
+from . import manifest
 from .artwork import ArtworkError, Profile, find_profile, prepare
+from .atomic import replacing, sweep
 from .render import CardPage, Renderer, art_box, card_page, overflows
 from .sizes import CardSize
 from .theme import Theme, load_theme
@@ -38,8 +38,6 @@ DEFAULT_FLOOR = 0.52
 #: Overflow below this many mm is rounding, not text.
 TOLERANCE_MM = 0.05
 MM_PT = 72 / 25.4
-_UMASK = os.umask(0)
-os.umask(_UMASK)
 
 
 @dataclass
@@ -50,6 +48,9 @@ class BuildOptions:
     floor: float = DEFAULT_FLOOR
     allow_overflow: bool = False
     jobs: int = 1
+    #: Total ink (%) the print shop accepts: artwork is converted under it (with
+    #: headroom) and the preflight holds every file to it.
+    ink_limit: float = 300.0
     #: Where converted artwork is kept between builds.
     cache_dir: Path | None = None
 
@@ -66,6 +67,8 @@ class CardResult:
     overflow: float | None = None
     missing_glyphs: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: Not rendered: its inputs are those of the PDF already there.
+    reused: bool = False
 
     @property
     def failed(self) -> bool:
@@ -162,17 +165,11 @@ def _output_intent(pdf: pikepdf.Pdf, profile: Profile) -> None:
         DestOutputProfile=icc)])
 
 
-def _write_atomic(path: Path, pdf: pikepdf.Pdf) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(handle)
-    try:
-        pdf.save(temporary)
-        os.chmod(temporary, 0o666 & ~_UMASK)  # mkstemp makes it private
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+def write_atomic(path: Path, pdf: pikepdf.Pdf) -> None:
+    """Save ``pdf`` as ``path`` all at once (see :mod:`.atomic`)."""
+    with replacing(path) as temporary:
+        # 1.4: output intents and the transparency keys WeasyPrint writes (it says 1.3).
+        pdf.save(temporary, min_version="1.4")
 
 
 def _page_boxes(page: pikepdf.Page, size: CardSize) -> None:
@@ -187,6 +184,25 @@ def _page_boxes(page: pikepdf.Page, size: CardSize) -> None:
         del page.obj.ArtBox
 
 
+def label_pages(pdf: pikepdf.Pdf, labels: Sequence[str]) -> None:
+    """Name each page (PDF page labels, a prefix without numbers): viewers show
+    "flame-lash.fr" instead of "17", and the preflight names the card at fault."""
+    numbers = pikepdf.Array()
+    for index, label in enumerate(labels):
+        numbers.append(index)
+        numbers.append(pikepdf.Dictionary(P=pikepdf.String(label)))
+    pdf.Root.PageLabels = pikepdf.Dictionary(Nums=numbers)
+
+
+def _no_interpolation(pdf: pikepdf.Pdf) -> None:
+    """Drop WeasyPrint's /Interpolate from images: PDF/X forbids it (a RIP smooths
+    as it must), and a print shop's preflight may refuse the file for it."""
+    for obj in pdf.objects:
+        if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == "/Image" \
+                and "/Interpolate" in obj:
+            del obj.Interpolate
+
+
 def write_cards(document_pdf: bytes, pages: Sequence[CardPage], out: Path,
                 profile: Profile, size: CardSize) -> list[str]:
     """Split a rendered deck into one PDF per card, each with its page boxes, only the
@@ -196,14 +212,16 @@ def write_cards(document_pdf: bytes, pages: Sequence[CardPage], out: Path,
         # Each page gets its own resources (only what it uses), so that copying a page
         # does not copy every card's images and fonts.
         whole.remove_unreferenced_resources()
+        _no_interpolation(whole)
         for number, page in enumerate(pages):
             single = pikepdf.Pdf.new()
             single.pages.append(whole.pages[number])
             _page_boxes(single.pages[0], size)
             single.docinfo["/Title"] = f"{page.values['name']} ({page.lang})"
+            label_pages(single, [f"{page.slug}.{page.lang}"])
             _output_intent(single, profile)
             path = out / f"{page.slug}.{page.lang}.pdf"
-            _write_atomic(path, single)
+            write_atomic(path, single)
             written.append(str(path))
     return written
 
@@ -246,7 +264,7 @@ def run_job(job: Job) -> list[CardResult]:
         try:
             art = prepare(image, profile, cache, box_mm=art_box(job.options.size,
                                                                    str(card.get("type"))),
-                          card=page.label)
+                          card=page.label, ink_limit=job.options.ink_limit)
         except ArtworkError as error:
             page.warnings.append(str(error))
         else:
@@ -291,20 +309,95 @@ def run_job(job: Job) -> list[CardResult]:
 
 
 def build_cards(library: Library, lang: str, out: str | Path, options: BuildOptions,
-          roots: Sequence[str | Path] = (), slugs: Sequence[str] = ()) -> list[CardResult]:
-    """Build one PDF per card of ``library`` in ``lang`` into ``out``."""
+                roots: Sequence[str | Path] = (), slugs: Sequence[str] = (),
+                force: bool = False,
+                progress: Callable[[int], None] | None = None) -> list[CardResult]:
+    """Build one PDF per card of ``library`` in ``lang`` into ``out``.
+
+    Cards whose inputs did not change since the last build into ``out`` (and whose PDF
+    is still there) are not rendered again, unless ``force``; ``progress`` is called
+    with the number of cards done as batches finish.
+    """
     out = Path(out).resolve()
-    cards = [(card, lang) for _, card in sorted(library.cards.items())
+    sweep(out)
+    cards = [card for _, card in sorted(library.cards.items())
              if card.source is not None and (not slugs or card.slug in slugs)]
     library_roots = [Path(d.directory).resolve() for d in library.decks.values()]
     library_roots += [Path(r).resolve() for r in roots]
+    theme = load_theme(options.theme_dir)
+    profile = find_profile(options.icc)
+    glossary_files = [*shipped_files(lang), *library_files(lang, [str(r) for r in
+                                                                  library_roots])]
+    shared = manifest.shared_digest(theme.directories, theme.fonts.values(), glossary_files,
+                                    profile.sha256, manifest.settings_key(options))
+    recorded = {} if force else manifest.read(out)
+    digests = {card.slug: manifest.card_digest(card, lang, shared) for card in cards}
+    results: dict[str, CardResult] = {}
+    todo = []
+    for card in cards:
+        name = f"{card.slug}.{lang}.pdf"
+        entry = recorded.get(name)
+        if entry and entry["digest"] == digests[card.slug] and (out / name).is_file():
+            results[card.slug] = CardResult(
+                card.slug, lang, str(out / name), float(entry.get("scale", 1.0)),
+                overflow=entry.get("overflow"),
+                warnings=[str(w) for w in entry.get("warnings", [])], reused=True)
+        else:
+            todo.append((card, lang))
+    if progress is not None and results:
+        progress(len(results))
+    if todo:
+        # Forget what is about to be replaced before replacing it: were the build
+        # interrupted after a PDF is written, the record must not vouch for it.
+        stale = {f"{card.slug}.{lang}.pdf" for card, _ in todo}
+        recorded = {name: entry for name, entry in recorded.items() if name not in stale}
+        manifest.write(out, recorded)
+    for result in _run(todo, options, library_roots, out, progress):
+        results[result.slug] = result
+    outputs = dict(recorded)
+    for slug, result in results.items():
+        name = f"{slug}.{lang}.pdf"
+        if result.reused:
+            continue  # its entry stays as it is (with its preflight record)
+        if result.path:
+            outputs[name] = {"digest": digests[slug], "scale": result.scale,
+                             "overflow": result.overflow, "warnings": result.warnings}
+        else:
+            outputs.pop(name, None)
+    manifest.write(out, outputs)
+    return [results[card.slug] for card in cards]
+
+
+def _run(cards: list[tuple[Card, str]], options: BuildOptions, roots: list[Path], out: Path,
+         progress: Callable[[int], None] | None) -> list[CardResult]:
+    """Render cards in batches: in this process for a few, else over the worker pool."""
+    if not cards:
+        return []
     if options.jobs <= 1 or len(cards) < 8:
-        return run_job(Job(cards, options, library_roots, out))
-    size = math.ceil(len(cards) / options.jobs)
-    batches = [cards[i:i + size] for i in range(0, len(cards), size)]
-    parts = _pool(options.jobs).map(run_job, [Job(batch, options, library_roots, out)
-                                              for batch in batches])
-    return [result for part in parts for result in part]
+        found = run_job(Job(cards, options, roots, out))
+        if progress is not None:
+            progress(len(found))
+        return found
+    # A few batches per worker: one fixed cost of a render (~15 ms) per batch, and a
+    # progress bar that moves.
+    size = max(8, math.ceil(len(cards) / (options.jobs * 3)))
+    pool = _pool(options.jobs)
+    futures = [pool.submit(run_job, Job(cards[i:i + size], options, roots, out))
+               for i in range(0, len(cards), size)]
+    found = []
+    try:
+        for future in as_completed(futures):
+            part = future.result()
+            found.extend(part)
+            if progress is not None:
+                progress(len(part))
+    except BaseException:
+        # Ctrl-C (or a failed batch): batches not started are dropped, so that the
+        # build stops now rather than after the whole queue.
+        for future in futures:
+            future.cancel()
+        raise
+    return found
 
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}

@@ -1,0 +1,182 @@
+"""translator build as a production run, from the command line: several languages,
+deck files, sheets, previews and the preflight of everything written; rebuilds that
+remake only what a change touches; translator preflight."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pikepdf
+import pytest
+from PIL import Image
+
+from translator.typeset.artwork import find_profile
+
+from .lintkit import copy_sample, edit, run
+
+try:
+    find_profile()
+except Exception as error:  # any reason to skip is reported
+    pytest.skip(f"no CMYK profile: {error} (apt-get install ghostscript)",
+                allow_module_level=True)
+
+CARDS = ["courier", "harbor-lord", "flame-lash"]  # 2 copies each in the sample deck
+SELECT = [arg for slug in CARDS for arg in ("--card", slug)]
+#: 64 x 90 mm (the trim) at 48 dpi.
+PREVIEW = (round(64 / 25.4 * 48), round(90 / 25.4 * 48))
+
+
+def build(library: Path, out: Path, *extra: str) -> tuple[int, str]:
+    return run("build", str(library), "--out", str(out), *SELECT, *extra)
+
+
+@pytest.fixture(scope="module")
+def produced(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int, str]:
+    """Three cards in every language with every output, built once."""
+    base = tmp_path_factory.mktemp("batch")
+    library = copy_sample(base)
+    out = base / "out"
+    code, text = build(library, out, "--lang", "all", "--deck", "--sheets", "a4",
+                       "--sheet-backs", "--png", "--webp", "--dpi", "48")
+    return library, out, code, text
+
+
+def mtimes(out: Path) -> dict[str, int]:
+    return {str(p.relative_to(out)): p.stat().st_mtime_ns
+            for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts}
+
+
+def test_every_output_in_every_language(produced: tuple[Path, Path, int, str]) -> None:
+    _, out, code, text = produced
+    assert code == 0, text
+    for lang in ("en", "fr", "eo"):
+        for slug in CARDS:
+            assert (out / f"{slug}.{lang}.pdf").is_file()
+            for kind in ("png", "webp"):
+                with Image.open(out / kind / f"{slug}.{lang}.{kind}") as image:
+                    assert image.size == PREVIEW  # cut at the trim, at the chosen dpi
+        assert (out / f"sample.{lang}.deck.pdf").is_file()
+        assert (out / f"sample.{lang}.sheets-a4.pdf").is_file()
+    assert text.startswith("9 cards in 3 languages (9 rendered, 0 up to date); "
+                           "15 print files and 18 previews, ")
+    assert text.rstrip().endswith("0 warnings; preflight: every file passes.")
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_the_deck_file_holds_each_card_by_its_quantity(
+        produced: tuple[Path, Path, int, str]) -> None:
+    _, out, _, _ = produced
+    with pikepdf.open(out / "sample.fr.deck.pdf") as deck:
+        labels = [page.label for page in deck.pages]
+        assert len(labels) == 12  # 3 cards x 2 copies, each followed by its back
+        assert labels[:4] == ["harbor-lord.fr", "harbor-lord.fr back",
+                              "harbor-lord.fr", "harbor-lord.fr back"]
+        assert sorted(set(labels[::2])) == sorted(f"{slug}.fr" for slug in CARDS)
+        assert deck.Root.OutputIntents[0].DestOutputProfile.N == 4
+    with pikepdf.open(out / "sample.fr.sheets-a4.pdf") as sheets:
+        assert [page.label for page in sheets.pages] == ["sheet 1", "sheet 1 back"]
+
+
+def test_a_rebuild_without_change_writes_nothing(
+        produced: tuple[Path, Path, int, str], tmp_path: Path) -> None:
+    library, out, _, _ = produced
+    copy = tmp_path / "out"
+    shutil.copytree(out, copy)
+    before = mtimes(copy)
+    code, text = build(library, copy, "--lang", "all", "--deck", "--sheets", "a4",
+                       "--sheet-backs", "--png", "--webp", "--dpi", "48")
+    assert code == 0
+    assert "(0 rendered, 9 up to date)" in text
+    assert mtimes(copy) == before
+
+
+def test_one_changed_card_remakes_only_what_holds_it(
+        produced: tuple[Path, Path, int, str], tmp_path: Path) -> None:
+    library, out, _, _ = produced
+    copy = tmp_path / "out"
+    shutil.copytree(out, copy)
+    before = mtimes(copy)
+    edit(library / "courier.fr.md", "pioche une carte", "pioche deux cartes")
+    try:
+        code, text = build(library, copy, "--lang", "all", "--deck", "--sheets", "a4",
+                           "--sheet-backs", "--png", "--webp", "--dpi", "48")
+    finally:
+        edit(library / "courier.fr.md", "pioche deux cartes", "pioche une carte")
+    assert code == 0 and "(1 rendered, 8 up to date)" in text
+    after = mtimes(copy)
+    changed = {name for name in before if after[name] != before[name]}
+    assert changed == {"courier.fr.pdf", "png/courier.fr.png", "webp/courier.fr.webp",
+                       "sample.fr.deck.pdf", "sample.fr.sheets-a4.pdf",
+                       ".translator-build.json"}
+
+
+def test_json_report(produced: tuple[Path, Path, int, str], tmp_path: Path) -> None:
+    library, out, _, _ = produced
+    copy = tmp_path / "out"
+    shutil.copytree(out, copy)
+    code, text = build(library, copy, "--lang", "fr", "--deck", "--format", "json")
+    data = json.loads(text)
+    assert code == 0
+    assert data["summary"]["cards"] == 3 and data["summary"]["preflight_errors"] == 0
+    assert data["summary"]["pages"] == 3 + 12
+    assert {c["card"] for c in data["cards"]} == set(CARDS)
+    assert all(c["reused"] for c in data["cards"])
+    assert any(f.endswith("sample.fr.deck.pdf") for f in data["files"])
+
+
+def test_the_preflight_fails_the_build_and_names_the_card(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    library = copy_sample(tmp_path)
+    Image.new("RGB", (60, 40), (90, 140, 60)).save(library / "art" / "courier.jpg")
+    code, text = run("build", str(library), "--out", str(tmp_path / "out"), "--card",
+                     "courier", "--lang", "fr")
+    errors = capsys.readouterr().err
+    assert code == 1
+    assert "preflight: 1 problem in 1 file." in text
+    assert "courier.fr.pdf:1 (courier.fr): resolution:" in errors
+    assert "ppi at print size (300 wanted)" in errors  # the build's own warning too
+
+
+def test_preflight_command(produced: tuple[Path, Path, int, str], tmp_path: Path,
+                           capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _, _ = produced
+    deck = str(out / "sample.fr.deck.pdf")
+    code, text = run("preflight", deck, "--size", "arcmage")
+    assert code == 0, text
+    code, text = run("preflight", deck, "--size", "poker")
+    assert code == 1 and "(harbor-lord.fr): boxes:" in text
+    garbage = tmp_path / "not.pdf"
+    garbage.write_bytes(b"%PDF-1.4 nothing else")
+    code, text = run("preflight", deck, str(garbage), "--format", "json")
+    data = json.loads(text)
+    assert code == 1
+    assert [f["ok"] for f in data["files"]] == [True, False]
+    assert data["files"][1]["problems"][0]["code"] == "unreadable"
+    assert run("preflight", deck, "--ink-limit", "50")[0] == 2
+    assert run("preflight", deck, "--size", "huge")[0] == 2
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--sheet-backs"], "--sheet-backs goes with --sheets"),
+    (["--lang", "de"], "--lang de: no card is in that language here"),
+    (["--dpi", "5", "--png"], "--dpi is between"),
+    (["--sheets", "a3"], "invalid choice"),
+])
+def test_usage_errors(args: list[str], message: str, tmp_path: Path,
+                      capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run("build", "cards/sample", "--out", str(tmp_path / "out"), *args)
+    assert code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_size_too_large_for_sheets_is_a_clear_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run("build", "cards/sample", "--out", str(tmp_path / "out"), "--card",
+                  "courier", "--size", "90x120+3", "--sheets", "a4")
+    assert code == 2
+    error = capsys.readouterr().err
+    assert "translator: " in error and "Traceback" not in error

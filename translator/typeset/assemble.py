@@ -1,0 +1,418 @@
+"""Decks and print-and-play sheets: card PDFs put together for printing.
+
+:func:`build_cards <translator.typeset.build.build_cards>` writes one PDF per card.
+This module puts them together with pikepdf (nothing is rendered again, so what was
+proofed one card at a time is exactly what is printed):
+
+* :func:`render_back`: the card back, one page with a card's size and boxes, rendered
+  by WeasyPrint from the theme's ``back.html.j2`` (translator's own design), or the
+  theme's own image (``back: image.jpg`` in its ``theme.yaml``) full-bleed;
+* :func:`deck_pdf`: one PDF per deck and language, each card repeated by its quantity,
+  each followed by the back (``duplex``: the pages have the card's size, printed
+  double-sided), every back at the end (``end``), or no back (``none``);
+* :func:`sheets_pdf`: print-and-play sheets, 3 x 3 cards at exact size on A4 or
+  Letter, crop marks in black ink only (``0 0 0 1 K``) drawn after the cards and
+  never on one, and optionally a back sheet after each front sheet, the backs in
+  mirrored places for long-edge duplex printing.
+
+A page repeated (a card printed three times, the back forty times) is the same
+content stream and resources each time: a deck grows by a few hundred bytes a copy,
+not by an image.  Every PDF has page labels naming its pages (``courier.fr``,
+``courier.fr back``, ``sheet 2 back``), the CMYK profile as its output intent, and is
+written through a temporary file (a reader never sees half a deck).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+import tempfile
+from collections.abc import Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+import pikepdf
+import weasyprint
+import yaml
+
+from .artwork import Profile, prepare
+from .build import MM_PT, _output_intent, _page_boxes, label_pages, write_atomic
+from .render import Renderer
+from .sizes import CardSize
+from .theme import ThemeError
+
+#: Where a deck's backs go: after each card, all at the end, or nowhere.
+BACKS = ("duplex", "end", "none")
+#: Sheet sizes in mm (portrait): ISO A4 and US Letter (8.5 x 11 in).
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+#: Cards on a sheet: columns and rows.
+COLUMNS = ROWS = 3
+#: Crop marks: black ink only, 0.25 pt; they start this many mm away from any card's
+#: visible area, are at most this long, and are left out where there is less room
+#: than the minimum.
+MARK_OFFSET = 0.5
+MARK_LENGTH = 5.0
+MARK_MIN = 1.0
+MARK_WIDTH_PT = 0.25
+#: Two lengths closer than this (points) are the same (mm rounded to points).
+_EPSILON = 0.01
+
+Box = tuple[float, float, float, float]
+
+
+# ----------------------------------------------------------------------- the card back
+
+
+def render_back(renderer: Renderer, out: Path, profile: Profile,
+                warnings: list[str] | None = None) -> Path:
+    """Write the card back to ``out``: a one-page PDF with a card's page boxes (MediaBox
+    and BleedBox the trim and bleed, TrimBox the card as cut) and the output intent.
+
+    The page is rendered by WeasyPrint from the theme's ``back.html.j2`` (the default
+    theme's design: see that template), with the renderer's fetcher and fonts.  A theme
+    whose own ``theme.yaml`` (in ``renderer.theme.directories[0]``) says
+    ``back: image.jpg`` prints that image instead, covering the whole page (centred,
+    cut to the page's proportions): it is converted to CMYK through ``profile`` like
+    artwork, and should be 300 ppi at the page's size (trim and bleed).  Warnings about
+    it (a low resolution) are appended to ``warnings``; an image that is missing,
+    unreadable or outside the theme is a :class:`~translator.typeset.theme.ThemeError`.
+    """
+    theme, size = renderer.theme, renderer.size
+    image = _back_image(renderer, profile, warnings if warnings is not None else [])
+    html = theme.environment().get_template("back.html.j2").render(
+        size=size, image=image, cos=math.cos, sin=math.sin, pi=math.pi,
+        fonts={face: path.as_uri() for face, path in theme.fonts.items()})
+    document = weasyprint.HTML(string=html, url_fetcher=renderer.fetcher,
+                               base_url=theme.directories[0].as_uri() + "/")
+    rendered = document.render(font_config=renderer.fonts)
+    if len(rendered.pages) != 1:
+        raise ThemeError(f"back.html.j2 of theme {theme.name} makes {len(rendered.pages)} "
+                         "pages: a card back is one page")
+    with pikepdf.open(io.BytesIO(rendered.write_pdf())) as pdf:
+        _page_boxes(pdf.pages[0], size)
+        pdf.docinfo["/Title"] = "Card back"
+        label_pages(pdf, ["back"])
+        _output_intent(pdf, profile)
+        write_atomic(Path(out), pdf)
+    return Path(out)
+
+
+def _back_image(renderer: Renderer, profile: Profile, warnings: list[str]) -> str | None:
+    """The theme's own back image as a ``data:`` URL of a CMYK JPEG, or None."""
+    directory = renderer.theme.directories[0]
+    settings = directory / "theme.yaml"
+    if not settings.is_file():
+        return None
+    try:
+        data = yaml.safe_load(settings.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as error:
+        raise ThemeError(f"{settings}: cannot read the theme: {error}") from error
+    relative = data.get("back") if isinstance(data, dict) else None
+    if not relative:
+        return None
+    path = (directory / str(relative)).resolve()
+    if not path.is_relative_to(directory.resolve()):
+        raise ThemeError(f"{settings}: the back image {relative!r} is outside the theme "
+                         "directory")
+    if not path.is_file():
+        raise ThemeError(f"{settings}: the back image {relative!r} does not exist")
+    size = renderer.size
+    with tempfile.TemporaryDirectory(prefix="translator-back-") as cache:
+        art = prepare(path, profile, Path(cache), card="the card back",
+                      box_mm=(size.page_width, size.page_height))
+        if art.path is None:
+            raise ThemeError(f"{settings}: {'; '.join(art.warnings)}")
+        warnings.extend(art.warnings)
+        encoded = base64.b64encode(art.path.read_bytes()).decode("ascii")
+    return f"data:image/jpeg;base64,{encoded}"
+
+
+# ------------------------------------------------------------------------------ decks
+
+
+def deck_pdf(card_pdfs: list[tuple[str, int, Path]], back: Path, out: Path,
+             profile: Profile, backs: str = "duplex", title: str | None = None) -> Path:
+    """Write one PDF of a deck to ``out``: for each ``(label, quantity, card PDF)`` in
+    deck order, the card's page ``quantity`` times, each followed by the back
+    (``backs="duplex"``), every front then as many backs (``"end"``), or the fronts
+    only (``"none"``).
+
+    ``label`` names the card's pages (``courier.fr``; its backs ``courier.fr back``) in
+    the PDF's page labels.  The pages keep the card PDFs' boxes.  A card whose page is
+    not the back's size (its back would not line up), a card PDF of more than one page
+    or made for another CMYK profile is a :class:`ValueError`.  A page repeated shares
+    its content and resources with its first copy."""
+    if backs not in BACKS:
+        raise ValueError(f"unknown order of backs {backs!r}: {', '.join(BACKS)}")
+    with ExitStack() as stack:
+        back_page = _source(stack, Path(back), "the card back", profile)
+        sources: dict[Path, pikepdf.Page] = {}
+        fronts: list[tuple[str, Path]] = []
+        for label, quantity, path in card_pdfs:
+            if quantity < 0:
+                raise ValueError(f"{label}: a quantity of {quantity}")
+            key = Path(path).resolve()
+            if key not in sources:
+                page = _source(stack, key, label, profile)
+                _same_page_size(page, back_page, label)
+                sources[key] = page
+            fronts += [(label, key)] * quantity
+        if not fronts:
+            raise ValueError("the deck has no card to print (every quantity is 0)")
+        order: list[tuple[str, Path | None]] = []
+        if backs == "duplex":
+            for label, key in fronts:
+                order += [(label, key), (f"{label} back", None)]
+        elif backs == "end":
+            order = [*fronts, *((f"{label} back", None) for label, _ in fronts)]
+        else:
+            order = list(fronts)
+
+        pdf = stack.enter_context(pikepdf.Pdf.new())
+        first: dict[Path | None, pikepdf.Page] = {}
+        for _, key in order:
+            if key in first:
+                pdf.pages.append(first[key])  # a shallow copy: shares contents, resources
+            else:
+                pdf.pages.append(sources[key] if key is not None else back_page)
+                copied = pdf.pages[-1]
+                if "/Resources" in copied.obj and not copied.obj.Resources.is_indirect:
+                    # Indirect, the resources dictionary is shared by the copies too.
+                    copied.obj.Resources = pdf.make_indirect(copied.obj.Resources)
+                first[key] = copied
+        label_pages(pdf, [label for label, _ in order])
+        pdf.docinfo["/Title"] = title or Path(out).stem
+        _output_intent(pdf, profile)
+        write_atomic(Path(out), pdf)
+    return Path(out)
+
+
+def _source(stack: ExitStack, path: Path, label: str, profile: Profile) -> pikepdf.Page:
+    """The page of a card (or back) PDF, kept open until the output is saved (pikepdf
+    copies foreign streams when saving)."""
+    pdf = stack.enter_context(pikepdf.open(path))
+    if len(pdf.pages) != 1:
+        raise ValueError(f"{label}: {path} has {len(pdf.pages)} pages, not one card")
+    intents = pdf.Root.get("/OutputIntents")
+    if intents:
+        made_for = str(intents[0].get("/OutputConditionIdentifier", ""))
+        if made_for and made_for != profile.description:
+            raise ValueError(f"{label}: {path} was made for {made_for!r}, not "
+                             f"{profile.description!r}: build the cards again")
+    return pdf.pages[0]
+
+
+def _box(page: pikepdf.Page, name: str) -> Box:
+    box = page.obj.get(name) or page.obj.MediaBox
+    x0, y0, x1, y1 = (float(v) for v in box)
+    return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
+
+
+def _same_page_size(page: pikepdf.Page, back: pikepdf.Page, label: str) -> None:
+    for name in ("/MediaBox", "/TrimBox"):
+        mine, theirs = _box(page, name), _box(back, name)
+        if (abs((mine[2] - mine[0]) - (theirs[2] - theirs[0])) > _EPSILON
+                or abs((mine[3] - mine[1]) - (theirs[3] - theirs[1])) > _EPSILON):
+            raise ValueError(f"{label}: its page is not the size of the card back "
+                             f"({name[1:]} {_mm(mine)} vs {_mm(theirs)})")
+
+
+def _mm(box: Box) -> str:
+    return f"{(box[2] - box[0]) / MM_PT:.2f} x {(box[3] - box[1]) / MM_PT:.2f} mm"
+
+
+# ----------------------------------------------------------------------------- sheets
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A card's place on a sheet, in points from the sheet's lower left corner: its
+    trim (where it is cut) and its visible area (the trim and as much bleed as the
+    gutter leaves room for: half the gutter at most)."""
+
+    column: int
+    row: int
+    trim: Box
+    visible: Box
+
+
+def sheet_slots(size: CardSize, paper: str = "a4", gutter: float = 0.0) -> list[Slot]:
+    """The nine places of a sheet, row by row from the top left, centred on the paper;
+    :class:`ValueError` for an unknown paper, a negative gutter, or cards that do not
+    fit."""
+    if paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r}: {' or '.join(PAPERS)}")
+    if gutter < 0 or not math.isfinite(gutter):
+        raise ValueError(f"a gutter of {gutter} mm: it is 0 or more")
+    paper_w, paper_h = PAPERS[paper]
+    block_w = COLUMNS * size.width + (COLUMNS - 1) * gutter
+    block_h = ROWS * size.height + (ROWS - 1) * gutter
+    if block_w > paper_w or block_h > paper_h:
+        raise ValueError(f"{COLUMNS} x {ROWS} cards of {size.width:g} x {size.height:g} mm "
+                         f"with a gutter of {gutter:g} mm ({block_w:g} x {block_h:g} mm) do "
+                         f"not fit on {paper} ({paper_w:g} x {paper_h:g} mm): use a smaller "
+                         "gutter or another paper")
+    left, bottom = (paper_w - block_w) / 2, (paper_h - block_h) / 2
+    shown = min(size.bleed, gutter / 2)
+    slots = []
+    for row in range(ROWS):
+        for column in range(COLUMNS):
+            x = left + column * (size.width + gutter)
+            y = bottom + (ROWS - 1 - row) * (size.height + gutter)
+            trim = (x, y, x + size.width, y + size.height)
+            visible = (x - shown, y - shown, x + size.width + shown, y + size.height + shown)
+            slots.append(Slot(column, row, _points(trim), _points(visible)))
+    return slots
+
+
+def _points(box: Box) -> Box:
+    x0, y0, x1, y1 = box
+    return x0 * MM_PT, y0 * MM_PT, x1 * MM_PT, y1 * MM_PT
+
+
+def mirrored(slot: Slot, slots: Sequence[Slot]) -> Slot:
+    """The place behind ``slot`` on a back sheet printed long-edge duplex: the same row,
+    the columns in reverse order."""
+    return next(s for s in slots if s.row == slot.row and s.column == COLUMNS - 1 - slot.column)
+
+
+def crop_marks(slots: Sequence[Slot], page: tuple[float, float]) -> list[Box]:
+    """Crop marks for cards in ``slots`` on a page of ``page`` (width, height) points:
+    segments ``(x0, y0, x1, y1)`` along every trim line, wherever the line is at least
+    :data:`MARK_OFFSET` mm away from every card's visible area: in the sheet's margins
+    (:data:`MARK_LENGTH` mm long, from the cards outwards), in the gutters (the whole
+    gap between two cards, or a mark from each side when it is long) and beside an
+    empty place.  Shorter than :data:`MARK_MIN` mm: left out."""
+    offset, length, shortest = MARK_OFFSET * MM_PT, MARK_LENGTH * MM_PT, MARK_MIN * MM_PT
+    marks: list[Box] = []
+    for axis in (0, 1):  # 0: vertical lines (x = a trim edge); 1: horizontal lines
+        across, along = axis, 1 - axis  # the line's fixed coordinate, and its direction
+        end = page[along]
+        lines = sorted({round(s.trim[across + k], 4) for s in slots for k in (0, 2)})
+        for position in lines:
+            blocked = sorted(
+                (s.visible[along] - offset, s.visible[along + 2] + offset) for s in slots
+                if s.visible[across] - offset < position < s.visible[across + 2] + offset)
+            free, start = [], 0.0
+            for low, high in blocked:
+                if low > start:
+                    free.append((start, low))
+                start = max(start, high)
+            if start < end:
+                free.append((start, end))
+            for low, high in free:
+                at_low, at_high = low > 0, high < end  # beside a card at that end
+                if at_low and at_high and high - low > 2 * length:
+                    pieces = [(low, low + length), (high - length, high)]
+                elif at_low and at_high:
+                    pieces = [(low, high)]
+                elif at_low:
+                    pieces = [(low, min(high, low + length))]
+                elif at_high:
+                    pieces = [(max(low, high - length), high)]
+                else:
+                    pieces = []
+                for a, b in pieces:
+                    if b - a >= shortest - 1e-9:
+                        marks.append((position, a, position, b) if axis == 0
+                                     else (a, position, b, position))
+    return marks
+
+
+def sheets_pdf(card_pdfs: list[tuple[str, Path]], out: Path, profile: Profile,
+               size: CardSize, paper: str = "a4", gutter: float = 0.0,
+               backs: Path | None = None, title: str | None = None) -> Path:
+    """Write print-and-play sheets to ``out``: the cards (``(label, card PDF)``, in
+    order, a card as many times as it is listed) 3 x 3 a sheet at their exact trim
+    size, centred on ``paper`` (``a4`` or ``letter``, portrait), ``gutter`` mm apart.
+
+    With no gutter the cards touch at their trim lines (one cut between two cards);
+    with one, each card shows its bleed up to half the gutter, so a cut a little off
+    the line still has the card's ground (a gutter of twice the bleed shows it all).
+    Each card is its page as a Form XObject, clipped to that visible area.  Crop marks
+    (:func:`crop_marks`) are drawn last, in black ink only, so nothing covers them,
+    and never on a card.
+
+    With ``backs`` (the card back's PDF), every front sheet is followed by a back sheet
+    with a back behind each card: the same rows, the columns reversed, so that the
+    sheets printed double-sided, flipped on the long edge, put each back behind its
+    card.  Page labels: ``sheet 1``, ``sheet 1 back``, ...  A card PDF whose trim is
+    not ``size`` is a :class:`ValueError`."""
+    if not card_pdfs:
+        raise ValueError("no card to put on sheets")
+    slots = sheet_slots(size, paper, gutter)
+    paper_pt = (PAPERS[paper][0] * MM_PT, PAPERS[paper][1] * MM_PT)
+    with ExitStack() as stack:
+        pdf = stack.enter_context(pikepdf.Pdf.new())
+        forms: dict[Path, tuple[pikepdf.Object, Box]] = {}
+
+        def form(path: Path, label: str) -> tuple[pikepdf.Object, Box]:
+            key = Path(path).resolve()
+            if key not in forms:
+                page = _source(stack, key, label, profile)
+                trim = _box(page, "/TrimBox")
+                if (abs(trim[2] - trim[0] - size.width * MM_PT) > _EPSILON
+                        or abs(trim[3] - trim[1] - size.height * MM_PT) > _EPSILON):
+                    raise ValueError(f"{label}: its trim is {_mm(trim)}, not "
+                                     f"{size.width:g} x {size.height:g} mm")
+                forms[key] = (_form(pdf, page), trim)
+            return forms[key]
+
+        labels: list[str] = []
+        per_sheet = COLUMNS * ROWS
+        for number, first in enumerate(range(0, len(card_pdfs), per_sheet), start=1):
+            placed = [(slot, form(path, label)) for slot, (label, path)
+                      in zip(slots, card_pdfs[first:first + per_sheet], strict=False)]
+            _sheet(pdf, paper_pt, placed)
+            labels.append(f"sheet {number}")
+            if backs is not None:
+                back = form(backs, "the card back")
+                _sheet(pdf, paper_pt, [(mirrored(slot, slots), back) for slot, _ in placed])
+                labels.append(f"sheet {number} back")
+        label_pages(pdf, labels)
+        pdf.docinfo["/Title"] = title or Path(out).stem
+        _output_intent(pdf, profile)
+        write_atomic(Path(out), pdf)
+    return Path(out)
+
+
+def _form(pdf: pikepdf.Pdf, source: pikepdf.Page) -> pikepdf.Object:
+    """The page as a Form XObject of ``pdf``, its bounding box the whole page (bleed
+    included: QPDF's default is the TrimBox; the sheet clips it)."""
+    form = pdf.copy_foreign(source.as_form_xobject())
+    form.BBox = pikepdf.Array(list(_box(source, "/MediaBox")))
+    return form
+
+
+def _number(value: float) -> str:
+    return f"{value:.4f}".rstrip("0").rstrip(".")
+
+
+def _sheet(pdf: pikepdf.Pdf, paper: tuple[float, float],
+           placed: Sequence[tuple[Slot, tuple[pikepdf.Object, Box]]]) -> None:
+    """Add a sheet: each card clipped to its visible area, then the crop marks."""
+    xobjects = pikepdf.Dictionary()
+    names: dict[tuple[int, int], str] = {}
+    content = []
+    for slot, (xobject, trim) in placed:
+        name = names.setdefault(xobject.objgen, f"/Card{len(names) + 1}")
+        xobjects[name] = xobject
+        x0, y0, x1, y1 = slot.visible
+        dx, dy = slot.trim[0] - trim[0], slot.trim[1] - trim[1]
+        content.append(f"q {_number(x0)} {_number(y0)} {_number(x1 - x0)} {_number(y1 - y0)} "
+                       f"re W n 1 0 0 1 {_number(dx)} {_number(dy)} cm {name} Do Q")
+    marks = crop_marks([slot for slot, _ in placed], paper)
+    if marks:
+        content.append(f"q {MARK_WIDTH_PT:g} w 0 J [] 0 d 0 0 0 1 K")
+        content += [f"{_number(a)} {_number(b)} m {_number(c)} {_number(d)} l S"
+                    for a, b, c, d in marks]
+        content.append("Q")
+    width, height = paper
+    box = pikepdf.Array([0, 0, round(width, 4), round(height, 4)])
+    page = pikepdf.Dictionary(
+        Type=pikepdf.Name.Page, MediaBox=box, CropBox=box, TrimBox=box, BleedBox=box,
+        Resources=pikepdf.Dictionary(XObject=xobjects),
+        Contents=pikepdf.Stream(pdf, "\n".join(content).encode("ascii")))
+    pdf.pages.append(pikepdf.Page(page))

@@ -1,0 +1,302 @@
+"""A production build: card PDFs in several languages, then deck files, print-and-play
+sheets and previews made from them, and the preflight of every file written.
+
+The command line (``translator build``) is a client of :func:`produce`: it shows the
+progress and prints the summary.  Like the card PDFs (:mod:`.build`), every derived
+file is remembered in the build record with the digest of what it was made from, and
+made again only when that changes; the preflight of a file is remembered with the
+file's own digest.  So a rebuild after changing one card renders that card, then
+reassembles and rechecks only the files that contain it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..cards.model import Library
+from . import assemble, manifest, preflight
+from .artwork import Profile, find_profile
+from .atomic import replacing, sweep
+from .build import BuildOptions, CardResult, _renderer, build_cards
+from .preview import render_png
+from .theme import load_theme
+
+#: Preview formats and what Pillow calls them.
+PREVIEW_FORMATS = {"png": "PNG", "webp": "WEBP"}
+
+
+@dataclass
+class Request:
+    """What to produce besides the card PDFs."""
+
+    languages: list[str]
+    out: Path
+    options: BuildOptions
+    slugs: list[str] = field(default_factory=list)
+    force: bool = False
+    deck: bool = False
+    backs: str = "duplex"
+    sheets: str | None = None
+    gutter: float = 0.0
+    sheet_backs: bool = False
+    previews: list[str] = field(default_factory=list)  # "png", "webp"
+    dpi: float = 300.0
+    check: bool = True
+
+
+@dataclass
+class Report:
+    """What a build did: the cards, every file it made or kept, what the preflight
+    found."""
+
+    cards: list[CardResult] = field(default_factory=list)
+    #: Print files (card PDFs, decks, sheets), in the order made.
+    files: list[str] = field(default_factory=list)
+    #: Preview images.
+    images: list[str] = field(default_factory=list)
+    #: Files made this time (the others were up to date).
+    made: int = 0
+    pages: int = 0
+    problems: list[preflight.Problem] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def warnings(self) -> list[str]:
+        return [w for r in self.cards for w in r.warnings]
+
+    @property
+    def failed_cards(self) -> list[CardResult]:
+        return [r for r in self.cards if r.path is None]
+
+    @property
+    def errors(self) -> list[preflight.Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+
+def total_cards(library: Library, request: Request) -> int:
+    """How many card PDFs ``request`` asks for (the progress bar's length)."""
+    count = sum(1 for card in library.cards.values()
+                if card.source is not None and (not request.slugs or
+                                                card.slug in request.slugs))
+    return count * len(request.languages)
+
+
+class _Record:
+    """The build record of derived files, read once and written after each change."""
+
+    def __init__(self, out: Path, force: bool) -> None:
+        self.out = out
+        self.force = force
+
+    def entry(self, name: str) -> dict:
+        return manifest.read(self.out).get(name, {})
+
+    def fresh(self, name: str, digest: str) -> bool:
+        return (not self.force and self.entry(name).get("digest") == digest
+                and (self.out / name).is_file())
+
+    def update(self, name: str, entry: dict | None) -> None:
+        outputs = manifest.read(self.out)
+        if entry is None:
+            outputs.pop(name, None)
+        else:
+            outputs[name] = entry
+        manifest.write(self.out, outputs)
+
+
+def _digest(kind: str, settings: object, inputs: Sequence[Path]) -> str:
+    digest = hashlib.sha256(f"{manifest.FORMAT} {kind} {settings!r}".encode())
+    for path in inputs:
+        digest.update(path.name.encode("utf-8"))
+        digest.update(manifest.file_digest(path).encode("ascii"))
+    return digest.hexdigest()
+
+
+def _derived(record: _Record, report: Report, name: str, digest: str,
+             make: Callable[[Path], object]) -> Path:
+    """Make ``name`` with ``make(path)`` unless the record says it is made from the
+    same inputs; the entry is dropped first, so an interrupted make is redone."""
+    path = record.out / name
+    if not record.fresh(name, digest):
+        record.update(name, None)
+        make(path)
+        record.update(name, {"digest": digest})
+        report.made += 1
+    return path
+
+
+def produce(library: Library, request: Request,
+            progress: Callable[[int], None] | None = None,
+            stage: Callable[[str], None] | None = None) -> Report:
+    """Build everything ``request`` asks for; ``progress`` counts card PDFs done,
+    ``stage`` is told what the build is doing ("cards (fr)", "preflight", ...)."""
+    say = stage or (lambda text: None)
+    start = time.perf_counter()
+    report = Report()
+    out = request.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    sweep(out)
+    options = request.options
+    profile = find_profile(options.icc)
+    record = _Record(out, request.force)
+    for lang in request.languages:
+        say(f"cards ({lang})")
+        results = build_cards(library, lang, out, options, slugs=request.slugs,
+                              force=request.force, progress=progress)
+        report.cards.extend(results)
+        report.made += sum(1 for r in results if r.path and not r.reused)
+        printed = {r.slug: Path(r.path) for r in results if r.path}
+        report.files.extend(str(p) for p in printed.values())
+        if request.deck or request.sheets:
+            say(f"decks ({lang})")
+            _decks(library, request, lang, printed, profile, record, report)
+        for kind in request.previews:
+            say(f"previews ({lang})")
+            for slug, pdf in printed.items():
+                _preview(record, report, pdf, f"{kind}/{slug}.{lang}.{kind}", request,
+                         options.size.bleed)
+    if request.check:
+        say("preflight")
+        report.problems = _preflight(record, _checks(report, request), request)
+    # A card PDF is one page; only decks and sheets are opened to count theirs.
+    printed = {r.path for r in report.cards if r.path}
+    report.pages = sum(1 if path in printed else _pages(path) for path in report.files)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _decks(library: Library, request: Request, lang: str, printed: dict[str, Path],
+           profile: Profile, record: _Record, report: Report) -> None:
+    """The deck files and sheets of every deck with printed cards in ``lang``."""
+    options = request.options
+    back = _back(request, profile, record, report)
+    for name, deck in sorted(library.decks.items()):
+        listed = [(slug, quantity) for slug, quantity in deck.quantities.items()
+                  if slug in printed and quantity > 0]
+        if not listed:
+            continue
+        inputs = [printed[slug] for slug, _ in listed] + [back]
+        if request.deck:
+            cards = [(f"{slug}.{lang}", quantity, printed[slug]) for slug, quantity in listed]
+            report.files.append(str(_derived(
+                record, report, f"{name}.{lang}.deck.pdf",
+                _digest("deck", (listed, request.backs), inputs),
+                lambda path, cards=cards: assemble.deck_pdf(cards, back, path, profile,
+                                                            request.backs))))
+        if request.sheets:
+            copies = [(f"{slug}.{lang}", printed[slug]) for slug, quantity in listed
+                      for _ in range(quantity)]
+            settings = (listed, request.sheets, request.gutter, request.sheet_backs)
+            report.files.append(str(_derived(
+                record, report, f"{name}.{lang}.sheets-{request.sheets}.pdf",
+                _digest("sheets", settings, inputs),
+                lambda path, copies=copies: assemble.sheets_pdf(
+                    copies, path, profile, options.size, request.sheets, request.gutter,
+                    back if request.sheet_backs else None))))
+
+
+def _back(request: Request, profile: Profile, record: _Record, report: Report) -> Path:
+    """The card back, rendered once per size (and again when the theme changes); the
+    renderer (fonts, templates: a third of a second) is made only then."""
+    options = request.options
+    theme = load_theme(options.theme_dir)
+    digest = manifest.shared_digest(theme.directories, theme.fonts.values(), (),
+                                    profile.sha256, manifest.settings_key(options))
+
+    def make(path: Path) -> None:
+        cache = Path(options.cache_dir or record.out / ".cache").resolve()
+        renderer = _renderer(options.theme_dir, options.size, (cache,))
+        assemble.render_back(renderer, path, profile)
+
+    return _derived(record, report, f".back.{options.size.name}.pdf", digest, make)
+
+
+def _preview(record: _Record, report: Report, pdf: Path, name: str, request: Request,
+             bleed: float) -> None:
+    """A picture of a card, cut at the trim, for reviewers and the wiki."""
+    kind = Path(name).suffix[1:]
+
+    def make(path: Path) -> None:
+        image = render_png(pdf, request.dpi, trim=bleed)
+        with replacing(path, 0o644) as temporary:
+            image.save(temporary, PREVIEW_FORMATS[kind], dpi=(request.dpi, request.dpi),
+                       **({"quality": 90} if kind == "webp" else {"optimize": False}))
+
+    path = _derived(record, report, name, _digest("preview", request.dpi, [pdf]), make)
+    report.images.append(str(path))
+
+
+def _checks(report: Report, request: Request) -> list[tuple[Path, bool, str]]:
+    """What to preflight: (file, card-sized, how).  Card PDFs and the back are checked
+    whole ("all").  A deck file's pages are theirs, copied unchanged (the same content
+    streams, fonts and images), so the deck is checked for its boxes and output intent
+    ("file").  A sheet draws the cards anew with its crop marks: everything but the
+    ink ("content"), which is that of the cards and of the marks (black only)."""
+    checks = []
+    back = None
+    for file in report.files:
+        path = Path(file)
+        if path.name.endswith(".deck.pdf"):
+            checks.append((path, True, "file"))
+        elif ".sheets-" in path.name:
+            checks.append((path, False, "content"))
+        else:
+            checks.append((path, True, "all"))
+            continue
+        back = path.parent / f".back.{request.options.size.name}.pdf"
+    if back is not None and back.is_file():
+        checks.append((back, True, "all"))
+    return checks
+
+
+def _preflight(record: _Record, checks: Sequence[tuple[Path, bool, str]],
+               request: Request) -> list[preflight.Problem]:
+    """Check print files, each once per content: a file whose digest and settings
+    match its last check keeps that check's findings; the others are checked together
+    (a few Ghostscript processes for all of them)."""
+    options = request.options
+    outputs = manifest.read(record.out)
+    found: dict[Path, list[preflight.Problem]] = {}
+    keys: dict[Path, str] = {}
+    pending: dict[tuple[bool, str], list[Path]] = {}
+    for path, card_sized, how in checks:
+        settings = f"{options.ink_limit} {options.size if card_sized else None} {how}"
+        keys[path] = hashlib.sha256(
+            f"{settings} {manifest.file_digest(path)}".encode()).hexdigest()
+        checked = outputs.get(path.name, {}).get("checked")
+        if checked and checked.get("key") == keys[path]:
+            found[path] = [preflight.Problem(**p) for p in checked["problems"]]
+        else:
+            pending.setdefault((card_sized, how), []).append(path)
+    for (card_sized, how), paths in pending.items():
+        results = preflight.preflight_files(paths, size=options.size if card_sized else None,
+                                            ink_limit=options.ink_limit, ink=how == "all",
+                                            content=how != "file")
+        for path, problems in zip(paths, results, strict=True):
+            found[path] = problems
+            if path.name in outputs:
+                outputs[path.name]["checked"] = {"key": keys[path],
+                                                 "problems": [p.to_dict() for p in problems]}
+    if pending:
+        manifest.write(record.out, outputs)
+    return [problem for path, _, _ in checks for problem in found[path]]
+
+
+def _pages(path: str) -> int:
+    import pikepdf  # noqa: PLC0415
+
+    with pikepdf.open(path) as pdf:
+        return len(pdf.pages)
+
+
+def languages(values: Sequence[str] | None, library: Library) -> list[str]:
+    """``--lang`` values: codes, or ``all`` for English and every translated language."""
+    chosen = list(values or ["en"])
+    if "all" in chosen:
+        found = {lang for card in library.cards.values() for lang in card.languages()}
+        return ["en", *sorted(found - {"en"})]
+    return list(dict.fromkeys(chosen))

@@ -1,0 +1,118 @@
+"""Incremental builds: what each output was made from, kept in the output directory.
+
+A card PDF depends on its card file and its English source, its artwork, the
+glossary (type lines and faction names are translated), the theme (templates, CSS,
+symbols), its fonts, the ICC profile and the build settings.  Each is hashed; the
+digest of a card's inputs is stored next to its output in ``.translator-build.json``.
+A rebuild renders only the cards whose digest changed or whose PDF is gone, so that
+changing one card re-renders one card.  ``--force`` ignores the record.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import astuple
+from functools import lru_cache
+from pathlib import Path
+
+from .. import __version__
+from ..cards.model import Card
+from .atomic import replacing
+
+MANIFEST = ".translator-build.json"
+#: Changes when the meaning of a recorded digest changes.
+FORMAT = 1
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "missing"
+
+
+@lru_cache(maxsize=4096)
+def _cached_digest(path: str, size: int, mtime: int) -> str:
+    """A file's digest, remembered while its size and time stay the same."""
+    return _file_digest(Path(path))
+
+
+def file_digest(path: Path) -> str:
+    try:
+        stat = path.stat()
+    except OSError:
+        return "missing"
+    return _cached_digest(str(path), stat.st_size, stat.st_mtime_ns)
+
+
+def tree_digest(paths: Iterable[Path]) -> str:
+    """One digest of files and of every file under directories (names and contents)."""
+    digest = hashlib.sha256()
+    for root in paths:
+        files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root]
+        for path in files:
+            if "__pycache__" in path.parts:
+                continue
+            digest.update(str(path).encode("utf-8"))
+            digest.update(file_digest(path).encode("ascii"))
+    return digest.hexdigest()
+
+
+def shared_digest(theme_dirs: Iterable[Path], fonts: Iterable[Path], glossary_files:
+                  Iterable[Path], profile_sha256: str, settings: tuple) -> str:
+    """What every card of a build depends on alike."""
+    digest = hashlib.sha256(f"{FORMAT} {__version__}".encode())
+    for part in (tree_digest(theme_dirs), tree_digest(fonts), tree_digest(glossary_files),
+                 profile_sha256, repr(settings)):
+        digest.update(part.encode("utf-8"))
+    return digest.hexdigest()
+
+
+def card_digest(card: Card, lang: str, shared: str) -> str:
+    """What one card's PDF depends on: the shared inputs, its files and its artwork."""
+    digest = hashlib.sha256(shared.encode("ascii"))
+    digest.update(lang.encode("utf-8"))
+    for version in (card.source, card.version(lang)):
+        if version is not None:
+            digest.update(file_digest(Path(version.path)).encode("ascii"))
+    source = card.source
+    artwork = source.fields.get("artwork") if source is not None else None
+    if source is not None and artwork:
+        digest.update(file_digest(Path(source.path).parent / str(artwork)).encode("ascii"))
+    return digest.hexdigest()
+
+
+def read(out: Path) -> dict[str, dict]:
+    """Output file name -> {"digest", "scale"} of what it was made from (empty when
+    unknown)."""
+    try:
+        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return {}
+    outputs = data.get("outputs")
+    if not isinstance(outputs, dict):
+        return {}
+    return {str(k): v for k, v in outputs.items() if isinstance(v, dict) and "digest" in v}
+
+
+def write(out: Path, outputs: dict[str, dict]) -> None:
+    """Record the outputs' digests (atomically: an interrupted build keeps the old)."""
+    text = json.dumps({"format": FORMAT, "outputs": dict(sorted(outputs.items()))},
+                      indent=1)
+    try:
+        if (out / MANIFEST).read_text(encoding="utf-8") == text:
+            return  # unchanged: a build that changed nothing touches nothing
+    except (OSError, ValueError):
+        pass
+    with replacing(out / MANIFEST) as temporary:
+        temporary.write_text(text, encoding="utf-8")
+
+
+def settings_key(options: object) -> tuple:
+    """The build settings that change an output (not where it goes, nor parallelism)."""
+    size = options.size
+    return (astuple(size), options.floor, options.allow_overflow, options.ink_limit)
