@@ -222,3 +222,33 @@ def test_overflow_is_a_lint_rule(tmp_path: Path) -> None:
         ("PR101", "courier", "fr")]
     # not run by default: it typesets every card
     assert "PR101" not in {r.code for r in lint.selected_rules(lint.Options())}
+
+
+def test_each_card_gets_the_largest_scale_that_fits() -> None:
+    """What the reference's loop (1.00 down in steps of 0.02, the first that fits)
+    would choose: the text fits at the scale found and not one step above, measured
+    here directly for every card of the sample that shrinks, in every language."""
+    from translator.glossary.loader import load_glossary
+    from translator.typeset.render import Renderer, card_page, overflows
+    from translator.typeset.theme import load_theme
+
+    library, _ = cards.load_library(["cards/sample"])
+    theme = load_theme(None)
+    renderer = Renderer(theme, PRESETS["arcmage"], [Path("cards/sample").resolve()])
+    checked = 0
+    for lang in ("en", "fr", "eo"):
+        glossary = load_glossary(lang, ["cards/sample"])[0]
+        pages = [card_page(card, lang, theme, glossary)
+                 for _, card in sorted(library.cards.items())]
+        typeset.fit(renderer, pages, typeset.DEFAULT_FLOOR)
+        shrunk = [page for page in pages if page.scale < 1.0]
+        checked += len(shrunk)
+        at_scale = overflows(renderer.render(shrunk, measure=True))
+        for page in shrunk:
+            page.scale = round(page.scale + typeset.STEP, 2)
+        above = overflows(renderer.render(shrunk, measure=True))
+        for page, (content, frame), (larger, _) in zip(shrunk, at_scale, above,
+                                                        strict=True):
+            assert content - frame <= typeset.TOLERANCE_MM, page.label
+            assert larger - frame > typeset.TOLERANCE_MM, page.label
+    assert checked >= 10

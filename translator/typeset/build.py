@@ -105,14 +105,19 @@ def missing_glyphs(page: CardPage, codepoints: frozenset[int]) -> list[str]:
 
 def fit(renderer: Renderer, pages: list[CardPage], floor: float,
         measured: list[tuple[float, float]] | None = None) -> dict[int, float]:
-    """Shrink each card's text until it fits, measuring text boxes only; sets each
-    page's ``scale`` and returns, for cards that do not fit even at ``floor``, how
-    many mm their text is too tall.  ``measured``: the text and frame heights of the
-    pages at their current scale, when a render made them already."""
+    """Give each card the largest text scale (1.00 down to ``floor`` in steps of 0.02,
+    as the reference tries them) at which its text fits its frame, measuring text
+    boxes only; returns, for cards that do not fit even at ``floor``, how many mm their
+    text is too tall.  ``measured``: the text and frame heights of the pages at their
+    current scale, when a render made them already.
+
+    Few scales are measured: each measure bounds the text's height at every other
+    scale (:func:`_status`), and the scales left unknown are bisected.  The answer may
+    be a scale only bounded, never measured: the render that prints it checks it
+    (:func:`run_job`)."""
     steps = scales(floor)
+    samples: dict[int, list[tuple[float, float, float]]] = {i: [] for i in range(len(pages))}
     too_tall: dict[int, float] = {}
-    fitting: dict[int, float] = {}
-    tried: dict[int, set[float]] = {i: set() for i in range(len(pages))}
     pending = list(range(len(pages)))
     while pending:
         if measured is not None:
@@ -122,29 +127,56 @@ def fit(renderer: Renderer, pages: list[CardPage], floor: float,
         following = []
         for index, (content, frame) in zip(pending, measures, strict=True):
             page = pages[index]
-            scale = page.scale
-            tried[index].add(scale)
-            if content - frame <= TOLERANCE_MM:
-                fitting[index] = scale
-                larger = round(scale + STEP, 2)
-                if larger <= 1.0 and larger not in tried[index]:
-                    # Jumped down by more than a step: one step up may fit too.
-                    page.scale = larger
-                    following.append(index)
-                continue
-            if index in fitting:  # the step up did not fit: keep the last that did
-                page.scale = fitting[index]
-                continue
-            if scale <= steps[-1]:
-                too_tall[index] = content - frame
-                continue
-            # Text height grows about as scale^1.5: jump close to the fitting scale.
-            guess = scale * (frame / content) ** (1 / 1.5) if content > 0 else scale - STEP
-            candidates = [s for s in steps if s <= min(guess, scale - STEP) + 1e-9]
-            page.scale = candidates[0] if candidates else steps[-1]
-            following.append(index)
+            samples[index].append((page.scale, content, frame))
+            page.scale, settled = _next_scale(samples[index], steps)
+            if not settled:
+                following.append(index)
+            elif _status(samples[index], page.scale) is False:  # not even at the floor
+                too_tall[index] = next(c - f for s, c, f in samples[index]
+                                       if abs(s - page.scale) < 1e-9)
         pending = following
     return too_tall
+
+
+def _status(samples: Sequence[tuple[float, float, float]], scale: float) -> bool | None:
+    """Whether the text fits at ``scale``, from the (scale, text height, frame height)
+    measured: None when unknown.
+
+    A text's height is its number of lines times line heights and spacing
+    proportional to the scale.  Shrinking the text never adds a line, growing it never
+    removes one: below a measured scale s0 the height is at most h0 * t / s0, above it
+    at least that."""
+    for measured, content, frame in samples:
+        if abs(measured - scale) < 1e-9:
+            return content - frame <= TOLERANCE_MM
+    for measured, content, frame in samples:
+        bound = content * scale / measured - frame
+        if measured > scale and bound <= TOLERANCE_MM:
+            return True
+        if measured < scale and bound > TOLERANCE_MM:
+            return False
+    return None
+
+
+def _next_scale(samples: Sequence[tuple[float, float, float]], steps: list[float]
+                ) -> tuple[float, bool]:
+    """The answer (settled) when the largest step not known to be too tall is known
+    to fit; else the next scale to measure: the middle of the steps above it that are
+    unknown (fitting only gets likelier as the scale goes down)."""
+    unknown = []
+    for scale in steps:  # descending
+        status = _status(samples, scale)
+        if status is False:
+            continue
+        if status is True:
+            if not unknown:
+                return scale, True
+            break
+        unknown.append(scale)
+    if not unknown:  # too tall at every step: settled at the floor once measured there
+        floor = steps[-1]
+        return floor, any(abs(s - floor) < 1e-9 for s, _, _ in samples)
+    return unknown[len(unknown) // 2], False
 
 
 @lru_cache(maxsize=4)
@@ -286,10 +318,18 @@ def run_job(job: Job) -> list[CardResult]:
         renderer, [pages[i] for i in large], job.options.floor,
         [measures[i] for i in large]).items()}
     shrunk = [i for i in large if pages[i].scale < 1.0]
-    if shrunk:
-        for index, page in zip(shrunk, renderer.render([pages[i] for i in shrunk]).pages,
-                               strict=True):
+    while shrunk:
+        again = renderer.render([pages[i] for i in shrunk])
+        for index, page in zip(shrunk, again.pages, strict=True):
             final[index] = page
+        # The render that prints a card checks its scale (fit may have bounded it
+        # without measuring it): one still too tall goes a step down.
+        shrunk = [index for index, (content, frame) in zip(shrunk, overflows(again),
+                                                           strict=True)
+                  if content - frame > TOLERANCE_MM and index not in too_tall
+                  and pages[index].scale > scales(job.options.floor)[-1]]
+        for index in shrunk:
+            pages[index].scale = round(pages[index].scale - STEP, 2)
     for index, amount in too_tall.items():
         results[index].overflow = amount
     for result, page in zip(results, pages, strict=True):

@@ -9,6 +9,7 @@ network, is refused and reported.
 
 from __future__ import annotations
 
+import math
 import urllib.parse
 import urllib.request
 from collections.abc import Iterable, Iterator, Sequence
@@ -36,6 +37,10 @@ BODY_PT = 9.0
 #: Card types laid out with the artwork on top; the others have it at the bottom.
 ART_ON_TOP = frozenset({"Creature", "City"})
 CSS_PX_MM = 25.4 / 96
+#: The height of the page text is measured on: room for any card text.
+MEASURE_PAGE_MM = 10000
+#: A text whose box ends this close to its page's bottom may have lost lines there.
+TRUNCATED_MM = 0.5
 
 
 @dataclass
@@ -199,6 +204,10 @@ class Renderer:
         # (a sixth of the time of a batch).
         self.stylesheet = weasyprint.CSS(string=page + cards, base_url=self._base_url,
                                          url_fetcher=self.fetcher, font_config=self.fonts)
+        # Measuring: a page far taller than the card, since WeasyPrint drops the lines
+        # below a page's bottom, and a text overflowing the card must be measured whole.
+        self.measuring = weasyprint.CSS(
+            string=f"@page {{ size: {self.size.page_width}mm {MEASURE_PAGE_MM}mm }}")
 
     @property
     def _base_url(self) -> str:
@@ -215,7 +224,8 @@ class Renderer:
         the layout work), enough for :func:`overflows`."""
         html = weasyprint.HTML(string=self.html(pages, measure), base_url=self._base_url,
                                url_fetcher=self.fetcher)
-        return html.render(font_config=self.fonts, stylesheets=[self.stylesheet])
+        sheets = [self.stylesheet, self.measuring] if measure else [self.stylesheet]
+        return html.render(font_config=self.fonts, stylesheets=sheets)
 
 
 def _boxes(box: Any) -> Iterator[Any]:
@@ -232,7 +242,9 @@ def overflows(document: weasyprint.Document) -> list[tuple[float, float]]:
 
     Measured on WeasyPrint's layout (pinned version: the box tree is internal API):
     the frame has a fixed height and hides what overflows it; its content, a block
-    formatting context, is as tall as its text and floats.
+    formatting context, is as tall as its text and floats.  WeasyPrint drops the lines
+    below the page's bottom: a text reaching it is infinitely tall here (measure it on
+    a taller page: ``render(measure=True)``).
     """
     found = []
     for page in document.pages:
@@ -248,6 +260,10 @@ def overflows(document: weasyprint.Document) -> list[tuple[float, float]]:
                 content = box
         if frame is None or content is None:
             found.append((0.0, 0.0))
-        else:
-            found.append((content.margin_height() * CSS_PX_MM, frame.height * CSS_PX_MM))
+            continue
+        height = content.margin_height() * CSS_PX_MM
+        if (content.position_y + content.margin_height()) * CSS_PX_MM > \
+                page.height * CSS_PX_MM - TRUNCATED_MM:
+            height = math.inf  # cut at the page's bottom: taller than can be seen here
+        found.append((height, frame.height * CSS_PX_MM))
     return found
