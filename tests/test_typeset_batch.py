@@ -24,6 +24,9 @@ except Exception as error:  # any reason to skip is reported
 
 CARDS = ["courier", "harbor-lord", "flame-lash"]  # 2 copies each in the sample deck
 SELECT = [arg for slug in CARDS for arg in ("--card", slug)]
+#: Every output, previews at a small size.
+EVERYTHING = ("--lang", "all", "--deck", "--sheets", "a4", "--sheet-backs", "--png", "--webp",
+              "--dpi", "48")
 #: 64 x 90 mm (the trim) at 48 dpi.
 PREVIEW = (round(64 / 25.4 * 48), round(90 / 25.4 * 48))
 
@@ -38,9 +41,15 @@ def produced(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int,
     base = tmp_path_factory.mktemp("batch")
     library = copy_sample(base)
     out = base / "out"
-    code, text = build(library, out, "--lang", "all", "--deck", "--sheets", "a4",
-                       "--sheet-backs", "--png", "--webp", "--dpi", "48")
+    code, text = build(library, out, *EVERYTHING)
     return library, out, code, text
+
+
+def copied(out: Path, tmp_path: Path) -> Path:
+    """A copy of a build's output directory, to build into again."""
+    copy = tmp_path / "out"
+    shutil.copytree(out, copy)
+    return copy
 
 
 def mtimes(out: Path) -> dict[str, int]:
@@ -82,11 +91,9 @@ def test_the_deck_file_holds_each_card_by_its_quantity(
 def test_a_rebuild_without_change_writes_nothing(
         produced: tuple[Path, Path, int, str], tmp_path: Path) -> None:
     library, out, _, _ = produced
-    copy = tmp_path / "out"
-    shutil.copytree(out, copy)
+    copy = copied(out, tmp_path)
     before = mtimes(copy)
-    code, text = build(library, copy, "--lang", "all", "--deck", "--sheets", "a4",
-                       "--sheet-backs", "--png", "--webp", "--dpi", "48")
+    code, text = build(library, copy, *EVERYTHING)
     assert code == 0
     assert "(0 rendered, 9 up to date)" in text
     assert mtimes(copy) == before
@@ -95,13 +102,11 @@ def test_a_rebuild_without_change_writes_nothing(
 def test_one_changed_card_remakes_only_what_holds_it(
         produced: tuple[Path, Path, int, str], tmp_path: Path) -> None:
     library, out, _, _ = produced
-    copy = tmp_path / "out"
-    shutil.copytree(out, copy)
+    copy = copied(out, tmp_path)
     before = mtimes(copy)
     edit(library / "courier.fr.md", "pioche une carte", "pioche deux cartes")
     try:
-        code, text = build(library, copy, "--lang", "all", "--deck", "--sheets", "a4",
-                           "--sheet-backs", "--png", "--webp", "--dpi", "48")
+        code, text = build(library, copy, *EVERYTHING)
     finally:
         edit(library / "courier.fr.md", "pioche deux cartes", "pioche une carte")
     assert code == 0 and "(1 rendered, 8 up to date)" in text
@@ -114,15 +119,14 @@ def test_one_changed_card_remakes_only_what_holds_it(
 
 def test_json_report(produced: tuple[Path, Path, int, str], tmp_path: Path) -> None:
     library, out, _, _ = produced
-    copy = tmp_path / "out"
-    shutil.copytree(out, copy)
+    copy = copied(out, tmp_path)
     code, text = build(library, copy, "--lang", "fr", "--deck", "--format", "json")
     data = json.loads(text)
     assert code == 0
     assert data["summary"]["cards"] == 3 and data["summary"]["preflight_errors"] == 0
     assert data["summary"]["pages"] == 3 + 12
     assert {c["card"] for c in data["cards"]} == set(CARDS)
-    assert all(c["reused"] for c in data["cards"])
+    assert all(c["reused"] for c in data["cards"]) and data["summary"]["made"] == 0
     assert any(f.endswith("sample.fr.deck.pdf") for f in data["files"])
 
 

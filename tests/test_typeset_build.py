@@ -77,6 +77,13 @@ def test_every_card_is_a_print_ready_pdf(built: tuple[Path, list]) -> None:
             assert spaces == {"/DeviceCMYK"}, (result.slug, spaces)
             intent = pdf.Root.OutputIntents[0]
             assert intent.S == "/GTS_PDFX" and intent.DestOutputProfile.N == 4
+            # What a strict preflight elsewhere would refuse: a version older than the
+            # features used, unused Lab spaces listed, images asking to be smoothed.
+            assert pdf.pdf_version >= "1.4"
+            assert not page.Resources.get("/ColorSpace", {}).keys(), result.slug
+            assert not any("/Interpolate" in image
+                           for image in page.Resources.XObject.values()), result.slug
+            assert pdf.pages[0].label == f"{result.slug}.fr"
             for font in page.Resources.Font.values():
                 descendant = font.DescendantFonts[0] if "/DescendantFonts" in font else font
                 assert "/FontFile2" in descendant.FontDescriptor, result.slug  # embedded

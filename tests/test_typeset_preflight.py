@@ -472,3 +472,20 @@ def test_content_false_checks_only_boxes_and_intent(built: Path, tmp_path: Path)
     assert [p.code for p in problems] == ["intent", "colour"]
     with pytest.raises(ValueError, match="content=False needs ink=False"):
         pf.preflight_files([path], content=False)
+
+
+def test_paint_before_any_colour_is_grey(built: Path, tmp_path: Path) -> None:
+    """The initial colour space is DeviceGray: a path filled, or text shown, before
+    any colour is chosen prints in grey black, though no operator says so."""
+    def edit(pdf: pikepdf.Pdf, page: pikepdf.Page) -> None:
+        page.contents_add(pdf.make_stream(b"q 0 0 10 10 re f Q\n"), prepend=True)
+    path = broken(built, tmp_path, edit)
+    assert found(path) == [(1, LABEL, "colour", "f paints in the initial DeviceGray "
+                            "(no colour chosen before it) in page content")]
+    # Chosen in CMYK first, inside q ... Q: fine there, grey again after Q.
+    (tmp_path / "ok").mkdir()
+    ok = broken(built, tmp_path / "ok", draw(b"q 0 0 0 1 k 0 0 10 10 re f Q"))
+    assert found(ok) == []
+    (tmp_path / "again").mkdir()
+    again = broken(built, tmp_path / "again", draw(b"q 0 0 0 1 k Q 0 0 10 10 re f"))
+    assert [code for _, _, code, _ in found(again)] == ["colour"]

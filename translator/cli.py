@@ -804,6 +804,7 @@ def _build_json(report: Any) -> dict[str, Any]:
         "files": report.files, "images": report.images,
         "preflight": [p.to_dict() for p in report.problems],
         "summary": {"cards": len(report.cards), "files": len(report.files),
+                    "made": report.made,
                     "pages": report.pages, "seconds": round(report.seconds, 2),
                     "warnings": len(report.warnings), "preflight_errors": len(report.errors)}}
 

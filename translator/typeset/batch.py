@@ -69,10 +69,6 @@ class Report:
         return [w for r in self.cards for w in r.warnings]
 
     @property
-    def failed_cards(self) -> list[CardResult]:
-        return [r for r in self.cards if r.path is None]
-
-    @property
     def errors(self) -> list[preflight.Problem]:
         return [p for p in self.problems if p.severity == "error"]
 

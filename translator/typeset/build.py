@@ -235,6 +235,23 @@ def _no_interpolation(pdf: pikepdf.Pdf) -> None:
             del obj.Interpolate
 
 
+def _drop_unused_colour_spaces(page: pikepdf.Page) -> None:
+    """Remove the colour spaces a page lists but never uses (WeasyPrint lists its Lab
+    spaces on every page): a print shop's preflight may refuse a Lab space it finds in
+    the resources without looking whether anything is painted in it."""
+    spaces = page.obj.get("/Resources", {}).get("/ColorSpace")
+    if not isinstance(spaces, pikepdf.Dictionary) or not spaces.keys():
+        return
+    content = page.obj.get("/Contents")
+    streams = list(content) if isinstance(content, pikepdf.Array) else [content]
+    streams += [x for x in page.obj.Resources.get("/XObject", {}).values()
+                if x.get("/Subtype") == "/Form"]
+    used = b"\n".join(s.read_bytes() for s in streams if s is not None)
+    for name in list(spaces.keys()):
+        if name.encode() not in used:  # "/lab-d50" as written in a content stream
+            del spaces[name]
+
+
 def write_cards(document_pdf: bytes, pages: Sequence[CardPage], out: Path,
                 profile: Profile, size: CardSize) -> list[str]:
     """Split a rendered deck into one PDF per card, each with its page boxes, only the
@@ -249,6 +266,7 @@ def write_cards(document_pdf: bytes, pages: Sequence[CardPage], out: Path,
             single = pikepdf.Pdf.new()
             single.pages.append(whole.pages[number])
             _page_boxes(single.pages[0], size)
+            _drop_unused_colour_spaces(single.pages[0])
             single.docinfo["/Title"] = f"{page.values['name']} ({page.lang})"
             label_pages(single, [f"{page.slug}.{page.lang}"])
             _output_intent(single, profile)

@@ -88,8 +88,18 @@ _ABBREVIATIONS = {"/G": "/DeviceGray", "/RGB": "/DeviceRGB", "/CMYK": "/DeviceCM
                   "/I": "/Indexed"}
 _DEVICE_OPERATORS = {"rg": "DeviceRGB fill", "RG": "DeviceRGB stroke",
                      "g": "DeviceGray fill", "G": "DeviceGray stroke"}
+#: Operators that choose a fill or a stroke colour space (k and K: DeviceCMYK; sc and
+#: scn alone set a colour in the current space, DeviceGray until one is chosen).
+_SETS_FILL = frozenset({"k", "cs", "rg", "g"})
+_SETS_STROKE = frozenset({"K", "CS", "RG", "G"})
+#: Painting operators, and whether they use the fill and the stroke colour.
+_PAINTS = {"f": (True, False), "F": (True, False), "f*": (True, False),
+           "S": (False, True), "s": (False, True), "B": (True, True), "B*": (True, True),
+           "b": (True, True), "b*": (True, True), "Tj": (True, False),
+           "TJ": (True, False), "'": (True, False), '"': (True, False)}
 _OPERATORS = frozenset({"q", "Q", "cm", "cs", "CS", "scn", "SCN", "sh", "Do", "Tf", "gs",
-                        "INLINE IMAGE", *_DEVICE_OPERATORS})
+                        "INLINE IMAGE", *_DEVICE_OPERATORS, *_SETS_FILL, *_SETS_STROKE,
+                        *_PAINTS})
 _PAGE = "page content"
 #: The operators the parser returns (qpdf filters them, far faster than Python): inline
 #: images come through only when BI, ID and EI are all named.
@@ -298,6 +308,8 @@ class _ContentChecker:
         self._walking: list[tuple[int, int]] = []
         self._seen: set[tuple] = set()
         self._pages: dict[tuple, list[tuple[str, str, str]]] = {}
+        #: Whether a fill and a stroke colour space were chosen (None: not checked).
+        self._colours: list[bool] | None = None
 
     # -- entry points
 
@@ -318,7 +330,9 @@ class _ContentChecker:
         self._seen = set()
         resources = _inherited(page.obj, "/Resources")
         self._group(page.obj, "transparency group of the page", resources)
+        self._colours = [False, False]
         self._walk(self._page_instructions(page), resources, _IDENTITY, _PAGE, _IDENTITY)
+        self._colours = None
         self._annotations(page.obj)
         return [(code, severity, message if count == 1 else f"{message} ({count} times)")
                 for (code, severity, message), count in self._found.items()]
@@ -358,11 +372,18 @@ class _ContentChecker:
         """Interpret ``instructions``: ``ctm`` is None where sizes mean nothing (glyphs,
         soft masks, annotations), ``base`` is the space patterns are relative to."""
         saved: list[Matrix | None] = []
+        chosen: list[list[bool] | None] = []
         for op, operands in instructions:
+            if self._colours is not None:
+                self._default_colour(op, where)
             if op == "q":
                 saved.append(ctm)
+                chosen.append(None if self._colours is None else list(self._colours))
             elif op == "Q":
                 ctm = saved.pop() if saved else ctm
+                state = chosen.pop() if chosen else None
+                if state is not None and self._colours is not None:
+                    self._colours[:] = state
             elif op == "cm":
                 ctm = _concat(operands, ctm)
             elif op in _DEVICE_OPERATORS:
@@ -382,6 +403,32 @@ class _ContentChecker:
                 self._graphics_state(operands, resources, where)
             elif op == "INLINE IMAGE":
                 self._inline_image(operands, resources, ctm, where)
+
+    def _default_colour(self, op: str, where: str) -> None:
+        """Paint before any colour is chosen is in DeviceGray (the initial colour
+        space, black): not CMYK, though no operator says so."""
+        colours = self._colours
+        assert colours is not None
+        if op in _SETS_FILL:
+            colours[0] = True
+        elif op in _SETS_STROKE:
+            colours[1] = True
+        elif op in _PAINTS:
+            fill, stroke = _PAINTS[op]
+            if (fill and not colours[0]) or (stroke and not colours[1]):
+                self._add("colour", "error", f"{op} paints in the initial DeviceGray "
+                          f"(no colour chosen before it) in {where}")
+
+    def _walk_apart(self, instructions: Instructions, resources: object,
+                    ctm: Matrix | None, where: str, base: Matrix | None) -> None:
+        """:meth:`_walk` what does not paint with the page's colours (patterns, glyphs,
+        soft masks, annotations: each their own state), without the default-colour
+        check."""
+        colours, self._colours = self._colours, None
+        try:
+            self._walk(instructions, resources, ctm, where, base)
+        finally:
+            self._colours = colours
 
     def _colour_space(self, op: str, operands: list, resources: object, where: str) -> None:
         if not operands:
@@ -407,8 +454,8 @@ class _ContentChecker:
             return
         if isinstance(pattern, pikepdf.Stream):
             ctm = None if base is None else _multiply(_matrix(pattern.get("/Matrix")), base)
-            self._walk(self._stream_instructions(pattern),
-                       pattern.get("/Resources", resources), ctm, label, ctm)
+            self._walk_apart(self._stream_instructions(pattern),
+                             pattern.get("/Resources", resources), ctm, label, ctm)
 
     def _shading(self, operands: list, resources: object, where: str) -> None:
         if not operands:
@@ -464,10 +511,13 @@ class _ContentChecker:
         self._group(form, f"transparency group of {label}", form_resources)
         inner = None if ctm is None else _multiply(_matrix(form.get("/Matrix")), ctm)
         self._walking.append(form.objgen)
+        colours = None if self._colours is None else list(self._colours)
         try:
             self._walk(self._stream_instructions(form), form_resources, inner, label, inner)
         finally:
             self._walking.pop()
+            if colours is not None and self._colours is not None:
+                self._colours[:] = colours  # a form is drawn inside q ... Q
 
     def _group(self, owner: pikepdf.Object, label: str, resources: object) -> None:
         """A transparency group blends in its /CS: an RGB group turns what it holds RGB."""
@@ -507,7 +557,8 @@ class _ContentChecker:
         label = _within(where, f"Type3 font {key}")
         for proc in procs.values():
             if isinstance(proc, pikepdf.Stream):
-                self._walk(self._stream_instructions(proc), glyph_resources, None, label, None)
+                self._walk_apart(self._stream_instructions(proc), glyph_resources, None,
+                                 label, None)
 
     def _graphics_state(self, operands: list, resources: object, where: str) -> None:
         """A soft mask's group is content too: checked like any (colour only)."""
@@ -523,7 +574,8 @@ class _ContentChecker:
         label = _within(where, f"soft mask of {operands[0]}")
         group_resources = group.get("/Resources", resources)
         self._group(group, f"{label} group", group_resources)
-        self._walk(self._stream_instructions(group), group_resources, None, label, None)
+        self._walk_apart(self._stream_instructions(group), group_resources, None, label,
+                         None)
 
     def _annotations(self, page: pikepdf.Dictionary) -> None:
         """Printed annotations (flag Print, not Hidden) draw their normal appearance."""
@@ -540,7 +592,8 @@ class _ContentChecker:
             label = f"annotation {str(annot.get('/Subtype', '/?'))[1:]}"
             resources = appearance.get("/Resources")
             self._group(appearance, f"transparency group of {label}", resources)
-            self._walk(self._stream_instructions(appearance), resources, None, label, None)
+            self._walk_apart(self._stream_instructions(appearance), resources, None, label,
+                             None)
 
     def _first(self, key: tuple[str, pikepdf.Object]) -> bool:
         """True the first time this page meets an object (patterns, glyphs, masks are
