@@ -173,8 +173,8 @@ def test_form_is_walked_with_its_matrix(built: Path, tmp_path: Path) -> None:
     path = broken(built, tmp_path, edit)
     assert found(path) == [
         (1, LABEL, "colour", "RG (DeviceRGB stroke) in form /Fm2 in form /Fm1"),
-        (1, LABEL, "resolution", "image /Im is 160 x 160 ppi, below 300 in form /Fm2 in "
-                                 "form /Fm1")]
+        (1, LABEL, "resolution", "image /Im (64 x 64 px over 10.2 x 10.2 mm) is 160 x 160 "
+                                 "ppi, below 300 in form /Fm2 in form /Fm1")]
 
 
 def test_patterns_soft_masks_spots_and_type3(built: Path, tmp_path: Path) -> None:
@@ -327,8 +327,9 @@ def test_artwork_drawn_too_large(built: Path, tmp_path: Path) -> None:
     [name] = names
     [problem] = found(path)
     assert problem[:3] == (1, LABEL, "resolution")
-    assert problem[3] == f"image {name} is 134 x 134 ppi, below 300"
-    assert found(built / CARD, min_ppi=600)[0][3] == f"image {name} is 537 x 537 ppi, below 600"
+    assert problem[3] == (f"image {name} (1200 x 992 px over 227.2 x 187.8 mm) is 134 x 134 "
+                          "ppi, below 300")
+    assert found(built / CARD, min_ppi=600)[0][3].endswith("is 537 x 537 ppi, below 600")
 
 
 # -- ink --------------------------------------------------------------------------------
@@ -456,9 +457,12 @@ def test_repeated_pages_each_get_the_verdict(built: Path, tmp_path: Path) -> Non
     with pikepdf.open(card) as source, pikepdf.new() as pdf:
         pdf.pages.append(source.pages[0])
         pdf.pages.append(pdf.pages[0])  # a copy sharing contents and resources
+        # Numbered labels ("copy-1", "copy-2") are read as a viewer shows them.
+        pdf.Root.PageLabels = pikepdf.Dictionary(Nums=pikepdf.Array([0, pikepdf.Dictionary(
+            S=pikepdf.Name.D, P=pikepdf.String("copy-"))]))
         pdf.save(deck)
-    assert [(page, code) for page, _, code, _ in found(deck)] == [
-        (0, "intent"), (1, "colour"), (2, "colour")]
+    assert [(page, card, code) for page, card, code, _ in found(deck)] == [
+        (0, "", "intent"), (1, "copy-1", "colour"), (2, "copy-2", "colour")]
 
 
 def test_content_false_checks_only_boxes_and_intent(built: Path, tmp_path: Path) -> None:

@@ -492,7 +492,10 @@ class _ContentChecker:
             return
         ppi_x, ppi_y = width / drawn_x, height / drawn_y
         if round(min(ppi_x, ppi_y)) < self.min_ppi:
-            self._add("resolution", "error", f"{label} is {ppi_x:.0f} x {ppi_y:.0f} ppi, "
+            # The pixels and the size on the page: what to look for in the artwork.
+            self._add("resolution", "error",
+                      f"{label} ({width:.0f} x {height:.0f} px over {drawn_x * 25.4:.1f} x "
+                      f"{drawn_y * 25.4:.1f} mm) is {ppi_x:.0f} x {ppi_y:.0f} ppi, "
                       f"below {self.min_ppi:g}{_suffix(where)}")
 
     def _inline_image(self, operands: list, resources: object, ctm: Matrix | None,
@@ -754,27 +757,30 @@ def _card_names(pdf: pikepdf.Pdf, path: Path) -> list[str]:
     info = pdf.trailer.get("/Info")
     title = info.get("/Title") if isinstance(info, pikepdf.Dictionary) else None
     fallback = str(title).strip() if title is not None and str(title).strip() else path.stem
-    prefixed = _prefixed_pages(pdf)
-    names = []
-    for index, page in enumerate(pdf.pages):
-        label = page.label.strip() if index in prefixed else ""
-        names.append(label or fallback)
+    names = [fallback] * len(pdf.pages)
+    for index, (prefix, numbered) in _prefixed_pages(pdf).items():
+        # A range without a numbering style labels its pages with the prefix alone:
+        # read it here (pikepdf's Page.label takes a millisecond a page).
+        label = (pdf.pages[index].label if numbered else prefix).strip()
+        names[index] = label or fallback
     return names
 
 
-def _prefixed_pages(pdf: pikepdf.Pdf) -> set[int]:
-    """Indexes of the pages whose label range has a /P prefix (a flat /Nums tree)."""
+def _prefixed_pages(pdf: pikepdf.Pdf) -> dict[int, tuple[str, bool]]:
+    """Index -> (prefix, numbered) of the pages whose label range has a /P prefix (a
+    flat /Nums tree); numbered when the range has a numbering style (/S)."""
     labels = pdf.Root.get("/PageLabels")
     nums = labels.get("/Nums") if isinstance(labels, pikepdf.Dictionary) else None
     if not isinstance(nums, pikepdf.Array):
-        return set()
+        return {}
     starts = [(int(nums[i]), nums[i + 1]) for i in range(0, len(nums) - 1, 2)]
-    prefixed: set[int] = set()
+    prefixed: dict[int, tuple[str, bool]] = {}
     count = len(pdf.pages)
     for n, (start, spec) in enumerate(starts):
         end = starts[n + 1][0] if n + 1 < len(starts) else count
         if isinstance(spec, pikepdf.Dictionary) and str(spec.get("/P", "")):
-            prefixed.update(range(start, min(end, count)))
+            entry = (str(spec.P), "/S" in spec)
+            prefixed.update((index, entry) for index in range(start, min(end, count)))
     return prefixed
 
 
