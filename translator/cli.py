@@ -1007,7 +1007,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dpi", type=float, default=300,
                    help="preview resolution (default: 300 to review; 96 for thumbnails)")
     p.add_argument("--ink-limit", type=float, default=300, metavar="PERCENT",
-                   help="preflight: highest total ink coverage (default: 300)")
+                   help="the printer's total ink limit (default: 300): artwork is "
+                        "converted under it, the preflight holds every file to it")
     p.add_argument("--no-preflight", action="store_true",
                    help="do not check the files written")
     p.add_argument("--format", choices=("text", "json"), default="text")
