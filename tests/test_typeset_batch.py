@@ -184,3 +184,16 @@ def test_a_size_too_large_for_sheets_is_a_clear_error(
     assert code == 2
     error = capsys.readouterr().err
     assert "translator: " in error and "Traceback" not in error
+
+
+def test_a_card_not_translated_is_printed_with_a_warning(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A French deck with an untranslated card prints it from the English card, and
+    says so (a print run is not stopped for one card, nor silently English)."""
+    library = copy_sample(tmp_path)
+    (library / "courier.fr.md").unlink()
+    code, text = run("build", str(library), "--out", str(tmp_path / "out"), "--card",
+                     "courier", "--lang", "fr", "--no-preflight")
+    assert code == 0 and "1 warning" in text
+    assert ("courier (fr): no translation into fr: printed from the English card"
+            in capsys.readouterr().err)

@@ -140,8 +140,16 @@ def card_page(card: Card, lang: str, theme: Theme, glossary: Glossary | None) ->
     printed = "".join(str(v) for v in (values["name"], values["name2"] or "", type_line,
                                        faction_name, values["info"], values["cost"] or "",
                                        values["attack"] or "", values["defense"] or ""))
-    return CardPage(card, lang, card.slug, values["family"], values,
+    page = CardPage(card, lang, card.slug, values["family"], values,
                     printed + printed_characters(document))
+    version = card.version(lang)
+    if lang != SOURCE_LANGUAGE and version is None:
+        page.warnings.append(f"{page.label}: no translation into {lang}: printed from the "
+                             "English card")
+    elif version is not None and version.fields.get("wip"):
+        page.warnings.append(f"{page.label}: the translation is marked wip (work in "
+                             "progress)")
+    return page
 
 
 def weasyprint_markup(html: str) -> Any:
