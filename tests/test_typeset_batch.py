@@ -197,3 +197,14 @@ def test_a_card_not_translated_is_printed_with_a_warning(
     assert code == 0 and "1 warning" in text
     assert ("courier (fr): no translation into fr: printed from the English card"
             in capsys.readouterr().err)
+
+
+def test_an_output_that_cannot_be_written_is_a_clear_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    taken = tmp_path / "a-file"
+    taken.write_text("not a directory\n", encoding="utf-8")
+    code, _ = run("build", "cards/sample", "--card", "courier", "--out", str(taken))
+    error = capsys.readouterr().err
+    assert code == 2
+    assert f"cannot write {taken}" in error and "Traceback" not in error
+    assert taken.read_text(encoding="utf-8") == "not a directory\n"

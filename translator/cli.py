@@ -749,6 +749,11 @@ def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
     except (ThemeError, ArtworkError, ValueError) as error:
         print(f"translator: {error}", file=sys.stderr)
         return EXIT_ERROR
+    except OSError as error:
+        where = error.filename or args.out
+        print(f"translator: cannot write {where}: {error.strerror or error}; choose "
+              "another --out (a directory you can write to)", file=sys.stderr)
+        return EXIT_ERROR
     for result in report.cards:
         _report_card(result, args.allow_overflow)
     for problem in report.problems:
