@@ -9,12 +9,13 @@ Colours are CMYK percentages, written into the CSS as ``device-cmyk()``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jinja2
 import yaml
+
+from .symbols import templates_root
 
 FACTION_KEYS = ("Gaian", "Dark Legion", "Red Banner", "House of Nobles", "The Empire", "None")
 FACES = ("regular", "bold", "italic", "bold-italic")
@@ -22,15 +23,6 @@ FACES = ("regular", "bold", "italic", "bold-italic")
 
 class ThemeError(Exception):
     """A theme that cannot be used: the message names the file and what to do."""
-
-
-def templates_root() -> Path:
-    """``translator/templates`` in an installed package, else the source tree's
-    top-level ``templates/``."""
-    installed = resources.files("translator") / "templates"
-    if isinstance(installed, Path) and installed.is_dir():
-        return installed
-    return Path(__file__).resolve().parents[2] / "templates"
 
 
 def cmyk(values: list[float] | tuple[float, ...]) -> str:
