@@ -82,26 +82,33 @@ def total_cards(library: Library, request: Request) -> int:
 
 
 class _Record:
-    """The build record of derived files, read once and written after each change."""
+    """The build record, held here while derived files are made: entries are dropped
+    (and the record written) before their files are replaced, and recorded once the
+    files are complete; :func:`build_cards` writes it too, so it is read again after."""
 
     def __init__(self, out: Path, force: bool) -> None:
         self.out = out
         self.force = force
+        self.outputs = manifest.read(out)
 
-    def entry(self, name: str) -> dict:
-        return manifest.read(self.out).get(name, {})
+    def reload(self) -> None:
+        self.outputs = manifest.read(self.out)
 
     def fresh(self, name: str, digest: str) -> bool:
-        return (not self.force and self.entry(name).get("digest") == digest
+        return (not self.force and self.outputs.get(name, {}).get("digest") == digest
                 and (self.out / name).is_file())
 
-    def update(self, name: str, entry: dict | None) -> None:
-        outputs = manifest.read(self.out)
-        if entry is None:
-            outputs.pop(name, None)
-        else:
-            outputs[name] = entry
-        manifest.write(self.out, outputs)
+    def forget(self, names: Sequence[str]) -> None:
+        if any(self.outputs.pop(name, None) is not None for name in list(names)):
+            self.save()
+
+    def remember(self, entries: dict[str, dict]) -> None:
+        if entries:
+            self.outputs.update(entries)
+            self.save()
+
+    def save(self) -> None:
+        manifest.write(self.out, self.outputs)
 
 
 def _digest(kind: str, settings: object, inputs: Sequence[Path]) -> str:
@@ -112,17 +119,27 @@ def _digest(kind: str, settings: object, inputs: Sequence[Path]) -> str:
     return digest.hexdigest()
 
 
-def _derived(record: _Record, report: Report, name: str, digest: str,
-             make: Callable[[Path], object]) -> Path:
-    """Make ``name`` with ``make(path)`` unless the record says it is made from the
-    same inputs; the entry is dropped first, so an interrupted make is redone."""
-    path = record.out / name
-    if not record.fresh(name, digest):
-        record.update(name, None)
-        make(path)
-        record.update(name, {"digest": digest})
-        report.made += 1
-    return path
+#: A derived file to make: its name in the output directory, the digest of what it is
+#: made from, and how to write it to a path.
+Derived = tuple[str, str, Callable[[Path], object]]
+
+
+def _derive(record: _Record, report: Report, files: Sequence[Derived]) -> list[Path]:
+    """Make the files whose record does not say they are made from the same inputs:
+    their entries are dropped first (one write for all), so an interrupted make is
+    redone, and recorded when all are made."""
+    stale = [(name, digest, make) for name, digest, make in files
+             if not record.fresh(name, digest)]
+    record.forget([name for name, _, _ in stale])
+    made: dict[str, dict] = {}
+    try:
+        for name, digest, make in stale:
+            make(record.out / name)
+            made[name] = {"digest": digest}
+    finally:
+        record.remember(made)  # what was made before an error or Ctrl-C counts
+    report.made += len(made)
+    return [record.out / name for name, _, _ in files]
 
 
 def produce(library: Library, request: Request,
@@ -143,6 +160,7 @@ def produce(library: Library, request: Request,
         say(f"cards ({lang})")
         results = build_cards(library, lang, out, options, slugs=request.slugs,
                               force=request.force, progress=progress)
+        record.reload()
         report.cards.extend(results)
         report.made += sum(1 for r in results if r.path and not r.reused)
         printed = {r.slug: Path(r.path) for r in results if r.path}
@@ -150,11 +168,11 @@ def produce(library: Library, request: Request,
         if request.deck or request.sheets:
             say(f"decks ({lang})")
             _decks(library, request, lang, printed, profile, record, report)
-        for kind in request.previews:
+        if request.previews:
             say(f"previews ({lang})")
-            for slug, pdf in printed.items():
-                _preview(record, report, pdf, f"{kind}/{slug}.{lang}.{kind}", request,
-                         options.size.bleed)
+            report.images.extend(str(p) for p in _derive(record, report, [
+                _preview(pdf, f"{kind}/{slug}.{lang}.{kind}", request)
+                for kind in request.previews for slug, pdf in printed.items()]))
     if request.check:
         say("preflight")
         report.problems = _preflight(record, _checks(report, request), request)
@@ -176,23 +194,23 @@ def _decks(library: Library, request: Request, lang: str, printed: dict[str, Pat
         if not listed:
             continue
         inputs = [printed[slug] for slug, _ in listed] + [back]
+        files: list[Derived] = []
         if request.deck:
             cards = [(f"{slug}.{lang}", quantity, printed[slug]) for slug, quantity in listed]
-            report.files.append(str(_derived(
-                record, report, f"{name}.{lang}.deck.pdf",
-                _digest("deck", (listed, request.backs), inputs),
-                lambda path, cards=cards: assemble.deck_pdf(cards, back, path, profile,
-                                                            request.backs))))
+            files.append((f"{name}.{lang}.deck.pdf",
+                          _digest("deck", (listed, request.backs), inputs),
+                          lambda path, cards=cards: assemble.deck_pdf(
+                              cards, back, path, profile, request.backs)))
         if request.sheets:
             copies = [(f"{slug}.{lang}", printed[slug]) for slug, quantity in listed
                       for _ in range(quantity)]
             settings = (listed, request.sheets, request.gutter, request.sheet_backs)
-            report.files.append(str(_derived(
-                record, report, f"{name}.{lang}.sheets-{request.sheets}.pdf",
-                _digest("sheets", settings, inputs),
-                lambda path, copies=copies: assemble.sheets_pdf(
-                    copies, path, profile, options.size, request.sheets, request.gutter,
-                    back if request.sheet_backs else None))))
+            files.append((f"{name}.{lang}.sheets-{request.sheets}.pdf",
+                          _digest("sheets", settings, inputs),
+                          lambda path, copies=copies: assemble.sheets_pdf(
+                              copies, path, profile, options.size, request.sheets,
+                              request.gutter, back if request.sheet_backs else None)))
+        report.files.extend(str(path) for path in _derive(record, report, files))
 
 
 def _back(request: Request, profile: Profile, record: _Record, report: Report) -> Path:
@@ -208,22 +226,21 @@ def _back(request: Request, profile: Profile, record: _Record, report: Report) -
         renderer = _renderer(options.theme_dir, options.size, (cache,))
         assemble.render_back(renderer, path, profile)
 
-    return _derived(record, report, f".back.{options.size.name}.pdf", digest, make)
+    [back] = _derive(record, report, [(f".back.{options.size.name}.pdf", digest, make)])
+    return back
 
 
-def _preview(record: _Record, report: Report, pdf: Path, name: str, request: Request,
-             bleed: float) -> None:
+def _preview(pdf: Path, name: str, request: Request) -> Derived:
     """A picture of a card, cut at the trim, for reviewers and the wiki."""
     kind = Path(name).suffix[1:]
 
     def make(path: Path) -> None:
-        image = render_png(pdf, request.dpi, trim=bleed)
+        image = render_png(pdf, request.dpi, trim=request.options.size.bleed)
         with replacing(path, 0o644) as temporary:
             image.save(temporary, PREVIEW_FORMATS[kind], dpi=(request.dpi, request.dpi),
                        **({"quality": 90} if kind == "webp" else {"optimize": False}))
 
-    path = _derived(record, report, name, _digest("preview", request.dpi, [pdf]), make)
-    report.images.append(str(path))
+    return name, _digest("preview", request.dpi, [pdf]), make
 
 
 def _checks(report: Report, request: Request) -> list[tuple[Path, bool, str]]:
@@ -255,7 +272,7 @@ def _preflight(record: _Record, checks: Sequence[tuple[Path, bool, str]],
     match its last check keeps that check's findings; the others are checked together
     (a few Ghostscript processes for all of them)."""
     options = request.options
-    outputs = manifest.read(record.out)
+    outputs = record.outputs
     found: dict[Path, list[preflight.Problem]] = {}
     keys: dict[Path, str] = {}
     pending: dict[tuple[bool, str], list[Path]] = {}
@@ -278,7 +295,7 @@ def _preflight(record: _Record, checks: Sequence[tuple[Path, bool, str]],
                 outputs[path.name]["checked"] = {"key": keys[path],
                                                  "problems": [p.to_dict() for p in problems]}
     if pending:
-        manifest.write(record.out, outputs)
+        record.save()
     return [problem for path, _, _ in checks for problem in found[path]]
 
 
