@@ -10,13 +10,14 @@ import signal
 import subprocess
 import sys
 import time
+from importlib import metadata
 from pathlib import Path
 
 import pikepdf
 import pytest
 from PIL import Image
 
-from translator import cards
+from translator import __version__, cards
 from translator.typeset import build as typeset
 from translator.typeset import manifest
 from translator.typeset.artwork import find_profile
@@ -170,3 +171,15 @@ def test_ctrl_c_leaves_no_half_written_file(tmp_path: Path) -> None:
     assert all(r.path for r in results)
     assert {r.slug for r in results if r.reused} == {
         name.split(".")[0] for name in recorded if name.endswith(".fr.pdf")}
+
+
+def test_other_code_rebuilds_everything(sample: tuple[Path, Path],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PDF made by another version of translator's code (or of WeasyPrint) is made
+    again, released or not."""
+    library_dir, out = sample
+    ours, renderer, _ = manifest.code_digest().split()
+    assert (ours, renderer) == (__version__, metadata.version("weasyprint"))
+    monkeypatch.setattr(manifest, "code_digest", lambda: "translator of tomorrow")
+    assert rendered(build(library_dir, out)) == set(SLUGS)
+    assert rendered(build(library_dir, out)) == set()

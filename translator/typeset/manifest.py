@@ -15,13 +15,20 @@ import json
 from collections.abc import Iterable
 from dataclasses import astuple
 from functools import lru_cache
+from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..cards.model import Card
 from .atomic import replacing
 
+if TYPE_CHECKING:
+    from .build import BuildOptions
+
 MANIFEST = ".translator-build.json"
+#: The translator package (its Python code: what makes the outputs).
+PACKAGE = Path(__file__).resolve().parents[1]
 #: Changes when the meaning of a recorded digest changes.
 FORMAT = 1
 
@@ -53,19 +60,26 @@ def tree_digest(paths: Iterable[Path]) -> str:
     for root in paths:
         files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root]
         for path in files:
-            if "__pycache__" in path.parts:
+            if "__pycache__" in path.parts or path.suffix == ".pyc":
                 continue
             digest.update(str(path).encode("utf-8"))
             digest.update(file_digest(path).encode("ascii"))
     return digest.hexdigest()
 
 
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """translator's own code and the renderer's version: a PDF made by other code is
+    made again (a version number alone would miss a change not yet released)."""
+    return f"{__version__} {metadata.version('weasyprint')} {tree_digest([PACKAGE])}"
+
+
 def shared_digest(theme_dirs: Iterable[Path], fonts: Iterable[Path], glossary_files:
                   Iterable[Path], profile_sha256: str, settings: tuple) -> str:
     """What every card of a build depends on alike."""
-    digest = hashlib.sha256(f"{FORMAT} {__version__}".encode())
-    for part in (tree_digest(theme_dirs), tree_digest(fonts), tree_digest(glossary_files),
-                 profile_sha256, repr(settings)):
+    digest = hashlib.sha256(f"{FORMAT}".encode())
+    for part in (code_digest(), tree_digest(theme_dirs), tree_digest(fonts),
+                 tree_digest(glossary_files), profile_sha256, repr(settings)):
         digest.update(part.encode("utf-8"))
     return digest.hexdigest()
 
@@ -112,7 +126,7 @@ def write(out: Path, outputs: dict[str, dict]) -> None:
         temporary.write_text(text, encoding="utf-8")
 
 
-def settings_key(options: object) -> tuple:
+def settings_key(options: BuildOptions) -> tuple:
     """The build settings that change an output (not where it goes, nor parallelism)."""
     size = options.size
     return (astuple(size), options.floor, options.allow_overflow, options.ink_limit)
