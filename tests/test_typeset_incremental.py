@@ -183,3 +183,23 @@ def test_other_code_rebuilds_everything(sample: tuple[Path, Path],
     monkeypatch.setattr(manifest, "code_digest", lambda: "translator of tomorrow")
     assert rendered(build(library_dir, out)) == set(SLUGS)
     assert rendered(build(library_dir, out)) == set()
+
+
+def test_sweep_removes_only_what_killed_builds_left(tmp_path: Path) -> None:
+    """A killed build's temporary files go; a running build's (another process writing
+    into the same directory) and files that are not ours stay."""
+    from translator.typeset import atomic
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    left = tmp_path / f".courier.fr.pdf.{dead}.k2x9q_ab.tmp"
+    running = tmp_path / f".flame-lash.fr.pdf.{os.getppid()}.z81mmq0c.tmp"
+    mine = tmp_path / ".notes.tmp"
+    for path in (left, running, mine):
+        path.write_bytes(b"%PDF-1.4 half")
+    atomic.sweep(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([running.name, mine.name])
+    with atomic.replacing(tmp_path / "card.pdf") as temporary:
+        assert f".card.pdf.{os.getpid()}." in temporary.name
+        temporary.write_bytes(b"%PDF-1.4 whole")
+    assert (tmp_path / "card.pdf").read_bytes() == b"%PDF-1.4 whole"

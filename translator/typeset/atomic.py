@@ -10,6 +10,7 @@ interrupted build (Ctrl-C, a killed process) leaves no half-written file behind.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,8 +27,9 @@ def replacing(target: Path, mode: int = 0o666) -> Iterator[Path]:
     """A temporary path to write ``target``'s new content to; renamed over ``target``
     when the block ends normally, removed when it raises (KeyboardInterrupt too)."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
-                                    suffix=SUFFIX)
+    # The writer's process id in the name: :func:`sweep` leaves a live process's alone.
+    handle, name = tempfile.mkstemp(dir=target.parent,
+                                    prefix=f".{target.name}.{os.getpid()}.", suffix=SUFFIX)
     os.close(handle)
     temporary = Path(name)
     try:
@@ -40,8 +42,27 @@ def replacing(target: Path, mode: int = 0o666) -> Iterator[Path]:
 
 
 def sweep(directory: Path) -> None:
-    """Remove temporary files a killed build could not remove itself (a process
-    killed outright runs no cleanup), and nothing else."""
-    if directory.is_dir():
-        for path in directory.glob(f".*{SUFFIX}"):
+    """Remove the temporary files of builds that were killed (a process killed outright
+    runs no cleanup): those whose writer is gone.  Another build writing into the same
+    directory at the same time keeps its own."""
+    if not directory.is_dir():
+        return
+    for path in directory.glob(f".*{SUFFIX}"):
+        match = _WRITER.match(path.name)
+        if match is not None and not _alive(int(match.group(1))):
             path.unlink(missing_ok=True)
+
+
+_WRITER = re.compile(r"^\..+\.(\d+)\.[^.]+" + re.escape(SUFFIX) + "$")
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False  # this process writes nothing until sweep returns
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True

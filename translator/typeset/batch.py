@@ -20,7 +20,7 @@ from pathlib import Path
 from ..cards.model import Library
 from . import assemble, manifest, preflight
 from .artwork import Profile, find_profile
-from .atomic import replacing, sweep
+from .atomic import replacing
 from .build import BuildOptions, CardResult, _renderer, build_cards
 from .preview import render_png
 from .theme import load_theme
@@ -152,7 +152,6 @@ def produce(library: Library, request: Request,
     report = Report()
     out = request.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
-    sweep(out)
     options = request.options
     profile = find_profile(options.icc)
     record = _Record(out, request.force)
