@@ -168,6 +168,8 @@ def test_preflight_command(produced: tuple[Path, Path, int, str], tmp_path: Path
     (["--lang", "de"], "--lang de: no card is in that language here"),
     (["--dpi", "5", "--png"], "--dpi is between"),
     (["--sheets", "a3"], "invalid choice"),
+    (["--card", "courrier"], "--card courrier: no such card in cards/sample (did you mean "
+                             "courier?)"),
 ])
 def test_usage_errors(args: list[str], message: str, tmp_path: Path,
                       capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,6 +8,7 @@ text the Arcmage converter cannot convert).
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import shutil
@@ -734,6 +735,12 @@ def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
                          f"one of {', '.join(sorted(present))} or all")
     if not 100 <= args.ink_limit <= 400:
         raise UsageError("--ink-limit is a total ink coverage between 100 and 400 (%)")
+    slugs = {card.slug for card in library.cards.values() if card.source is not None}
+    for slug in args.card or []:
+        if slug not in slugs:
+            close = difflib.get_close_matches(slug, sorted(slugs), n=1)
+            raise UsageError(f"--card {slug}: no such card in {', '.join(args.paths or ['cards'])}"
+                             + (f" (did you mean {close[0]}?)" if close else ""))
     options = typeset.BuildOptions(size, args.theme, args.icc, args.floor,
                                    args.allow_overflow, max(1, args.jobs),
                                    ink_limit=args.ink_limit)
