@@ -35,9 +35,8 @@ from pathlib import Path
 
 import pikepdf
 import weasyprint
-import yaml
 
-from .artwork import Profile, prepare
+from .artwork import INK_LIMIT, Profile, prepare
 from .build import MM_PT, _output_intent, _page_boxes, label_pages, write_atomic
 from .render import Renderer
 from .sizes import CardSize
@@ -66,21 +65,24 @@ Box = tuple[float, float, float, float]
 
 
 def render_back(renderer: Renderer, out: Path, profile: Profile,
-                warnings: list[str] | None = None) -> Path:
+                warnings: list[str] | None = None, ink_limit: float = INK_LIMIT) -> Path:
     """Write the card back to ``out``: a one-page PDF with a card's page boxes (MediaBox
     and BleedBox the trim and bleed, TrimBox the card as cut) and the output intent.
 
     The page is rendered by WeasyPrint from the theme's ``back.html.j2`` (the default
     theme's design: see that template), with the renderer's fetcher and fonts.  A theme
-    whose own ``theme.yaml`` (in ``renderer.theme.directories[0]``) says
-    ``back: image.jpg`` prints that image instead, covering the whole page (centred,
-    cut to the page's proportions): it is converted to CMYK through ``profile`` like
-    artwork, and should be 300 ppi at the page's size (trim and bleed).  Warnings about
-    it (a low resolution) are appended to ``warnings``; an image that is missing,
-    unreadable or outside the theme is a :class:`~translator.typeset.theme.ThemeError`.
+    whose ``theme.yaml`` says ``back: image.jpg`` (:attr:`Theme.back
+    <translator.typeset.theme.Theme.back>`) prints that image instead, covering the
+    whole page (centred, cut to the page's proportions): it is converted to CMYK
+    through ``profile`` under ``ink_limit`` like artwork, and should be 300 ppi at the
+    page's size (trim and bleed).  Warnings about it (a low resolution) are appended
+    to ``warnings``; an image that cannot be decoded is a
+    :class:`~translator.typeset.theme.ThemeError` (one missing or outside the theme
+    is one when the theme is loaded).
     """
     theme, size = renderer.theme, renderer.size
-    image = _back_image(renderer, profile, warnings if warnings is not None else [])
+    image = _back_image(renderer, profile, warnings if warnings is not None else [],
+                        ink_limit)
     html = theme.environment().get_template("back.html.j2").render(
         size=size, image=image, cos=math.cos, sin=math.sin, pi=math.pi,
         fonts={face: path.as_uri() for face, path in theme.fonts.items()})
@@ -99,31 +101,19 @@ def render_back(renderer: Renderer, out: Path, profile: Profile,
     return Path(out)
 
 
-def _back_image(renderer: Renderer, profile: Profile, warnings: list[str]) -> str | None:
-    """The theme's own back image as a ``data:`` URL of a CMYK JPEG, or None."""
-    directory = renderer.theme.directories[0]
-    settings = directory / "theme.yaml"
-    if not settings.is_file():
+def _back_image(renderer: Renderer, profile: Profile, warnings: list[str],
+                ink_limit: float) -> str | None:
+    """The theme's own back image (``back:``) as a ``data:`` URL of a CMYK JPEG, or
+    None."""
+    path = renderer.theme.back
+    if path is None:
         return None
-    try:
-        data = yaml.safe_load(settings.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as error:
-        raise ThemeError(f"{settings}: cannot read the theme: {error}") from error
-    relative = data.get("back") if isinstance(data, dict) else None
-    if not relative:
-        return None
-    path = (directory / str(relative)).resolve()
-    if not path.is_relative_to(directory.resolve()):
-        raise ThemeError(f"{settings}: the back image {relative!r} is outside the theme "
-                         "directory")
-    if not path.is_file():
-        raise ThemeError(f"{settings}: the back image {relative!r} does not exist")
     size = renderer.size
     with tempfile.TemporaryDirectory(prefix="translator-back-") as cache:
         art = prepare(path, profile, Path(cache), card="the card back",
-                      box_mm=(size.page_width, size.page_height))
+                      box_mm=(size.page_width, size.page_height), ink_limit=ink_limit)
         if art.path is None:
-            raise ThemeError(f"{settings}: {'; '.join(art.warnings)}")
+            raise ThemeError(f"the back image {path}: {'; '.join(art.warnings)}")
         warnings.extend(art.warnings)
         encoded = base64.b64encode(art.path.read_bytes()).decode("ascii")
     return f"data:image/jpeg;base64,{encoded}"

@@ -223,7 +223,7 @@ def _back(request: Request, profile: Profile, record: _Record, report: Report) -
     def make(path: Path) -> None:
         cache = Path(options.cache_dir or record.out / ".cache").resolve()
         renderer = _renderer(options.theme_dir, options.size, (cache,))
-        assemble.render_back(renderer, path, profile)
+        assemble.render_back(renderer, path, profile, ink_limit=options.ink_limit)
 
     [back] = _derive(record, report, [(f".back.{options.size.name}.pdf", digest, make)])
     return back

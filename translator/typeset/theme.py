@@ -39,6 +39,8 @@ class Theme:
     fonts: dict[str, Path]
     factions: dict[str, dict[str, tuple[float, ...]]]
     backgrounds: dict[str, dict[str, Path]] = field(default_factory=dict)
+    #: An image printed as the card back instead of ``back.html.j2`` (``back:``).
+    back: Path | None = None
 
     @property
     def roots(self) -> list[Path]:
@@ -75,6 +77,8 @@ def load_theme(directory: str | Path | None = None) -> Theme:
     default = templates_root() / "default"
     directories = [default]
     data = _read(default / "theme.yaml")
+    # A theme's own back image, else the default theme's (each relative to its theme).
+    back = _image([default], data["back"], "back image") if data.get("back") else None
     if directory is not None:
         own = Path(directory).resolve()
         if not (own / "theme.yaml").is_file():
@@ -86,6 +90,8 @@ def load_theme(directory: str | Path | None = None) -> Theme:
                 data[key] = {**data.get(key, {}), **override[key]}
         data["name"] = override.get("name", own.name)
         directories.insert(0, own)
+        if override.get("back"):
+            back = _image(directories, override["back"], "back image")
     fonts = {face: Path(str(path)) for face, path in (data.get("fonts", {}).get("text")
                                                      or {}).items()}
     missing = [f for f in FACES if f not in fonts]
@@ -106,8 +112,19 @@ def load_theme(directory: str | Path | None = None) -> Theme:
     backgrounds: dict[str, dict[str, Path]] = {}
     for faction, by_type in (data.get("backgrounds") or {}).items():
         for card_type, relative in (by_type or {}).items():
-            path = (directories[0] / str(relative)).resolve()
-            if not any(path.is_relative_to(d) for d in directories):
-                raise ThemeError(f"background {relative!r} is outside the theme directory")
-            backgrounds.setdefault(str(faction), {})[str(card_type)] = path
-    return Theme(str(data.get("name", "theme")), directories, fonts, factions, backgrounds)
+            backgrounds.setdefault(str(faction), {})[str(card_type)] = _image(
+                directories, relative, "background")
+    return Theme(str(data.get("name", "theme")), directories, fonts, factions, backgrounds,
+                 back)
+
+
+def _image(directories: list[Path], relative: object, what: str) -> Path:
+    """An image named in a theme.yaml: inside the theme, and there."""
+    path = (directories[0] / str(relative)).resolve()
+    if not any(path.is_relative_to(d.resolve()) for d in directories):
+        raise ThemeError(f"{directories[0] / 'theme.yaml'}: the {what} {relative!r} is "
+                         "outside the theme directory")
+    if not path.is_file():
+        raise ThemeError(f"{directories[0] / 'theme.yaml'}: the {what} {relative!r} does "
+                         "not exist")
+    return path
