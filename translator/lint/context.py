@@ -7,7 +7,7 @@ every card of a language.  Rules stay small functions over a :class:`Subject`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -283,6 +283,14 @@ class Subject:
     @property
     def is_translation(self) -> bool:
         return self.lang != SOURCE_LANGUAGE and self.source is not None
+
+    def shared(self, family: str, code: str,
+               compute: Callable[[], Iterable[Finding]]) -> Iterator[Finding]:
+        """The findings of rule ``code`` among those of one pass its ``family`` shares
+        (TR1, GL1): the first rule of the family to run computes them for all."""
+        if family not in self.cache:
+            self.cache[family] = list(compute())
+        return (finding for finding in self.cache[family] if finding.code == code)
 
     def forget(self) -> None:
         """Drop the parse tree and what is derived from it (recomputed if needed)."""

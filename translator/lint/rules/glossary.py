@@ -38,10 +38,7 @@ def _missing_terms(subject: Subject, code: str) -> Iterator[Finding]:
     """The findings of one GL1 rule; the three share one pass per subject."""
     if not subject.is_translation:
         return
-    found = subject.cache.get("GL1")
-    if found is None:
-        found = subject.cache["GL1"] = list(_all_missing_terms(subject))
-    yield from (f for f in found if f.code == code)
+    yield from subject.shared("GL1", code, lambda: _all_missing_terms(subject))
 
 
 def _all_missing_terms(subject: Subject) -> Iterator[Finding]:

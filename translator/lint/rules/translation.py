@@ -107,10 +107,7 @@ def _numbers(subject: Subject, code: str) -> Iterator[Finding]:
     """The findings of one TR1 rule; the four share one comparison per subject."""
     if not subject.is_translation:
         return
-    found = subject.cache.get("TR1")
-    if found is None:
-        found = subject.cache["TR1"] = list(_number_findings(subject))
-    yield from (f for f in found if f.code == code)
+    yield from subject.shared("TR1", code, lambda: _number_findings(subject))
 
 
 @rule("TR101", "stat-modifier", Severity.ERROR,
