@@ -37,9 +37,9 @@ import pikepdf
 import weasyprint
 
 from .artwork import INK_LIMIT, Profile, prepare
-from .build import MM_PT, _output_intent, _page_boxes, label_pages, write_atomic
+from .build import _output_intent, _page_boxes, label_pages, write_atomic
 from .render import Renderer
-from .sizes import CardSize
+from .sizes import MM_PT, Box, CardSize, pdf_box
 from .theme import ThemeError
 
 #: Where a deck's backs go: after each card, all at the end, or nowhere.
@@ -58,7 +58,6 @@ MARK_WIDTH_PT = 0.25
 #: Two lengths closer than this (points) are the same (mm rounded to points).
 _EPSILON = 0.01
 
-Box = tuple[float, float, float, float]
 
 
 # ----------------------------------------------------------------------- the card back
@@ -195,9 +194,10 @@ def _source(stack: ExitStack, path: Path, label: str, profile: Profile) -> pikep
 
 
 def _box(page: pikepdf.Page, name: str) -> Box:
-    box = page.obj.get(name) or page.obj.MediaBox
-    x0, y0, x1, y1 = (float(v) for v in box)
-    return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
+    """A page's box ``name``, its MediaBox when it has none."""
+    found = pdf_box(page.obj.get(name)) or pdf_box(page.obj.MediaBox)
+    assert found is not None  # a page pikepdf opened has a MediaBox
+    return found
 
 
 def _same_page_size(page: pikepdf.Page, back: pikepdf.Page, label: str) -> None:

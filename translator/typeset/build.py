@@ -29,7 +29,7 @@ from . import manifest
 from .artwork import ArtworkError, Profile, find_profile, prepare
 from .atomic import replacing, sweep
 from .render import CardPage, Renderer, art_box, card_page, overflows
-from .sizes import CardSize
+from .sizes import MM_PT, CardSize
 from .theme import Theme, load_theme
 
 #: Text scales tried, as the reference does: 1.00 down to the floor in steps of 0.02.
@@ -37,7 +37,6 @@ STEP = 0.02
 DEFAULT_FLOOR = 0.52
 #: Overflow below this many mm is rounding, not text.
 TOLERANCE_MM = 0.05
-MM_PT = 72 / 25.4
 
 
 @dataclass

@@ -48,7 +48,7 @@ from typing import IO, TextIO
 import pikepdf
 from PIL import Image, ImageFilter, ImageMath
 
-from .sizes import CardSize
+from .sizes import MM_PT, Box, CardSize, pdf_box
 
 DEFAULT_DPI = 150.0
 """The ink check's render resolution.  Cards are printed with a screen of about 150
@@ -69,7 +69,7 @@ MIN_PAGES_PER_PROCESS = 8
 """A file is split over processes only in ranges this long: each process reads the
 whole file and starts Ghostscript (about 0.1 s), which a short range does not repay."""
 
-MM_PER_PT = 25.4 / 72
+MM_PER_PT = 1 / MM_PT
 BOX_TOLERANCE_MM = 0.05
 INK_AREA_MM = 0.5
 """An over-inked area is reported when it holds a square of this side (3 x 3 pixels at
@@ -106,7 +106,6 @@ _PAGE = "page content"
 _WANTED = " ".join(sorted(_OPERATORS - {"INLINE IMAGE"})) + " BI ID EI"
 
 Matrix = tuple[float, float, float, float, float, float]
-Box = tuple[float, float, float, float]
 Instructions = list[tuple[str, list]]
 Fault = tuple[str, str]
 """(severity, description) of something that is not CMYK."""
@@ -164,17 +163,6 @@ def _matrix(value: object) -> Matrix:
             return _IDENTITY
         return (a, b, c, d, e, f)
     return _IDENTITY
-
-
-def _box(value: object) -> Box | None:
-    """A rectangle normalised to (x0, y0, x1, y1), x0 <= x1, y0 <= y1; None if absent."""
-    if not isinstance(value, pikepdf.Array) or len(value) != 4:
-        return None
-    try:
-        x0, y0, x1, y1 = (float(v) for v in value)
-    except (TypeError, ValueError):
-        return None
-    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
 def _mm(points: float) -> float:
@@ -683,8 +671,8 @@ def _inherited(page: pikepdf.Dictionary, key: str) -> object | None:
 def _box_faults(page: pikepdf.Dictionary, size: CardSize | None) -> list[str]:
     """What is wrong with the page boxes: the card size's exact trim and bleed, or, for
     sheets (``size`` None), TrimBox inside BleedBox inside MediaBox."""
-    media = _box(_inherited(page, "/MediaBox"))
-    trim, bleed = _box(page.get("/TrimBox")), _box(page.get("/BleedBox"))
+    media = pdf_box(_inherited(page, "/MediaBox"))
+    trim, bleed = pdf_box(page.get("/TrimBox")), pdf_box(page.get("/BleedBox"))
     faults = [f"no {name}" for name, box in
               (("MediaBox", media), ("TrimBox", trim), ("BleedBox", bleed)) if box is None]
     if media is None or trim is None or bleed is None:

@@ -11,6 +11,20 @@ import re
 from dataclasses import dataclass
 
 _CUSTOM = re.compile(r"^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$")
+#: PDF points in a millimetre.
+MM_PT = 72 / 25.4
+#: A PDF rectangle (x0, y0, x1, y1), in points.
+Box = tuple[float, float, float, float]
+
+
+def pdf_box(value: object) -> Box | None:
+    """A PDF rectangle (any array of four numbers) normalised so that x0 <= x1 and
+    y0 <= y1; None when it is absent or not a rectangle."""
+    try:
+        x0, y0, x1, y1 = (float(v) for v in value)  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        return None
+    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
 @dataclass(frozen=True)
