@@ -198,9 +198,11 @@ def _output_intent(pdf: pikepdf.Pdf, profile: Profile) -> None:
 
 def write_atomic(path: Path, pdf: pikepdf.Pdf) -> None:
     """Save ``pdf`` as ``path`` all at once (see :mod:`.atomic`)."""
-    with replacing(path) as temporary:
+    with replacing(path) as temporary, temporary.open("wb") as stream:
+        # A stream, not the path: given an existing path, pikepdf makes its own
+        # temporary file beside it, which an interrupted build would leave behind.
         # 1.4: output intents and the transparency keys WeasyPrint writes (it says 1.3).
-        pdf.save(temporary, min_version="1.4")
+        pdf.save(stream, min_version="1.4")
 
 
 def _page_boxes(page: pikepdf.Page, size: CardSize) -> None:
