@@ -702,6 +702,356 @@ def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # --------------------------------------------------------------------------------------
+# the translation workflow: translate, status, review, export/import po|xliff
+
+
+def _workflow_library(paths: Sequence[str]) -> cards.Library:
+    """The library under ``paths``; its problems are an input error (exit 2)."""
+    library, problems = _library(paths)
+    if problems:
+        _report_problems(problems)
+        raise _Reported
+    return library
+
+
+class _Reported(Exception):
+    """Problems were printed already: exit 2."""
+
+
+def _target_language(lang: str) -> str:
+    if lang == cards.SOURCE_LANGUAGE or lang not in glossary.LANGUAGES:
+        targets = ", ".join(x for x in glossary.LANGUAGES if x != cards.SOURCE_LANGUAGE)
+        raise UsageError(f"--lang {lang}: translations are into {targets}")
+    return lang
+
+
+def _config_options(languages: Sequence[str], paths: Sequence[str]) -> tuple[
+        lint.Options, Severity]:
+    """Lint options from the configuration file (as ``translator lint`` reads them)."""
+    path = lint_config.find_config()
+    config = lint_config.load_config(path) if path else lint_config.Config()
+    options = lint.Options(select=[c.upper() for c in config.select],
+                           ignore=[c.upper() for c in config.ignore],
+                           languages=list(languages), allow_english=config.allow_english,
+                           glossary_paths=[*config.glossary, *paths],
+                           settings=dict(config.settings))
+    return options, Severity(config.fail_on or "warning")
+
+
+def _resources(languages: Sequence[str], paths: Sequence[str]) -> tuple[
+        lint.Resources, lint.Options, Severity]:
+    options, fail_on = _config_options(languages, paths)
+    problems: list[cards.Problem] = []
+    resources = lint.load_resources(languages, options, problems)
+    if problems:
+        _report_problems(problems)
+        raise _Reported
+    return resources, options, fail_on
+
+
+def cmd_translate(args: argparse.Namespace, out: TextIO) -> int:
+    from .workflow import draft  # noqa: PLC0415
+
+    lang = _target_language(args.lang)
+    paths = list(args.paths) or ["cards"]
+    library = _workflow_library(paths)
+    resources, _, _ = _resources([lang], paths)
+    resources.set_names({})
+    drafts = draft.plan_drafts(library, resources, lang)
+    written = []
+    for made in drafts:
+        if not args.dry_run:
+            if Path(made.path).exists():
+                print(f"translator: {made.path} appeared meanwhile: left alone", file=sys.stderr)
+                continue
+            atomic_write(made.path, made.content)
+        written.append(made)
+    if args.format == "json":
+        json.dump({"version": 1, "lang": lang, "dry_run": args.dry_run,
+                   "drafts": [d.to_dict() for d in written]}, out, ensure_ascii=False, indent=2)
+        out.write("\n")
+        return EXIT_OK
+    for made in written:
+        if args.dry_run:
+            out.write(f"--- would create {made.path}\n{made.content}\n")
+            continue
+        english = ", ".join(made.english) or "nothing"
+        out.write(f"created {made.path}: {_plural(len(made.filled), 'glossary fill')}; "
+                  f"in English: {english}\n")
+    verb = "would create" if args.dry_run else "created"
+    translated = sum(1 for card in library.cards.values()
+                     if card.source is not None and lang in card.translations)
+    out.write(f"{_plural(len(written), 'draft')} {verb} in {lang}; "
+              f"{translated} cards already had a translation (never overwritten)\n")
+    if written and not args.dry_run:
+        out.write(f"next: translate what is left in English ('translator lint --lang {lang} "
+                  f"--select TR401' lists it), then 'translator review CARD --lang {lang}'\n")
+    return EXIT_OK
+
+
+_STATE_COLORS = {"missing": "\033[31m", "stale": "\033[33m", "draft": "\033[36m",
+                 "translated": "", "reviewed": "\033[32m"}
+
+
+def _status_languages(library: cards.Library, langs: Sequence[str] | None) -> list[str]:
+    if langs:
+        return [_target_language(lang) for lang in dict.fromkeys(langs)]
+    found = sorted({lang for card in library.cards.values() for lang in card.translations})
+    return found or [x for x in glossary.LANGUAGES if x != cards.SOURCE_LANGUAGE]
+
+
+def cmd_status(args: argparse.Namespace, out: TextIO) -> int:
+    from .workflow import states  # noqa: PLC0415
+
+    paths = list(args.paths) or ["cards"]
+    library = _workflow_library(paths)
+    if args.diff:
+        return _status_diff(library, args, out)
+    languages = _status_languages(library, args.lang)
+    found = states.library_states(library, languages)
+    table = states.summary(found)
+    if args.format == "json":
+        totals: dict[str, dict[str, int]] = {}
+        for per_lang in table.values():
+            for lang, counts in per_lang.items():
+                total = totals.setdefault(lang, dict.fromkeys(states.STATES, 0))
+                for state, count in counts.items():
+                    total[state] += count
+        json.dump({"version": 1, "cards": [s.to_dict() for s in found],
+                   "summary": {"cards": len({(s.deck, s.card) for s in found}),
+                               "languages": totals, "decks": table}},
+                  out, ensure_ascii=False, indent=2)
+        out.write("\n")
+        return EXIT_OK
+    color = _use_color(out)
+    for deck, per_lang in sorted(table.items()):
+        count = len({s.card for s in found if s.deck == deck})
+        out.write(f"{deck} ({_plural(count, 'card')})\n")
+        out.write("  lang  " + "".join(f"{state:>12}" for state in states.STATES) + "\n")
+        for lang, counts in sorted(per_lang.items()):
+            out.write(f"  {lang:<4}  " + "".join(f"{counts[state]:>12}"
+                                                  for state in states.STATES) + "\n")
+        todo = [s for s in found if s.deck == deck and s.state in ("missing", "draft", "stale")]
+        if todo:
+            out.write("\n")
+        for state in todo:
+            what = state.state
+            if state.state == "stale":
+                what += (f": the English {', '.join(state.changed)} changed" if state.changed
+                         else ": the English changed (old fingerprint format)")
+            if color and _STATE_COLORS[state.state]:
+                what = f"{_STATE_COLORS[state.state]}{what}\033[0m"
+            out.write(f"  {state.card} ({state.lang}) {what}\n")
+        out.write("\n")
+    stale = sum(1 for s in found if s.state == "stale")
+    if stale:
+        out.write(f"{_plural(stale, 'stale translation')}: 'translator status --diff CARD "
+                  "--lang LANG' shows what changed in English\n")
+    return EXIT_OK
+
+
+def _one_card(library: cards.Library, reference: str) -> cards.Card:
+    matches = [c for c in library.find(reference) if c.source is not None]
+    if not matches:
+        raise UsageError(f"no card '{reference}' (a slug, deck/slug, guid or card file path)")
+    if len(matches) > 1:
+        raise UsageError(f"'{reference}' names {len(matches)} cards: write deck/slug")
+    return matches[0]
+
+
+def _status_diff(library: cards.Library, args: argparse.Namespace, out: TextIO) -> int:
+    from .workflow import states  # noqa: PLC0415
+
+    if not args.lang or len(args.lang) != 1:
+        raise UsageError("--diff needs one --lang: translator status --diff CARD --lang fr")
+    lang = _target_language(args.lang[0])
+    card = _one_card(library, args.diff)
+    state = states.card_state(card, lang)
+    changes = states.source_changes(card, lang)
+    if args.format == "json":
+        json.dump({"version": 1, "card": card.slug, "lang": lang, "state": state.state,
+                   "changed": state.changed, "changes": [c.to_dict() for c in changes]},
+                  out, ensure_ascii=False, indent=2)
+        out.write("\n")
+        return EXIT_OK
+    if state.state != "stale":
+        why = {"missing": f"there is no {lang} translation",
+               "translated": "the English has not changed since it was translated"
+               if state.fingerprint else "it has no source fingerprint (nothing to compare)",
+               }.get(state.state, "the English has not changed since")
+        out.write(f"{card.slug} ({lang}) is {state.state}: {why}\n")
+        return EXIT_OK
+    if not state.changed:
+        out.write(f"{card.slug} ({lang}) is stale, but its fingerprint is of the old format: "
+                  "which fields changed cannot be told\n")
+        return EXIT_OK
+    color = _use_color(out)
+    for change in changes:
+        where = f" (since {change.revision})" if change.revision else ""
+        out.write(f"{card.slug} ({lang}): the English {change.unit} changed{where}\n")
+        if change.old is None:
+            out.write("  the text before is not known (not in git history); now:\n")
+        out.write(textwrap.indent(_word_diff_text(change.words(), color), "  ") + "\n")
+    out.write(f"when the translation says what the English says now: translator review "
+              f"{card.slug} --lang {lang}\n")
+    return EXIT_OK
+
+
+def _word_diff_text(pieces: list[tuple[str, str]], color: bool) -> str:
+    """git's --word-diff styles: colours on a terminal, [-old-]{+new+} elsewhere."""
+    parts = []
+    for kind, text in pieces:
+        if kind == "=":
+            parts.append(text)
+        elif color:
+            parts.append(("\033[31m" if kind == "-" else "\033[32m") + text + "\033[0m")
+        else:
+            parts.append(f"[-{text}-]" if kind == "-" else f"{{+{text}+}}")
+    return "".join(parts)
+
+
+def cmd_review(args: argparse.Namespace, out: TextIO) -> int:
+    from .cards.edit import EditError, edit_card  # noqa: PLC0415
+    from .workflow import states  # noqa: PLC0415
+
+    lang = _target_language(args.lang)
+    paths = list(args.library or []) or ["cards"]
+    library = _workflow_library(paths)
+    chosen = [_one_card(library, reference) for reference in args.cards]
+    missing = [c.slug for c in chosen if lang not in c.translations]
+    if missing:
+        raise UsageError(f"no {lang} translation of {', '.join(missing)}: "
+                         f"'translator translate' makes a draft")
+    resources, options, _ = _resources([lang], paths)
+    options.files = {c.translations[lang].path for c in chosen}
+    report = lint.lint(library, resources, options)
+    errors = [f for f in report.findings if f.severity == Severity.ERROR]
+    if report.findings and args.format == "text":
+        lint_output.write_text(lint.Report(report.findings, report.cards, report.translations,
+                                           report.files), sys.stderr)
+    if errors and not args.force:
+        print(f"translator: not reviewed: {_plural(len(errors), 'error')} to fix first "
+              "(--force reviews anyway)", file=sys.stderr)
+        return EXIT_FINDINGS
+    done = []
+    for card in chosen:
+        version = card.translations[lang]
+        state = states.card_state(card, lang)
+        content = decode(read_bytes(version.path), version.path)
+        try:
+            new = edit_card(version, content, states.review_changes(card, lang))
+        except EditError as error:
+            raise InputError(version.path, str(error)) from None
+        if not args.dry_run and new != content:
+            atomic_write(version.path, new)
+        done.append({"card": card.slug, "lang": lang, "path": version.path,
+                     "was": state.state, "changed": state.changed,
+                     "written": new != content and not args.dry_run})
+    if args.format == "json":
+        json.dump({"version": 1, "reviewed": done, "dry_run": args.dry_run,
+                   "findings": [f.as_dict() for f in report.findings]},
+                  out, ensure_ascii=False, indent=2)
+        out.write("\n")
+        return EXIT_OK
+    for item in done:
+        was = f" (was {item['was']}" + (f": the English {', '.join(item['changed'])} changed"
+                                        if item["changed"] else "") + ")"
+        verb = "would mark" if args.dry_run else "marked"
+        out.write(f"{verb} {item['path']} reviewed{was}\n")
+    return EXIT_OK
+
+
+def cmd_export_exchange(args: argparse.Namespace, out: TextIO) -> int:
+    from .glossary.exchange import to_tbx  # noqa: PLC0415
+    from .workflow import exchange  # noqa: PLC0415
+
+    lang = _target_language(args.lang)
+    library = _workflow_library([args.deck])
+    deck_dir = Path(args.deck)
+    deck = deck_dir.name if deck_dir.is_dir() else deck_dir.parent.name
+    if deck not in library.decks:
+        raise UsageError(f"{args.deck} is not a deck directory (it has no deck.yaml)")
+    resources, _, _ = _resources([lang], [args.deck])
+    found = exchange.entries(library, deck, lang, resources.language(lang),
+                             resources.english)
+    data = exchange.write_store(found, args.subcommand, lang, deck, library.decks[deck].name)
+    fuzzy = sum(1 for e in found if e.fuzzy)
+    empty = sum(1 for e in found if not e.target)
+    if args.output in (None, "-"):
+        out.write(data.decode("utf-8"))
+        return EXIT_OK
+    output = Path(args.output)
+    atomic_write(str(output), data.decode("utf-8"))
+    written = [str(output)]
+    if not args.no_tbx:
+        tbx = output.with_suffix(".tbx")
+        atomic_write(str(tbx), to_tbx(resources.language(lang).glossary,
+                                      resources.english.glossary))
+        written.append(str(tbx))
+    print(f"wrote {' and '.join(written)}: {len(found)} entries "
+          f"({fuzzy} fuzzy, {empty} untranslated)", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_import_exchange(args: argparse.Namespace, out: TextIO) -> int:
+    from .workflow import exchange  # noqa: PLC0415
+
+    exchange.format_of(args.file)
+    paths = list(args.library or []) or ["cards"]
+    library = _workflow_library(paths)
+    result = exchange.plan_import(args.file, library, args.lang and
+                                  _target_language(args.lang), args.fuzzy)
+    lang = _target_language(result.lang)
+    # Lint the cards as they would be, before anything is written.
+    for parsed in exchange.reparsed(result.updates):
+        library.add(parsed)
+    resources, options, fail_on = _resources([lang], paths)
+    options.files = {u.path for u in result.updates}
+    report = lint.lint(library, resources, options) if options.files else lint.Report(
+        [], 0, 0, 0)
+    if not args.dry_run:
+        for update in result.updates:
+            atomic_write(update.path, update.new)
+    if args.format == "json":
+        json.dump({"version": 1, "lang": lang, "dry_run": args.dry_run,
+                   "updated": [{"card": u.card.slug, "path": u.path, "created": u.old is None,
+                                "units": u.units, "confirmed": u.confirmed}
+                               for u in result.updates],
+                   "refused": [r.to_dict() for r in result.refused],
+                   "findings": [f.as_dict() for f in report.findings],
+                   "summary": {"updated": len(result.updates), "refused": len(result.refused),
+                               "unchanged": result.unchanged,
+                               "fuzzy_skipped": result.fuzzy_skipped,
+                               "untranslated": result.untranslated}},
+                  out, ensure_ascii=False, indent=2)
+        out.write("\n")
+    else:
+        verb = "would write" if args.dry_run else "wrote"
+        for update in result.updates:
+            what = ", ".join(update.units) or "fingerprint (confirmed: " + \
+                ", ".join(update.confirmed) + ")"
+            created = " (new file)" if update.old is None else ""
+            out.write(f"{verb} {update.path}{created}: {what}\n")
+            if args.dry_run:
+                out.write("".join(difflib.unified_diff(
+                    (update.old or "").splitlines(keepends=True),
+                    update.new.splitlines(keepends=True), f"a/{update.path}",
+                    f"b/{update.path}")))
+        for refusal in result.refused:
+            print(f"translator: refused {refusal}", file=sys.stderr)
+        if report.findings:
+            out.write("\n")
+            lint_output.write_text(report, out)
+        out.write(f"{_plural(len(result.updates), 'card')} updated, "
+                  f"{len(result.refused)} {'entry' if len(result.refused) == 1 else 'entries'}"
+                  " refused, "
+                  f"{result.unchanged} unchanged, {result.fuzzy_skipped} fuzzy left out"
+                  f"{' (--fuzzy imports them as drafts)' if result.fuzzy_skipped else ''}, "
+                  f"{result.untranslated} untranslated\n")
+    return EXIT_FINDINGS if result.refused or report.failed(fail_on) else EXIT_OK
+
+
+# --------------------------------------------------------------------------------------
 # build
 
 
@@ -1040,6 +1390,46 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=cmd_preflight)
 
+    p = commands.add_parser("translate", help="draft translations from the glossary", **_help(
+        "Create a draft translation for every English card that has none in LANG: the "
+        "glossary fills the subtype, the footer, ability names and reminders, and game "
+        "terms in bold; the rest stays in English, marked (wip: true, status Draft) so that "
+        "'translator lint' reports it as untranslated (TR401).  A translation that exists "
+        "is never touched.",
+        "translator translate cards/sample --lang eo --dry-run"))
+    p.add_argument("paths", nargs="*", metavar="PATH", help="library or deck (default: cards)")
+    p.add_argument("--lang", required=True)
+    p.add_argument("--dry-run", action="store_true", help="print the drafts, write nothing")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=cmd_translate)
+
+    p = commands.add_parser("status", help="missing, draft, translated, reviewed, stale",
+                            **_help(
+        "Count, per deck and language, the cards whose translation is missing, a draft, "
+        "translated, reviewed, or stale (the English changed since it was made or "
+        "reviewed), and list those that need work.  --diff shows, word by word, what "
+        "changed in the English card since (the old text comes from git).",
+        "translator status cards/ --lang fr\n  translator status --diff courier --lang fr"))
+    p.add_argument("paths", nargs="*", metavar="PATH", help="library or deck (default: cards)")
+    p.add_argument("--lang", action="append", help="a language (repeatable; default: all)")
+    p.add_argument("--diff", metavar="CARD", help="what changed in this card's English")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=cmd_status)
+
+    p = commands.add_parser("review", help="mark translations reviewed", **_help(
+        "Mark translations reviewed against the current English card: the date goes in "
+        "'reviewed', the source fingerprint is refreshed (the card is no longer stale) and "
+        "'wip' is removed.  The cards are linted first; errors stop the review (--force).",
+        "translator review courier harbor-lord --lang fr"))
+    p.add_argument("cards", nargs="+", metavar="CARD", help="slug, deck/slug, guid or path")
+    p.add_argument("--lang", required=True)
+    p.add_argument("--library", action="append", metavar="PATH",
+                   help="the card library (default: cards)")
+    p.add_argument("--force", action="store_true", help="review despite lint errors")
+    p.add_argument("--dry-run", action="store_true", help="say what would be marked")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=cmd_review)
+
     group = commands.add_parser("cards", help="the card library: check, list, show", **_help(
         "Card files (cards/<deck>/<slug>.<lang>.md) and decks (deck.yaml).",
         "translator cards list cards/"))
@@ -1069,8 +1459,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=cmd_cards_show)
 
-    group = commands.add_parser("import", help="import cards from Aminduna", **_help(
-        "Import cards from Aminduna's JSON (a card, a deck, a list or a search result).",
+    group = commands.add_parser("import", help="import cards (Aminduna) or translations (PO)",
+                                **_help(
+        "Import cards from Aminduna's JSON, or translations from PO and XLIFF files.",
         "translator import arcmage deck.json --into cards/sample"))
     sub = group.add_subparsers(dest="subcommand", metavar="FORMAT", parser_class=_Parser)
     sub.required = True
@@ -1084,9 +1475,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--library", metavar="ROOT",
                    help="the library to search for existing cards (default: DECK_DIR/..)")
     p.set_defaults(run=cmd_import)
+    for kind, suffix in (("po", "po"), ("xliff", "xlf")):
+        p = sub.add_parser(kind, help=f"translations from a {kind.upper()} file "
+                           "(Poedit, Weblate)", **_help(
+            f"Write the translations of a {kind.upper()} file (made by 'translator export "
+            f"{kind}') back into the card files: only changed entries; empty and fuzzy "
+            "ones change nothing; entries whose English changed since the export, or that "
+            "break the card markup, are refused and listed; the cards are linted.  A "
+            "translated, non-fuzzy entry counts as checked against the current English "
+            "(a stale card confirmed in Weblate is no longer stale).",
+            f"translator import {kind} deck.fr.{suffix} --library cards"))
+        p.add_argument("file", metavar="FILE")
+        p.add_argument("--library", action="append", metavar="PATH",
+                       help="the card library (default: cards)")
+        p.add_argument("--lang", help="the translation language (default: the file's)")
+        p.add_argument("--fuzzy", action="store_true",
+                       help="import fuzzy entries too, as drafts (wip)")
+        p.add_argument("--dry-run", action="store_true",
+                       help="show the changes as a diff, write nothing")
+        p.add_argument("--format", choices=("text", "json"), default="text")
+        p.set_defaults(run=cmd_import_exchange)
 
-    group = commands.add_parser("export", help="export a deck for Aminduna", **_help(
-        "Export a deck in Aminduna's JSON shape, with its deck.txt.",
+    group = commands.add_parser("export", help="export a deck (Aminduna, PO, XLIFF)", **_help(
+        "Export a deck in Aminduna's JSON shape, or its translatable text as PO or XLIFF.",
         "translator export arcmage cards/sample --lang fr -o deck.fr.json"))
     sub = group.add_subparsers(dest="subcommand", metavar="FORMAT", parser_class=_Parser)
     sub.required = True
@@ -1098,6 +1509,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", default="en")
     p.add_argument("-o", "--output", metavar="OUTPUT.json", help="default: standard output")
     p.set_defaults(run=cmd_export)
+    for kind, suffix in (("po", "po"), ("xliff", "xlf")):
+        p = sub.add_parser(kind, help=f"a deck's translatable text as {kind.upper()} "
+                           "(Poedit, Weblate)", **_help(
+            f"Write a {kind.upper()} file with one entry per translatable unit of the deck's "
+            "cards (name lines, subtype, rule text, flavour, a footer of their own): the "
+            "card and unit as context, the English as source, the translation as target, "
+            "the card's type, faction and glossary words as notes; stale and draft entries "
+            "are fuzzy.  The glossary goes with it as OUTPUT.tbx, for Weblate's glossary.",
+            f"translator export {kind} cards/sample --lang fr -o sample.fr.{suffix}"))
+        p.add_argument("deck", metavar="DECK_DIR")
+        p.add_argument("--lang", required=True)
+        p.add_argument("-o", "--output", metavar=f"OUTPUT.{suffix}",
+                       help="default: standard output (no TBX then)")
+        p.add_argument("--no-tbx", action="store_true", help="do not write OUTPUT.tbx")
+        p.set_defaults(run=cmd_export_exchange)
 
     group = commands.add_parser("glossary", help="the lexicons: look up, export, check",
                                 **_help("The French Lexique, the Esperanto Leksikono and the "
@@ -1147,6 +1573,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return EXIT_ERROR
     except InputError as error:
         print(f"translator: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except _Reported:
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("translator: interrupted", file=sys.stderr)

@@ -118,12 +118,18 @@ def atomic_write(path: str, text: str) -> None:
             stream.write(text)
             stream.flush()
             os.fsync(stream.fileno())
-        if mode is not None:
-            os.chmod(temporary, mode)
+        # mkstemp makes the file private; a new file gets the usual permissions.
+        os.chmod(temporary, mode if mode is not None else 0o666 & ~_umask())
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def expand_paths(paths: list[str], suffix: str = ".md") -> list[str]:

@@ -93,6 +93,7 @@ def card_json(card: Card, lang: str) -> dict[str, Any]:
         "slug": card.slug,
         "artwork": source_fields.get("artwork") if lang == SOURCE_LANGUAGE else None,
         "source": card.get("source", lang) if lang != SOURCE_LANGUAGE else None,
+        "reviewed": _str(card.get("reviewed", lang)) if lang != SOURCE_LANGUAGE else None,
         "missing": True if missing and lang != SOURCE_LANGUAGE else None,
         "lint-ignore": None if version is None else version.fields.get("lint-ignore"),
     })
@@ -277,7 +278,12 @@ def render_card_file(fields: dict[str, Any], body: str, order: tuple[str, ...]) 
     ordered = {k: fields[k] for k in order if fields.get(k) is not None}
     ordered.update({k: v for k, v in fields.items() if k not in ordered and v is not None})
     front = yaml.safe_dump(ordered, allow_unicode=True, sort_keys=False, width=1000)
+    # A fingerprint is written in quotes, as the card files' documentation shows it.
+    front = _FINGERPRINT_LINE.sub(r'source: "\1"', front)
     return f"---\n{front}---\n{body}"
+
+
+_FINGERPRINT_LINE = re.compile(r"^source: ([0-9a-f-]+)$", re.MULTILINE)
 
 
 def plan_import(documents: list[tuple[str, Any]], into: Path,
@@ -369,7 +375,7 @@ def plan_import(documents: list[tuple[str, Any]], into: Path,
         current = previous.translations.get(item.lang) if previous else None
         merged = ({k: v for k, v in current.fields.items()
                    if k not in _REMOTE_TRANSLATION_FIELDS} if current else {})
-        for key in ("source", "lint-ignore"):
+        for key in ("source", "reviewed", "lint-ignore"):
             if extension(item).get(key):
                 merged[key] = extension(item)[key]
         merged.update(fields)

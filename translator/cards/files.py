@@ -36,6 +36,7 @@ CARD_FILE_RE = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2})\.m
 _GUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
                       r"[0-9a-fA-F]{12}$")
 DECK_FILE = "deck.yaml"
+REVIEWED_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 DECK_FIELDS = ("name", "guid", "creator", "cards")
 
 
@@ -153,6 +154,10 @@ def check_card_fields(card: CardFile, problems: list[Problem]) -> None:
     else:
         if "wip" in fields and not isinstance(fields["wip"], bool):
             problem("wip", "'wip' is true or false")
+        reviewed = fields.get("reviewed")
+        if reviewed is not None and not REVIEWED_RE.match(str(reviewed)):
+            problem("reviewed", f"'{reviewed}' is not a review date",
+                    "written by 'translator review' as a date, e.g. reviewed: 2026-11-30")
         source = fields.get("source")
         if source is not None and not (isinstance(source, str) and FINGERPRINT_RE.match(source)):
             problem("source", f"'{source}' is not a source fingerprint",

@@ -44,7 +44,7 @@ SOURCE_FIELDS = ("name", "name2", "type", "faction", "subtype", "cost", "loyalty
                  "status", "serie", "guid", "lint-ignore")
 #: Front matter of a translation: what is translated, its identity and provenance.
 TRANSLATION_FIELDS = ("name", "name2", "subtype", "info", "status", "wip", "guid", "source",
-                      "lint-ignore")
+                      "reviewed", "lint-ignore")
 #: What a translation translates (``text`` is the body), and so what its fingerprint of
 #: the source covers.
 TRANSLATED_FIELDS = ("name", "name2", "subtype", "text", "info")
@@ -102,7 +102,8 @@ class Card:
                     return value
             if key == "info":
                 return DEFAULT_FOOTERS.get(lang, DEFAULT_FOOTERS[SOURCE_LANGUAGE])
-            if lang != SOURCE_LANGUAGE and key in ("status", "guid", "wip", "source"):
+            if lang != SOURCE_LANGUAGE and key in ("status", "guid", "wip", "source",
+                                                   "reviewed"):
                 return None
         if self.source is None:
             return None
@@ -128,8 +129,12 @@ def source_fingerprint(source: CardFile) -> str:
     :data:`TRANSLATED_FIELDS` (in that order) says *which* fields changed, so a
     reviewer knows what to look at.
     """
-    return "-".join(hashlib.sha256(_field_value(source, key).encode("utf-8")).hexdigest()[:4]
-                    for key in TRANSLATED_FIELDS)
+    return "-".join(field_hash(source, key) for key in TRANSLATED_FIELDS)
+
+
+def field_hash(source: CardFile, key: str) -> str:
+    """The fingerprint group of one field: four hexadecimal digits of its hash."""
+    return hashlib.sha256(_field_value(source, key).encode("utf-8")).hexdigest()[:4]
 
 
 def _legacy_fingerprint(source: CardFile) -> str:

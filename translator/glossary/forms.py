@@ -222,6 +222,25 @@ def en_forms(term: str, pos: str) -> set[str]:
 _GENERATORS = {"fr": fr_forms, "eo": eo_forms, "en": en_forms}
 
 
+def plural(term: str, lang: str) -> str:
+    """The plural of a noun phrase (a glossary term): *cité* -> *cités*, *armeo* ->
+    *armeoj*, *point de dégâts* -> *points de dégâts*."""
+    words = term.split(" ")
+    if lang == "fr":
+        return _fr_phrase_plural(words)
+    if lang == "eo":
+        out: list[str] = []
+        agreeing = True
+        for word in words:
+            if word.lower() in _EO_PREPOSITIONS or word.lower() == "la":
+                agreeing = agreeing and word.lower() == "la"
+                out.append(word)
+                continue
+            out.append(word + "j" if agreeing and word.endswith(("o", "a")) else word)
+        return " ".join(out)
+    return term
+
+
 def forms(term: str, lang: str, pos: str, extra: Iterable[str] = ()) -> set[str]:
     """Every form of ``term`` worth finding in card text (the term itself included)."""
     generator = _GENERATORS.get(lang)

@@ -33,6 +33,7 @@ from .context import (
 )
 from .model import Edit, Finding
 from .rule import COLLECTORS, ENGINE, LIBRARY, MARKUP, TRANSLATION, rule
+from .rules.translation import DRAFT_REPORTS, draft_lines
 
 #: Style settings used when the configuration names none.
 DEFAULT_SETTINGS: dict[str, object] = {"french-spaces": "either", "apostrophe": "’",
@@ -159,6 +160,19 @@ def _apply_suppressions(subject: Subject, findings: list[Finding],
     return kept
 
 
+DRAFT_LINES = "draft-lines"
+
+
+def _outside_drafts(subject: Subject, findings: list[Finding]) -> list[Finding]:
+    """Leave out, in a draft's paragraphs still in English, what only makes sense of a
+    translated text (style, spelling, numbers, glossary): TR401 says they are English."""
+    ranges = subject.cache.get(DRAFT_LINES)
+    if not ranges:
+        return findings
+    return [f for f in findings if f.field != "text" or f.code.startswith(DRAFT_REPORTS)
+            or not any(first <= f.line <= last for first, last in ranges)]
+
+
 def _markup_findings(subject: Subject, rules: list[Rule]) -> Iterator[Finding]:
     for rule_ in rules:
         for diagnostic in REGISTRY.check(rule_.code)(subject.result):
@@ -235,6 +249,8 @@ def _lint(library: Library, resources: Resources, options: Options,
                 findings.extend(REGISTRY.check(rule_.code)(subject))
             for code, collect in collectors:
                 subject.cache[code] = collect(subject)
+            if subject.file.fields.get("wip"):
+                subject.cache[DRAFT_LINES] = draft_lines(subject)
             by_language.setdefault(subject.lang, []).append(subject)
         # Parse trees are large: keep them only while the card is being linted (a
         # library rule that reports a finding parses its card again).
@@ -255,7 +271,8 @@ def _lint(library: Library, resources: Resources, options: Options,
     selected = {r.code for r in chosen}
     findings: list[Finding] = []
     for subject in subjects:
-        kept = _apply_suppressions(subject, found[id(subject)], selected)
+        kept = _apply_suppressions(subject, _outside_drafts(subject, found[id(subject)]),
+                                   selected)
         findings.extend(f for f in kept if f.code in selected)
     findings.sort(key=Finding.sort_key)
     cards: set[tuple[str, str]] = {(s.card.deck, s.card.slug) for s in subjects}

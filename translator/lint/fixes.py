@@ -15,13 +15,10 @@ may overlap), so that running ``--fix`` twice changes nothing the second time.
 from __future__ import annotations
 
 import difflib
-import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import yaml
-
+from ..cards.edit import set_line
 from ..cards.files import parse_card_text
 from ..cards.model import SOURCE_LANGUAGE, CardFile, Library
 from ..diagnostics import apply_replacements
@@ -29,7 +26,6 @@ from .model import Edit, Finding
 
 #: How many times findings are fixed and the library linted again, at most.
 MAX_PASSES = 10
-_KEY_LINE = re.compile(r"^(?P<key>[A-Za-z0-9_-]+):(?P<space>[ \t]*)(?P<rest>.*?)(?P<eol>\r?\n?)$")
 
 
 @dataclass
@@ -56,35 +52,6 @@ class FixResult:
         return sorted(p for p, text in self.contents.items() if text != self.originals[p])
 
 
-def _scalar(rest: str) -> tuple[str, str, str] | None:
-    """(quote style, value text as written, trailing text) of a one-line YAML scalar."""
-    if rest[:1] == '"':
-        match = re.match(r'"((?:[^"\\]|\\.)*)"(.*)$', rest)
-        return ("\"", match.group(1), match.group(2)) if match else None
-    if rest[:1] == "'":
-        match = re.match(r"'((?:[^']|'')*)'(.*)$", rest)
-        return ("'", match.group(1), match.group(2)) if match else None
-    if rest[:1] in ("|", ">", "[", "{", "&", "*", "!") or not rest:
-        return None
-    comment = re.search(r"\s#", rest)
-    value = rest[:comment.start()] if comment else rest
-    stripped = value.rstrip()
-    return "", stripped, rest[len(stripped):]
-
-
-def _render(value: str, style: str) -> str:
-    """``value`` as a YAML scalar, in the original style when that is still valid."""
-    if style == "'":
-        return "'" + value.replace("'", "''") + "'"
-    if style == "":
-        try:
-            if yaml.safe_load(f"k: {value}") == {"k": value}:
-                return value
-        except yaml.YAMLError:
-            pass
-    return json.dumps(value, ensure_ascii=False)
-
-
 def _edit_front_matter(front: str, file: CardFile, key: str,
                        edits: list[Edit]) -> tuple[str, int] | None:
     line_number = file.lines.get(key)
@@ -94,16 +61,9 @@ def _edit_front_matter(front: str, file: CardFile, key: str,
     lines = front.splitlines(keepends=True)
     if not 0 < line_number <= len(lines):
         return None
-    match = _KEY_LINE.match(lines[line_number - 1])
-    if match is None or match["key"] != key:
-        return None
-    scalar = _scalar(match["rest"])
-    if scalar is None:
-        return None
-    style, _, trailing = scalar
     new_value, applied = apply_replacements(value, edits)
-    lines[line_number - 1] = (f"{key}:{match['space'] or ' '}{_render(new_value, style)}"
-                              f"{trailing}{match['eol']}")
+    if not set_line(lines, line_number - 1, key, new_value):
+        return None
     return "".join(lines), applied
 
 

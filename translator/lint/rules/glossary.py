@@ -18,7 +18,7 @@ from ...glossary.model import Entry
 from ..context import Subject
 from ..model import Finding
 from ..rule import LIBRARY, collects, rule
-from .translation import aligned, loose
+from .translation import aligned, draft_english, loose
 
 #: How each language's community names its glossary.
 GLOSSARY_NAMES = {"fr": "Lexique", "eo": "Leksikono"}
@@ -51,7 +51,10 @@ def _all_missing_terms(subject: Subject) -> Iterator[Finding]:
         if match.hit.kind == "english" and _usable(entries.get(match.hit.id)):
             spans[(index, match.start, match.end)].append(match)
     reported: set[str] = set()
+    drafted = set(draft_english(subject)[1])  # still English in a draft: TR401's
     for (index, _, _), matches in spans.items():
+        if drafted and aligned(subject, index) in drafted:
+            continue
         ids = [m.hit.id for m in matches]
         code = _SECTION_RULES.get(entries[ids[0]].section, "GL101")
         if reported.intersection(ids):

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from ...cards.model import DEFAULT_FOOTERS, SOURCE_LANGUAGE, changed_fields
 from ...diagnostics import Severity
 from ...glossary.matcher import normalize, words
+from ...glossary.model import Glossary
 from ...markup.tree import SYMBOL_CODES, DropCap, Symbol, Text
 from ..context import Subject
 from ..model import SYMBOL_MARK, Edit, Finding, PlainParagraph
@@ -335,10 +336,13 @@ def check_line_breaks(subject: Subject) -> Iterator[Finding]:
 
 
 @rule("TR401", "untranslated-field", Severity.ERROR,
-      "A field of the English card (second name line, subtype, text) has no translation: "
-      "the English one would be printed.",
+      "A field of the English card (second name line, subtype, text) has no translation, "
+      "or a draft still holds it in English: the English one would be printed.",
       "A translation inherits what it does not hold, so a missing `name2`, `subtype` or "
-      "text prints the English words on the translated card.",
+      "text prints the English words on the translated card.  A draft (`wip: true`, as "
+      "`translator translate` writes it) keeps in English what the glossary could not "
+      "fill: each name line, subtype and paragraph still in English is reported until it "
+      "is translated.",
       "EN: name2: of Saltmere\nFR: (no name2)",
       "EN: name2: of Saltmere\nFR: name2: de Salmère")
 def check_untranslated_field(subject: Subject) -> Iterator[Finding]:
@@ -352,6 +356,67 @@ def check_untranslated_field(subject: Subject) -> Iterator[Finding]:
     if subject.source_value("text").strip() and not subject.value("text").strip():
         yield subject.report("TR401", "text", 0, "no card text: the English text would be "
                              "printed")
+    fields, paragraphs = draft_english(subject)
+    for key in fields:
+        yield subject.report("TR401", key, 0, f"draft: the {key} is still the English "
+                             f"'{subject.value(key)}'")
+    for index in paragraphs:
+        yield subject.report_paragraph("TR401", index, f"draft: paragraph {index + 1} is "
+                                       "still in English")
+
+
+def draft_english(subject: Subject) -> tuple[list[str], list[int]]:
+    """What a draft (``wip: true``) still holds in English: name lines and subtype equal
+    to the English ones, and paragraphs with English words or equal to their English
+    paragraph.  Nothing for a translation that is not a draft."""
+    found = subject.cache.get("draft-english")
+    if found is None:
+        found = subject.cache["draft-english"] = _draft_english(subject)
+    return found
+
+
+#: What is still reported in a draft's English paragraphs: that they are English, and
+#: what breaks whatever the language (markup, symbols, structure, staleness).  Style,
+#: spelling, numbers and glossary rules have nothing to say about English there.
+DRAFT_REPORTS = ("TR401", "TR2", "TR3", "TR6", "TR7", "MK", "LN")
+
+
+def draft_lines(subject: Subject) -> list[tuple[int, int]]:
+    """The file lines (first, last) of a draft's paragraphs still in English."""
+    paragraphs = subject.plain.paragraphs
+    found = []
+    for index in draft_english(subject)[1]:
+        node = paragraphs[index].paragraph
+        first = subject.locator(subject.file, "text", node.pos.offset)[1]
+        last = subject.locator(subject.file, "text", max(node.pos.end - 1, node.pos.offset))[1]
+        found.append((first, last))
+    return found
+
+
+def _draft_english(subject: Subject) -> tuple[list[str], list[int]]:
+    if not subject.file.fields.get("wip") or not subject.is_translation:
+        return [], []
+    assert subject.source is not None
+    fields = []
+    for key in ("name", "name2", "subtype"):
+        here = subject.value(key)
+        if not here or here != subject.source_value(key):
+            continue
+        if key == "subtype" and subject.language.subtype(here) is not None:
+            continue
+        if key != "subtype" and _allowed(subject, [w for w, _, _ in words(here)], names=False):
+            continue
+        fields.append(key)
+    source = subject.source.plain.paragraphs
+    paragraphs = []
+    for paragraph in subject.plain.paragraphs:
+        english = source[paragraph.index] if paragraph.index < len(source) else None
+        if _english_runs(subject, paragraph) or (
+                english is not None and any(c.isalpha() for c in paragraph.text)
+                and loose(english.text) == loose(paragraph.text)
+                and not _allowed(subject, [w for w, _, _ in paragraph.tokens], False)):
+            paragraphs.append(paragraph.index)
+    return fields, paragraphs
 
 
 @rule("TR402", "subtype", Severity.WARNING,
@@ -395,15 +460,21 @@ def _abilities(subject: Subject) -> list[tuple[int, str, list[str]]]:
     found = []
     for paragraph in subject.source.plain.paragraphs:
         line = paragraph.first_bold()
-        if not line:
-            continue
-        tokens = line.split()
-        for n in range(len(tokens), 0, -1):
-            ability = by_english.get(normalize(" ".join(tokens[:n])))
-            if ability is not None:
-                found.append((paragraph.index, ability, tokens[n:]))
-                break
+        ability = ability_line(line, by_english) if line else None
+        if ability is not None:
+            found.append((paragraph.index, *ability))
     return found
+
+
+def ability_line(line: str, by_english: dict[str, str]) -> tuple[str, list[str]] | None:
+    """(ability id, parameter values) of an English ability line (`Salvage 2`): the
+    longest ability name it starts with, and the words after it."""
+    tokens = line.split()
+    for n in range(len(tokens), 0, -1):
+        ability = by_english.get(normalize(" ".join(tokens[:n])))
+        if ability is not None:
+            return ability, tokens[n:]
+    return None
 
 
 def _starts_with(line: str, name: str) -> bool:
@@ -442,7 +513,8 @@ def check_ability_name(subject: Subject) -> Iterator[Finding]:
                 f"'{ability.template or ability.name}' in bold italics")
 
 
-def _substitute(reminder: str, params: tuple[str, ...], values: list[str]) -> str:
+def substitute(reminder: str, params: tuple[str, ...], values: list[str]) -> str:
+    """An ability's template or reminder with the card's parameter values."""
     if len(params) != len(values):
         return reminder
     for param, value in zip(params, values, strict=True):
@@ -473,7 +545,7 @@ def check_ability_reminder(subject: Subject) -> Iterator[Finding]:
         reminder = source_paragraph.after_first_break()
         if english is None or not reminder or not target.reminder:
             continue
-        if loose(_substitute(english.reminder, english.params, values)) != loose(reminder):
+        if loose(substitute(english.reminder, english.params, values)) != loose(reminder):
             continue  # the English card words it its own way: nothing to compare with
         found = ability_paragraph(subject, [target.name], aligned(subject, index))
         if found is None:
@@ -483,7 +555,7 @@ def check_ability_reminder(subject: Subject) -> Iterator[Finding]:
         own_values = line.split()[len(target.name.split()):]
         if len(own_values) != len(target.params):
             own_values = values
-        expected = _substitute(target.reminder, target.params, own_values)
+        expected = substitute(target.reminder, target.params, own_values)
         here = paragraph.after_first_break()
         if here and loose(here) != loose(expected):
             start = paragraph.text.find("\n") + 1
@@ -504,8 +576,8 @@ def check_ability_reminder(subject: Subject) -> Iterator[Finding]:
       "EN: Draw a card.\nFR: Draw a card.",
       "EN: Draw a card.\nFR: Pioche une carte.")
 def check_same_text(subject: Subject) -> Iterator[Finding]:
-    if not subject.is_translation:
-        return
+    if not subject.is_translation or draft_english(subject)[1]:
+        return  # a draft's English paragraphs are TR401's
     here = subject.value("text").strip()
     if here and here == subject.source_value("text").strip() and not _allowed(
             subject, [w for p in subject.plain.paragraphs for w, _, _ in p.tokens], False):
@@ -524,8 +596,8 @@ def check_same_name(subject: Subject) -> Iterator[Finding]:
         return
     for key in ("name", "name2", "subtype"):
         here = subject.value(key)
-        if not here or here != subject.source_value(key):
-            continue
+        if not here or here != subject.source_value(key) or key in draft_english(subject)[0]:
+            continue  # a draft's English fields are TR401's
         if key == "subtype":
             if subject.language.subtype(here) is not None:
                 continue  # TR402 compares it with the glossary's rendering
@@ -554,7 +626,10 @@ def check_english_terms(subject: Subject) -> Iterator[Finding]:
     if not subject.is_translation:
         return
     glossary = subject.language.glossary
+    drafted = set(draft_english(subject)[1])  # a draft's English paragraphs are TR401's
     for paragraph in subject.plain.paragraphs:
+        if paragraph.index in drafted:
+            continue
         for match in subject.language.english.find(paragraph.text, paragraph.tokens):
             if _allowed(subject, [w for w, _, _ in words(match.text)]):
                 continue
@@ -582,24 +657,31 @@ def check_english_terms(subject: Subject) -> Iterator[Finding]:
 def check_english_words(subject: Subject) -> Iterator[Finding]:
     if not subject.is_translation:
         return
-    english = subject.resources.english_words
-    vocabulary = subject.language.vocabulary
-    allowed = subject.resources.allowed(subject.lang)
+    drafted = set(draft_english(subject)[1])  # a draft's English paragraphs are TR401's
     for paragraph in subject.plain.paragraphs:
-        tokens = paragraph.tokens
-        flagged = [i for i, (w, _, _) in enumerate(tokens)
-                   if w in english and w not in vocabulary and w not in allowed]
-        runs: list[list[int]] = []
-        for i in flagged:
-            if runs and i - runs[-1][-1] <= 2:
-                runs[-1].append(i)
-            else:
-                runs.append([i])
-        for run in runs:
-            start, end = tokens[run[0]][1], tokens[run[-1]][2]
+        if paragraph.index in drafted:
+            continue
+        for start, end in _english_runs(subject, paragraph):
             yield subject.report_span("TR504", paragraph.index, start,
                                       f"English left in the translation: "
                                       f"'{paragraph.text[start:end]}'")
+
+
+def _english_runs(subject: Subject, paragraph: PlainParagraph) -> list[tuple[int, int]]:
+    """Spans of English words in a paragraph (words two apart or closer are one run)."""
+    english = subject.resources.english_words
+    vocabulary = subject.language.vocabulary
+    allowed = subject.resources.allowed(subject.lang)
+    tokens = paragraph.tokens
+    flagged = [i for i, (w, _, _) in enumerate(tokens)
+               if w in english and w not in vocabulary and w not in allowed]
+    runs: list[list[int]] = []
+    for i in flagged:
+        if runs and i - runs[-1][-1] <= 2:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return [(tokens[run[0]][1], tokens[run[-1]][2]) for run in runs]
 
 
 # --------------------------------------------------------------------------------------
@@ -660,10 +742,19 @@ def expected_footer(subject: Subject) -> tuple[str, list[str]]:
 
 
 def _footer(subject: Subject) -> tuple[str, list[str]]:
-    for entry in subject.language.glossary.entries_by_section("footer"):
-        if entry.en == DEFAULT_FOOTERS[SOURCE_LANGUAGE] and entry.preferred is not None:
+    return footer_of(subject.language.glossary, DEFAULT_FOOTERS[SOURCE_LANGUAGE])
+
+
+def footer_of(glossary: Glossary, english: str) -> tuple[str, list[str]]:
+    """The glossary's rendering of an English footer line, and its deprecated
+    spellings; for the default footer, the language's default when the glossary has
+    none ('' for another line the glossary does not have)."""
+    for entry in glossary.entries_by_section("footer"):
+        if entry.en == english and entry.preferred is not None:
             return entry.preferred.text, [t.text for t in entry.terms if t.deprecated]
-    return DEFAULT_FOOTERS.get(subject.lang, DEFAULT_FOOTERS[SOURCE_LANGUAGE]), []
+    if english == DEFAULT_FOOTERS[SOURCE_LANGUAGE]:
+        return DEFAULT_FOOTERS.get(glossary.lang, english), []
+    return "", []
 
 
 @rule("TR701", "footer", Severity.WARNING,
