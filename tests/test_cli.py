@@ -230,7 +230,10 @@ def test_help_has_examples() -> None:
                  ["cards", "list", "--help"], ["cards", "show", "--help"],
                  ["import", "arcmage", "--help"], ["export", "arcmage", "--help"],
                  ["glossary", "lookup", "--help"], ["glossary", "export", "--help"],
-                 ["glossary", "check", "--help"]):
+                 ["glossary", "check", "--help"], ["translate", "--help"],
+                 ["status", "--help"], ["review", "--help"], ["export", "po", "--help"],
+                 ["export", "xliff", "--help"], ["import", "po", "--help"],
+                 ["import", "xliff", "--help"]):
         out = io.StringIO()
         with pytest.raises(SystemExit) as exit_info:
             sys.stdout, saved = out, sys.stdout

@@ -110,8 +110,8 @@ def _front_lines(file: CardFile, changes: Mapping[str, Any]) -> list[str] | None
         at = max(before) if before else 1
         while at < len(lines) - 1 and lines[at][:1] in (" ", "\t", "-"):
             at += 1  # past the continuation lines of the key before
-        lines.insert(at, f"{key}: {render(value)}\n")
-        file = _shifted(file, at)
+        lines.insert(at, f"{key}: {render(value)}{_eol(file.front_matter)}")
+        file = _shifted(file, at, key)
         removals = [r + 1 if r >= at else r for r in removals]
     for index in sorted(set(removals), reverse=True):
         del lines[index]
@@ -120,8 +120,16 @@ def _front_lines(file: CardFile, changes: Mapping[str, Any]) -> list[str] | None
     return lines
 
 
-def _shifted(file: CardFile, at: int) -> CardFile:
+def _eol(front: str) -> str:
+    """The front matter's line ending (a CRLF file stays CRLF)."""
+    return "\r\n" if front.startswith("---\r\n") else "\n"
+
+
+def _shifted(file: CardFile, at: int, key: str) -> CardFile:
+    """``file`` with a key inserted at index ``at`` of the front matter's lines: the
+    keys below move down, the new key has its line (for the next insertion's place)."""
     lines = {k: (v + 1 if v > at else v) for k, v in file.lines.items()}
+    lines[key] = at + 1
     return CardFile(file.path, file.deck, file.slug, file.lang, file.fields, lines, file.body,
                     file.body_line, file.front_matter)
 
@@ -137,8 +145,9 @@ def _rewritten(file: CardFile, changes: Mapping[str, Any]) -> str:
     order = _order(file)
     ordered = {k: fields[k] for k in order if fields.get(k) is not None}
     ordered.update({k: v for k, v in fields.items() if k not in ordered and v is not None})
-    return "---\n" + yaml.safe_dump(ordered, allow_unicode=True, sort_keys=False,
+    text = "---\n" + yaml.safe_dump(ordered, allow_unicode=True, sort_keys=False,
                                     width=1000) + "---\n"
+    return text.replace("\n", _eol(file.front_matter))
 
 
 def _needed(file: CardFile, key: str, value: Any) -> bool:

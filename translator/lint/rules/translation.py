@@ -357,9 +357,10 @@ def check_untranslated_field(subject: Subject) -> Iterator[Finding]:
         yield subject.report("TR401", "text", 0, "no card text: the English text would be "
                              "printed")
     fields, paragraphs = draft_english(subject)
+    labels = {"name": "name", "name2": "second name line", "subtype": "subtype"}
     for key in fields:
-        yield subject.report("TR401", key, 0, f"draft: the {key} is still the English "
-                             f"'{subject.value(key)}'")
+        yield subject.report("TR401", key, 0, f"draft: the {labels[key]} is still the "
+                             f"English '{subject.value(key)}'")
     for index in paragraphs:
         yield subject.report_paragraph("TR401", index, f"draft: paragraph {index + 1} is "
                                        "still in English")
