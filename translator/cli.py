@@ -981,6 +981,10 @@ def cmd_export_exchange(args: argparse.Namespace, out: TextIO) -> int:
         out.write(data.decode("utf-8"))
         return EXIT_OK
     output = Path(args.output)
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(str(output.parent), f"cannot create: {error.strerror}") from None
     atomic_write(str(output), data.decode("utf-8"))
     written = [str(output)]
     if not args.no_tbx:

@@ -40,7 +40,7 @@ from translate.storage.base import TranslationStore, TranslationUnit
 
 from ..cards.aminduna import render_card_file
 from ..cards.edit import REMOVE, EditError, edit_card
-from ..cards.files import parse_card_text
+from ..cards.files import Problem, parse_card_text
 from ..cards.model import (
     LANGUAGE_NAMES,
     SOURCE_LANGUAGE,
@@ -386,6 +386,9 @@ def _card_update(path: str, card: Card, lang: str, card_entries: list[tuple[str,
             continue
         target = entry.target.strip("\n") if unit not in LINE_UNITS else entry.target.strip()
         if entry.fuzzy:
+            if target == current.get(unit):
+                result.unchanged += 1  # a fuzzy entry nobody edited: nothing to import
+                continue
             drafted = True
         else:
             confirmed.add(unit)
@@ -415,19 +418,38 @@ def _card_update(path: str, card: Card, lang: str, card_entries: list[tuple[str,
             return None
         fields = {k: v for k, v in changes.items() if v is not REMOVE}
         if not complete:
-            fields["wip"] = True
+            fields["wip"] = True  # what is not translated stays English: a draft
+        if "name" not in fields:
+            fields["name"] = english["name"]  # a card file has a name; TR401 reports it
         target_path = str(Path(card.source.path).with_name(f"{card.slug}.{lang}.md"))
         content = render_card_file(fields, body or "", TRANSLATION_FIELDS)
-        return CardUpdate(card, target_path, None, content, touched, sorted(confirmed))
+        return _checked(CardUpdate(card, target_path, None, content, touched,
+                                   sorted(confirmed)), path, card_entries, result)
     old_content = decode(read_bytes(version.path), version.path)
     try:
         content = edit_card(version, old_content, changes, body)
     except EditError as error:
-        result.refused.append(Refusal(path, card_entries[0][1].line, card.slug, str(error)))
+        result.refused.append(Refusal(path, card_entries[0][1].line, card_entries[0][1].key,
+                                      str(error)))
         return None
     if content == old_content:
         return None
-    return CardUpdate(card, version.path, old_content, content, touched, sorted(confirmed))
+    return _checked(CardUpdate(card, version.path, old_content, content, touched,
+                               sorted(confirmed)), path, card_entries, result)
+
+
+def _checked(update: CardUpdate, path: str, card_entries: list[tuple[str, Incoming]],
+             result: ImportResult) -> CardUpdate | None:
+    """``update``, or None (its entries refused) when the file it would write is not a
+    valid card file: an import never leaves the library unloadable."""
+    problems: list[Problem] = []
+    parse_card_text(update.path, update.card.deck, update.new, problems)
+    if not problems:
+        return update
+    line, key = card_entries[0][1].line, card_entries[0][1].key
+    result.refused.append(Refusal(path, line, key, "the card file would be invalid: "
+                                  + "; ".join(p.message for p in problems)))
+    return None
 
 
 def _fingerprint(source: CardFile, version: CardFile | None, confirmed: set[str],
@@ -446,8 +468,9 @@ def _fingerprint(source: CardFile, version: CardFile | None, confirmed: set[str]
         # No fingerprint (or the old format): set one only when everything was checked.
         return "-".join(now.values()) if fresh >= set(groups) else None
     then = dict(zip(TRANSLATED_FIELDS, old.split("-"), strict=True))
-    # A group with no unit in the card (no name2) cannot go stale: keep it current.
-    merged = [now[k] if k in fresh or k not in groups else then[k] for k in TRANSLATED_FIELDS]
+    # A group the English card has no unit of (no name2, its default footer) keeps its
+    # hash: if it changed (the English dropped its name2), nobody has checked that yet.
+    merged = [now[k] if k in fresh else then[k] for k in TRANSLATED_FIELDS]
     return "-".join(merged)
 
 

@@ -1,0 +1,109 @@
+"""Benchmark: the translation workflow on a large library.
+
+    .venv/bin/python bench/workflow.py            # 1,200 cards, median of 5 runs
+    .venv/bin/python bench/workflow.py --cards 2400 --runs 3
+
+The library is the sample copied under new slugs (bench/cards.py), in decks of 100
+cards, English, French and Esperanto.  Timed, in-process through the command line's
+own entry point (so that reading the library and the glossaries is counted):
+
+- ``status``: every card in both languages;
+- ``translate --lang eo``: drafts for every card, after the Esperanto files are removed
+  (the files written, in a fresh copy each run);
+- ``export po`` of one 100-card deck, French;
+- ``import po`` of that file unchanged (read, compare, nothing to write: what a
+  scheduled sync from Weblate does most of the time), and with one entry edited (the
+  changed card linted, then written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from _timing import repeat, summary  # noqa: E402
+
+from cards import make_library  # noqa: E402
+from translator.cli import main as cli  # noqa: E402
+
+
+def run(*args: str) -> str:
+    out = io.StringIO()
+    code = cli(list(args), out)
+    assert code in (0, 1), (args, code, out.getvalue()[-500:])
+    return out.getvalue()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cards", type=int, default=1_200)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        library = Path(scratch) / "library"
+        make_library(library, args.cards * 3)
+        deck = sorted(library.glob("deck-*"))[0]
+        cards = len(list(library.glob("*/*.en.md")))
+        print(f"{cards:,} cards in {len(list(library.glob('deck-*')))} decks, "
+              "English, French and Esperanto")
+
+        times = repeat(lambda: run("status", str(library), "--format", "json"), args.runs)
+        print(f"status, {cards * 2:,} translations: {summary(times, '.2f', 's')}")
+
+        def draft() -> None:
+            copy = Path(scratch) / "drafts"
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(library, copy, symlinks=True)
+            for path in copy.glob("*/*.eo.md"):
+                path.unlink()
+            start = time.perf_counter()
+            run("translate", str(copy), "--lang", "eo", "--format", "json")
+            draft_times.append(time.perf_counter() - start)
+
+        draft_times: list[float] = []
+        for _ in range(args.runs):
+            draft()
+        print(f"translate --lang eo, {cards:,} drafts: {summary(draft_times, '.2f', 's')} "
+              f"({1000 * sorted(draft_times)[len(draft_times) // 2] / cards:.1f} ms per card)")
+
+        po = Path(scratch) / "deck.fr.po"
+        times = repeat(lambda: run("export", "po", str(deck), "--lang", "fr", "-o", str(po)),
+                       args.runs)
+        entries = po.read_text("utf-8").count("msgctxt")
+        print(f"export po, one deck ({entries} entries, TBX included): "
+              f"{summary(times, '.2f', 's')}")
+
+        times = repeat(lambda: run("import", "po", str(po), "--library", str(library)),
+                       args.runs)
+        print(f"import po, nothing changed: {summary(times, '.2f', 's')}")
+
+        text = po.read_text("utf-8")
+        edited = text.replace('msgstr "Ossements sans repos"', 'msgstr "Os sans repos"', 1)
+        assert edited != text
+        po.write_text(edited, "utf-8")
+
+        def import_edited() -> None:
+            run("import", "po", str(po), "--library", str(library))
+            po.write_text(text.replace('msgstr "Ossements sans repos"',
+                                       'msgstr "Os sans repos"', 1), "utf-8")
+            for path in deck.glob("restless-bones-*.fr.md"):
+                content = path.read_text("utf-8")
+                if "Os sans repos" in content:
+                    path.write_text(content.replace("Os sans repos", "Ossements sans repos"),
+                                    "utf-8")
+        times = repeat(import_edited, args.runs)
+        print(f"import po, one entry changed (lint and write included): "
+              f"{summary(times, '.2f', 's')}")
+
+
+if __name__ == "__main__":
+    main()
