@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from .. import markup
+from .edit import render_card_file
 from .files import DECK_FILE, Problem, parse_card_text, parse_deck_text
 from .library import load_library
 from .model import (
@@ -271,19 +272,6 @@ def remote_fields(incoming: Incoming, is_source: bool) -> tuple[dict[str, Any], 
         fields["wip"] = True if wip else None
     body = str(data.get("markdownText") or "").replace("\r\n", "\n").strip("\n")
     return fields, body + "\n" if body else ""
-
-
-def render_card_file(fields: dict[str, Any], body: str, order: tuple[str, ...]) -> str:
-    """A card file: front matter (known keys in order, others after) and body."""
-    ordered = {k: fields[k] for k in order if fields.get(k) is not None}
-    ordered.update({k: v for k, v in fields.items() if k not in ordered and v is not None})
-    front = yaml.safe_dump(ordered, allow_unicode=True, sort_keys=False, width=1000)
-    # A fingerprint is written in quotes, as the card files' documentation shows it.
-    front = _FINGERPRINT_LINE.sub(r'source: "\1"', front)
-    return f"---\n{front}---\n{body}"
-
-
-_FINGERPRINT_LINE = re.compile(r"^source: ([0-9a-f-]+)$", re.MULTILINE)
 
 
 def plan_import(documents: list[tuple[str, Any]], into: Path,

@@ -134,19 +134,33 @@ def _shifted(file: CardFile, at: int, key: str) -> CardFile:
                     file.body_line, file.front_matter)
 
 
-def _rewritten(file: CardFile, changes: Mapping[str, Any]) -> str:
-    """The front matter written again (comments are lost; used only when needed)."""
-    fields = {**file.fields}
-    for key, value in changes.items():
-        if value is REMOVE:
-            fields.pop(key, None)
-        else:
-            fields[key] = value
-    order = _order(file)
+def render_card_file(fields: dict[str, Any], body: str, order: tuple[str, ...]) -> str:
+    """A card file written from its fields: known keys in ``order``, others after, the
+    fingerprint in quotes (as the card files' documentation shows it), then the body."""
     ordered = {k: fields[k] for k in order if fields.get(k) is not None}
     ordered.update({k: v for k, v in fields.items() if k not in ordered and v is not None})
-    text = "---\n" + yaml.safe_dump(ordered, allow_unicode=True, sort_keys=False,
-                                    width=1000) + "---\n"
+    front = yaml.safe_dump(ordered, allow_unicode=True, sort_keys=False, width=1000)
+    front = _FINGERPRINT_LINE.sub(r'source: "\1"', front)
+    return f"---\n{front}---\n{body}"
+
+
+_FINGERPRINT_LINE = re.compile(r"^source: ([0-9a-f-]+)$", re.MULTILINE)
+
+
+def _changed(fields: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """``fields`` with ``changes`` made (:data:`REMOVE` removes a key)."""
+    found = dict(fields)
+    for key, value in changes.items():
+        if value is REMOVE:
+            found.pop(key, None)
+        else:
+            found[key] = value
+    return found
+
+
+def _rewritten(file: CardFile, changes: Mapping[str, Any]) -> str:
+    """The front matter written again (comments are lost; used only when needed)."""
+    text = render_card_file(_changed(file.fields, changes), "", _order(file))
     return text.replace("\n", _eol(file.front_matter))
 
 
@@ -174,12 +188,7 @@ def edit_card(file: CardFile, content: str, changes: Mapping[str, Any] | None = 
     lines = _front_lines(file, changes) if changes else file.front_matter.splitlines(True)
     front = "".join(lines) if lines is not None else _rewritten(file, changes)
     new = front + new_body
-    expected = {**file.fields}
-    for key, value in changes.items():
-        if value is REMOVE:
-            expected.pop(key, None)
-        else:
-            expected[key] = value
+    expected = _changed(file.fields, changes)
     problems: list[Problem] = []
     parsed = parse_card_text(file.path, file.deck, new, problems)
     if parsed is None or parsed.body != new_body or parsed.fields != expected:

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..cards.aminduna import render_card_file
+from ..cards.edit import render_card_file
 from ..cards.model import (
     DEFAULT_FOOTERS,
     SOURCE_LANGUAGE,

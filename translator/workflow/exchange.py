@@ -38,8 +38,7 @@ from babel.messages.plurals import get_plural
 from translate.storage import po, xliff
 from translate.storage.base import TranslationStore, TranslationUnit
 
-from ..cards.aminduna import render_card_file
-from ..cards.edit import REMOVE, EditError, edit_card
+from ..cards.edit import REMOVE, EditError, edit_card, render_card_file
 from ..cards.files import Problem, parse_card_text
 from ..cards.model import (
     LANGUAGE_NAMES,
@@ -49,7 +48,6 @@ from ..cards.model import (
     Card,
     CardFile,
     Library,
-    changed_fields,
     source_fingerprint,
 )
 from ..diagnostics import REGISTRY, Severity
@@ -58,8 +56,8 @@ from ..lint.model import plain_text
 from ..markup.checks import TARGET as MARKUP
 from ..markup.parser import parse
 from ..textio import InputError, decode, read_bytes
-from . import history
 from .fields import FINGERPRINT_GROUP, LINE_UNITS, UNITS, join_body, split_body, units
+from .states import source_changes
 
 FORMATS = ("po", "xliff")
 #: A PO header naming the deck the file was exported from.
@@ -150,26 +148,15 @@ def entries(library: Library, deck: str, lang: str, language: Language,
         english_units = units(source)
         own = units(version) if version is not None else {}
         wip = bool(version is not None and version.fields.get("wip"))
-        fingerprint = version.fields.get("source") if version is not None else None
-        changed: list[str] = []
-        old = history.OldSource()
-        if isinstance(fingerprint, str) and fingerprint:
-            found_changed = changed_fields(fingerprint, source)
-            changed = list(TRANSLATED_FIELDS) if found_changed is None else found_changed
-            if changed:
-                old = history.old_source(source, fingerprint, changed)
+        stale_units = {change.unit: change for change in source_changes(card, lang)}
         about = ", ".join(str(source.fields.get(k)) for k in ("type", "faction", "subtype")
                           if source.fields.get(k) not in (None, ""))
         for unit, text in english_units.items():
             target = own.get(unit, "")
             if wip and target == text:
                 target = ""  # still the English: nothing translated yet
-            stale = FINGERPRINT_GROUP[unit] in changed
-            previous = None
-            if stale and FINGERPRINT_GROUP[unit] in old.versions:
-                previous = units(old.versions[FINGERPRINT_GROUP[unit]]).get(unit, "")
-                if previous == text:
-                    stale, previous = False, None  # the group changed in its other unit
+            change = stale_units.get(unit)
+            stale, previous = change is not None, None if change is None else change.old
             notes = [f"card: {card.name(SOURCE_LANGUAGE)} ({about})",
                      *_glossary_notes(language, english, unit, text)]
             if stale and target:

@@ -25,6 +25,7 @@ from typing import Any
 from ..cards.edit import REMOVE
 from ..cards.model import (
     SOURCE_LANGUAGE,
+    TRANSLATED_FIELDS,
     Card,
     Library,
     changed_fields,
@@ -178,16 +179,20 @@ def word_diff(old: str, new: str) -> list[tuple[str, str]]:
 
 def source_changes(card: Card, lang: str) -> list[FieldChange]:
     """The English units changed since ``card``'s ``lang`` translation was made, with
-    their old text when git has it."""
+    their old text when git has it (a unit whose old text is the new one is left out:
+    its fingerprint group changed in its other unit, rule text or flavour)."""
     assert card.source is not None
     version = card.translations.get(lang)
     fingerprint = None if version is None else version.fields.get("source")
     if not isinstance(fingerprint, str) or not fingerprint:
         return []
     changed = changed_fields(fingerprint, card.source)
-    if not changed:
+    if changed == []:
         return []
-    old = history.old_source(card.source, fingerprint, changed)
+    if changed is None:  # the old single-hash format: changed, but which fields is unknown
+        changed, old = list(TRANSLATED_FIELDS), history.OldSource()
+    else:
+        old = history.old_source(card.source, fingerprint, changed)
     now = source_units(card.source)
     found = []
     for unit in ("name", "name2", "subtype", "text", "flavour", "info"):
