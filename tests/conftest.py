@@ -32,3 +32,11 @@ def conformance_cases() -> list[dict]:
 def reference_cases() -> list[dict]:
     """Inputs run through a build of Aminduna's own converter (see data/README.md)."""
     return json.loads((DATA / "reference-cases.json").read_text("utf-8"))
+
+
+@pytest.fixture(scope="session")
+def review_sheet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
+    """The French review sheet of a broken copy of the sample (tests/reviewkit.py)."""
+    from .reviewkit import make_review_sheet
+
+    return make_review_sheet(tmp_path_factory.mktemp("review"))

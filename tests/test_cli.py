@@ -233,7 +233,7 @@ def test_help_has_examples() -> None:
                  ["glossary", "check", "--help"], ["translate", "--help"],
                  ["status", "--help"], ["review", "--help"], ["export", "po", "--help"],
                  ["export", "xliff", "--help"], ["import", "po", "--help"],
-                 ["import", "xliff", "--help"]):
+                 ["import", "xliff", "--help"], ["review-sheet", "--help"]):
         out = io.StringIO()
         with pytest.raises(SystemExit) as exit_info:
             sys.stdout, saved = out, sys.stdout

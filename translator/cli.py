@@ -939,7 +939,8 @@ def cmd_review(args: argparse.Namespace, out: TextIO) -> int:
         state = states.card_state(card, lang)
         content = decode(read_bytes(version.path), version.path)
         try:
-            new = edit_card(version, content, states.review_changes(card, lang))
+            new = edit_card(version, content,
+                            states.review_changes(card, lang, reviewer=args.by))
         except EditError as error:
             raise InputError(version.path, str(error)) from None
         if not args.dry_run and new != content:
@@ -1053,6 +1054,76 @@ def cmd_import_exchange(args: argparse.Namespace, out: TextIO) -> int:
                   f"{' (--fuzzy imports them as drafts)' if result.fuzzy_skipped else ''}, "
                   f"{result.untranslated} untranslated\n")
     return EXIT_FINDINGS if result.refused or report.failed(fail_on) else EXIT_OK
+
+
+def cmd_review_sheet(args: argparse.Namespace, out: TextIO) -> int:
+    from .review import sheet as review  # noqa: PLC0415
+    from .typeset import build as typeset  # noqa: PLC0415 - WeasyPrint loads slowly
+    from .typeset.artwork import ArtworkError  # noqa: PLC0415
+    from .typeset.sizes import card_size  # noqa: PLC0415
+    from .typeset.theme import ThemeError  # noqa: PLC0415
+
+    paths = list(args.paths) or ["cards"]
+    library = _workflow_library(paths)
+    languages = _status_languages(library, args.lang)
+    if not 24 <= args.dpi <= 300:
+        raise UsageError("--dpi is between 24 and 300 (96: a screen; 150: zoom in)")
+    try:
+        size = card_size(args.size)
+    except ValueError as error:
+        raise UsageError(str(error)) from error
+    target = Path(args.out)
+    build_dir = Path(args.build_dir) if args.build_dir else target / "build"
+    resources, options, _ = _resources(languages, paths)
+    build_options = typeset.BuildOptions(size, args.theme, args.icc, jobs=max(1, args.jobs))
+    made = []
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        count = sum(1 for card in library.cards.values() if card.source is not None)
+        total = 0 if args.no_renders else count * 2 * len(languages)
+        with _Progress(args.format == "text", total) as step:
+            for lang in languages:
+                renders = None
+                if not args.no_renders:
+                    renders = review.render_cards(library, lang, build_dir, build_options,
+                                                  args.dpi, step.advance, step.stage)
+                step.stage(f"sheets ({lang})")
+                report = lint.lint(library, resources, lint.Options(
+                    options.select, options.ignore, [cards.SOURCE_LANGUAGE, lang],
+                    allow_english=options.allow_english,
+                    glossary_paths=options.glossary_paths, settings=options.settings))
+                for deck in sorted(library.decks):
+                    page = review.make_sheet(library, deck, lang, resources, options,
+                                             renders, target, report)
+                    review.write_sheet(page, target)
+                    made.append(page)
+        index = review.write_index(made, target)
+    except (ThemeError, ArtworkError, ValueError) as error:
+        print(f"translator: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except OSError as error:
+        where = error.filename or args.out
+        print(f"translator: cannot write {where}: {error.strerror or error}; choose "
+              "another --out (a directory you can write to)", file=sys.stderr)
+        return EXIT_ERROR
+    if args.format == "json":
+        json.dump({"version": 1, "index": str(index),
+                   "sheets": [{**page.to_dict(),
+                               "path": str(target / review.sheet_file(page.deck, page.lang))}
+                              for page in made]}, out, ensure_ascii=False, indent=2)
+        out.write("\n")
+        return EXIT_OK
+    for page in made:
+        states_ = ", ".join(f"{n} {s}" for s, n in page.states.items() if n)
+        out.write(f"{target / review.sheet_file(page.deck, page.lang)}: "
+                  f"{_plural(len(page.rows), 'card')} ({states_}); "
+                  f"{page.with_findings} with findings, "
+                  f"{len(page.overflowing)} overflowing"
+                  + ("" if page.preflight is None else
+                     f"; deck preflight: {'passes' if not page.preflight else 'FAILS'}")
+                  + "\n")
+    out.write(f"open {index}\n")
+    return EXIT_OK
 
 
 # --------------------------------------------------------------------------------------
@@ -1424,15 +1495,41 @@ def build_parser() -> argparse.ArgumentParser:
         "Mark translations reviewed against the current English card: the date goes in "
         "'reviewed', the source fingerprint is refreshed (the card is no longer stale) and "
         "'wip' is removed.  The cards are linted first; errors stop the review (--force).",
-        "translator review courier harbor-lord --lang fr"))
+        "translator review courier harbor-lord --lang fr --by Ana"))
     p.add_argument("cards", nargs="+", metavar="CARD", help="slug, deck/slug, guid or path")
     p.add_argument("--lang", required=True)
     p.add_argument("--library", action="append", metavar="PATH",
                    help="the card library (default: cards)")
+    p.add_argument("--by", metavar="NAME", help="who reviewed (recorded as 'reviewer')")
     p.add_argument("--force", action="store_true", help="review despite lint errors")
     p.add_argument("--dry-run", action="store_true", help="say what would be marked")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=cmd_review)
+
+    p = commands.add_parser("review-sheet", help="HTML pages for proofreaders", **_help(
+        "Write a static HTML page per deck and language (and an index): each card as "
+        "printed in English and in LANG side by side, the texts side by side with numbers, "
+        "symbols and glossary terms marked, the lint findings with their fixes, the state "
+        "and the sign-off command; filters, search, keyboard navigation (n, p, /), a print "
+        "stylesheet; on top, counts by state and rule, overflowing cards and the deck "
+        "PDF's preflight.  Opens from disk, no server.",
+        "translator review-sheet cards/sample --lang fr --out out/review/"))
+    p.add_argument("paths", nargs="*", metavar="PATH", help="library or deck (default: cards)")
+    p.add_argument("--lang", action="append",
+                   help="a language (repeatable; default: those of the library)")
+    p.add_argument("--out", default="out/review", help="where to write (default: out/review)")
+    p.add_argument("--build-dir", metavar="DIR",
+                   help="where the renders are made and kept between runs (default: "
+                        "OUT/build)")
+    p.add_argument("--dpi", type=float, default=96, help="render resolution (default: 96)")
+    p.add_argument("--no-renders", action="store_true", help="texts and findings only")
+    p.add_argument("--size", default="arcmage", help="card size (default: arcmage)")
+    p.add_argument("--theme", metavar="DIR", help="a theme directory")
+    p.add_argument("--icc", metavar="FILE", help="the printer's CMYK profile")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="render processes (default: one per core)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=cmd_review_sheet)
 
     group = commands.add_parser("cards", help="the card library: check, list, show", **_help(
         "Card files (cards/<deck>/<slug>.<lang>.md) and decks (deck.yaml).",

@@ -136,7 +136,7 @@ def check_card_fields(card: CardFile, problems: list[Problem]) -> None:
         if not _text(fields.get(key)):
             problem(key, "the card has no name", "add 'name: ...' (the first name line)")
     for key in ("name2", "subtype", "info", "artist", "licensor", "license", "serie",
-                "artwork_url"):
+                "artwork_url", "reviewer"):
         if key in fields and not isinstance(fields[key], str | type(None)):
             problem(key, f"'{key}' must be text", f"quote it: {key}: \"{fields[key]}\"")
     _check_choice(card, "status", STATUSES, required=False, problems=problems)

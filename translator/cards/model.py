@@ -44,7 +44,7 @@ SOURCE_FIELDS = ("name", "name2", "type", "faction", "subtype", "cost", "loyalty
                  "status", "serie", "guid", "lint-ignore")
 #: Front matter of a translation: what is translated, its identity and provenance.
 TRANSLATION_FIELDS = ("name", "name2", "subtype", "info", "status", "wip", "guid", "source",
-                      "reviewed", "lint-ignore")
+                      "reviewed", "reviewer", "lint-ignore")
 #: What a translation translates (``text`` is the body), and so what its fingerprint of
 #: the source covers.
 TRANSLATED_FIELDS = ("name", "name2", "subtype", "text", "info")
@@ -103,7 +103,7 @@ class Card:
             if key == "info":
                 return DEFAULT_FOOTERS.get(lang, DEFAULT_FOOTERS[SOURCE_LANGUAGE])
             if lang != SOURCE_LANGUAGE and key in ("status", "guid", "wip", "source",
-                                                   "reviewed"):
+                                                   "reviewed", "reviewer"):
                 return None
         if self.source is None:
             return None

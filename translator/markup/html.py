@@ -25,7 +25,12 @@ def default_symbol(symbol: Symbol) -> str:
 
 
 def _text(node: Text) -> str:
-    content = escape(node.text, quote=False)
+    return styled(node, escape(node.text, quote=False))
+
+
+def styled(node: Text, content: str) -> str:
+    """``content`` (HTML: the run's text, escaped, maybe marked up) in the run's bold
+    and italics."""
     if node.bold and node.italic:
         return f"<b><i>{content}</i></b>"
     if node.bold:

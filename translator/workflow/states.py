@@ -116,12 +116,14 @@ def summary(states: Iterable[CardState]) -> dict[str, dict[str, dict[str, int]]]
 # Review
 
 
-def review_changes(card: Card, lang: str, today: datetime.date | None = None
-                   ) -> dict[str, Any]:
+def review_changes(card: Card, lang: str, today: datetime.date | None = None,
+                   reviewer: str | None = None) -> dict[str, Any]:
     """The front matter changes that mark ``card``'s ``lang`` translation reviewed
-    against the current English card: the date, the fresh fingerprint, no ``wip``."""
+    against the current English card: the date, who (or no name: an earlier
+    reviewer's is not this review's), the fresh fingerprint, no ``wip``."""
     assert card.source is not None
     return {"reviewed": (today or datetime.date.today()).isoformat(),
+            "reviewer": reviewer or REMOVE,
             "source": source_fingerprint(card.source), "wip": REMOVE}
 
 
