@@ -14,7 +14,8 @@ import os
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -41,6 +42,10 @@ EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 class UsageError(Exception):
     """Wrong arguments: reported on stderr, exit code 2."""
+
+
+class _Reported(Exception):
+    """Problems were printed already: exit 2."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -714,10 +719,6 @@ def _workflow_library(paths: Sequence[str]) -> cards.Library:
     return library
 
 
-class _Reported(Exception):
-    """Problems were printed already: exit 2."""
-
-
 def _target_language(lang: str) -> str:
     if lang == cards.SOURCE_LANGUAGE or lang not in glossary.LANGUAGES:
         targets = ", ".join(x for x in glossary.LANGUAGES if x != cards.SOURCE_LANGUAGE)
@@ -1059,25 +1060,19 @@ def cmd_import_exchange(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_review_sheet(args: argparse.Namespace, out: TextIO) -> int:
     from .review import sheet as review  # noqa: PLC0415
     from .typeset import build as typeset  # noqa: PLC0415 - WeasyPrint loads slowly
-    from .typeset.artwork import ArtworkError  # noqa: PLC0415
-    from .typeset.sizes import card_size  # noqa: PLC0415
-    from .typeset.theme import ThemeError  # noqa: PLC0415
 
     paths = list(args.paths) or ["cards"]
     library = _workflow_library(paths)
     languages = _status_languages(library, args.lang)
     if not 24 <= args.dpi <= 300:
         raise UsageError("--dpi is between 24 and 300 (96: a screen; 150: zoom in)")
-    try:
-        size = card_size(args.size)
-    except ValueError as error:
-        raise UsageError(str(error)) from error
+    size = _card_size(args.size)
     target = Path(args.out)
     build_dir = Path(args.build_dir) if args.build_dir else target / "build"
     resources, options, _ = _resources(languages, paths)
     build_options = typeset.BuildOptions(size, args.theme, args.icc, jobs=max(1, args.jobs))
     made = []
-    try:
+    with _print_errors(args.out):
         target.mkdir(parents=True, exist_ok=True)
         count = sum(1 for card in library.cards.values() if card.source is not None)
         total = 0 if args.no_renders else count * 2 * len(languages)
@@ -1098,14 +1093,6 @@ def cmd_review_sheet(args: argparse.Namespace, out: TextIO) -> int:
                     review.write_sheet(page, target)
                     made.append(page)
         index = review.write_index(made, target)
-    except (ThemeError, ArtworkError, ValueError) as error:
-        print(f"translator: {error}", file=sys.stderr)
-        return EXIT_ERROR
-    except OSError as error:
-        where = error.filename or args.out
-        print(f"translator: cannot write {where}: {error.strerror or error}; choose "
-              "another --out (a directory you can write to)", file=sys.stderr)
-        return EXIT_ERROR
     if args.format == "json":
         json.dump({"version": 1, "index": str(index),
                    "sheets": [{**page.to_dict(),
@@ -1130,16 +1117,36 @@ def cmd_review_sheet(args: argparse.Namespace, out: TextIO) -> int:
 # build
 
 
+@contextmanager
+def _print_errors(out: str) -> Iterator[None]:
+    """What stops a print build, in one line each (exit 2): a theme, artwork or colour
+    profile that cannot be used, an output directory that cannot be written."""
+    from .typeset.artwork import ArtworkError  # noqa: PLC0415
+    from .typeset.theme import ThemeError  # noqa: PLC0415
+    try:
+        yield
+    except (ThemeError, ArtworkError, ValueError) as error:
+        print(f"translator: {error}", file=sys.stderr)
+        raise _Reported from None
+    except OSError as error:
+        where = error.filename or out
+        print(f"translator: cannot write {where}: {error.strerror or error}; choose "
+              "another --out (a directory you can write to)", file=sys.stderr)
+        raise _Reported from None
+
+
+def _card_size(name: str) -> Any:
+    from .typeset.sizes import card_size  # noqa: PLC0415
+    try:
+        return card_size(name)
+    except ValueError as error:
+        raise UsageError(str(error)) from error
+
+
 def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
     from .typeset import batch  # noqa: PLC0415 - WeasyPrint loads slowly
     from .typeset import build as typeset  # noqa: PLC0415
-    from .typeset.artwork import ArtworkError  # noqa: PLC0415
-    from .typeset.sizes import card_size  # noqa: PLC0415
-    from .typeset.theme import ThemeError  # noqa: PLC0415
-    try:
-        size = card_size(args.size)
-    except ValueError as error:
-        raise UsageError(str(error)) from error
+    size = _card_size(args.size)
     if not 0.2 <= args.floor <= 1.0:
         raise UsageError("--floor is a scale between 0.2 and 1.0 (the reference's 0.52)")
     if not 24 <= args.dpi <= 1200:
@@ -1175,17 +1182,9 @@ def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
         sheet_backs=args.sheet_backs,
         previews=[kind for kind in ("png", "webp") if getattr(args, kind)], dpi=args.dpi,
         check=not args.no_preflight)
-    try:
-        with _Progress(args.format == "text", batch.total_cards(library, request)) as step:
-            report = batch.produce(library, request, step.advance, step.stage)
-    except (ThemeError, ArtworkError, ValueError) as error:
-        print(f"translator: {error}", file=sys.stderr)
-        return EXIT_ERROR
-    except OSError as error:
-        where = error.filename or args.out
-        print(f"translator: cannot write {where}: {error.strerror or error}; choose "
-              "another --out (a directory you can write to)", file=sys.stderr)
-        return EXIT_ERROR
+    with _print_errors(args.out), \
+            _Progress(args.format == "text", batch.total_cards(library, request)) as step:
+        report = batch.produce(library, request, step.advance, step.stage)
     for result in report.cards:
         _report_card(result, args.allow_overflow)
     for problem in report.problems:
@@ -1284,11 +1283,7 @@ class _Progress:
 
 def cmd_preflight(args: argparse.Namespace, out: TextIO) -> int:
     from .typeset import preflight  # noqa: PLC0415
-    from .typeset.sizes import card_size  # noqa: PLC0415
-    try:
-        size = card_size(args.size) if args.size else None
-    except ValueError as error:
-        raise UsageError(str(error)) from error
+    size = _card_size(args.size) if args.size else None
     if not 100 <= args.ink_limit <= 400:
         raise UsageError("--ink-limit is a total ink coverage between 100 and 400 (%)")
     return preflight.run(args.files, size=size, ink_limit=args.ink_limit, fmt=args.format,
