@@ -256,3 +256,17 @@ def test_installed_console_script() -> None:
 def test_usage_error_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
     assert run("markup", "frobnicate")[0] == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_every_subpackage_is_packaged() -> None:
+    """pyproject.toml lists the packages explicitly: a new subpackage missing there
+    works in the editable install and is absent from a wheel."""
+    import tomllib
+
+    from .conftest import ROOT
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+                 ["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts)
+             for p in (ROOT / "translator").rglob("__init__.py")}
+    assert found <= listed, sorted(found - listed)
