@@ -165,3 +165,14 @@ def test_word_diff_keeps_punctuation_apart() -> None:
     assert states.word_diff("Draw a card.", "Draw two cards!") == [
         ("=", "Draw "), ("-", "a"), ("+", "two"), ("=", " "), ("-", "card."),
         ("+", "cards!")]
+
+
+def test_an_output_that_cannot_be_written_is_a_clear_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deck = copy_sample(tmp_path)
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory", "utf-8")
+    code, _ = run("export", "po", str(deck), "--lang", "fr", "-o", str(blocked / "x.po"))
+    assert code == 2
+    error = capsys.readouterr().err
+    assert str(blocked) in error and "Traceback" not in error

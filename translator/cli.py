@@ -1677,6 +1677,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as error:  # a file that cannot be read or written, wherever it is
+        where = error.filename or "translator"
+        print(f"translator: {where}: {error.strerror or error}: check the path and its "
+              "permissions", file=sys.stderr)
+        return EXIT_ERROR
 
 
 if __name__ == "__main__":

@@ -111,8 +111,11 @@ def atomic_write(path: str, text: str) -> None:
     """Write ``text`` to ``path`` (UTF-8) so that readers see the old or the new file."""
     target = Path(path)
     mode = target.stat().st_mode if target.exists() else None
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
-                                         suffix=".tmp")
+    try:
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                             suffix=".tmp")
+    except OSError as error:  # name the file asked for, not the temporary one
+        raise OSError(error.errno, f"cannot write: {error.strerror}", str(target)) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
             stream.write(text)
