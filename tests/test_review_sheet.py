@@ -105,6 +105,9 @@ def test_symbols_are_drawn(review_sheet: tuple[Path, Path, str]) -> None:
     [english, french] = courier.xpath(".//tr[@class='field-text']/td")
     assert len(english.xpath(".//*[local-name()='svg']")) == 1
     assert len(french.xpath(".//*[local-name()='svg']")) == 1
+    # In screen colours: a browser paints device-cmyk() black, the white parts too.
+    text = (out / "sample.fr.html").read_text("utf-8")
+    assert "device-cmyk" not in text and 'fill="rgb(255,255,255)"' in text
 
 
 def test_findings_with_codes_messages_and_fixes(review_sheet: tuple[Path, Path, str]) -> None:

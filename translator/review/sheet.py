@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,7 +31,8 @@ from .. import __version__
 from ..cards.model import DEFAULT_FOOTERS, LANGUAGE_NAMES, SOURCE_LANGUAGE, Card, Library
 from ..lint.context import Subject
 from ..lint.engine import Options, Report, Resources, lint, subjects_of
-from ..lint.model import Finding
+from ..lint.model import Finding, plain_text
+from ..markup.parser import parse
 from ..typeset.atomic import replacing
 from ..typeset.symbols import symbol_svg, templates_root
 from ..workflow.states import STATES, CardState, card_state
@@ -150,10 +152,22 @@ class Renders:
 
 @lru_cache(maxsize=256)
 def _symbol(code: str, classes: str) -> str:
+    """A symbol's drawing for the screen: its print colours (``device-cmyk``, which
+    browsers do not read, and would paint black) turned into RGB."""
     try:
-        return symbol_svg(code, classes)
+        return _CMYK.sub(_rgb, symbol_svg(code, classes))
     except ValueError:
         return f'<span class="{classes}">:{escape(code)}:</span>'
+
+
+_CMYK = re.compile(r"device-cmyk\(\s*([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*\)")
+
+
+def _rgb(match: re.Match[str]) -> str:
+    """The naive conversion (no profile): good enough to show a symbol on a screen."""
+    c, m, y, k = (min(max(float(v), 0.0), 1.0) for v in match.groups())
+    r, g, b = (round(255 * (1 - v) * (1 - k)) for v in (c, m, y))
+    return f"rgb({r},{g},{b})"
 
 
 def _term_key(kind: str, identifier: str) -> str:
@@ -200,6 +214,14 @@ def _text_fields(subject: Subject) -> tuple[Markup, Markup]:
             text_html(target, target_marks, _symbol, english))
 
 
+def _printed(body: str, lang: str) -> Markup:
+    """A card text as printed, unmarked; as written when the converter fails on it."""
+    result = parse(body)
+    if result.crashes:
+        return Markup(f"<pre>{escape(body)}</pre>")
+    return text_html(plain_text(result.document, lang), {}, _symbol, None)
+
+
 def _plain_field(value: object) -> Markup:
     return escape("" if value in (None, "") else str(value))
 
@@ -219,10 +241,9 @@ def _fields(card: Card, lang: str, subject: Subject | None) -> list[Field]:
     if subject is not None and not subject.result.crashes:
         english_text, target_text = _text_fields(subject)
         found.append(Field("text", english_text, target_text))
-    else:
-        english_text = Markup(f"<pre>{escape(card.source.body)}</pre>")
-        found.append(Field("text", english_text, None if version is None else
-                           Markup(f"<pre>{escape(version.body)}</pre>")))
+    else:  # no translation (nothing to compare), or a text the converter fails on
+        found.append(Field("text", _printed(card.source.body, SOURCE_LANGUAGE),
+                           None if version is None else _printed(version.body, lang)))
     english_footer = card.get("info", SOURCE_LANGUAGE)
     footer = card.get("info", lang)
     if english_footer != DEFAULT_FOOTERS[SOURCE_LANGUAGE] or \
