@@ -176,3 +176,21 @@ def test_an_output_that_cannot_be_written_is_a_clear_error(
     assert code == 2
     error = capsys.readouterr().err
     assert str(blocked) in error and "Traceback" not in error
+
+
+def test_review_dry_run_and_json(tmp_path: Path) -> None:
+    deck = copy_sample(tmp_path)
+    before = (deck / "courier.fr.md").read_bytes()
+    code, output = run("review", "courier", "--lang", "fr", "--library", str(deck),
+                       "--dry-run")
+    assert code == 0 and "would mark" in output
+    assert (deck / "courier.fr.md").read_bytes() == before
+    code, output = run("review", "courier", "mossgate", "--lang", "fr", "--library",
+                       str(deck), "--by", "Léa", "--format", "json")
+    data = json.loads(output)
+    assert code == 0 and [r["card"] for r in data["reviewed"]] == ["courier", "mossgate"]
+    assert all(r["written"] for r in data["reviewed"])
+    assert 'reviewer: Léa' in (deck / "mossgate.fr.md").read_text("utf-8")
+    # A review without --by does not keep an earlier reviewer's name.
+    run("review", "mossgate", "--lang", "fr", "--library", str(deck))
+    assert "reviewer:" not in (deck / "mossgate.fr.md").read_text("utf-8")
