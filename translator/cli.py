@@ -757,7 +757,6 @@ def cmd_translate(args: argparse.Namespace, out: TextIO) -> int:
     paths = list(args.paths) or ["cards"]
     library = _workflow_library(paths)
     resources, _, _ = _resources([lang], paths)
-    resources.set_names({})
     drafts = draft.plan_drafts(library, resources, lang)
     written = []
     for made in drafts:
@@ -928,8 +927,7 @@ def cmd_review(args: argparse.Namespace, out: TextIO) -> int:
     report = lint.lint(library, resources, options)
     errors = [f for f in report.findings if f.severity == Severity.ERROR]
     if report.findings and args.format == "text":
-        lint_output.write_text(lint.Report(report.findings, report.cards, report.translations,
-                                           report.files), sys.stderr)
+        lint_output.write_text(report, sys.stderr)
     if errors and not args.force:
         print(f"translator: not reviewed: {_plural(len(errors), 'error')} to fix first "
               "(--force reviews anyway)", file=sys.stderr)
