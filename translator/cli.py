@@ -1081,10 +1081,7 @@ def cmd_review_sheet(args: argparse.Namespace, out: TextIO) -> int:
                     renders = review.render_cards(library, lang, build_dir, build_options,
                                                   args.dpi, step.advance, step.stage)
                 step.stage(f"sheets ({lang})")
-                report = lint.lint(library, resources, lint.Options(
-                    options.select, options.ignore, [cards.SOURCE_LANGUAGE, lang],
-                    allow_english=options.allow_english,
-                    glossary_paths=options.glossary_paths, settings=options.settings))
+                report = review.lint_report(library, resources, options, lang)
                 for deck in sorted(library.decks):
                     page = review.make_sheet(library, deck, lang, resources, options,
                                              renders, target, report)

@@ -121,10 +121,10 @@ def text_html(plain: PlainText, marks: dict[int, list[Mark]],
     aligned = other is not None and len(other.paragraphs) == len(plain.paragraphs)
     html = []
     for paragraph in plain.paragraphs:
+        codes = symbol_codes(paragraph)
         counterpart = other.paragraphs[paragraph.index] if aligned and other else None
-        differ = other is not None and (counterpart is None or symbol_codes(paragraph)
-                                        != symbol_codes(counterpart)) \
-            and bool(symbol_codes(paragraph))
+        differ = bool(codes) and other is not None and (
+            counterpart is None or codes != symbol_codes(counterpart))
         html.append(paragraph_html(paragraph, marks.get(paragraph.index, []), symbol,
                                    differ))
     return Markup("\n").join(html)

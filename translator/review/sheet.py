@@ -257,6 +257,16 @@ def _fields(card: Card, lang: str, subject: Subject | None) -> list[Field]:
 # The sheet
 
 
+def lint_report(library: Library, resources: Resources, options: Options,
+                lang: str) -> Report:
+    """The library linted in English and ``lang``, with the configured rules: what the
+    sheets of ``lang`` show (one run for every deck's sheet)."""
+    return lint(library, resources, Options(
+        options.select, options.ignore, [SOURCE_LANGUAGE, lang],
+        allow_english=options.allow_english, glossary_paths=options.glossary_paths,
+        settings=options.settings))
+
+
 def make_sheet(library: Library, deck: str, lang: str, resources: Resources,
                options: Options, renders: Renders | None, out: Path,
                report: Report | None = None) -> Sheet:
@@ -266,11 +276,7 @@ def make_sheet(library: Library, deck: str, lang: str, resources: Resources,
     when not given).
     """
     if report is None:
-        lint_options = Options(options.select, options.ignore, [SOURCE_LANGUAGE, lang],
-                               allow_english=options.allow_english,
-                               glossary_paths=options.glossary_paths,
-                               settings=options.settings)
-        report = lint(library, resources, lint_options)
+        report = lint_report(library, resources, options, lang)
     by_card: dict[tuple[str, str], list[Finding]] = {}
     for finding in report.findings:
         by_card.setdefault((finding.card, finding.lang), []).append(finding)

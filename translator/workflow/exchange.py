@@ -54,6 +54,7 @@ from ..diagnostics import REGISTRY, Severity
 from ..lint.context import Language
 from ..lint.model import plain_text
 from ..markup.checks import TARGET as MARKUP
+from ..markup.checks import check_text
 from ..markup.parser import parse
 from ..textio import InputError, decode, read_bytes
 from .fields import FINGERPRINT_GROUP, LINE_UNITS, UNITS, join_body, split_body, units
@@ -248,6 +249,8 @@ class CardUpdate:
     new: str
     units: list[str] = field(default_factory=list)
     confirmed: list[str] = field(default_factory=list)
+    #: The new content read as a card file (checked valid before it is planned).
+    parsed: CardFile | None = None
 
 
 @dataclass
@@ -293,13 +296,10 @@ def _line_of(text: str, key: str, kind: str) -> int:
 
 
 def _markup_errors(text: str) -> list[str]:
-    result = parse(text)
-    found = []
-    for rule in REGISTRY.rules():
-        if REGISTRY.target(rule.code) != MARKUP or rule.severity != Severity.ERROR:
-            continue
-        found.extend(f"{d.code} {d.message}" for d in REGISTRY.check(rule.code)(result))
-    return found
+    """The errors ``translator markup check`` finds in a text (warnings do not stop
+    an import)."""
+    errors = [rule for rule in REGISTRY.rules(MARKUP) if rule.severity == Severity.ERROR]
+    return [f"{d.code} {d.message}" for d in check_text(text, rules=errors)]
 
 
 def _check(entry: Incoming, unit: str, english: dict[str, str]) -> str | None:
@@ -430,8 +430,8 @@ def _checked(update: CardUpdate, path: str, card_entries: list[tuple[str, Incomi
     """``update``, or None (its entries refused) when the file it would write is not a
     valid card file: an import never leaves the library unloadable."""
     problems: list[Problem] = []
-    parse_card_text(update.path, update.card.deck, update.new, problems)
-    if not problems:
+    update.parsed = parse_card_text(update.path, update.card.deck, update.new, problems)
+    if update.parsed is not None and not problems:
         return update
     line, key = card_entries[0][1].line, card_entries[0][1].key
     result.refused.append(Refusal(path, line, key, "the card file would be invalid: "
@@ -463,9 +463,4 @@ def _fingerprint(source: CardFile, version: CardFile | None, confirmed: set[str]
 
 def reparsed(updates: Iterable[CardUpdate]) -> list[CardFile]:
     """The updated files as card files (to lint them before they are written)."""
-    found = []
-    for update in updates:
-        parsed = parse_card_text(update.path, update.card.deck, update.new, [])
-        if parsed is not None:
-            found.append(parsed)
-    return found
+    return [update.parsed for update in updates if update.parsed is not None]
