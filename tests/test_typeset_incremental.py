@@ -188,7 +188,7 @@ def test_other_code_rebuilds_everything(sample: tuple[Path, Path],
 def test_sweep_removes_only_what_killed_builds_left(tmp_path: Path) -> None:
     """A killed build's temporary files go; a running build's (another process writing
     into the same directory) and files that are not ours stay."""
-    from translator.typeset import atomic
+    from translator import atomic
 
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True, check=True).stdout.strip()

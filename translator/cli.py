@@ -36,6 +36,7 @@ from .textio import (
     read_bytes,
     read_source,
 )
+from .untrusted import PrintableStream
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -1653,7 +1654,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    out = out or sys.stdout
+    # Card text is untrusted: what reaches a terminal never holds a raw escape sequence.
+    out = PrintableStream.around(out or sys.stdout)
+    sys.stderr = PrintableStream.around(sys.stderr)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

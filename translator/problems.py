@@ -11,6 +11,8 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
+from .untrusted import printable
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
@@ -24,7 +26,8 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" + (f":{self.column}" if self.column else "")
-        return f"{where}: {self.message}" + (f" ({self.hint})" if self.hint else "")
+        text = f"{where}: {self.message}" + (f" ({self.hint})" if self.hint else "")
+        return printable(text)
 
     def as_dict(self) -> dict[str, Any]:
         return {"path": self.path, "line": self.line, "column": self.column,

@@ -9,14 +9,17 @@ card behind.
 from __future__ import annotations
 
 import os
+import stat
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-#: A card text box holds a few hundred characters; anything this long is a mistake
-#: (the wrong file), and the reference parser is quadratic on some inputs.
-MAX_TEXT_CHARS = 65_536
+from .atomic import replacing
+from .limits import MAX_CARD_FILE_BYTES, MAX_FILE_BYTES, MAX_TEXT_CHARS
+
+__all__ = ["MAX_TEXT_CHARS", "InputError", "SourceFile", "atomic_write", "decode",
+           "expand_paths", "read_bytes", "read_file", "read_source", "read_text",
+           "split_front_matter"]
 
 
 class InputError(Exception):
@@ -70,17 +73,79 @@ def decode(data: bytes, path: str) -> str:
     return text
 
 
-def read_bytes(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read()
+def read_file(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES,
+              what: str = "file") -> bytes:
+    """The bytes of a regular file (``-``: standard input), at most ``limit`` of them.
+
+    A FIFO, a device or a directory where a file is expected would hang the reader
+    or never end (``/dev/zero``), so it is refused before a byte is read: the file is
+    opened without blocking and checked with ``fstat``, which also sees through links
+    as a reader would.
+    """
+    display = str(path)
+    if display == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+        if len(data) > limit:
+            raise InputError("<stdin>", f"more than {_size(limit)} on standard input; a "
+                                        f"{what} is smaller: is this the right input?")
+        return data
     try:
-        return Path(path).read_bytes()
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise InputError(path, "no such file") from None
+        raise InputError(display, "no such file") from None
     except IsADirectoryError:
-        raise InputError(path, "is a directory, not a file") from None
+        raise InputError(display, "is a directory, not a file") from None
     except OSError as error:
-        raise InputError(path, f"cannot read: {error.strerror}") from None
+        raise InputError(display, f"cannot read: {error.strerror}") from None
+    try:
+        info = os.fstat(descriptor)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError(display, "is a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(display, f"is {_kind(info.st_mode)}, not a regular file: "
+                                      f"give the path of a {what}")
+        if info.st_size > limit:
+            raise InputError(display, f"is {_size(info.st_size)}; a {what} is at most "
+                                      f"{_size(limit)}: is this the right file?")
+        os.set_blocking(descriptor, True)
+        with os.fdopen(descriptor, "rb", closefd=True) as stream:
+            descriptor = -1
+            data = stream.read(limit + 1)
+    except OSError as error:
+        raise InputError(display, f"cannot read: {error.strerror or error}") from None
+    finally:
+        if descriptor >= 0:
+            os.close(descriptor)
+    if len(data) > limit:  # it grew while being read
+        raise InputError(display, f"is larger than {_size(limit)}; a {what} is smaller")
+    return data
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _size(count: int) -> str:
+    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if count >= size:
+            return f"{count / size:,.1f} {unit}".replace(".0 ", " ")
+    return f"{count:,} bytes"
+
+
+def read_bytes(path: str, limit: int = MAX_FILE_BYTES, what: str = "file") -> bytes:
+    return read_file(path, limit, what)
+
+
+def read_text(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES,
+              what: str = "file") -> str:
+    """A regular UTF-8 file's text (a byte-order mark dropped), problems named."""
+    return decode(read_file(path, limit, what), str(path))
 
 
 def split_front_matter(text: str) -> tuple[str, str, int]:
@@ -98,7 +163,7 @@ def split_front_matter(text: str) -> tuple[str, str, int]:
 def read_source(path: str) -> SourceFile:
     """Read a card text file (or ``-`` for standard input)."""
     display = "<stdin>" if path == "-" else path
-    text = decode(read_bytes(path), display)
+    text = decode(read_file(path, MAX_CARD_FILE_BYTES, "card text file"), display)
     front, body, body_line = split_front_matter(text)
     if len(body) > MAX_TEXT_CHARS:
         raise InputError(display, f"the card text is {len(body):,} characters long; a card "
@@ -108,31 +173,37 @@ def read_source(path: str) -> SourceFile:
 
 
 def atomic_write(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` (UTF-8) so that readers see the old or the new file."""
-    target = Path(path)
-    mode = target.stat().st_mode if target.exists() else None
+    """Write ``text`` to ``path`` (UTF-8) so that readers see the old or the new file.
+
+    The file stays what it was: a link is written through (the file it points to is
+    replaced, the link stays a link), a byte-order mark is kept, and so are the file's
+    permissions.  A problem names ``path``, not the temporary file.
+    """
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    mode = 0o666
+    data = text.encode("utf-8")
+    if target.exists():
+        mode = stat.S_IMODE(target.stat().st_mode)
+        if not data.startswith(_BOM) and _starts_with_bom(target):
+            data = _BOM + data
     try:
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
-                                             suffix=".tmp")
-    except OSError as error:  # name the file asked for, not the temporary one
-        raise OSError(error.errno, f"cannot write: {error.strerror}", str(target)) from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
+        with replacing(target, mode) as temporary, open(temporary, "wb") as stream:
+            stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
-        # mkstemp makes the file private; a new file gets the usual permissions.
-        os.chmod(temporary, mode if mode is not None else 0o666 & ~_umask())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    except OSError as error:  # name the file asked for, not the temporary one
+        raise OSError(error.errno, error.strerror or str(error), str(path)) from None
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+_BOM = b"\xef\xbb\xbf"
+
+
+def _starts_with_bom(path: Path) -> bool:
+    try:
+        with open(path, "rb") as stream:
+            return stream.read(3) == _BOM
+    except OSError:
+        return False
 
 
 def expand_paths(paths: list[str], suffix: str = ".md") -> list[str]:

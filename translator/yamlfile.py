@@ -24,6 +24,11 @@ def load(text: str, path: str, first_line: int,
     loader = Loader(text)
     try:
         node = loader.get_single_node()
+        if node is not None and _shares_nodes(node):
+            line = _alias_line(text)
+            problems.append(Problem(path, first_line + line, "YAML aliases (*name) are not "
+                                    "allowed here", "write the value out in full", 0))
+            return None
         data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
@@ -35,9 +40,48 @@ def load(text: str, path: str, first_line: int,
     except yaml.YAMLError as error:
         problems.append(Problem(path, first_line, f"malformed YAML: {error}"))
         return None
+    except ValueError as error:  # a number of thousands of digits
+        problems.append(Problem(path, first_line, "malformed YAML: "
+                                f"{str(error).split(';')[0]}",
+                                "no value of a card or deck is this long"))
+        return None
+    except RecursionError:
+        problems.append(Problem(path, first_line, "malformed YAML: nested too deeply"))
+        return None
     finally:
         loader.dispose()
     return data, node
+
+
+def _shares_nodes(root: yaml.Node) -> bool:
+    """Whether a node is reached twice: an alias.  Aliases are how a few hundred bytes
+    of YAML expand into gigabytes (a "billion laughs"), and no file people edit here
+    needs one, so they are refused rather than limited."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            return True
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                stack.append(key)
+                stack.append(value)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+    return False
+
+
+def _alias_line(text: str) -> int:
+    """The line (0-based) of the first alias in ``text``."""
+    try:
+        for event in yaml.parse(text, Loader=Loader):
+            if isinstance(event, yaml.AliasEvent):
+                return event.start_mark.line
+    except yaml.YAMLError:
+        pass
+    return 0
 
 
 def child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import tempfile
 import unicodedata
 from dataclasses import dataclass, field
@@ -22,7 +23,18 @@ from typing import Any
 
 import yaml
 
-from .. import markup
+from .. import jsonfile, markup
+from ..atomic import SUFFIX, sweep
+from ..limits import (
+    MAX_EXCHANGE_BYTES,
+    MAX_IMPORT_CARDS,
+    MAX_LINE_CHARS,
+    MAX_QUANTITY,
+    MAX_STAT,
+    MAX_TEXT_CHARS,
+)
+from ..textio import InputError, decode, read_file
+from ..untrusted import character_problem
 from .edit import render_card_file
 from .files import DECK_FILE, Problem, parse_card_text, parse_deck_text
 from .library import load_library
@@ -220,7 +232,7 @@ def cards_of(document: Any, origin: str, problems: list[Problem]) -> tuple[
 def slugify(name: str) -> str:
     text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-    return slug or "card"
+    return slug[:80].rstrip("-") or "card"
 
 
 def _text(value: Any) -> str | None:
@@ -233,7 +245,7 @@ def _number(value: Any) -> int | str | None:
     text = _text(value)
     if text is None:
         return None
-    return int(text) if text.isdigit() else text
+    return int(text) if _DIGITS.match(text) else text
 
 
 def remote_fields(incoming: Incoming, is_source: bool) -> tuple[dict[str, Any], str]:
@@ -290,6 +302,9 @@ def plan_import(documents: list[tuple[str, Any]], into: Path,
     deck_slug = into.name
     existing = library.by_guid()
     taken = {slug for (_, slug) in library.cards}
+    #: The next number to try after a slug, so that a thousand cards of one name do
+    #: not try 2, 3, ... each (which made big imports quadratic).
+    next_number: dict[str, int] = {}
     plan = ImportPlan()
     # Where each source goes: (deck directory, slug), by guid and by slug.
     placed: dict[str, tuple[Path, str, dict[str, Any]]] = {}
@@ -321,9 +336,10 @@ def plan_import(documents: list[tuple[str, Any]], into: Path,
         else:
             directory = into
             slug = local_slug or slugify(" ".join(filter(None, [fields["name"], fields["name2"]])))
-            base, n = slug, 2
+            base, n = slug, next_number.get(slug, 2)
             while slug in taken:
                 slug, n = f"{base}-{n}", n + 1
+            next_number[base] = n
             merged = {}
         taken.add(slug)
         if extension(item).get("artwork"):
@@ -424,49 +440,241 @@ def _stage_deck(plan: ImportPlan, into: Path, library: Library,
 
 
 def read_documents(paths: list[str]) -> list[tuple[str, Any]]:
-    """Parse Aminduna JSON files; problems name the file and line."""
+    """Parse Aminduna JSON files and check their shape; problems name the file and
+    line.  What passes is safe to read: every value has the type Aminduna gives it."""
     documents: list[tuple[str, Any]] = []
     problems: list[Problem] = []
+    cards = 0
     for path in paths:
         try:
-            text = Path(path).read_text(encoding="utf-8-sig")
-        except FileNotFoundError:
-            problems.append(Problem(path, 0, "no such file"))
+            text = decode(read_file(path, MAX_EXCHANGE_BYTES, "JSON file"), path)
+        except InputError as error:
+            problems.append(Problem(path, error.line, error.message, "", error.column))
             continue
-        except UnicodeDecodeError as error:
-            problems.append(Problem(path, 0, f"not valid UTF-8 (byte {error.start})",
-                                    "Aminduna's API answers in UTF-8"))
+        ok, data = jsonfile.load(text, path, problems)
+        if not ok:
             continue
-        try:
-            documents.append((path, json.loads(text)))
-        except json.JSONDecodeError as error:
-            problems.append(Problem(path, error.lineno, f"not valid JSON: {error.msg}",
-                                    "save the API's answer as it came", error.colno))
+        before = len(problems)
+        cards += check_document(data, path, text, problems)
+        if len(problems) == before:
+            documents.append((path, data))
+    if cards > MAX_IMPORT_CARDS:
+        problems.append(Problem(paths[0], 0, f"{cards:,} cards in one import; at most "
+                                f"{MAX_IMPORT_CARDS:,}", "import the decks one by one"))
     if problems:
         raise ImportError_(problems)
     return documents
 
 
-def commit(plan: ImportPlan) -> None:
-    """Write every file of the plan, or none: all are staged first, then renamed."""
-    staged: list[tuple[str, str]] = []
+# The shape of an Aminduna card: what each key may hold.
+_STRING_KEYS = ("name", "firstName", "lastName", "subType", "info", "markdownText",
+                "ruleText", "flavorText", "artist", "artworkLicensor", "artwork", "guid")
+_NAMED_KEYS = ("type", "faction", "status", "artworkLicense", "serie")
+_STAT_KEYS = ("cost", "attack", "defense")
+_ONE_LINE_KEYS = ("name", "firstName", "lastName", "subType", "info", "artist",
+                  "artworkLicensor", "artwork", "guid")
+_SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,99}$")
+
+
+def check_document(document: Any, origin: str, text: str, problems: list[Problem]) -> int:
+    """Check an Aminduna document's shape (a card, a deck, a list, a search result);
+    returns how many cards it holds."""
+    def problem(path: tuple[str | int, ...], message: str, hint: str = "") -> None:
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+        problems.append(Problem(origin, jsonfile.line_of(text, path),
+                                f"{where.lstrip('.') or 'the document'}: {message}", hint))
+
+    cards: list[tuple[tuple[str | int, ...], Any]] = []
+    if isinstance(document, dict) and "deckCards" in document:
+        entries = document["deckCards"]
+        if not isinstance(entries, list | type(None)):
+            problem(("deckCards",), "is not a list of cards",
+                    "a deck's deckCards is a list of {quantity, card}")
+            entries = []
+        for index, entry in enumerate(entries or []):
+            where: tuple[str | int, ...] = ("deckCards", index)
+            if not isinstance(entry, dict):
+                problem(where, "is not an object", "expected {quantity, card}")
+                continue
+            quantity = entry.get("quantity", 1)
+            if quantity is not None and not (
+                    isinstance(quantity, int) and not isinstance(quantity, bool)
+                    and 1 <= quantity <= MAX_QUANTITY):
+                problem((*where, "quantity"), f"quantity {_shown(quantity)} is not a whole "
+                        f"number from 1 to {MAX_QUANTITY}")
+            cards.append(((*where, "card"), entry.get("card")))
+        _check_named_or_text(document, (), "language", problem, key="languageCode")
+        if not isinstance(document.get("translator"), dict | type(None)):
+            problem(("translator",), "is not an object")
+        elif isinstance(document.get("translator"), dict):
+            _check_extension(document["translator"], ("translator",), problem)
+    elif isinstance(document, dict) and "items" in document:
+        items = document["items"]
+        if not isinstance(items, list | type(None)):
+            problem(("items",), "is not a list of cards",
+                    "a search result's items is a list of cards")
+            items = []
+        cards.extend((("items", i), card) for i, card in enumerate(items or []))
+    elif isinstance(document, list):
+        cards.extend(((i,), card) for i, card in enumerate(document))
+    elif isinstance(document, dict):
+        cards.append(((), document))
+    else:
+        problem((), "is not an Aminduna card, deck, list or search result")
+    for where, card in cards:
+        _check_card(card, where, problem)
+    return len(cards)
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:20] + "..." + f" ({len(text):,} characters)"
+
+
+def _check_card(card: Any, where: tuple[str | int, ...], problem: Any) -> None:
+    if not isinstance(card, dict) or not ("markdownText" in card or "name" in card):
+        problem(where, "is not an Aminduna card", "expected an object with name, "
+                "markdownText, ...")
+        return
+    for key in _STRING_KEYS:
+        value = card.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            problem((*where, key), f"{key} is {_shown(value)}, not text")
+            continue
+        limit = MAX_TEXT_CHARS if key in ("markdownText", "ruleText", "flavorText") \
+            else MAX_LINE_CHARS
+        if len(value) > limit:
+            problem((*where, key), f"{key} is {len(value):,} characters long (at most "
+                    f"{limit:,})", "a card holds a few hundred: is this the right file?")
+            continue
+        found = character_problem(value, one_line=key in _ONE_LINE_KEYS)
+        if found and key not in ("ruleText", "flavorText"):  # derived: not imported
+            problem((*where, key), f"{key} {found}", "remove it; it prints nothing")
+    for key in _NAMED_KEYS:
+        _check_named_or_text(card, where, key, problem)
+    _check_named_or_text(card, where, "language", problem, key="languageCode")
+    for key in _STAT_KEYS:
+        value = card.get(key)
+        if value is None or value == "":
+            continue
+        text = str(value) if isinstance(value, int | str) and not isinstance(value, bool) \
+            else None
+        if text is None or not (_is_stat(text) or (key == "cost" and text == "X")):
+            problem((*where, key), f"{key} {_shown(value)} is not a number",
+                    f"a whole number from 0 to {MAX_STAT}" + (", or X" if key == "cost"
+                                                              else ""))
+    loyalty = card.get("loyalty")
+    if loyalty is not None and not (isinstance(loyalty, int) and not isinstance(
+            loyalty, bool) and 0 <= loyalty <= 3):
+        problem((*where, "loyalty"), f"loyalty {_shown(loyalty)} is not 0, 1, 2 or 3")
+    master = card.get("masterCard")
+    if master is not None:
+        if not isinstance(master, dict):
+            problem((*where, "masterCard"), "is not an object")
+        elif not isinstance(master.get("guid"), str | type(None)):
+            problem((*where, "masterCard", "guid"), "is not text")
+    extension = card.get("translator")
+    if extension is not None:
+        if not isinstance(extension, dict):
+            problem((*where, "translator"), "is not an object")
+        else:
+            _check_extension(extension, (*where, "translator"), problem)
+
+
+def _check_named_or_text(data: dict[str, Any], where: tuple[str | int, ...], name: str,
+                         problem: Any, key: str = "name") -> None:
+    """A value Aminduna sends as ``{"name": ...}`` (a language: ``languageCode``)."""
+    value = data.get(name)
+    if value is None:
+        return
+    inner = value.get(key) if isinstance(value, dict) else value
+    if isinstance(value, dict) and inner is None:
+        return
+    if (isinstance(value, str) and key == "name") or (isinstance(value, dict) and isinstance(
+            inner, str)):
+        found = character_problem(str(inner), one_line=True)
+        if len(str(inner)) > MAX_LINE_CHARS:
+            problem((*where, name), f"{name} is {len(str(inner)):,} characters long")
+        elif found:
+            problem((*where, name), f"{name} {found}", "remove it; it prints nothing")
+        return
+    shape = f'{{"{key}": "..."}}'
+    problem((*where, name), f"{name} is {_shown(value)}, not {shape}")
+
+
+def _check_extension(extension: dict[str, Any], where: tuple[str | int, ...],
+                     problem: Any) -> None:
+    """The ``translator`` object our export adds: it names files, so it is checked as
+    strictly as a card file."""
+    slug = extension.get("slug")
+    if slug is not None and not (isinstance(slug, str) and _SLUG_RE.match(slug)):
+        problem((*where, "slug"), f"slug {_shown(slug)} is not a card slug",
+                "lower-case letters, digits and hyphens, e.g. storm-hawk")
+    for key in ("artwork", "source", "reviewed", "creator"):
+        value = extension.get(key)
+        if value is not None and not isinstance(value, str):
+            problem((*where, key), f"{key} is {_shown(value)}, not text")
+        elif isinstance(value, str) and character_problem(value, one_line=True):
+            problem((*where, key), f"{key} {character_problem(value, one_line=True)}")
+    ignored = extension.get("lint-ignore")
+    if ignored is not None and not (isinstance(ignored, str) or (
+            isinstance(ignored, list) and all(isinstance(c, str) for c in ignored))):
+        problem((*where, "lint-ignore"), "lint-ignore lists rule codes")
+    if not isinstance(extension.get("missing"), bool | type(None)):
+        problem((*where, "missing"), "missing is true or false")
+
+
+def _is_stat(text: str) -> bool:
+    return _DIGITS.match(text) is not None and int(text) <= MAX_STAT
+
+
+_DIGITS = re.compile(r"^[0-9]{1,6}$")
+
+
+def commit(plan: ImportPlan, root: Path) -> None:
+    """Write every file of the plan, or none: all are written into one staging folder
+    under ``root`` first, then renamed into place.  A killed import leaves that one
+    folder, which the next command that writes sweeps (:func:`translator.atomic.sweep`)."""
+    if not plan.files:
+        return
+    root.mkdir(parents=True, exist_ok=True)
+    sweep(root)
+    staging = Path(tempfile.mkdtemp(dir=root, prefix=f".import.{os.getpid()}.",
+                                    suffix=SUFFIX))
+    staged: list[tuple[Path, Path]] = []
     try:
-        for path, content in plan.files.items():
-            target = Path(path)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
-                                                 suffix=".tmp")
-            with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+        for number, (path, content) in enumerate(plan.files.items()):
+            temporary = staging / f"{number}.md"
+            with open(temporary, "w", encoding="utf-8", newline="") as stream:
                 stream.write(content)
-                stream.flush()
-                os.fsync(stream.fileno())
-            staged.append((temporary, path))
-    except BaseException:
-        for temporary, _ in staged:
-            Path(temporary).unlink(missing_ok=True)
-        raise
-    for temporary, path in staged:
-        os.replace(temporary, path)
+            staged.append((temporary, Path(path)))
+        os.sync()  # once for the batch, instead of an fsync per file
+        for _, target in staged:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        for temporary, target in staged:
+            os.replace(temporary, target)
+    except OSError as error:
+        raise OSError(error.errno, error.strerror or str(error),
+                      str(error.filename if error.filename and not str(
+                          error.filename).startswith(str(staging)) else root)) from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _check_targets(plan: ImportPlan, roots: list[Path]) -> None:
+    """Every file an import writes lies inside the deck imported into or the library
+    (after following links): a slug or a path from the JSON never leads elsewhere."""
+    problems = []
+    resolved = [r.resolve() for r in roots]
+    for path in plan.files:
+        real = Path(path).resolve()
+        if not any(real.is_relative_to(r) for r in resolved):
+            problems.append(Problem(path, 0, "the import would write outside the library",
+                                    f"cards are written under {roots[0]}"))
+    if problems:
+        raise ImportError_(problems)
 
 
 def import_files(paths: list[str], into: str, library_root: str | None = None) -> ImportPlan:
@@ -482,8 +690,9 @@ def import_files(paths: list[str], into: str, library_root: str | None = None) -
         root.rglob(DECK_FILE)) else (Library(), [])
     documents = read_documents(paths)
     plan = plan_import(documents, target, library)
+    _check_targets(plan, [target, root])
     _check_plan(plan)
-    commit(plan)
+    commit(plan, root if target.resolve().is_relative_to(root.resolve()) else target)
     return plan
 
 

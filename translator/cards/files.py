@@ -14,9 +14,11 @@ from typing import Any
 
 import yaml
 
-from .. import yamlfile
+from .. import config, yamlfile
+from ..limits import MAX_CARD_FILE_BYTES, MAX_LINE_CHARS, MAX_QUANTITY, MAX_STAT, MAX_TEXT_CHARS
 from ..problems import Problem, did_you_mean
-from ..textio import InputError, decode, split_front_matter
+from ..textio import InputError, decode, read_file, split_front_matter
+from ..untrusted import bad_characters, character_problem, describe
 from .model import (
     CARD_TYPES,
     FACTIONS,
@@ -32,7 +34,8 @@ from .model import (
     Deck,
 )
 
-CARD_FILE_RE = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]*)\.(?P<lang>[a-z]{2})\.md$")
+CARD_FILE_RE = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]{0,99})\.(?P<lang>[a-z]{2})\.md$")
+CARD_SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,99}$")
 _GUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
                       r"[0-9a-fA-F]{12}$")
 DECK_FILE = "deck.yaml"
@@ -83,12 +86,9 @@ def parse_card_file(path: Path, deck: str, problems: list[Problem]) -> CardFile 
                                 "e.g. storm-hawk.en.md, storm-hawk.fr.md (lower case, hyphens)"))
         return None
     try:
-        text = decode(path.read_bytes(), display)
+        text = decode(read_file(path, MAX_CARD_FILE_BYTES, "card file"), display)
     except InputError as error:
         problems.append(Problem(display, error.line, error.message, "", error.column))
-        return None
-    except OSError as error:
-        problems.append(Problem(display, 1, f"cannot read: {error.strerror}"))
         return None
     return parse_card_text(display, deck, text, problems)
 
@@ -97,7 +97,10 @@ def parse_card_text(display: str, deck: str, text: str,
                     problems: list[Problem]) -> CardFile | None:
     """Parse the content of the card file at ``display`` (a path: it names the card)."""
     match = CARD_FILE_RE.match(Path(display).name)
-    assert match is not None, display
+    if match is None:
+        problems.append(Problem(display, 1, "card files are named <slug>.<language>.md",
+                                "e.g. storm-hawk.en.md (lower case, digits, hyphens)"))
+        return None
     front, body, body_line = split_front_matter(text)
     if not front:
         hint = ("close it with a line holding only ---" if text.startswith("---")
@@ -138,7 +141,18 @@ def check_card_fields(card: CardFile, problems: list[Problem]) -> None:
     for key in ("name2", "subtype", "info", "artist", "licensor", "license", "serie",
                 "artwork_url", "reviewer"):
         if key in fields and not isinstance(fields[key], str | type(None)):
-            problem(key, f"'{key}' must be text", f"quote it: {key}: \"{fields[key]}\"")
+            problem(key, f"'{key}' must be text", f"quote it: {key}: \"{fields[key]}\""
+                    if not isinstance(fields[key], dict | list) else "write it on one line")
+    if "name" in fields and isinstance(fields["name"], dict | list | bool):
+        problem("name", "'name' must be text", "write the name on one line")
+    for key, value in fields.items():
+        if isinstance(value, str):
+            _check_line(card, key, value, problems)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, str):
+                    _check_line(card, key, item, problems)
+    _check_body(card, problems)
     _check_choice(card, "status", STATUSES, required=False, problems=problems)
     ignored = fields.get("lint-ignore")
     if ignored is not None and not (isinstance(ignored, str) or (
@@ -164,6 +178,38 @@ def check_card_fields(card: CardFile, problems: list[Problem]) -> None:
                     "it is written by translator, in quotes (five groups of four "
                     "hexadecimal digits, e.g. source: \"1a2b-3c4d-5e6f-7a8b-9c0d\"); "
                     "remove it to reset")
+
+
+def _check_line(card: CardFile, key: str, value: str, problems: list[Problem]) -> None:
+    """A one-line field: no control or invisible character, a sane length."""
+    found = character_problem(value, one_line=True)
+    if found:
+        problems.append(Problem(card.path, card.line(key), f"'{key}' {found}",
+                                "delete it: it prints nothing (retype the value if unsure)"))
+    elif len(value) > MAX_LINE_CHARS:
+        problems.append(Problem(card.path, card.line(key), f"'{key}' is {len(value):,} "
+                                f"characters long (at most {MAX_LINE_CHARS:,})",
+                                "a card field is one short line"))
+
+
+def _check_body(card: CardFile, problems: list[Problem]) -> None:
+    """The card text: no control character (a NUL or an ESC is never meant, and
+    Aminduna cannot store one), at most :data:`MAX_TEXT_CHARS` characters."""
+    body = card.body
+    if len(body) > MAX_TEXT_CHARS:
+        problems.append(Problem(card.path, card.body_line, f"the card text is {len(body):,} "
+                                f"characters long (at most {MAX_TEXT_CHARS:,})",
+                                "a card holds a few hundred: is this the right file?"))
+        return
+    found = bad_characters(body, one_line=False)
+    if found:
+        index, char = found[0]
+        line = card.body_line + body.count("\n", 0, index)
+        column = index - (body.rfind("\n", 0, index) + 1) + 1
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        problems.append(Problem(card.path, line, f"the card text holds the invisible "
+                                f"character {describe(char)}{more}",
+                                "delete it (translator markup check --fix does)", column))
 
 
 def _text(value: Any) -> bool:
@@ -194,7 +240,8 @@ def _check_source_values(card: CardFile, problems: list[Problem]) -> None:
 
     cost = fields.get("cost")
     if cost is not None and not (_is_count(cost) or str(cost) == "X"):
-        problem("cost", f"cost '{cost}' is not a number", "a whole number, or X")
+        problem("cost", f"cost {_shown(cost)} is not a number" + _range(cost),
+                "a whole number, or X")
     loyalty = fields.get("loyalty")
     if loyalty is not None and not (_is_count(loyalty) and 0 <= int(loyalty) <= 3):
         problem("loyalty", f"loyalty '{loyalty}' is not 0, 1, 2 or 3",
@@ -204,32 +251,95 @@ def _check_source_values(card: CardFile, problems: list[Problem]) -> None:
         if value is None:
             continue
         if not _is_count(value):
-            problem(key, f"{key} '{value}' is not a number", "a whole number")
+            problem(key, f"{key} {_shown(value)} is not a number" + _range(value),
+                    "a whole number")
         elif card_type in CARD_TYPES and card_type not in types:
             problem(key, f"a {card_type} card prints no {key}",
                     f"remove '{key}' (only {' and '.join(sorted(types))} cards have one)")
     artwork = fields.get("artwork")
     if artwork is not None:
-        target = Path(card.path).parent / str(artwork)
-        if not target.is_file():
-            problem("artwork", f"artwork '{artwork}' not found",
-                    f"no file {target}: the path is relative to the card file; remove the "
-                    "key if the card has no artwork yet")
+        try:
+            artwork_path(card)
+        except OutsideLibrary as error:
+            problem("artwork", str(error), error.hint)
+
+
+class OutsideLibrary(Exception):
+    """A path a card names that leads out of its library, or to no file."""
+
+    def __init__(self, message: str, hint: str) -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+def artwork_path(card: CardFile, allowed: tuple[Path, ...] | None = None) -> Path | None:
+    """The artwork file a source card names, after following every link, if it lies in
+    the card's deck folder or a folder ``[library] allow-paths`` allows; else
+    :class:`OutsideLibrary`.  The build opens only what this returns, so a card cannot
+    make it read ``/etc/passwd`` or a file beside the library."""
+    value = card.fields.get("artwork")
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise OutsideLibrary(f"artwork {_shown(value)} is not a path",
+                             "a path relative to the card file, e.g. art/storm-hawk.jpg")
+    deck = Path(card.path).parent
+    target = (deck / value).resolve()
+    roots = [deck.resolve(), *(config.allowed_folders() if allowed is None else allowed)]
+    if not any(target.is_relative_to(root) for root in roots):
+        raise OutsideLibrary(f"artwork '{value}' is outside the library",
+                             f"it leads to {target}; keep artwork in the deck folder (e.g. "
+                             "art/) or allow its folder in translator.toml ([library] "
+                             "allow-paths)")
+    if not target.is_file():
+        raise ArtworkMissing(f"artwork '{value}' not found",
+                             f"no file {deck / value}: the path is relative to the card "
+                             "file; remove the key if the card has no artwork yet", target)
+    return target
+
+
+class ArtworkMissing(OutsideLibrary):
+    """Artwork named inside the library that is not there (yet)."""
+
+    def __init__(self, message: str, hint: str, path: Path) -> None:
+        super().__init__(message, hint)
+        self.path = path
+
+
+def inside_library(path: Path, deck: Path) -> bool:
+    """Whether a file found in a deck folder really is there (a link may lead out)."""
+    real = path.resolve()
+    return any(real.is_relative_to(root)
+               for root in (deck.resolve(), *config.allowed_folders()))
+
+
+def _shown(value: Any) -> str:
+    text = repr(value) if not isinstance(value, str) else f"'{value}'"
+    return text if len(text) <= 40 else text[:20] + f"... ({len(text):,} characters)"
+
+
+def _range(value: Any) -> str:
+    return f" from 0 to {MAX_STAT}" if isinstance(value, int) or (
+        isinstance(value, str) and value.isascii() and value.isdigit()) else ""
 
 
 def _is_count(value: Any) -> bool:
     if isinstance(value, bool):
         return False
     if isinstance(value, int):
-        return value >= 0
-    return isinstance(value, str) and value.isdigit()
+        return 0 <= value <= MAX_STAT
+    return isinstance(value, str) and _DIGITS.match(value) is not None and \
+        int(value) <= MAX_STAT
+
+
+_DIGITS = re.compile(r"^[0-9]{1,6}$")
 
 
 def parse_deck_file(path: Path, problems: list[Problem]) -> Deck | None:
     """Read a ``deck.yaml``: name, optional guid and creator, and card quantities."""
     display = str(path)
     try:
-        text = decode(path.read_bytes(), display)
+        text = decode(read_file(path, MAX_CARD_FILE_BYTES, "deck file"), display)
     except InputError as error:
         problems.append(Problem(display, error.line, error.message, "", error.column))
         return None
@@ -258,14 +368,36 @@ def parse_deck_text(display: str, text: str, problems: list[Problem]) -> Deck | 
     else:
         for slug, quantity in cards.items():
             if not (isinstance(quantity, int) and not isinstance(quantity, bool)
-                    and quantity > 0):
+                    and 0 < quantity <= MAX_QUANTITY):
                 problems.append(Problem(display, lines.get(f"cards.{slug}", 1),
-                                        f"quantity of '{slug}' is not a positive number",
-                                        f"{slug}: 1"))
+                                        f"quantity of '{slug}' is not a positive number "
+                                        f"(at most {MAX_QUANTITY})", f"{slug}: 1"))
+                continue
+            if isinstance(slug, int) and not isinstance(slug, bool):
+                slug = str(slug)  # noqa: PLW2901 - YAML reads 1000: as a number
+            if not (isinstance(slug, str) and CARD_SLUG_RE.match(slug)):
+                problems.append(Problem(display, lines.get(f"cards.{slug}", 1),
+                                        f"{_shown(slug)} is not a card slug",
+                                        "lower-case letters, digits and hyphens, as in the "
+                                        "card's file name"))
                 continue
             quantities[str(slug)] = quantity
     guid = data.get("guid")
     if guid is not None and not _GUID_RE.match(str(guid)):
-        problems.append(Problem(display, lines.get("guid", 1), f"'{guid}' is not a guid"))
+        problems.append(Problem(display, lines.get("guid", 1),
+                                f"{_shown(guid)} is not a guid"))
+    for key in ("name", "creator"):
+        value = data.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            problems.append(Problem(display, lines.get(key, 1), f"'{key}' must be text",
+                                    f"e.g. {key}: Jane Doe"))
+            data[key] = None
+        else:
+            found = character_problem(str(value), one_line=True)
+            if found:
+                problems.append(Problem(display, lines.get(key, 1), f"'{key}' {found}",
+                                        "delete it: it prints nothing"))
     return Deck(str(name or path.parent.name), str(path.parent), quantities,
                 str(guid) if guid else None, data.get("creator"), lines)

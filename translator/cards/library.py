@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from .files import CARD_FILE_RE, DECK_FILE, Problem, parse_card_file, parse_deck_file
+from .files import (
+    CARD_FILE_RE,
+    DECK_FILE,
+    Problem,
+    inside_library,
+    parse_card_file,
+    parse_deck_file,
+)
 from .model import SOURCE_LANGUAGE, Library
 
 
@@ -47,6 +54,9 @@ def load_library(paths: Iterable[str]) -> tuple[Library, list[Problem]]:
     problems: list[Problem] = []
     library = Library()
     for directory in deck_directories(paths, problems):
+        if not inside_library(directory / DECK_FILE, directory):
+            problems.append(_outside(directory / DECK_FILE))
+            continue
         deck = parse_deck_file(directory / DECK_FILE, problems)
         if deck is None:
             continue
@@ -60,6 +70,9 @@ def load_library(paths: Iterable[str]) -> tuple[Library, list[Problem]]:
         for path in sorted(directory.glob("*.md")):
             if path.name.lower() == "readme.md":
                 continue
+            if not inside_library(path, directory):
+                problems.append(_outside(path))
+                continue
             card_file = parse_card_file(path, key, problems)
             if card_file is None:
                 continue
@@ -67,6 +80,12 @@ def load_library(paths: Iterable[str]) -> tuple[Library, list[Problem]]:
     _check_across_files(library, problems)
     problems.sort(key=lambda p: (p.path, p.line))
     return library, problems
+
+
+def _outside(path: Path) -> Problem:
+    return Problem(str(path), 1, f"is a link to {path.resolve()}, outside the library",
+                   "a card library holds its files; copy the file here instead of linking "
+                   "it (or allow its folder in translator.toml: [library] allow-paths)")
 
 
 def _check_across_files(library: Library, problems: list[Problem]) -> None:

@@ -74,6 +74,16 @@ class CardFile:
     def line(self, key: str) -> int:
         return self.lines.get(key, 1)
 
+    def ignored_codes(self) -> list[str]:
+        """The rule codes of ``lint-ignore`` (none when it is not a list of codes, which
+        ``cards check`` reports)."""
+        value = self.fields.get("lint-ignore")
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, list) and all(isinstance(code, str) for code in value):
+            return list(value)
+        return []
+
 
 @dataclass
 class Card:

@@ -20,8 +20,9 @@ from typing import Any
 import yaml
 
 from .. import yamlfile
+from ..limits import MAX_GLOSSARY_BYTES
 from ..problems import Problem, did_you_mean
-from ..textio import InputError, decode
+from ..textio import InputError, decode, read_file
 from .model import (
     ADJECTIVE_FORMS,
     GENDERS,
@@ -94,7 +95,7 @@ def load_glossary(lang: str, library: Iterable[str] = (),
 def load_file(glossary: Glossary, path: Path, problems: list[Problem]) -> None:
     display = str(path)
     try:
-        text = decode(path.read_bytes(), display)
+        text = decode(read_file(path, MAX_GLOSSARY_BYTES, "glossary file"), display)
     except InputError as error:
         problems.append(Problem(display, error.line, error.message, "", error.column))
         return

@@ -18,11 +18,11 @@ table is ``[lint]``.  Command-line options override the file::
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import config as config_file
 from ..problems import did_you_mean
 from ..textio import InputError
 
@@ -49,57 +49,15 @@ class Config:
     settings: dict[str, object] = field(default_factory=dict)
 
 
-def find_config(start: Path | None = None) -> Path | None:
-    """The configuration file that applies in ``start`` (default: the current directory)."""
-    directory = (start or Path.cwd()).resolve()
-    for folder in (directory, *directory.parents):
-        candidate = folder / "translator.toml"
-        if candidate.is_file():
-            return candidate
-        candidate = folder / "pyproject.toml"
-        if candidate.is_file() and _has_table(candidate):
-            return candidate
-    return None
-
-
-def _has_table(path: Path) -> bool:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return True  # let load_config report it
-    return isinstance(data.get("tool"), dict) and "translator" in data["tool"]
-
-
-def _line_of(text: str, key: str) -> int:
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip().startswith((key + " ", key + "=")):
-            return number
-    return 0
+find_config = config_file.find_config
+_line_of = config_file.line_of
 
 
 def load_config(path: Path) -> Config:
     """Read and check a configuration file; problems raise :class:`InputError`."""
     display = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise InputError(display, f"cannot read: {error.strerror}") from error
-    except UnicodeDecodeError as error:
-        raise InputError(display, f"not valid UTF-8 (byte {error.start})") from error
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        line = getattr(error, "lineno", 0) or 0
-        raise InputError(display, f"not valid TOML: {error}", line) from error
-    if path.name == "pyproject.toml":
-        table = data.get("tool", {}).get("translator", {})
-        lint = table.get("lint", {}) if isinstance(table, dict) else {}
-        where = "[tool.translator.lint]"
-    else:
-        lint = data.get("lint", {})
-        where = "[lint]"
-    if not isinstance(lint, dict):
-        raise InputError(display, f"{where} must be a table", _line_of(text, "lint"))
+    lint, text, where = config_file.table(path, "lint")
+    config_file.allowed_folders(path.parent)  # [library] is checked with the rest
     config = Config(str(path))
     for key, value in lint.items():
         if key not in KEYS:
@@ -108,6 +66,10 @@ def load_config(path: Path) -> Config:
         _set(config, key, value, display, _line_of(text, key))
     base = path.parent
     config.glossary = [str(base / p) for p in config.glossary]
+    for relative, folder in zip(lint.get("glossary") or [], config.glossary, strict=False):
+        if not Path(folder).exists():
+            raise InputError(display, f"glossary: no file or folder {relative!r} (it is "
+                                      f"relative to {path.name})", _line_of(text, "glossary"))
     return config
 
 

@@ -128,10 +128,7 @@ def _card_names(library: Library) -> dict[str, set[str]]:
 
 
 def _suppressions(file: CardFile) -> list[str]:
-    value = file.fields.get("lint-ignore")
-    if isinstance(value, str):
-        value = [value]
-    return [str(code).strip().upper() for code in value or [] if str(code).strip()]
+    return [code.strip().upper() for code in file.ignored_codes() if code.strip()]
 
 
 def _apply_suppressions(subject: Subject, findings: list[Finding],

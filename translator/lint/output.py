@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 from .. import __version__
 from ..diagnostics import REGISTRY, Rule, Severity
+from ..untrusted import printable
 from .engine import Report
 from .model import Finding
 
@@ -55,7 +56,7 @@ def write_text(report: Report, out: TextIO, color: bool | None = None, fixed: in
         if color and fixable:
             fixable = f"{_DIM}{fixable}{_RESET}"
         out.write(f"{finding.path}:{finding.line}:{finding.column} {code} "
-                  f"{finding.message}{fixable}\n")
+                  f"{printable(finding.message)}{fixable}\n")
     counts = summary(report)
     total = counts["errors"] + counts["warnings"] + counts["infos"]
     scope = (f"{_plural(report.cards, 'card')} ({_plural(report.translations, 'translation')}, "

@@ -28,12 +28,12 @@ import jinja2
 from markupsafe import Markup, escape
 
 from .. import __version__
+from ..atomic import replacing
 from ..cards.model import DEFAULT_FOOTERS, LANGUAGE_NAMES, SOURCE_LANGUAGE, Card, Library
 from ..lint.context import Subject
 from ..lint.engine import Options, Report, Resources, lint, subjects_of
 from ..lint.model import Finding, plain_text
 from ..markup.parser import parse
-from ..typeset.atomic import replacing
 from ..typeset.symbols import symbol_svg, templates_root
 from ..workflow.states import STATES, CardState, card_state
 from .highlight import Mark, number_marks, text_html

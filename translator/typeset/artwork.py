@@ -52,7 +52,9 @@ from pathlib import Path
 
 from PIL import Image, ImageCms, ImageFile, ImageMath, ImageOps, UnidentifiedImageError
 
-from .atomic import replacing
+from ..atomic import replacing
+from ..limits import MAX_IMAGE_BYTES, MAX_PROFILE_BYTES
+from ..textio import InputError, read_file
 
 PRINT_PPI = 300
 """The resolution artwork needs at print size; below it a warning names the card."""
@@ -174,11 +176,12 @@ def find_profile(path: str | os.PathLike[str] | None = None) -> Profile:
 def _open_profile(path: Path, how: str) -> Profile:
     """Read, hash, parse and check a profile; every failure names the file."""
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise ArtworkError(f"ICC profile {path} ({how}) not found: {_INSTALL_HINT}") from None
-    except OSError as exc:
-        raise ArtworkError(f"ICC profile {path} ({how}) cannot be read: {exc.strerror or exc}"
+        data = read_file(path, MAX_PROFILE_BYTES, "colour profile")
+    except InputError as exc:
+        if exc.message == "no such file":
+            raise ArtworkError(f"ICC profile {path} ({how}) not found: {_INSTALL_HINT}"
+                               ) from None
+        raise ArtworkError(f"ICC profile {path} ({how}) cannot be used: {exc.message}"
                            "; give a readable CMYK profile with --icc FILE") from None
     resolved = path.resolve()
     sha = hashlib.sha256(data).hexdigest()
@@ -206,9 +209,10 @@ def _load_profile(path: str, sha256: str) -> tuple[bytes, ImageCms.ImageCmsProfi
     :func:`find_profile` hashed it is refused: images and output intent would
     disagree."""
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ArtworkError(f"ICC profile {path} cannot be read any more: {exc}") from None
+        data = read_file(path, MAX_PROFILE_BYTES, "colour profile")
+    except InputError as exc:
+        raise ArtworkError(f"ICC profile {path} cannot be read any more: {exc.message}"
+                           ) from None
     if hashlib.sha256(data).hexdigest() != sha256:
         raise ArtworkError(f"ICC profile {path} changed while printing: run again")
     return data, ImageCms.ImageCmsProfile(io.BytesIO(data))
@@ -278,12 +282,12 @@ def prepare(image_path: Path | None, profile: Profile, cache_dir: Path, *,
         return Artwork(None, 0, 0, 0.0,
                        (f"{card}: no artwork given: a placeholder is printed",))
     try:
-        source = image_path.read_bytes()
-    except FileNotFoundError:
-        return Artwork(None, 0, 0, 0.0,
-                       (f"{card}: artwork {image_path} not found: a placeholder is printed",))
-    except OSError as exc:
-        return _unreadable(card, image_path, exc.strerror or str(exc))
+        source = read_file(image_path, MAX_IMAGE_BYTES, "image")
+    except InputError as exc:
+        if exc.message == "no such file":
+            return Artwork(None, 0, 0, 0.0, (f"{card}: artwork {image_path} not found: a "
+                                             "placeholder is printed",))
+        return _unreadable(card, image_path, exc.message)
 
     target = cache_dir / f"{_cache_key(source, profile, ink_limit)}.jpg"
     size = _cached_size(target)

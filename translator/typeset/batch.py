@@ -17,10 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..atomic import replacing
 from ..cards.model import Library
 from . import assemble, manifest, preflight
 from .artwork import Profile, find_profile
-from .atomic import replacing
 from .build import BuildOptions, CardResult, _renderer, build_cards
 from .preview import render_png
 from .theme import load_theme

@@ -12,9 +12,15 @@ from __future__ import annotations
 
 import io
 import math
+import os
+import signal
+import sys
+import threading
+import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -22,12 +28,13 @@ from pathlib import Path
 import pikepdf
 from fontTools.ttLib import TTFont
 
+from ..atomic import owner_alive, replacing, sweep, work_for
 from ..cards.model import Card, Library
 from ..glossary.loader import library_files, load_glossary, shipped_files
 from ..glossary.model import Glossary
 from . import manifest
 from .artwork import ArtworkError, Profile, find_profile, prepare
-from .atomic import replacing, sweep
+from .manifest import safe_artwork
 from .render import CardPage, Renderer, art_box, card_page, overflows
 from .sizes import MM_PT, CardSize
 from .theme import Theme, load_theme
@@ -197,7 +204,8 @@ def _output_intent(pdf: pikepdf.Pdf, profile: Profile) -> None:
 
 
 def write_atomic(path: Path, pdf: pikepdf.Pdf) -> None:
-    """Save ``pdf`` as ``path`` all at once (see :mod:`.atomic`)."""
+    """Save ``pdf`` as ``path`` all at once (see :mod:`translator.atomic`: an error names
+    ``path``, never the temporary file)."""
     with replacing(path) as temporary, temporary.open("wb") as stream:
         # A stream, not the path: given an existing path, pikepdf makes its own
         # temporary file beside it, which an interrupted build would leave behind.
@@ -309,9 +317,7 @@ def run_job(job: Job) -> list[CardResult]:
     pages = []
     for card, lang in job.cards:
         page = card_page(card, lang, theme, _glossary(lang, tuple(job.roots)))
-        source = card.source
-        artwork = source.fields.get("artwork") if source else None
-        image = (Path(source.path).parent / str(artwork)) if source and artwork else None
+        image = safe_artwork(card)  # never a file outside the library
         try:
             art = prepare(image, profile, cache, box_mm=art_box(job.options.size,
                                                                    str(card.get("type"))),
@@ -440,31 +446,135 @@ def _run(cards: list[tuple[Card, str]], options: BuildOptions, roots: list[Path]
     # A few batches per worker: one fixed cost of a render (~15 ms) per batch, and a
     # progress bar that moves.
     size = max(8, math.ceil(len(cards) / (options.jobs * 3)))
-    pool = _pool(options.jobs)
-    futures = [pool.submit(run_job, Job(cards[i:i + size], options, roots, out))
-               for i in range(0, len(cards), size)]
-    found = []
+    futures = []
     try:
+        # Workers are forked at the first batch: a Ctrl-C waits until they ignore it.
+        with _sigint_blocked():
+            pool = _pool(options.jobs)
+            futures = [pool.submit(run_job, Job(cards[i:i + size], options, roots, out))
+                       for i in range(0, len(cards), size)]
+        found = []
         for future in as_completed(futures):
             part = future.result()
             found.extend(part)
             if progress is not None:
                 progress(len(part))
     except BaseException:
-        # Ctrl-C (or a failed batch): batches not started are dropped, so that the
-        # build stops now rather than after the whole queue.
-        for future in futures:
-            future.cancel()
+        # Ctrl-C (or a failed batch): the build stops now, not after the batches queued
+        # or running.  Workers ignore Ctrl-C (they would print their own tracebacks):
+        # they are killed here, and the temporary files they were writing removed.
+        with _sigint_ignored():
+            for future in futures:
+                future.cancel()
+            if _stop(options.jobs):
+                sweep(out)
+                sweep(Path(options.cache_dir or out / ".cache").resolve())
         raise
     return found
 
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}
+#: How often a worker looks whether its build is still running (where the system does
+#: not tell it, see :func:`_worker_start`), in seconds.
+WATCH_INTERVAL = 0.2
 
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
     """Worker processes kept for the life of this one: importing WeasyPrint and loading
     fonts costs about half a second a process, paid once however many builds follow."""
     if jobs not in _POOLS:
-        _POOLS[jobs] = ProcessPoolExecutor(max_workers=jobs)
+        _POOLS[jobs] = ProcessPoolExecutor(
+            max_workers=jobs, initializer=_worker_start,
+            initargs=(os.getpid(), threading.main_thread().ident))
     return _POOLS[jobs]
+
+
+def _stop(jobs: int) -> bool:
+    """Kill the workers of the pool of ``jobs`` (if there is one) and wait until they are
+    gone; the next build makes a new pool.  True if there was one."""
+    pool = _POOLS.pop(jobs, None)
+    if pool is None:
+        return False
+    # ProcessPoolExecutor has no public way to stop its workers before Python 3.14
+    # (kill_workers): its processes, by pid.
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        with suppress(OSError, ValueError):  # gone already, or closed
+            process.kill()
+    # The pool's own thread sees its workers die, reaps them (so that :func:`sweep`
+    # knows they are gone) and ends; shutdown waits for it.
+    pool.shutdown(wait=True, cancel_futures=True)
+    return True
+
+
+@contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """Ctrl-C (SIGINT) held back in this thread's signal mask until the block ends (then
+    raised): processes forked meanwhile start with it blocked (see :func:`_worker_start`),
+    threads started meanwhile keep it blocked."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None:
+        yield
+        return
+    previous = mask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, previous)
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ctrl-C ignored while the block runs (the workers being stopped: a second Ctrl-C
+    must not leave them half stopped); Python handles it in the main thread only."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+#: prctl(2) option: the signal a process gets when the thread that forked it ends.
+PR_SET_PDEATHSIG = 1
+
+
+def _worker_start(build: int, main_thread: int | None) -> None:
+    """Tie a worker process to the build that started it (its initializer).
+
+    Ctrl-C is for the build, which stops the workers itself: they ignore it.  A worker
+    dies with the build: on Linux the kernel kills it when the build's main thread ends
+    (``PR_SET_PDEATHSIG``: the signal is sent when the *thread* that forked the worker
+    ends, and ProcessPoolExecutor forks its workers in the thread that submits the
+    first batch, so only workers forked by the main thread use it), and a thread looks
+    every :data:`WATCH_INTERVAL` whether the build is still there (everywhere else).
+    A worker never renames a file into place once the build is gone (:func:`work_for`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    unblock = getattr(signal, "pthread_sigmask", None)
+    if unblock is not None:  # blocked by :func:`_run` while it forked this process
+        unblock(signal.SIG_UNBLOCK, {signal.SIGINT})
+    work_for(build)
+    if (sys.platform.startswith("linux") and os.getppid() == build
+            and threading.get_ident() == main_thread):
+        _die_with_parent()
+    if not owner_alive():  # gone before the kernel was told
+        os._exit(1)
+    threading.Thread(target=_watch, name="translator-watch-build", daemon=True).start()
+
+
+def _die_with_parent() -> None:
+    import ctypes  # noqa: PLC0415
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # no prctl: the watching thread is enough
+        pass
+
+
+def _watch() -> None:
+    while owner_alive():
+        time.sleep(WATCH_INTERVAL)
+    os._exit(1)

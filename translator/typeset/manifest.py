@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import __version__
+from ..atomic import replacing
+from ..cards.files import ArtworkMissing, OutsideLibrary, artwork_path
 from ..cards.model import Card
-from .atomic import replacing
 
 if TYPE_CHECKING:
     from .build import BuildOptions
@@ -91,11 +92,23 @@ def card_digest(card: Card, lang: str, shared: str) -> str:
     for version in (card.source, card.version(lang)):
         if version is not None:
             digest.update(file_digest(Path(version.path)).encode("ascii"))
-    source = card.source
-    artwork = source.fields.get("artwork") if source is not None else None
-    if source is not None and artwork:
-        digest.update(file_digest(Path(source.path).parent / str(artwork)).encode("ascii"))
+    image = safe_artwork(card)
+    if image is not None:
+        digest.update(file_digest(image).encode("ascii"))
     return digest.hexdigest()
+
+
+def safe_artwork(card: Card) -> Path | None:
+    """The artwork file of ``card`` if it may be read (:func:`artwork_path`), else None
+    (``cards check`` reports why; the build never opens it)."""
+    if card.source is None:
+        return None
+    try:
+        return artwork_path(card.source)
+    except ArtworkMissing as missing:
+        return missing.path  # inside the library: the build says it is missing
+    except OutsideLibrary:
+        return None
 
 
 def read(out: Path) -> dict[str, dict]:

@@ -36,6 +36,7 @@ import math
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -48,6 +49,7 @@ from typing import IO, TextIO
 import pikepdf
 from PIL import Image, ImageFilter, ImageMath
 
+from ..limits import MAX_PDF_BYTES
 from .sizes import MM_PT, Box, CardSize, pdf_box
 
 DEFAULT_DPI = 150.0
@@ -994,6 +996,14 @@ class _Opened:
 
 def _open(path: Path) -> tuple[int, str | None]:
     """``path``'s page count, and why it is not a PDF pikepdf reads (one line) or None."""
+    try:
+        info = path.stat()
+    except OSError as error:
+        return 0, f"cannot read: {error.strerror or error}"
+    if not stat.S_ISREG(info.st_mode):  # a FIFO or /dev/zero would never end
+        return 0, "not a regular file: give the path of a PDF"
+    if info.st_size > MAX_PDF_BYTES:
+        return 0, f"larger than {MAX_PDF_BYTES >> 30} GB: not a card PDF"
     try:
         with pikepdf.open(path) as pdf:
             pages = len(pdf.pages)

@@ -199,13 +199,14 @@ class Renderer:
 
     def __post_init__(self) -> None:
         self.fetcher = Fetcher([*self.roots, *self.theme.roots])
-        environment = self.theme.environment()
-        self.template = environment.get_template("deck.html.j2")
+        # Theme templates run sandboxed; any error in one is a ThemeError naming the
+        # template file and line (Theme.template, Theme.render).
+        self.template = self.theme.template("deck.html.j2")
         bleed = self.size.bleed
         fonts = {face: path.as_uri() for face, path in self.theme.fonts.items()}
-        page = environment.get_template("page.css.j2").render(size=self.size, fonts=fonts)
-        cards = environment.get_template("card.css.j2").render(
-            size=self.size, at=lambda mm: f"{mm + bleed:.3f}mm",
+        page = self.theme.render("page.css.j2", size=self.size, fonts=fonts)
+        cards = self.theme.render(
+            "card.css.j2", size=self.size, at=lambda mm: f"{mm + bleed:.3f}mm",
             factions={faction_slug(name): self.theme.colours(name)
                       for name in self.theme.factions})
         # Parsed once: a stylesheet inside the document would be parsed at every render

@@ -4,21 +4,55 @@ The default theme (``templates/default``) ships with the package.  ``--theme DIR
 names another: a directory with a ``theme.yaml`` whose keys override the default's,
 and any templates, CSS or symbols of its own; what it lacks comes from the default.
 Colours are CMYK percentages, written into the CSS as ``device-cmyk()``.
+
+A theme is not trusted: its ``theme.yaml`` is checked against :data:`SCHEMA` when it is
+loaded (before anything is rendered), its font files must be fonts, and its templates
+run in Jinja's immutable sandbox with a few variables and filters
+(:data:`TEMPLATE_GLOBALS`, :data:`TEMPLATE_FILTERS`), reading only files of the theme
+(:class:`ThemeLoader`).  Every problem is a :class:`ThemeError` of one line naming the
+file (and line) and what to do (see docs/security.md).
 """
 
 from __future__ import annotations
 
+import os
+import stat
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import jinja2
 import yaml
+from jinja2.defaults import DEFAULT_FILTERS
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
+from .. import yamlfile
+from ..cards.model import CARD_TYPES
+from ..limits import MAX_CONFIG_BYTES
+from ..problems import did_you_mean
+from ..textio import InputError, decode, read_file
 from .symbols import templates_root
 
 FACTION_KEYS = ("Gaian", "Dark Legion", "Red Banner", "House of Nobles", "The Empire", "None")
 FACES = ("regular", "bold", "italic", "bold-italic")
+
+#: The first bytes of a font file: TrueType (``00 01 00 00``, ``true``), OpenType
+#: (``OTTO``), a TrueType collection (``ttcf``), WOFF and WOFF2.
+FONT_SIGNATURES = (b"\x00\x01\x00\x00", b"OTTO", b"true", b"ttcf", b"wOFF", b"wOF2")
+#: Bytes of a font file (Gentium Book Plus: about 2 MB a face; CJK fonts: 20 MB).
+MAX_FONT_BYTES = 50 << 20
+#: Bytes of a template file (the default's largest is 8 KB).
+MAX_TEMPLATE_BYTES = 1 << 20
+
+#: The filters a theme template may use: those the shipped templates use (the default
+#: theme's and the review sheet's), nothing else.
+TEMPLATE_FILTERS = ("int", "join", "length", "max", "min", "replace", "round")
+#: The global names a theme template may use besides the variables it is given.
+TEMPLATE_GLOBALS = ("range",)
+#: Largest exponent of ``**`` and longest text or list made with ``*`` in a template.
+MAX_POWER = 100
+MAX_REPEAT = 1 << 20
 
 
 class ThemeError(Exception):
@@ -41,17 +75,34 @@ class Theme:
     backgrounds: dict[str, dict[str, Path]] = field(default_factory=dict)
     #: An image printed as the card back instead of ``back.html.j2`` (``back:``).
     back: Path | None = None
+    _environment: jinja2.Environment | None = field(default=None, init=False, repr=False,
+                                                    compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_environment": None}  # made again where it is needed
 
     @property
     def roots(self) -> list[Path]:
-        """What the renderer may read for this theme: its directories and font files."""
-        return [*self.directories, *(path.parent for path in self.fonts.values())]
+        """What the renderer may read for this theme: its directories and its font
+        files (the files themselves, not the directories they are in)."""
+        return [*self.directories, *self.fonts.values()]
 
     def environment(self) -> jinja2.Environment:
-        return jinja2.Environment(
-            loader=jinja2.FileSystemLoader([str(d) for d in self.directories]),
-            autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
-            lstrip_blocks=True)
+        """The theme's Jinja environment: sandboxed, reading only the theme's files;
+        its templates raise :class:`ThemeError` (of one line) for every problem."""
+        if self._environment is None:
+            self._environment = _sandbox(self.directories)
+        return self._environment
+
+    def template(self, name: str) -> jinja2.Template:
+        """The template ``name`` of the theme (else of the default theme), compiled;
+        its ``render`` raises :class:`ThemeError` for any error in it."""
+        return self.environment().get_template(name)
+
+    def render(self, name: str, **variables: Any) -> str:
+        """The template ``name`` rendered with ``variables``; any problem is a
+        :class:`ThemeError` ``path/to/template:LINE: what went wrong (what to do)``."""
+        return self.template(name).render(**variables)
 
     def colours(self, faction: str) -> dict[str, str]:
         found = self.factions.get(faction) or self.factions["None"]
@@ -61,70 +112,498 @@ class Theme:
         return self.backgrounds.get(faction, {}).get(card_type)
 
 
-def _read(path: Path) -> dict[str, Any]:
+# ----------------------------------------------------------------------- theme.yaml
+
+
+@dataclass(frozen=True)
+class Text:
+    """A value of the schema: a non-empty text (a name, a file path)."""
+
+    what: str
+    example: str
+    nullable: bool = False
+
+
+@dataclass(frozen=True)
+class Colour:
+    """A value of the schema: four CMYK percentages, 0 to 100."""
+
+    example: str = "[70, 10, 90, 25]"
+    nullable: bool = False
+
+
+@dataclass(frozen=True)
+class Keys:
+    """A value of the schema: a mapping of these keys (each optional unless
+    ``required``); ``nullable``: an empty value (``null``) means none."""
+
+    what: str
+    keys: dict[str, Text | Colour | Keys]
+    required: tuple[str, ...] = ()
+    nullable: bool = False
+
+
+_FACTION_COLOURS = Keys("its colours: ink and tint", {"ink": Colour(), "tint": Colour()},
+                        required=("ink", "tint"))
+#: What a theme.yaml holds: every key it may have and what its value must be.
+SCHEMA = Keys("a theme.yaml: name, fonts, factions, backgrounds, back", {
+    "name": Text("the theme's name", "name: my theme"),
+    "fonts": Keys("the fonts: text", {
+        "text": Keys("the text font's four faces", {
+            face: Text(f"the {face} font file", f"{face}: fonts/MyFont-{face}.ttf")
+            for face in FACES}, required=FACES),
+    }),
+    "factions": Keys("the factions' colours", dict.fromkeys(FACTION_KEYS, _FACTION_COLOURS)),
+    "backgrounds": Keys("background images by faction, then card type", {
+        key: Keys("background images by card type", {
+            card_type: Text("a background image in the theme",
+                            f"{card_type}: {card_type.lower()}.jpg")
+            for card_type in CARD_TYPES}, nullable=True)
+        for key in FACTION_KEYS}, nullable=True),
+    "back": Text("an image in the theme printed as the card back", "back: back.jpg",
+                 nullable=True),
+})
+
+
+@dataclass
+class _File:
+    """One theme.yaml, checked against :data:`SCHEMA`."""
+
+    path: Path
+    data: dict[str, Any]
+    node: yaml.Node | None
+
+    def where(self, *keys: str | int) -> str:
+        return f"{self.path}:{yamlfile.line_of(self.node, *keys)}"
+
+
+def _kind(value: object) -> str:
+    """What a YAML value is, in words (never the value itself, which may be huge)."""
+    if value is None:
+        return "empty (null)"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "a " + type(value).__name__
+
+
+def _show(value: object) -> str:
+    """A short scalar as written, else what it is."""
+    if isinstance(value, str | int | float | bool) or value is None:
+        text = repr(value)
+        return text if len(text) <= 60 else text[:57] + "..."
+    return _kind(value)
+
+
+def _dotted(path: tuple[str | int, ...]) -> str:
+    return ".".join(str(part) for part in path) or "theme.yaml"
+
+
+def validate(data: object, node: yaml.Node | None, path: Path,
+             shape: Text | Colour | Keys = SCHEMA, keys: tuple[str | int, ...] = ()) -> None:
+    """Check the value ``data`` of a theme.yaml at ``keys`` against ``shape`` (the whole
+    file against :data:`SCHEMA`); the first problem is a :class:`ThemeError` naming the
+    file, the line and what to write.  Only the declared shape is walked, so a value of
+    any size fails at its first wrong part."""
+    name = _dotted(keys)
+    # The line of the key (a mapping given as a block starts on the line after it).
+    where = f"{path}:{yamlfile.key_line_of(node, *keys) if keys else yamlfile.line_of(node)}"
+    if data is None and shape.nullable:
+        return
+    if isinstance(shape, Keys):
+        if not isinstance(data, dict):
+            if not keys:
+                raise ThemeError(f"{where}: a theme.yaml is a mapping of keys, not "
+                                 f"{_kind(data)} (keys: {', '.join(shape.keys)})")
+            raise ThemeError(f"{where}: {name} is {_kind(data)}; it must be a mapping: "
+                             f"{shape.what} (keys: {', '.join(shape.keys)})")
+        for key in data:
+            if key not in shape.keys:
+                line = yamlfile.key_line_of(node, *keys, key) if isinstance(key, str) \
+                    else yamlfile.line_of(node, *keys)
+                raise ThemeError(f"{path}:{line}: unknown key {_show(key)} in {name} "
+                                 f"({did_you_mean(str(key), tuple(shape.keys))})")
+        missing = [key for key in shape.required if key not in data]
+        if missing:
+            raise ThemeError(f"{where}: {name} has no {', '.join(missing)} (give "
+                             f"{shape.what})")
+        for key, value in data.items():
+            validate(value, node, path, shape.keys[key], (*keys, key))
+    elif isinstance(shape, Colour):
+        expected = (f"four CMYK percentages from 0 to 100 (c, m, y, k), e.g. "
+                    f"{keys[-1]}: {shape.example}")
+        if not isinstance(data, list) or len(data) != 4:
+            got = f"a list of {len(data)}" if isinstance(data, list) else _kind(data)
+            raise ThemeError(f"{where}: {name} is {got}; write {expected}")
+        for index, value in enumerate(data):
+            if isinstance(value, bool) or not isinstance(value, int | float) \
+                    or not 0 <= value <= 100:
+                at = f"{path}:{yamlfile.line_of(node, *keys, index)}"
+                raise ThemeError(f"{at}: {name}[{index}] is {_show(value)}; write "
+                                 f"{expected}")
+    elif not isinstance(data, str) or not data.strip() or "\x00" in data \
+            or len(data) > 4096:
+        raise ThemeError(f"{where}: {name} is {_kind(data)}; it must be {shape.what}, "
+                         f"written as a text (e.g. {shape.example})")
+
+
+def _read(path: Path) -> _File:
+    """A theme.yaml, read (small, UTF-8, YAML without aliases) and validated."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as error:
-        raise ThemeError(f"{path}: cannot read the theme: {error}") from error
-    if not isinstance(data, dict):
-        raise ThemeError(f"{path}: a theme.yaml is a mapping (name, fonts, factions, "
-                         "backgrounds)")
-    return data
+        text = decode(read_file(path, MAX_CONFIG_BYTES, "theme.yaml"), str(path))
+    except InputError as error:
+        raise ThemeError(str(error)) from None
+    problems: list[Any] = []
+    loaded = yamlfile.load(text, str(path), 1, problems)
+    if loaded is None:
+        raise ThemeError(str(problems[0]) if problems else f"{path}: malformed YAML")
+    data, node = loaded
+    data = {} if data is None else data
+    validate(data, node, path)
+    return _File(path, data, node)
 
 
 def load_theme(directory: str | Path | None = None) -> Theme:
-    """The default theme, overridden by the theme in ``directory`` if given."""
-    default = templates_root() / "default"
-    directories = [default]
-    data = _read(default / "theme.yaml")
-    # A theme's own back image, else the default theme's (each relative to its theme).
-    back = _image([default], data["back"], "back image") if data.get("back") else None
+    """The default theme, overridden by the theme in ``directory`` if given: every
+    theme.yaml validated, every font and image checked (a :class:`ThemeError`)."""
+    default_dir = templates_root() / "default"
+    default = _read(default_dir / "theme.yaml")
+    files = [default]
+    directories = [default_dir]
     if directory is not None:
         own = Path(directory).resolve()
         if not (own / "theme.yaml").is_file():
             raise ThemeError(f"{own}: no theme.yaml (a theme is a directory with a "
                              "theme.yaml, see templates/README.md)")
-        override = _read(own / "theme.yaml")
-        for key in ("fonts", "factions", "backgrounds"):
-            if key in override:
-                data[key] = {**data.get(key, {}), **override[key]}
-        data["name"] = override.get("name", own.name)
+        files.insert(0, _read(own / "theme.yaml"))
         directories.insert(0, own)
-        if override.get("back"):
-            back = _image(directories, override["back"], "back image")
-    fonts = {face: Path(str(path)) for face, path in (data.get("fonts", {}).get("text")
-                                                     or {}).items()}
-    missing = [f for f in FACES if f not in fonts]
-    if missing:
-        raise ThemeError(f"theme {data.get('name')}: no {', '.join(missing)} font in "
-                         "fonts.text")
-    for face, path in fonts.items():
-        if not path.is_file():
-            raise ThemeError(f"the {face} font {path} is not installed "
-                             "(apt-get install fonts-sil-gentiumplus, as ./dev setup does)")
+    theme_file = files[0]
+
+    def given(*keys: str) -> _File:
+        """The theme.yaml whose value at ``keys`` counts: the theme's, else the default's."""
+        for file in files:
+            data: Any = file.data
+            for key in keys:
+                if not isinstance(data, dict) or key not in data:
+                    break
+                data = data[key]
+            else:
+                return file
+        return files[-1]
+
+    # Fonts: a theme's fonts.text replaces the default's (all four faces).
+    source = given("fonts", "text")
+    if "text" not in (source.data.get("fonts") or {}):
+        raise ThemeError(f"{source.path}: no fonts.text (give the four faces of the text "
+                         f"font: {', '.join(FACES)})")
+    fonts = {face: _font(source, face) for face in FACES}
     factions = {}
     for key in FACTION_KEYS:
-        entry = (data.get("factions") or {}).get(key)
-        if not isinstance(entry, dict) or not {"ink", "tint"} <= set(entry):
-            raise ThemeError(f"theme {data.get('name')}: faction {key!r} needs ink and tint "
-                             "(CMYK percentages)")
-        factions[key] = {name: tuple(float(v) for v in entry[name]) for name in ("ink", "tint")}
+        found = given("factions", key)
+        entry = (found.data.get("factions") or {}).get(key)
+        if entry is None:
+            raise ThemeError(f"{found.where('factions')}: no colours for faction {key!r} "
+                             f"(give {key}: {{ink: [c, m, y, k], tint: [c, m, y, k]}})")
+        factions[key] = {part: tuple(float(v) for v in entry[part]) for part in ("ink", "tint")}
     backgrounds: dict[str, dict[str, Path]] = {}
-    for faction, by_type in (data.get("backgrounds") or {}).items():
-        for card_type, relative in (by_type or {}).items():
-            backgrounds.setdefault(str(faction), {})[str(card_type)] = _image(
-                directories, relative, "background")
-    return Theme(str(data.get("name", "theme")), directories, fonts, factions, backgrounds,
-                 back)
+    for key in FACTION_KEYS:
+        found = given("backgrounds", key)
+        for card_type in (found.data.get("backgrounds") or {}).get(key) or {}:
+            backgrounds.setdefault(key, {})[card_type] = _image(
+                directories, found, ("backgrounds", key, card_type), "background")
+    back = None
+    found = given("back")
+    if found.data.get("back") is not None:
+        back = _image(directories, found, ("back",), "back image")
+    name = theme_file.data.get("name") or (directories[0].name if directory is not None
+                                           else "theme")
+    return Theme(str(name), directories, fonts, factions, backgrounds, back)
 
 
-def _image(directories: list[Path], relative: object, what: str) -> Path:
-    """An image named in a theme.yaml: inside the theme, and there."""
-    path = (directories[0] / str(relative)).resolve()
-    if not any(path.is_relative_to(d.resolve()) for d in directories):
-        raise ThemeError(f"{directories[0] / 'theme.yaml'}: the {what} {relative!r} is "
-                         "outside the theme directory")
-    if not path.is_file():
-        raise ThemeError(f"{directories[0] / 'theme.yaml'}: the {what} {relative!r} does "
-                         "not exist")
+def _font(file: _File, face: str) -> Path:
+    """A font file named in ``file`` (absolute, or relative to its theme): a regular
+    file, not too large, whose first bytes are a font's."""
+    value = file.data["fonts"]["text"][face]
+    where = file.where("fonts", "text", face)
+    path = Path(value)
+    if not path.is_absolute():
+        path = file.path.parent / path
+    try:
+        path = path.resolve()
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        if file.path.parent == templates_root() / "default":
+            raise ThemeError(f"the {face} font {path} is not installed (apt-get install "
+                             "fonts-sil-gentiumplus, as ./dev setup does)") from None
+        raise ThemeError(f"{where}: the {face} font {value!r} does not exist ({path}) (name "
+                         "a font file, absolute or relative to the theme directory)") from None
+    except (OSError, RuntimeError) as error:
+        raise ThemeError(f"{where}: cannot read the {face} font {value!r}: "
+                         f"{getattr(error, 'strerror', None) or error}") from None
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise ThemeError(f"{where}: the {face} font {value!r} is not a regular file "
+                             "(name a .ttf, .otf, .woff or .woff2 file)")
+        if info.st_size > MAX_FONT_BYTES:
+            raise ThemeError(f"{where}: the {face} font {value!r} is "
+                             f"{info.st_size / (1 << 20):.1f} MB, more than the "
+                             f"{MAX_FONT_BYTES >> 20} MB a font file may be (is this the "
+                             "right file?)")
+        signature = os.pread(descriptor, 4, 0)
+    except OSError as error:
+        raise ThemeError(f"{where}: cannot read the {face} font {value!r}: "
+                         f"{error.strerror or error}") from None
+    finally:
+        os.close(descriptor)
+    if signature not in FONT_SIGNATURES:
+        raise ThemeError(f"{where}: the {face} font {value!r} is not a font file (not "
+                         "TrueType, OpenType, WOFF or WOFF2); name a .ttf, .otf, .woff or "
+                         ".woff2 file")
     return path
+
+
+def _image(directories: list[Path], file: _File, keys: tuple[str, ...], what: str) -> Path:
+    """An image named in a theme.yaml: inside the theme, and there."""
+    relative: Any = file.data
+    for key in keys:
+        relative = relative[key]
+    where = file.where(*keys)
+    base = file.path.parent
+    try:
+        path = (base / str(relative)).resolve()
+    except (OSError, RuntimeError) as error:
+        raise ThemeError(f"{where}: the {what} {relative!r} cannot be read: {error}") from None
+    if not any(path.is_relative_to(d.resolve()) for d in directories):
+        raise ThemeError(f"{where}: the {what} {relative!r} is outside the theme directory "
+                         "(copy the image into the theme and name it relative to it)")
+    if not path.is_file():
+        raise ThemeError(f"{where}: the {what} {relative!r} does not exist (name an image "
+                         "file relative to the theme directory)")
+    return path
+
+
+# ------------------------------------------------------------------------- templates
+
+
+class TemplateRefused(jinja2.TemplateError):
+    """A template the theme may not use (outside the theme, unreadable, not UTF-8);
+    ``filename`` and ``lineno`` say where, when it is about that file itself."""
+
+    def __init__(self, message: str, filename: str | None = None,
+                 lineno: int | None = None) -> None:
+        super().__init__(message)
+        self.filename = filename
+        self.lineno = lineno
+
+
+def _pieces(name: object) -> list[str]:
+    """The parts of a template name, relative to the theme; absolute names, ``..`` and
+    backslashes are refused."""
+    if not isinstance(name, str) or not name:
+        raise TemplateRefused(f"a template name is a non-empty text, not {_kind(name)}")
+    shown = _show(name)
+    if "\x00" in name or "\\" in name:
+        raise TemplateRefused(f"the template name {shown} holds a backslash or NUL (name "
+                              "templates with / relative to the theme directory)")
+    if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
+        raise TemplateRefused(f"the template name {shown} is an absolute path: a theme "
+                              "includes only its own templates (name them relative to the "
+                              "theme directory)")
+    parts = name.split("/")
+    if ".." in parts:
+        raise TemplateRefused(f"the template name {shown} goes up with '..': a theme "
+                              "includes only its own templates (name them relative to the "
+                              "theme directory)")
+    return [part for part in parts if part not in ("", ".")]
+
+
+class ThemeLoader(jinja2.BaseLoader):
+    """Templates from the theme's directories only: its own, then the default theme's.
+
+    A name is relative to a theme directory; the file found is resolved (links
+    followed) and must still be inside one of them, a regular UTF-8 file of at most
+    :data:`MAX_TEMPLATE_BYTES`.
+    """
+
+    def __init__(self, directories: list[Path]) -> None:
+        self.directories = [Path(d) for d in directories]
+        self.roots = [Path(d).resolve() for d in directories]
+        #: Every template file given to Jinja (to find a template's frames in a
+        #: traceback).
+        self.files: set[str] = set()
+
+    def get_source(self, environment: jinja2.Environment,
+                   template: str) -> tuple[str, str, Any]:
+        pieces = _pieces(template)
+        if not pieces:
+            raise jinja2.TemplateNotFound(template)
+        for directory in self.directories:
+            candidate = directory.joinpath(*pieces)
+            if not os.path.lexists(candidate):
+                continue
+            shown = str(candidate)
+            try:
+                resolved = candidate.resolve()
+            except (OSError, RuntimeError) as error:
+                raise TemplateRefused(f"cannot follow this link: {error}", shown) from None
+            if not any(resolved.is_relative_to(root) for root in self.roots):
+                raise TemplateRefused(
+                    f"a link to {resolved}, outside the theme directories (copy the "
+                    "template into the theme instead of linking to it)", shown)
+            try:
+                data = read_file(resolved, MAX_TEMPLATE_BYTES, "template")
+                source = decode(data, shown)
+                mtime = os.stat(resolved).st_mtime
+            except InputError as error:
+                raise TemplateRefused(error.message, shown, error.line or None) from None
+            except OSError as error:
+                raise TemplateRefused(f"cannot read: {error.strerror or error}",
+                                      shown) from None
+            self.files.add(shown)
+
+            def uptodate(path: Path = resolved, mtime: float = mtime) -> bool:
+                try:
+                    return os.stat(path).st_mtime == mtime
+                except OSError:
+                    return False
+
+            return source, shown, uptodate
+        raise jinja2.TemplateNotFound(template)
+
+
+class _ThemeTemplate(jinja2.Template):
+    """A theme template whose ``render`` turns every error into a ThemeError."""
+
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        try:
+            return super().render(*args, **kwargs)
+        except ThemeError:
+            raise
+        except Exception as error:  # anything a template does is the theme's
+            raise template_error(error, self.environment, self.filename or self.name) \
+                from None
+
+
+class _Sandbox(ImmutableSandboxedEnvironment):
+    """Jinja's immutable sandbox (no attribute starting with ``_``, no function's
+    globals, no method changing a value), with the theme's loader and a cap on the
+    size of what ``**`` and ``*`` make."""
+
+    template_class = _ThemeTemplate
+    intercepted_binops = frozenset({"**", "*"})
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "**" and isinstance(right, int | float) and (
+                abs(right) > MAX_POWER or (isinstance(left, int) and
+                                           abs(left).bit_length() > 256)):
+            raise SecurityError(f"a power too large to compute (exponent at most "
+                                f"{MAX_POWER})")
+        if operator == "*":
+            for sequence, count in ((left, right), (right, left)):
+                if isinstance(sequence, str | list | tuple) and isinstance(count, int) \
+                        and len(sequence) * count > MAX_REPEAT:
+                    raise SecurityError(f"a repetition longer than {MAX_REPEAT} items")
+        return super().call_binop(context, operator, left, right)
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if isinstance(obj, jinja2.Undefined):  # 'cycler' is undefined, not its __init__
+            obj._fail_with_undefined_error()
+        return super().getattr(obj, attribute)
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        if isinstance(obj, jinja2.Undefined):
+            obj._fail_with_undefined_error()
+        return super().getitem(obj, argument)
+
+    def get_template(self, name: Any, parent: str | None = None,
+                     globals: Any = None) -> jinja2.Template:
+        if parent is not None:
+            # An include, import or extends: an error is the including template's, and
+            # its render reports it with the line.
+            return super().get_template(name, parent, globals)
+        try:
+            return super().get_template(name, parent, globals)
+        except ThemeError:
+            raise
+        except Exception as error:
+            theme = self.loader.directories[0] if isinstance(self.loader, ThemeLoader) \
+                else "theme"
+            raise template_error(error, self, str(theme)) from None
+
+
+def _sandbox(directories: list[Path]) -> jinja2.Environment:
+    environment = _Sandbox(loader=ThemeLoader(directories), autoescape=True,
+                           undefined=jinja2.StrictUndefined, trim_blocks=True,
+                           lstrip_blocks=True)
+    environment.globals = {name: environment.globals[name] for name in TEMPLATE_GLOBALS}
+    environment.filters = {name: DEFAULT_FILTERS[name] for name in TEMPLATE_FILTERS}
+    return environment
+
+
+def _where(error: BaseException, environment: jinja2.Environment,
+           fallback: str) -> tuple[str, int | None]:
+    """The template file and line an error comes from: the error's own (syntax errors,
+    refused files), else the innermost template frame of its traceback (Jinja gives
+    template frames the template's file name and line)."""
+    filename = getattr(error, "filename", None)
+    if isinstance(error, jinja2.TemplateSyntaxError | TemplateRefused) and filename:
+        return filename, getattr(error, "lineno", None)
+    loader = environment.loader
+    files = loader.files if isinstance(loader, ThemeLoader) else set()
+    for frame in reversed(traceback.extract_tb(error.__traceback__)):
+        if frame.filename in files:
+            return frame.filename, frame.lineno
+    return fallback, None
+
+
+def _what(error: BaseException) -> str:
+    """What went wrong in a template, and what to do."""
+    listed = "templates/README.md lists the variables and filters a theme template has"
+    if isinstance(error, TemplateRefused):
+        return error.message or "refused"
+    if isinstance(error, jinja2.TemplateAssertionError):
+        return f"{error.message} ({listed})"
+    if isinstance(error, jinja2.TemplateSyntaxError):
+        return f"template syntax error: {error.message} (fix the Jinja syntax on this line)"
+    if isinstance(error, jinja2.TemplatesNotFound):
+        names = ", ".join(_show(name) for name in error.templates)
+        return (f"none of the templates {names} is in the theme or the default theme (add "
+                "one to the theme directory, or fix the names)")
+    if isinstance(error, jinja2.TemplateNotFound):
+        return (f"no template {_show(error.name)} in the theme or the default theme (add it "
+                "to the theme directory, or fix the name)")
+    if isinstance(error, SecurityError):
+        return (f"not allowed in a theme template: {error} (theme templates run in a "
+                "sandbox: no attribute starting with _, no changing values; see "
+                "docs/security.md)")
+    if isinstance(error, jinja2.UndefinedError):
+        return f"{error.message} ({listed})"
+    if isinstance(error, RecursionError):
+        return ("templates include or call each other without end (remove the include "
+                "or macro loop)")
+    if isinstance(error, jinja2.TemplateError):
+        message = error.message or type(error).__name__
+        if message.startswith(("No filter named", "No test named")):
+            return f"{message} ({listed})"
+        return f"{message} (fix the template)"
+    return f"{type(error).__name__}: {error} (fix the expression on this line)"
+
+
+def template_error(error: BaseException, environment: jinja2.Environment,
+                   fallback: str) -> ThemeError:
+    """A template's error as a ThemeError of one line: ``file:LINE: what (what to do)``."""
+    filename, line = _where(error, environment, fallback)
+    message = " ".join(_what(error).split())
+    if len(message) > 400:
+        message = message[:397] + "..."
+    where = f"{filename}:{line}" if line else filename
+    return ThemeError(f"{where}: {message}")
+

@@ -1,0 +1,183 @@
+"""Writing output files all at once.
+
+Every file a build writes (card PDFs, decks, sheets, previews, converted artwork, the
+build record) goes through :func:`replacing`: it is written to a hidden temporary
+file in the same directory and renamed over its target once complete.  Readers
+(another worker, a printer's upload form) see the old file or the new one, and an
+interrupted build (Ctrl-C, a killed process) leaves no half-written file behind.
+
+A failure to write names the target, never the temporary file: :func:`replacing`
+raises an :class:`OSError` whose ``filename`` is the target and whose ``strerror`` is
+the cause ("No space left on device").
+
+A build's worker process calls :func:`work_for` with the build's process id: from
+then on it renames nothing once that process is gone (it exits instead), so that a
+build killed outright (``kill -9``) has no worker finishing its files for it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+#: Temporary files end so: :func:`sweep` removes only these.
+SUFFIX = ".tmp"
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+
+#: The process this one writes for (a worker's build), and whether it is its parent.
+_OWNER: tuple[int, bool] | None = None
+#: Whether /proc tells how the owner is (Linux).
+_PROC = False
+
+
+@contextmanager
+def replacing(target: Path, mode: int = 0o666) -> Iterator[Path]:
+    """A temporary path to write ``target``'s new content to; renamed over ``target``
+    when the block ends normally, removed when it raises (KeyboardInterrupt too).
+
+    An :class:`OSError` in making, writing or renaming the temporary file is raised
+    as one naming ``target`` (an error naming another file, one the block read, is
+    left as it is)."""
+    temporary: Path | None = None
+    if not owner_alive():  # a worker whose build is gone writes nothing
+        os._exit(1)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # The name is known before the file exists, so that an interrupt at any point
+        # after it is made removes it.  The writer's process id is in the name:
+        # :func:`sweep` leaves a live process's alone.
+        while True:
+            temporary = target.parent / (f".{target.name}.{os.getpid()}."
+                                         f"{secrets.token_hex(4)}{SUFFIX}")
+            try:
+                os.close(os.open(temporary, _CREATE, 0o600))
+            except FileExistsError:
+                continue  # another's (one chance in 2**32)
+            break
+        yield temporary
+        os.chmod(temporary, mode & ~_UMASK)
+        if not owner_alive():  # a worker whose build is gone writes nothing
+            _remove(temporary)
+            os._exit(1)
+        os.replace(temporary, target)
+    except OSError as error:
+        _remove(temporary)
+        if not _about(error, target, temporary):
+            raise
+        raise naming(error, target) from error
+    except BaseException:
+        _remove(temporary)
+        raise
+
+
+def _remove(temporary: Path | None) -> None:
+    if temporary is not None:
+        with suppress(OSError):  # never made (a read-only directory says so, too)
+            temporary.unlink(missing_ok=True)
+
+
+def naming(error: OSError, target: Path | str) -> OSError:
+    """``error`` as a failure to write ``target``: the same class and errno, the cause
+    as ``strerror`` ("No space left on device"), ``target`` as ``filename``."""
+    cause = error.strerror or (os.strerror(error.errno) if error.errno else None) \
+        or str(error) or type(error).__name__
+    return OSError(error.errno, cause, str(target))
+
+
+def _about(error: OSError, target: Path, temporary: Path | None) -> bool:
+    """Whether ``error`` is about writing ``target``: it names no file, or the
+    temporary file or target (or a stream on it, as a failed flush does), or the
+    directory."""
+    named = [n for n in (error.filename, error.filename2) if n is not None]
+    if not named:
+        return True
+    ours = {str(target), str(target.parent)} | ({str(temporary)} if temporary else set())
+    for name in named:
+        text = os.fsdecode(name) if isinstance(name, (str, bytes, os.PathLike)) else str(name)
+        # pikepdf names the stream it failed to write: "<_io.BufferedWriter name='...'>"
+        if text in ours or (temporary is not None and str(temporary) in text):
+            return True
+    return False
+
+
+def work_for(owner: int) -> None:
+    """Make this process write for ``owner`` (a build's worker, ``owner`` the build):
+    :func:`replacing` renames nothing once ``owner`` is gone."""
+    global _OWNER, _PROC  # noqa: PLW0603 - one setting per process
+    _OWNER = (owner, os.getppid() == owner)
+    _PROC = sys.platform.startswith("linux") and Path(f"/proc/{owner}/status").is_file()
+
+
+def owner_alive() -> bool:
+    """Whether the process this one writes for (:func:`work_for`) is still running;
+    True when it writes for itself."""
+    if _OWNER is None:
+        return True
+    owner, parent = _OWNER
+    if parent:  # an orphan is given another parent: exact, no pid reuse
+        if os.getppid() != owner:
+            return False
+    else:
+        try:
+            os.kill(owner, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass
+    return not (_PROC and _dying(owner))
+
+
+def _dying(pid: int) -> bool:
+    """Whether ``pid`` is dead or being killed, on Linux: the kernel takes a while to tear
+    a killed process down (a quarter of a second for one of 800 MB), and gives its
+    children another parent only then.  Meanwhile its memory is gone (no ``VmRSS``)
+    and SIGKILL is pending."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text(encoding="ascii", errors="replace")
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+    if fields.get("State", "").strip()[:1] in {"Z", "X"} or "VmRSS" not in fields:
+        return True
+    kill = 1 << (signal.SIGKILL - 1)
+    try:
+        return any(int(fields.get(key, "0"), 16) & kill for key in ("SigPnd", "ShdPnd"))
+    except ValueError:
+        return False
+
+
+def sweep(directory: Path) -> None:
+    """Remove the temporary files of builds that were killed (a process killed outright
+    runs no cleanup): those whose writer is gone.  Another build writing into the same
+    directory at the same time keeps its own."""
+    if not directory.is_dir():
+        return
+    for path in directory.glob(f".*{SUFFIX}"):
+        match = _WRITER.match(path.name)
+        if match is not None and not _alive(int(match.group(1))):
+            path.unlink(missing_ok=True)
+
+
+_WRITER = re.compile(r"^\..+\.(\d+)\.[^.]+" + re.escape(SUFFIX) + "$")
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False  # this process writes nothing until sweep returns
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True

@@ -1,0 +1,112 @@
+"""JSON from outside (Aminduna's API, a website export): read within limits, and the
+line of any value found again for messages.
+
+Python's ``json`` module accepts what no API sends (``NaN``, ``Infinity``) and fails
+with a traceback on what an attacker sends (100,000 nested brackets, a number of
+5,000 digits); both are refused here with the file and the line.  JSON keeps no
+positions, so :func:`line_of` finds a value's line again by scanning the text, which
+only a problem's message needs.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from typing import Any
+
+from .limits import MAX_DEPTH
+from .problems import Problem
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
+
+
+def _constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def load(text: str, path: str, problems: list[Problem]) -> tuple[bool, Any]:
+    """(True, data) of a JSON text, or (False, None) and a problem naming the line."""
+    hint = "save the API's answer as it came"
+    try:
+        data = json.loads(text, parse_constant=_constant)
+    except json.JSONDecodeError as error:
+        problems.append(Problem(path, error.lineno, f"not valid JSON: {error.msg}", hint,
+                                error.colno))
+        return False, None
+    except RecursionError:
+        problems.append(Problem(path, 1, f"JSON nested more than {MAX_DEPTH} levels deep",
+                                "Aminduna's JSON is a few levels deep: is this the right "
+                                "file?"))
+        return False, None
+    except ValueError as error:  # NaN, Infinity, a number of thousands of digits
+        message = str(error).split(";")[0]
+        problems.append(Problem(path, _line_of_text(text, message), f"not valid JSON: "
+                                f"{message}", hint))
+        return False, None
+    deepest = depth(data)
+    if deepest > MAX_DEPTH:
+        problems.append(Problem(path, 1, f"JSON nested {deepest} levels deep (at most "
+                                f"{MAX_DEPTH})", "Aminduna's JSON is a few levels deep: is "
+                                "this the right file?"))
+        return False, None
+    return True, data
+
+
+def _line_of_text(text: str, message: str) -> int:
+    for word in ("NaN", "-Infinity", "Infinity"):
+        if message.startswith(word):
+            match = re.search(rf"(?<![\w\"]){word}(?![\w\"])", text)
+            if match:
+                return text.count("\n", 0, match.start()) + 1
+    return 1
+
+
+def depth(value: Any) -> int:
+    """How deeply ``value`` nests (a scalar is 1), without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        deepest = max(deepest, level)
+        if isinstance(item, dict):
+            stack.extend((v, level + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, level + 1) for v in item)
+    return deepest
+
+
+def line_of(text: str, path: tuple[str | int, ...]) -> int:
+    """The line of the value at ``path`` (keys and indexes) in a JSON ``text``; of its
+    nearest ancestor found, 1 if none."""
+    newlines = [m.start() for m in re.finditer("\n", text)]
+
+    def line(offset: int) -> int:
+        return bisect.bisect_left(newlines, offset) + 1
+
+    # One frame per open container: [is_object, key or index, expecting a key].
+    stack: list[list[Any]] = []
+    best = 1
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        top = stack[-1] if stack else None
+        if token in ",:" or token in "}]":
+            if token == "," and top is not None:
+                if top[0]:
+                    top[2] = True
+                else:
+                    top[1] += 1
+            elif token in "}]" and stack:
+                stack.pop()
+            continue
+        if top is not None and top[0] and top[2]:  # a key
+            top[1] = json.loads(token) if token.startswith('"') else token
+            top[2] = False
+            continue
+        current = tuple(frame[1] for frame in stack)
+        if current == path[:len(current)]:
+            best = line(match.start())
+            if current == path:
+                return best
+        if token in "{[":
+            stack.append([token == "{", None if token == "{" else 0, token == "{"])
+    return best

@@ -1,0 +1,126 @@
+"""Characters that never belong in card text, and how they are shown.
+
+Control characters (NUL, ESC, BEL, a lone CR), line and paragraph separators, the
+bidirectional overrides and the zero-width characters print nothing a player can see:
+in a card they are mistakes (pasted from a word processor) or attacks (U+202E turns
+the rest of a name around on screen, ESC drives the terminal of whoever lists the
+library).  One table serves every reader that refuses them (card files, Aminduna JSON,
+PO and XLIFF), the checks that report them in existing files, and the terminal
+output, which shows them as escapes instead of sending them raw.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+#: Names Unicode does not give (control characters have none in ``unicodedata``).
+_CONTROL_NAMES = {
+    0x00: "NULL", 0x07: "BELL", 0x08: "BACKSPACE", 0x09: "TAB", 0x0A: "LINE FEED",
+    0x0B: "LINE TABULATION", 0x0C: "FORM FEED", 0x0D: "CARRIAGE RETURN", 0x1B: "ESCAPE",
+    0x7F: "DELETE", 0x85: "NEXT LINE",
+}
+
+#: Invisible or direction-changing characters that are not controls (category Cf/Zl/Zp).
+_INVISIBLE = (
+    "\u180e"            # MONGOLIAN VOWEL SEPARATOR
+    "\u200b-\u200f"     # zero-width space, joiners, left-to-right and right-to-left marks
+    "\u2028\u2029"      # line and paragraph separators
+    "\u202a-\u202e"     # bidirectional embeddings and overrides
+    "\u2060-\u2064"     # word joiner, invisible operators
+    "\u2066-\u2069"     # bidirectional isolates
+    "\ufeff"            # zero-width no-break space (a byte order mark inside text)
+    "\ufff9-\ufffb"     # interlinear annotation
+    "\ufffe\uffff"      # non-characters
+)
+#: Refused in a one-line field: every control character (tab and line ends too).
+LINE_BAD = re.compile(f"[\x00-\x1f\x7f-\x9f{_INVISIBLE}]")
+#: Refused in a card text: the same, but tab, line feed and CR LF line ends.
+TEXT_BAD = re.compile(f"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f{_INVISIBLE}]|\r(?!\n)")
+#: Escaped on the terminal: what :data:`TEXT_BAD` refuses, except CR (CR LF output).
+_SHOWN_ESCAPED = re.compile(f"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f{_INVISIBLE}]")
+
+
+def describe(char: str) -> str:
+    """``U+001B ESCAPE``: a character the reader cannot see, named."""
+    code = ord(char)
+    name = _CONTROL_NAMES.get(code) or unicodedata.name(char, "") or (
+        "CONTROL CHARACTER" if code < 0xA0 else "NONCHARACTER")
+    return f"U+{code:04X} {name}"
+
+
+def bad_characters(text: str, one_line: bool) -> list[tuple[int, str]]:
+    """(index, character) of each character ``text`` may not hold."""
+    pattern = LINE_BAD if one_line else TEXT_BAD
+    return [(match.start(), match.group()[0]) for match in pattern.finditer(text)]
+
+
+def character_problem(text: str, one_line: bool) -> str | None:
+    """A message naming the first forbidden character of ``text`` and where, or ``None``."""
+    found = bad_characters(text, one_line)
+    if not found:
+        return None
+    index, char = found[0]
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    line = text.count("\n", 0, index) + 1
+    where = f"line {line} of the text, " if not one_line and "\n" in text else ""
+    return (f"holds the invisible character {describe(char)} at {where}character "
+            f"{index - (text.rfind(chr(10), 0, index) + 1) + 1}{more}")
+
+
+def escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every control and invisible character written as an escape
+    (``\\x1b``, ``\\u202e``): what a terminal may be sent of untrusted text."""
+    if _SHOWN_ESCAPED.search(text) is None:
+        return text
+    return _SHOWN_ESCAPED.sub(lambda match: escape(match.group()), text)
+
+
+#: What a terminal stream passes through unescaped: the colour codes the command line
+#: writes itself (SGR sequences); card text reaches it already escaped.
+_OWN_SEQUENCE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def printable_output(text: str) -> str:
+    """:func:`printable` for a whole output stream: keeps colour sequences."""
+    if _SHOWN_ESCAPED.search(text) is None:
+        return text
+    pieces = []
+    last = 0
+    for match in _OWN_SEQUENCE.finditer(text):
+        pieces.append(printable(text[last:match.start()]))
+        pieces.append(match.group())
+        last = match.end()
+    pieces.append(printable(text[last:]))
+    return "".join(pieces)
+
+
+class PrintableStream:
+    """A text stream that writes through :func:`printable_output`: whatever a command
+    prints of a card (a name in a table, a message quoting the text) reaches the
+    terminal with its control characters shown, not obeyed."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    @classmethod
+    def around(cls, stream: TextIO) -> TextIO:
+        return stream if isinstance(stream, cls) else cls(stream)  # type: ignore[return-value]
+
+    def write(self, text: str) -> int:
+        self._stream.write(printable_output(text))
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
