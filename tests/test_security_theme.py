@@ -28,8 +28,7 @@ from translator.typeset.theme import (
 SIZE = PRESETS["arcmage"]
 DEFAULT = Path("templates/default")
 FONT = Path("/usr/share/fonts/truetype/gentiumplus/GentiumBookPlus-Regular.ttf")
-needs_font = pytest.mark.skipif(not FONT.is_file(),
-                                reason="apt-get install fonts-sil-gentiumplus")
+needs_font = pytest.mark.skipif(not FONT.is_file(), reason="apt-get install fonts-sil-gentiumplus")
 
 
 def make_theme(tmp_path: Path, theme_yaml: str = "name: test\n", **files: str | bytes) -> Path:
@@ -40,7 +39,8 @@ def make_theme(tmp_path: Path, theme_yaml: str = "name: test\n", **files: str | 
     (theme / "theme.yaml").write_text(theme_yaml, encoding="utf-8")
     for name, content in files.items():
         path = theme / name.replace("__", "/").replace("_html_j2", ".html.j2").replace(
-            "_css_j2", ".css.j2")
+            "_css_j2", ".css.j2"
+        )
         path.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(content, bytes):
             path.write_bytes(content)
@@ -95,25 +95,34 @@ def test_the_cycler_payload_creates_no_file(tmp_path: Path) -> None:
     assert not target.exists()
 
 
-@pytest.mark.parametrize("payload", [
-    "{{ at.__globals__ }}",
-    "{{ cos.__self__ }}",
-    "{{ size.__class__.__mro__ }}",
-    "{{ ''.__class__.__mro__[1].__subclasses__() }}",
-    "{{ cards.__class__ }}",
-    "{{ cards.append(1) }}",
-    "{{ fonts.update({'a': 1}) }}",
-    "{{ '{0.__class__}'.format(size) }}",
-    "{{ range.__globals__ }}",
-    "{{ namespace }}", "{{ joiner }}", "{{ dict }}", "{{ config }}",
-    "{{ self.__init__.__globals__ }}",
-])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "{{ at.__globals__ }}",
+        "{{ cos.__self__ }}",
+        "{{ size.__class__.__mro__ }}",
+        "{{ ''.__class__.__mro__[1].__subclasses__() }}",
+        "{{ cards.__class__ }}",
+        "{{ cards.append(1) }}",
+        "{{ fonts.update({'a': 1}) }}",
+        "{{ '{0.__class__}'.format(size) }}",
+        "{{ range.__globals__ }}",
+        "{{ namespace }}",
+        "{{ joiner }}",
+        "{{ dict }}",
+        "{{ config }}",
+        "{{ self.__init__.__globals__ }}",
+    ],
+)
 def test_templates_cannot_reach_python(tmp_path: Path, payload: str) -> None:
     theme = make_theme(tmp_path, deck_html_j2=payload)
     message = render_error(theme, at=lambda mm: mm, cos=math.cos, fonts={"a": 1})
     assert message.startswith(f"{theme / 'deck.html.j2'}:1: ")
-    assert "not allowed in a theme template" in message or "is undefined" in message \
+    assert (
+        "not allowed in a theme template" in message
+        or "is undefined" in message
         or "has no attribute" in message
+    )
 
 
 def test_only_the_documented_globals_and_filters(tmp_path: Path) -> None:
@@ -128,8 +137,11 @@ def test_only_the_documented_globals_and_filters(tmp_path: Path) -> None:
 
 
 def test_huge_numbers_and_repetitions_are_refused(tmp_path: Path) -> None:
-    for payload in ("{{ 10 ** 100000000 }}", "{{ 'x' * 1000000000 }}",
-                    "{{ ((2 ** 100) ** 100) ** 100 }}"):
+    for payload in (
+        "{{ 10 ** 100000000 }}",
+        "{{ 'x' * 1000000000 }}",
+        "{{ ((2 ** 100) ** 100) ** 100 }}",
+    ):
         theme = make_theme(tmp_path, deck_html_j2=payload)
         start = time.monotonic()
         assert "not allowed in a theme template" in render_error(theme)
@@ -138,8 +150,15 @@ def test_huge_numbers_and_repetitions_are_refused(tmp_path: Path) -> None:
 
 def test_the_shipped_templates_render_in_the_sandbox() -> None:
     theme = load_theme()
-    back = theme.render("back.html.j2", size=SIZE, image=None, cos=math.cos, sin=math.sin,
-                        pi=math.pi, fonts={face: p.as_uri() for face, p in theme.fonts.items()})
+    back = theme.render(
+        "back.html.j2",
+        size=SIZE,
+        image=None,
+        cos=math.cos,
+        sin=math.sin,
+        pi=math.pi,
+        fonts={face: p.as_uri() for face, p in theme.fonts.items()},
+    )
     assert back.count("<path") > 5
     library, _ = cards.load_library(["cards/sample"])
     renderer = Renderer(theme, SIZE, [Path("cards/sample").resolve()])
@@ -152,23 +171,26 @@ def test_a_theme_pickles_for_the_worker_processes() -> None:
     theme = load_theme()
     theme.environment()
     again = pickle.loads(pickle.dumps(theme))
-    assert again.directories == theme.directories and again.render("page.css.j2", size=SIZE,
-                                                                    fonts={f: "x" for f in
-                                                                           theme.fonts})
+    assert again.directories == theme.directories and again.render(
+        "page.css.j2", size=SIZE, fonts=dict.fromkeys(theme.fonts, "x")
+    )
 
 
 # ------------------------------------------------------------- what templates read
 
 
-@pytest.mark.parametrize("tag", [
-    "{% include '/etc/passwd' %}",
-    "{% include 'file:///etc/passwd' %}",
-    "{% extends '/etc/passwd' %}",
-    "{% import '/etc/passwd' as m %}",
-    "{% from '//etc/passwd' import x %}",
-    "{% include '\\\\etc\\\\passwd' %}",
-    "{% include ['/etc/passwd'] %}",
-])
+@pytest.mark.parametrize(
+    "tag",
+    [
+        "{% include '/etc/passwd' %}",
+        "{% include 'file:///etc/passwd' %}",
+        "{% extends '/etc/passwd' %}",
+        "{% import '/etc/passwd' as m %}",
+        "{% from '//etc/passwd' import x %}",
+        "{% include '\\\\etc\\\\passwd' %}",
+        "{% include ['/etc/passwd'] %}",
+    ],
+)
 def test_absolute_names_are_refused(tmp_path: Path, tag: str) -> None:
     theme = make_theme(tmp_path, deck_html_j2=f"x\n{tag}\n")
     message = render_error(theme)
@@ -202,26 +224,37 @@ def test_links_out_of_the_theme_are_refused(tmp_path: Path) -> None:
 
 
 def test_links_inside_the_theme_and_the_default_are_followed(tmp_path: Path) -> None:
-    theme = make_theme(tmp_path, deck_html_j2="{% include 'mine.html.j2' %}|"
-                                              "{% include 'page.css.j2' %}",
-                       real_html_j2="own {{ size.bleed }}")
+    theme = make_theme(
+        tmp_path,
+        deck_html_j2="{% include 'mine.html.j2' %}|{% include 'page.css.j2' %}",
+        real_html_j2="own {{ size.bleed }}",
+    )
     (theme / "mine.html.j2").symlink_to(theme / "real.html.j2")
-    html = load_theme(theme).render("deck.html.j2", size=SIZE, fonts=dict.fromkeys(
-        ("regular", "bold", "italic", "bold-italic"), "x"))
+    html = load_theme(theme).render(
+        "deck.html.j2",
+        size=SIZE,
+        fonts=dict.fromkeys(("regular", "bold", "italic", "bold-italic"), "x"),
+    )
     assert html.startswith("own 2") and "@font-face" in html
 
 
 def test_the_fetcher_cannot_be_widened_by_a_theme(tmp_path: Path) -> None:
     """A link in the theme to /etc, and fonts' directories: the renderer reads neither."""
-    theme_dir = make_theme(tmp_path, card_css_j2=(DEFAULT / "card.css.j2").read_text("utf-8")
-                           + '\n.ground { background: url("etc/hostname"); }\n')
+    theme_dir = make_theme(
+        tmp_path,
+        card_css_j2=(DEFAULT / "card.css.j2").read_text("utf-8")
+        + '\n.ground { background: url("etc/hostname"); }\n',
+    )
     (theme_dir / "etc").symlink_to("/etc")
     theme = load_theme(theme_dir)
-    assert all(p.is_file() for p in theme.roots[len(theme.directories):])
+    assert all(p.is_file() for p in theme.roots[len(theme.directories) :])
     renderer = Renderer(theme, SIZE, [])
-    for url in ((theme_dir / "etc" / "hostname").as_uri(), "file:///etc/passwd",
-                "file://" + str(theme_dir) + "/%2e%2e/%2e%2e/etc/passwd",
-                (FONT.parent / "GentiumPlus-Regular.ttf").as_uri()):
+    for url in (
+        (theme_dir / "etc" / "hostname").as_uri(),
+        "file:///etc/passwd",
+        "file://" + str(theme_dir) + "/%2e%2e/%2e%2e/etc/passwd",
+        (FONT.parent / "GentiumPlus-Regular.ttf").as_uri(),
+    ):
         with pytest.raises(ValueError, match="translator reads no"):
             renderer.fetcher.fetch(url)
     assert renderer.fetcher.fetch((theme_dir / "theme.yaml").as_uri())
@@ -243,21 +276,26 @@ WRONG_YAML = [
     ("fonts: [1]\n", 1, "fonts is a list; it must be a mapping"),
     ("fonts: {text: 5}\n", 1, "fonts.text is a number"),
     ("fonts:\n  text:\n    regular: a.ttf\n", 2, "fonts.text has no bold, italic, bold-italic"),
-    ("fonts:\n  text: {regular: 5, bold: b, italic: c, bold-italic: d}\n", 2,
-     "fonts.text.regular is a number"),
+    (
+        "fonts:\n  text: {regular: 5, bold: b, italic: c, bold-italic: d}\n",
+        2,
+        "fonts.text.regular is a number",
+    ),
     ("backgrounds: 7\n", 1, "backgrounds is a number"),
     ("backgrounds:\n  Gaian: {Creature: 5}\n", 2, "backgrounds.Gaian.Creature is a number"),
     ("backgrounds:\n  Gaian:\n    Creatur: a.jpg\n", 3, "did you mean 'Creature'?"),
     ("factions:\n  Gaian: {ink: [1, 2, 3], tint: [0, 0, 0, 0]}\n", 2, "is a list of 3"),
-    ("factions:\n  Gaian:\n    ink: [1, 2, 3, 101]\n    tint: [0, 0, 0, 0]\n", 3,
-     "factions.Gaian.ink[3] is 101"),
+    (
+        "factions:\n  Gaian:\n    ink: [1, 2, 3, 101]\n    tint: [0, 0, 0, 0]\n",
+        3,
+        "factions.Gaian.ink[3] is 101",
+    ),
     ("factions:\n  Gaian: {ink: [-1, 0, 0, 0], tint: [0, 0, 0, 0]}\n", 2, "ink[0] is -1"),
     ("factions:\n  Gaian: {ink: ['a', 0, 0, 0], tint: [0, 0, 0, 0]}\n", 2, "ink[0] is 'a'"),
     ("factions:\n  Gaian: {ink: [true, 0, 0, 0], tint: [0, 0, 0, 0]}\n", 2, "ink[0] is True"),
     ("factions:\n  Gaian: {ink: [.nan, 0, 0, 0], tint: [0, 0, 0, 0]}\n", 2, "ink[0] is nan"),
     ("factions:\n  Gaian: {ink: [1, 0, 0, 0]}\n", 2, "has no tint"),
-    ("factions:\n  Gaia: {ink: [1, 0, 0, 0], tint: [0, 0, 0, 0]}\n", 2,
-     "did you mean 'Gaian'?"),
+    ("factions:\n  Gaia: {ink: [1, 0, 0, 0], tint: [0, 0, 0, 0]}\n", 2, "did you mean 'Gaian'?"),
     ("name: ok\nfaction: {}\n", 2, "unknown key 'faction'"),
     ("name: [1]\n", 1, "name is a list"),
     ("back: 5\n", 1, "back is a number"),
@@ -268,8 +306,9 @@ WRONG_YAML = [
 
 
 @pytest.mark.parametrize(("text", "line", "words"), WRONG_YAML)
-def test_wrong_theme_yaml_is_a_theme_error(tmp_path: Path, text: str, line: int,
-                                           words: str) -> None:
+def test_wrong_theme_yaml_is_a_theme_error(
+    tmp_path: Path, text: str, line: int, words: str
+) -> None:
     theme = make_theme(tmp_path, text)
     message = load_error(theme)
     assert message.startswith(f"{theme / 'theme.yaml'}:{line}:"), message
@@ -314,23 +353,31 @@ def test_images_stay_in_the_theme(tmp_path: Path) -> None:
 
 
 def font_theme(tmp_path: Path, regular: str) -> Path:
-    faces = "\n".join(f"    {face}: {FONT.parent / ('GentiumBookPlus-' + suffix + '.ttf')}"
-                      for face, suffix in (("bold", "Bold"), ("italic", "Italic"),
-                                           ("bold-italic", "BoldItalic")))
+    faces = "\n".join(
+        f"    {face}: {FONT.parent / ('GentiumBookPlus-' + suffix + '.ttf')}"
+        for face, suffix in (("bold", "Bold"), ("italic", "Italic"), ("bold-italic", "BoldItalic"))
+    )
     return make_theme(tmp_path, f"fonts:\n  text:\n    regular: {regular}\n{faces}\n")
 
 
 @needs_font
-@pytest.mark.parametrize(("make", "words"), [
-    (lambda d: (d / "f.ttf").write_text("not a font", "utf-8"), "is not a font file"),
-    (lambda d: (d / "f.ttf").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 64), "is not a font"),
-    (lambda d: (d / "f.ttf").write_bytes(b""), "is not a font file"),
-    (lambda d: (d / "f.ttf").symlink_to("/etc/passwd"), "is not a font file"),
-    (lambda d: (d / "f.ttf").mkdir(), "is not a regular file"),
-    (lambda d: os.mkfifo(d / "f.ttf"), "is not a regular file"),
-    (lambda d: None, "does not exist"),
-    (lambda d: os.truncate(_touch(d / "f.ttf", b"OTTO"), MAX_FONT_BYTES + 1), "more than the 50 MB"),
-], ids=["text", "png", "empty", "link-to-passwd", "directory", "fifo", "missing", "huge"])
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda d: (d / "f.ttf").write_text("not a font", "utf-8"), "is not a font file"),
+        (lambda d: (d / "f.ttf").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 64), "is not a font"),
+        (lambda d: (d / "f.ttf").write_bytes(b""), "is not a font file"),
+        (lambda d: (d / "f.ttf").symlink_to("/etc/passwd"), "is not a font file"),
+        (lambda d: (d / "f.ttf").mkdir(), "is not a regular file"),
+        (lambda d: os.mkfifo(d / "f.ttf"), "is not a regular file"),
+        (lambda d: None, "does not exist"),
+        (
+            lambda d: os.truncate(_touch(d / "f.ttf", b"OTTO"), MAX_FONT_BYTES + 1),
+            "more than the 50 MB",
+        ),
+    ],
+    ids=["text", "png", "empty", "link-to-passwd", "directory", "fifo", "missing", "huge"],
+)
 def test_a_font_must_be_a_font(tmp_path: Path, make: object, words: str) -> None:
     theme = font_theme(tmp_path, "f.ttf")
     make(theme)  # type: ignore[operator]
@@ -376,8 +423,7 @@ TEMPLATE_ERRORS = [
 
 
 @pytest.mark.parametrize(("text", "line", "words"), TEMPLATE_ERRORS)
-def test_template_errors_are_theme_errors(tmp_path: Path, text: str, line: int,
-                                          words: str) -> None:
+def test_template_errors_are_theme_errors(tmp_path: Path, text: str, line: int, words: str) -> None:
     theme = make_theme(tmp_path, deck_html_j2=text)
     message = render_error(theme)
     assert message.startswith(f"{theme / 'deck.html.j2'}:{line}: "), message
@@ -385,8 +431,9 @@ def test_template_errors_are_theme_errors(tmp_path: Path, text: str, line: int,
 
 
 def test_an_error_in_an_included_template_names_that_template(tmp_path: Path) -> None:
-    theme = make_theme(tmp_path, deck_html_j2="a\n{% include 'part.html.j2' %}\n",
-                       part_html_j2="x\ny\n{{ 1/0 }}\n")
+    theme = make_theme(
+        tmp_path, deck_html_j2="a\n{% include 'part.html.j2' %}\n", part_html_j2="x\ny\n{{ 1/0 }}\n"
+    )
     assert render_error(theme).startswith(f"{theme / 'part.html.j2'}:3: ZeroDivisionError")
     (theme / "part.html.j2").write_text("x\n{% endif %}\n", encoding="utf-8")
     assert render_error(theme).startswith(f"{theme / 'part.html.j2'}:2: template syntax")
@@ -408,7 +455,7 @@ def test_every_entry_point_raises_theme_errors(tmp_path: Path) -> None:
     with pytest.raises(ThemeError, match=r"card\.css\.j2:2: 'nope' is undefined"):
         Renderer(load_theme(theme_dir), SIZE, [])
     environment = load_theme(theme_dir).environment()
-    with pytest.raises(ThemeError, match="no template 'absent.html.j2'"):
+    with pytest.raises(ThemeError, match=r"no template 'absent\.html\.j2'"):
         environment.get_template("absent.html.j2")
     with pytest.raises(ThemeError, match=r"card\.css\.j2:2: 'nope' is undefined"):
         environment.get_template("card.css.j2").render()
@@ -439,30 +486,67 @@ def cli_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 
 
 @pytest.mark.usefixtures("profile")
-def test_build_with_a_code_running_theme(tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_build_with_a_code_running_theme(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     target = tmp_path / "pwned"
     css = (DEFAULT / "card.css.j2").read_text("utf-8")
-    theme = make_theme(tmp_path, deck_html_j2="<html>\n" + ID_PAYLOAD + "\n",
-                       card_css_j2=css + cycler_payload(target))
-    err = cli_error(capsys, "build", "cards/sample", "--card", "courier", "--jobs", "1",
-                    "--theme", str(theme), "--out", str(tmp_path / "out"))
+    theme = make_theme(
+        tmp_path,
+        deck_html_j2="<html>\n" + ID_PAYLOAD + "\n",
+        card_css_j2=css + cycler_payload(target),
+    )
+    err = cli_error(
+        capsys,
+        "build",
+        "cards/sample",
+        "--card",
+        "courier",
+        "--jobs",
+        "1",
+        "--theme",
+        str(theme),
+        "--out",
+        str(tmp_path / "out"),
+    )
     line = css.count("\n") + 1
     assert f"{theme / 'card.css.j2'}:{line}: 'cycler' is undefined" in err
     assert not target.exists() and "uid=" not in err
     (theme / "card.css.j2").unlink()
-    err = cli_error(capsys, "build", "cards/sample", "--card", "courier", "--jobs", "1",
-                    "--theme", str(theme), "--out", str(tmp_path / "out"))
+    err = cli_error(
+        capsys,
+        "build",
+        "cards/sample",
+        "--card",
+        "courier",
+        "--jobs",
+        "1",
+        "--theme",
+        str(theme),
+        "--out",
+        str(tmp_path / "out"),
+    )
     assert f"{theme / 'deck.html.j2'}:2: 'lipsum' is undefined" in err and "uid=" not in err
     assert not list((tmp_path / "out").glob("*.pdf"))
 
 
 @pytest.mark.usefixtures("profile")
 def test_build_with_a_missing_include_and_a_bad_theme_yaml(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     theme = make_theme(tmp_path, deck_html_j2="x\n{% include 'gone.html.j2' %}\n")
-    args = ("build", "cards/sample", "--card", "courier", "--jobs", "1", "--theme",
-            str(theme), "--out", str(tmp_path / "out"))
+    args = (
+        "build",
+        "cards/sample",
+        "--card",
+        "courier",
+        "--jobs",
+        "1",
+        "--theme",
+        str(theme),
+        "--out",
+        str(tmp_path / "out"),
+    )
     err = cli_error(capsys, *args)
     assert f"{theme / 'deck.html.j2'}:2: no template 'gone.html.j2'" in err
     assert "cannot write" not in err
@@ -472,9 +556,19 @@ def test_build_with_a_missing_include_and_a_bad_theme_yaml(
 
 
 @pytest.mark.usefixtures("profile")
-def test_review_sheet_with_a_bad_theme(tmp_path: Path,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_review_sheet_with_a_bad_theme(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     theme = make_theme(tmp_path, "fonts: {text: 5}\n")
-    err = cli_error(capsys, "review-sheet", "cards/sample", "--lang", "fr", "--jobs", "1",
-                    "--theme", str(theme), "--out", str(tmp_path / "review"))
+    err = cli_error(
+        capsys,
+        "review-sheet",
+        "cards/sample",
+        "--lang",
+        "fr",
+        "--jobs",
+        "1",
+        "--theme",
+        str(theme),
+        "--out",
+        str(tmp_path / "review"),
+    )
     assert f"{theme / 'theme.yaml'}:1: fonts.text" in err

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import secrets
 import signal
 import sys
@@ -165,7 +166,10 @@ def sweep(directory: Path) -> None:
     for path in directory.glob(f".*{SUFFIX}"):
         match = _WRITER.match(path.name)
         if match is not None and not _alive(int(match.group(1))):
-            path.unlink(missing_ok=True)
+            if path.is_dir() and not path.is_symlink():  # an import's staging folder
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
 
 
 _WRITER = re.compile(r"^\..+\.(\d+)\.[^.]+" + re.escape(SUFFIX) + "$")

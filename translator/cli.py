@@ -1125,9 +1125,21 @@ def _print_errors(out: str) -> Iterator[None]:
         print(f"translator: {error}", file=sys.stderr)
         raise _Reported from None
     except OSError as error:
-        where = error.filename or out
-        print(f"translator: cannot write {where}: {error.strerror or error}; choose "
-              "another --out (a directory you can write to)", file=sys.stderr)
+        # The file that could not be written (translator.atomic names the target, never
+        # its temporary file), as under --out as it was typed, and why.
+        import errno  # noqa: PLC0415
+        from contextlib import suppress  # noqa: PLC0415
+
+        name = error.filename
+        where = Path(os.fsdecode(name)) if isinstance(name, (str, bytes, os.PathLike)) \
+            else Path(out)
+        with suppress(OSError, ValueError):  # outside --out (the artwork cache, a theme)
+            where = Path(out) / where.resolve().relative_to(Path(out).resolve())
+        hint = ("free some space or choose another --out"
+                if error.errno in (errno.ENOSPC, errno.EDQUOT)
+                else "choose another --out: a directory you can write to")
+        print(f"translator: cannot write {where}: {error.strerror or error} ({hint})",
+              file=sys.stderr)
         raise _Reported from None
 
 
@@ -1676,9 +1688,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except OSError as error:  # a file that cannot be read or written, wherever it is
+        import errno  # noqa: PLC0415
+
         where = error.filename or "translator"
-        print(f"translator: {where}: {error.strerror or error}: check the path and its "
-              "permissions", file=sys.stderr)
+        hint = ("free some space" if error.errno in (errno.ENOSPC, errno.EDQUOT)
+                else "check the path and its permissions")
+        print(f"translator: {where}: {error.strerror or error}: {hint}", file=sys.stderr)
         return EXIT_ERROR
 
 

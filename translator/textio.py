@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .atomic import replacing
+from .atomic import replacing, sweep
 from .limits import MAX_CARD_FILE_BYTES, MAX_FILE_BYTES, MAX_TEXT_CHARS
 
 __all__ = ["MAX_TEXT_CHARS", "InputError", "SourceFile", "atomic_write", "decode",
@@ -180,6 +180,7 @@ def atomic_write(path: str, text: str) -> None:
     permissions.  A problem names ``path``, not the temporary file.
     """
     target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    _sweep_once(target.parent)
     mode = 0o666
     data = text.encode("utf-8")
     if target.exists():
@@ -196,6 +197,16 @@ def atomic_write(path: str, text: str) -> None:
 
 
 _BOM = b"\xef\xbb\xbf"
+_SWEPT: set[Path] = set()
+
+
+def _sweep_once(directory: Path) -> None:
+    """What killed writers left beside the file and in the library above it (an
+    import's staging folder): removed by the first write there of any command."""
+    for folder in (directory, directory.parent):
+        if folder not in _SWEPT:
+            _SWEPT.add(folder)
+            sweep(folder)
 
 
 def _starts_with_bom(path: Path) -> bool:

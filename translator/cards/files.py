@@ -88,7 +88,7 @@ def parse_card_file(path: Path, deck: str, problems: list[Problem]) -> CardFile 
     try:
         text = decode(read_file(path, MAX_CARD_FILE_BYTES, "card file"), display)
     except InputError as error:
-        problems.append(Problem(display, error.line, error.message, "", error.column))
+        problems.append(Problem(display, error.line or 1, error.message, "", error.column))
         return None
     return parse_card_text(display, deck, text, problems)
 
@@ -341,7 +341,7 @@ def parse_deck_file(path: Path, problems: list[Problem]) -> Deck | None:
     try:
         text = decode(read_file(path, MAX_CARD_FILE_BYTES, "deck file"), display)
     except InputError as error:
-        problems.append(Problem(display, error.line, error.message, "", error.column))
+        problems.append(Problem(display, error.line or 1, error.message, "", error.column))
         return None
     return parse_deck_text(display, text, problems)
 

@@ -97,7 +97,7 @@ def load_file(glossary: Glossary, path: Path, problems: list[Problem]) -> None:
     try:
         text = decode(read_file(path, MAX_GLOSSARY_BYTES, "glossary file"), display)
     except InputError as error:
-        problems.append(Problem(display, error.line, error.message, "", error.column))
+        problems.append(Problem(display, error.line or 1, error.message, "", error.column))
         return
     except OSError as error:
         problems.append(Problem(display, 0, f"cannot read: {error.strerror}"))

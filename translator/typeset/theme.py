@@ -75,8 +75,9 @@ class Theme:
     backgrounds: dict[str, dict[str, Path]] = field(default_factory=dict)
     #: An image printed as the card back instead of ``back.html.j2`` (``back:``).
     back: Path | None = None
-    _environment: jinja2.Environment | None = field(default=None, init=False, repr=False,
-                                                    compare=False)
+    _environment: jinja2.Environment | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "_environment": None}  # made again where it is needed
@@ -138,31 +139,70 @@ class Keys:
     ``required``); ``nullable``: an empty value (``null``) means none."""
 
     what: str
+    example: str
     keys: dict[str, Text | Colour | Keys]
     required: tuple[str, ...] = ()
     nullable: bool = False
 
 
-_FACTION_COLOURS = Keys("its colours: ink and tint", {"ink": Colour(), "tint": Colour()},
-                        required=("ink", "tint"))
+_FONT_EXAMPLE = "{regular: a.ttf, bold: b.ttf, italic: c.ttf, bold-italic: d.ttf}"
+_FACTION_COLOURS = Keys(
+    "its two colours",
+    "{ink: [70, 10, 90, 25], tint: [8, 0, 14, 0]}",
+    {"ink": Colour(), "tint": Colour()},
+    required=("ink", "tint"),
+)
 #: What a theme.yaml holds: every key it may have and what its value must be.
-SCHEMA = Keys("a theme.yaml: name, fonts, factions, backgrounds, back", {
-    "name": Text("the theme's name", "name: my theme"),
-    "fonts": Keys("the fonts: text", {
-        "text": Keys("the text font's four faces", {
-            face: Text(f"the {face} font file", f"{face}: fonts/MyFont-{face}.ttf")
-            for face in FACES}, required=FACES),
-    }),
-    "factions": Keys("the factions' colours", dict.fromkeys(FACTION_KEYS, _FACTION_COLOURS)),
-    "backgrounds": Keys("background images by faction, then card type", {
-        key: Keys("background images by card type", {
-            card_type: Text("a background image in the theme",
-                            f"{card_type}: {card_type.lower()}.jpg")
-            for card_type in CARD_TYPES}, nullable=True)
-        for key in FACTION_KEYS}, nullable=True),
-    "back": Text("an image in the theme printed as the card back", "back: back.jpg",
-                 nullable=True),
-})
+SCHEMA = Keys(
+    "the theme's settings",
+    "name: my theme",
+    {
+        "name": Text("the theme's name", "name: my theme"),
+        "fonts": Keys(
+            "font roles",
+            f"fonts: {{text: {_FONT_EXAMPLE}}}",
+            {
+                "text": Keys(
+                    "the text font's four faces",
+                    f"text: {_FONT_EXAMPLE}",
+                    {
+                        face: Text(f"the {face} font file", f"{face}: fonts/MyFont-{face}.ttf")
+                        for face in FACES
+                    },
+                    required=FACES,
+                ),
+            },
+        ),
+        "factions": Keys(
+            "factions and their colours",
+            "factions: {Gaian: {ink: [70, 10, 90, 25], tint: [8, 0, 14, 0]}}",
+            dict.fromkeys(FACTION_KEYS, _FACTION_COLOURS),
+        ),
+        "backgrounds": Keys(
+            "factions and their background images",
+            "backgrounds: {Gaian: {Creature: gaian.jpg}}",
+            {
+                key: Keys(
+                    "card types and their background images",
+                    "{Creature: gaian.jpg}",
+                    {
+                        card_type: Text(
+                            "a background image in the theme",
+                            f"{card_type}: {card_type.lower()}.jpg",
+                        )
+                        for card_type in CARD_TYPES
+                    },
+                    nullable=True,
+                )
+                for key in FACTION_KEYS
+            },
+            nullable=True,
+        ),
+        "back": Text(
+            "an image in the theme printed as the card back", "back: back.jpg", nullable=True
+        ),
+    },
+)
 
 
 @dataclass
@@ -206,8 +246,13 @@ def _dotted(path: tuple[str | int, ...]) -> str:
     return ".".join(str(part) for part in path) or "theme.yaml"
 
 
-def validate(data: object, node: yaml.Node | None, path: Path,
-             shape: Text | Colour | Keys = SCHEMA, keys: tuple[str | int, ...] = ()) -> None:
+def validate(
+    data: object,
+    node: yaml.Node | None,
+    path: Path,
+    shape: Text | Colour | Keys = SCHEMA,
+    keys: tuple[str | int, ...] = (),
+) -> None:
     """Check the value ``data`` of a theme.yaml at ``keys`` against ``shape`` (the whole
     file against :data:`SCHEMA`); the first problem is a :class:`ThemeError` naming the
     file, the line and what to write.  Only the declared shape is walked, so a value of
@@ -220,38 +265,54 @@ def validate(data: object, node: yaml.Node | None, path: Path,
     if isinstance(shape, Keys):
         if not isinstance(data, dict):
             if not keys:
-                raise ThemeError(f"{where}: a theme.yaml is a mapping of keys, not "
-                                 f"{_kind(data)} (keys: {', '.join(shape.keys)})")
-            raise ThemeError(f"{where}: {name} is {_kind(data)}; it must be a mapping: "
-                             f"{shape.what} (keys: {', '.join(shape.keys)})")
+                raise ThemeError(
+                    f"{where}: a theme.yaml is a mapping of keys, not "
+                    f"{_kind(data)} (keys: {', '.join(shape.keys)})"
+                )
+            raise ThemeError(
+                f"{where}: {name} is {_kind(data)}; it must be a mapping of "
+                f"{shape.what} (keys: {', '.join(shape.keys)}; e.g. "
+                f"{shape.example})"
+            )
         for key in data:
             if key not in shape.keys:
-                line = yamlfile.key_line_of(node, *keys, key) if isinstance(key, str) \
+                line = (
+                    yamlfile.key_line_of(node, *keys, key)
+                    if isinstance(key, str)
                     else yamlfile.line_of(node, *keys)
-                raise ThemeError(f"{path}:{line}: unknown key {_show(key)} in {name} "
-                                 f"({did_you_mean(str(key), tuple(shape.keys))})")
+                )
+                raise ThemeError(
+                    f"{path}:{line}: unknown key {_show(key)} in {name} "
+                    f"({did_you_mean(str(key), tuple(shape.keys))})"
+                )
         missing = [key for key in shape.required if key not in data]
         if missing:
-            raise ThemeError(f"{where}: {name} has no {', '.join(missing)} (give "
-                             f"{shape.what})")
+            raise ThemeError(
+                f"{where}: {name} has no {', '.join(missing)} (give "
+                f"{shape.what}, e.g. {shape.example})"
+            )
         for key, value in data.items():
             validate(value, node, path, shape.keys[key], (*keys, key))
     elif isinstance(shape, Colour):
-        expected = (f"four CMYK percentages from 0 to 100 (c, m, y, k), e.g. "
-                    f"{keys[-1]}: {shape.example}")
+        expected = (
+            f"four CMYK percentages from 0 to 100 (c, m, y, k), e.g. {keys[-1]}: {shape.example}"
+        )
         if not isinstance(data, list) or len(data) != 4:
             got = f"a list of {len(data)}" if isinstance(data, list) else _kind(data)
             raise ThemeError(f"{where}: {name} is {got}; write {expected}")
         for index, value in enumerate(data):
-            if isinstance(value, bool) or not isinstance(value, int | float) \
-                    or not 0 <= value <= 100:
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not 0 <= value <= 100
+            ):
                 at = f"{path}:{yamlfile.line_of(node, *keys, index)}"
-                raise ThemeError(f"{at}: {name}[{index}] is {_show(value)}; write "
-                                 f"{expected}")
-    elif not isinstance(data, str) or not data.strip() or "\x00" in data \
-            or len(data) > 4096:
-        raise ThemeError(f"{where}: {name} is {_kind(data)}; it must be {shape.what}, "
-                         f"written as a text (e.g. {shape.example})")
+                raise ThemeError(f"{at}: {name}[{index}] is {_show(value)}; write {expected}")
+    elif not isinstance(data, str) or not data.strip() or "\x00" in data or len(data) > 4096:
+        raise ThemeError(
+            f"{where}: {name} is {_kind(data)}; it must be {shape.what}, "
+            f"written as a text (e.g. {shape.example})"
+        )
 
 
 def _read(path: Path) -> _File:
@@ -280,8 +341,10 @@ def load_theme(directory: str | Path | None = None) -> Theme:
     if directory is not None:
         own = Path(directory).resolve()
         if not (own / "theme.yaml").is_file():
-            raise ThemeError(f"{own}: no theme.yaml (a theme is a directory with a "
-                             "theme.yaml, see templates/README.md)")
+            raise ThemeError(
+                f"{own}: no theme.yaml (a theme is a directory with a "
+                "theme.yaml, see templates/README.md)"
+            )
         files.insert(0, _read(own / "theme.yaml"))
         directories.insert(0, own)
     theme_file = files[0]
@@ -301,29 +364,35 @@ def load_theme(directory: str | Path | None = None) -> Theme:
     # Fonts: a theme's fonts.text replaces the default's (all four faces).
     source = given("fonts", "text")
     if "text" not in (source.data.get("fonts") or {}):
-        raise ThemeError(f"{source.path}: no fonts.text (give the four faces of the text "
-                         f"font: {', '.join(FACES)})")
+        raise ThemeError(
+            f"{source.path}: no fonts.text (give the four faces of the text "
+            f"font: {', '.join(FACES)})"
+        )
     fonts = {face: _font(source, face) for face in FACES}
     factions = {}
     for key in FACTION_KEYS:
         found = given("factions", key)
         entry = (found.data.get("factions") or {}).get(key)
         if entry is None:
-            raise ThemeError(f"{found.where('factions')}: no colours for faction {key!r} "
-                             f"(give {key}: {{ink: [c, m, y, k], tint: [c, m, y, k]}})")
+            raise ThemeError(
+                f"{found.where('factions')}: no colours for faction {key!r} "
+                f"(give {key}: {{ink: [c, m, y, k], tint: [c, m, y, k]}})"
+            )
         factions[key] = {part: tuple(float(v) for v in entry[part]) for part in ("ink", "tint")}
     backgrounds: dict[str, dict[str, Path]] = {}
     for key in FACTION_KEYS:
         found = given("backgrounds", key)
         for card_type in (found.data.get("backgrounds") or {}).get(key) or {}:
             backgrounds.setdefault(key, {})[card_type] = _image(
-                directories, found, ("backgrounds", key, card_type), "background")
+                directories, found, ("backgrounds", key, card_type), "background"
+            )
     back = None
     found = given("back")
     if found.data.get("back") is not None:
         back = _image(directories, found, ("back",), "back image")
-    name = theme_file.data.get("name") or (directories[0].name if directory is not None
-                                           else "theme")
+    name = theme_file.data.get("name") or (
+        directories[0].name if directory is not None else "theme"
+    )
     return Theme(str(name), directories, fonts, factions, backgrounds, back)
 
 
@@ -340,33 +409,46 @@ def _font(file: _File, face: str) -> Path:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         if file.path.parent == templates_root() / "default":
-            raise ThemeError(f"the {face} font {path} is not installed (apt-get install "
-                             "fonts-sil-gentiumplus, as ./dev setup does)") from None
-        raise ThemeError(f"{where}: the {face} font {value!r} does not exist ({path}) (name "
-                         "a font file, absolute or relative to the theme directory)") from None
+            raise ThemeError(
+                f"{where}: the {face} font {path} is not installed (apt-get install "
+                "fonts-sil-gentiumplus, as ./dev setup does)"
+            ) from None
+        raise ThemeError(
+            f"{where}: the {face} font {value!r} does not exist ({path}) (name "
+            "a font file, absolute or relative to the theme directory)"
+        ) from None
     except (OSError, RuntimeError) as error:
-        raise ThemeError(f"{where}: cannot read the {face} font {value!r}: "
-                         f"{getattr(error, 'strerror', None) or error}") from None
+        raise ThemeError(
+            f"{where}: cannot read the {face} font {value!r}: "
+            f"{getattr(error, 'strerror', None) or error}"
+        ) from None
     try:
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):
-            raise ThemeError(f"{where}: the {face} font {value!r} is not a regular file "
-                             "(name a .ttf, .otf, .woff or .woff2 file)")
+            raise ThemeError(
+                f"{where}: the {face} font {value!r} is not a regular file "
+                "(name a .ttf, .otf, .woff or .woff2 file)"
+            )
         if info.st_size > MAX_FONT_BYTES:
-            raise ThemeError(f"{where}: the {face} font {value!r} is "
-                             f"{info.st_size / (1 << 20):.1f} MB, more than the "
-                             f"{MAX_FONT_BYTES >> 20} MB a font file may be (is this the "
-                             "right file?)")
+            raise ThemeError(
+                f"{where}: the {face} font {value!r} is "
+                f"{info.st_size / (1 << 20):.1f} MB, more than the "
+                f"{MAX_FONT_BYTES >> 20} MB a font file may be (is this the "
+                "right file?)"
+            )
         signature = os.pread(descriptor, 4, 0)
     except OSError as error:
-        raise ThemeError(f"{where}: cannot read the {face} font {value!r}: "
-                         f"{error.strerror or error}") from None
+        raise ThemeError(
+            f"{where}: cannot read the {face} font {value!r}: {error.strerror or error}"
+        ) from None
     finally:
         os.close(descriptor)
     if signature not in FONT_SIGNATURES:
-        raise ThemeError(f"{where}: the {face} font {value!r} is not a font file (not "
-                         "TrueType, OpenType, WOFF or WOFF2); name a .ttf, .otf, .woff or "
-                         ".woff2 file")
+        raise ThemeError(
+            f"{where}: the {face} font {value!r} is not a font file (not "
+            "TrueType, OpenType, WOFF or WOFF2); name a .ttf, .otf, .woff or "
+            ".woff2 file"
+        )
     return path
 
 
@@ -382,11 +464,15 @@ def _image(directories: list[Path], file: _File, keys: tuple[str, ...], what: st
     except (OSError, RuntimeError) as error:
         raise ThemeError(f"{where}: the {what} {relative!r} cannot be read: {error}") from None
     if not any(path.is_relative_to(d.resolve()) for d in directories):
-        raise ThemeError(f"{where}: the {what} {relative!r} is outside the theme directory "
-                         "(copy the image into the theme and name it relative to it)")
+        raise ThemeError(
+            f"{where}: the {what} {relative!r} is outside the theme directory "
+            "(copy the image into the theme and name it relative to it)"
+        )
     if not path.is_file():
-        raise ThemeError(f"{where}: the {what} {relative!r} does not exist (name an image "
-                         "file relative to the theme directory)")
+        raise ThemeError(
+            f"{where}: the {what} {relative!r} does not exist (name an image "
+            "file relative to the theme directory)"
+        )
     return path
 
 
@@ -397,8 +483,9 @@ class TemplateRefused(jinja2.TemplateError):
     """A template the theme may not use (outside the theme, unreadable, not UTF-8);
     ``filename`` and ``lineno`` say where, when it is about that file itself."""
 
-    def __init__(self, message: str, filename: str | None = None,
-                 lineno: int | None = None) -> None:
+    def __init__(
+        self, message: str, filename: str | None = None, lineno: int | None = None
+    ) -> None:
         super().__init__(message)
         self.filename = filename
         self.lineno = lineno
@@ -411,17 +498,23 @@ def _pieces(name: object) -> list[str]:
         raise TemplateRefused(f"a template name is a non-empty text, not {_kind(name)}")
     shown = _show(name)
     if "\x00" in name or "\\" in name:
-        raise TemplateRefused(f"the template name {shown} holds a backslash or NUL (name "
-                              "templates with / relative to the theme directory)")
+        raise TemplateRefused(
+            f"the template name {shown} holds a backslash or NUL (name "
+            "templates with / relative to the theme directory)"
+        )
     if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
-        raise TemplateRefused(f"the template name {shown} is an absolute path: a theme "
-                              "includes only its own templates (name them relative to the "
-                              "theme directory)")
+        raise TemplateRefused(
+            f"the template name {shown} is an absolute path: a theme "
+            "includes only its own templates (name them relative to the "
+            "theme directory)"
+        )
     parts = name.split("/")
     if ".." in parts:
-        raise TemplateRefused(f"the template name {shown} goes up with '..': a theme "
-                              "includes only its own templates (name them relative to the "
-                              "theme directory)")
+        raise TemplateRefused(
+            f"the template name {shown} goes up with '..': a theme "
+            "includes only its own templates (name them relative to the "
+            "theme directory)"
+        )
     return [part for part in parts if part not in ("", ".")]
 
 
@@ -440,8 +533,7 @@ class ThemeLoader(jinja2.BaseLoader):
         #: traceback).
         self.files: set[str] = set()
 
-    def get_source(self, environment: jinja2.Environment,
-                   template: str) -> tuple[str, str, Any]:
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Any]:
         pieces = _pieces(template)
         if not pieces:
             raise jinja2.TemplateNotFound(template)
@@ -457,7 +549,9 @@ class ThemeLoader(jinja2.BaseLoader):
             if not any(resolved.is_relative_to(root) for root in self.roots):
                 raise TemplateRefused(
                     f"a link to {resolved}, outside the theme directories (copy the "
-                    "template into the theme instead of linking to it)", shown)
+                    "template into the theme instead of linking to it)",
+                    shown,
+                )
             try:
                 data = read_file(resolved, MAX_TEMPLATE_BYTES, "template")
                 source = decode(data, shown)
@@ -465,8 +559,7 @@ class ThemeLoader(jinja2.BaseLoader):
             except InputError as error:
                 raise TemplateRefused(error.message, shown, error.line or None) from None
             except OSError as error:
-                raise TemplateRefused(f"cannot read: {error.strerror or error}",
-                                      shown) from None
+                raise TemplateRefused(f"cannot read: {error.strerror or error}", shown) from None
             self.files.add(shown)
 
             def uptodate(path: Path = resolved, mtime: float = mtime) -> bool:
@@ -488,8 +581,7 @@ class _ThemeTemplate(jinja2.Template):
         except ThemeError:
             raise
         except Exception as error:  # anything a template does is the theme's
-            raise template_error(error, self.environment, self.filename or self.name) \
-                from None
+            raise template_error(error, self.environment, self.filename or self.name) from None
 
 
 class _Sandbox(ImmutableSandboxedEnvironment):
@@ -501,15 +593,19 @@ class _Sandbox(ImmutableSandboxedEnvironment):
     intercepted_binops = frozenset({"**", "*"})
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-        if operator == "**" and isinstance(right, int | float) and (
-                abs(right) > MAX_POWER or (isinstance(left, int) and
-                                           abs(left).bit_length() > 256)):
-            raise SecurityError(f"a power too large to compute (exponent at most "
-                                f"{MAX_POWER})")
+        if (
+            operator == "**"
+            and isinstance(right, int | float)
+            and (abs(right) > MAX_POWER or (isinstance(left, int) and abs(left).bit_length() > 256))
+        ):
+            raise SecurityError(f"a power too large to compute (exponent at most {MAX_POWER})")
         if operator == "*":
             for sequence, count in ((left, right), (right, left)):
-                if isinstance(sequence, str | list | tuple) and isinstance(count, int) \
-                        and len(sequence) * count > MAX_REPEAT:
+                if (
+                    isinstance(sequence, str | list | tuple)
+                    and isinstance(count, int)
+                    and len(sequence) * count > MAX_REPEAT
+                ):
                     raise SecurityError(f"a repetition longer than {MAX_REPEAT} items")
         return super().call_binop(context, operator, left, right)
 
@@ -523,8 +619,9 @@ class _Sandbox(ImmutableSandboxedEnvironment):
             obj._fail_with_undefined_error()
         return super().getitem(obj, argument)
 
-    def get_template(self, name: Any, parent: str | None = None,
-                     globals: Any = None) -> jinja2.Template:
+    def get_template(
+        self, name: Any, parent: str | None = None, globals: Any = None
+    ) -> jinja2.Template:
         if parent is not None:
             # An include, import or extends: an error is the including template's, and
             # its render reports it with the line.
@@ -534,22 +631,26 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         except ThemeError:
             raise
         except Exception as error:
-            theme = self.loader.directories[0] if isinstance(self.loader, ThemeLoader) \
-                else "theme"
+            theme = self.loader.directories[0] if isinstance(self.loader, ThemeLoader) else "theme"
             raise template_error(error, self, str(theme)) from None
 
 
 def _sandbox(directories: list[Path]) -> jinja2.Environment:
-    environment = _Sandbox(loader=ThemeLoader(directories), autoescape=True,
-                           undefined=jinja2.StrictUndefined, trim_blocks=True,
-                           lstrip_blocks=True)
+    environment = _Sandbox(
+        loader=ThemeLoader(directories),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     environment.globals = {name: environment.globals[name] for name in TEMPLATE_GLOBALS}
     environment.filters = {name: DEFAULT_FILTERS[name] for name in TEMPLATE_FILTERS}
     return environment
 
 
-def _where(error: BaseException, environment: jinja2.Environment,
-           fallback: str) -> tuple[str, int | None]:
+def _where(
+    error: BaseException, environment: jinja2.Environment, fallback: str
+) -> tuple[str, int | None]:
     """The template file and line an error comes from: the error's own (syntax errors,
     refused files), else the innermost template frame of its traceback (Jinja gives
     template frames the template's file name and line)."""
@@ -575,20 +676,25 @@ def _what(error: BaseException) -> str:
         return f"template syntax error: {error.message} (fix the Jinja syntax on this line)"
     if isinstance(error, jinja2.TemplatesNotFound):
         names = ", ".join(_show(name) for name in error.templates)
-        return (f"none of the templates {names} is in the theme or the default theme (add "
-                "one to the theme directory, or fix the names)")
+        return (
+            f"none of the templates {names} is in the theme or the default theme (add "
+            "one to the theme directory, or fix the names)"
+        )
     if isinstance(error, jinja2.TemplateNotFound):
-        return (f"no template {_show(error.name)} in the theme or the default theme (add it "
-                "to the theme directory, or fix the name)")
+        return (
+            f"no template {_show(error.name)} in the theme or the default theme (add it "
+            "to the theme directory, or fix the name)"
+        )
     if isinstance(error, SecurityError):
-        return (f"not allowed in a theme template: {error} (theme templates run in a "
-                "sandbox: no attribute starting with _, no changing values; see "
-                "docs/security.md)")
+        return (
+            f"not allowed in a theme template: {error} (theme templates run in a "
+            "sandbox: no attribute starting with _, no changing values; see "
+            "docs/security.md)"
+        )
     if isinstance(error, jinja2.UndefinedError):
         return f"{error.message} ({listed})"
     if isinstance(error, RecursionError):
-        return ("templates include or call each other without end (remove the include "
-                "or macro loop)")
+        return "templates include or call each other without end (remove the include or macro loop)"
     if isinstance(error, jinja2.TemplateError):
         message = error.message or type(error).__name__
         if message.startswith(("No filter named", "No test named")):
@@ -597,8 +703,9 @@ def _what(error: BaseException) -> str:
     return f"{type(error).__name__}: {error} (fix the expression on this line)"
 
 
-def template_error(error: BaseException, environment: jinja2.Environment,
-                   fallback: str) -> ThemeError:
+def template_error(
+    error: BaseException, environment: jinja2.Environment, fallback: str
+) -> ThemeError:
     """A template's error as a ThemeError of one line: ``file:LINE: what (what to do)``."""
     filename, line = _where(error, environment, fallback)
     message = " ".join(_what(error).split())
@@ -606,4 +713,3 @@ def template_error(error: BaseException, environment: jinja2.Environment,
         message = message[:397] + "..."
     where = f"{filename}:{line}" if line else filename
     return ThemeError(f"{where}: {message}")
-

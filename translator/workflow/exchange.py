@@ -28,14 +28,16 @@ Importing writes back only what changed, entry by entry:
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from babel.messages.plurals import get_plural
-from translate.storage import po, xliff
+from lxml import etree
+from translate.storage import po, pypo, xliff
 from translate.storage.base import TranslationStore, TranslationUnit
 
 from ..cards.edit import REMOVE, EditError, edit_card, render_card_file
@@ -51,12 +53,21 @@ from ..cards.model import (
     source_fingerprint,
 )
 from ..diagnostics import REGISTRY, Severity
+from ..glossary.model import LANGUAGES
+from ..limits import (
+    MAX_CARD_FILE_BYTES,
+    MAX_EXCHANGE_BYTES,
+    MAX_EXCHANGE_ENTRIES,
+    MAX_LINE_CHARS,
+    MAX_TEXT_CHARS,
+)
 from ..lint.context import Language
 from ..lint.model import plain_text
 from ..markup.checks import TARGET as MARKUP
 from ..markup.checks import check_text
 from ..markup.parser import parse
-from ..textio import InputError, decode, read_bytes
+from ..textio import InputError, decode, read_file
+from ..untrusted import character_problem, printable
 from .fields import FINGERPRINT_GROUP, LINE_UNITS, UNITS, join_body, split_body, units
 from .states import source_changes
 
@@ -263,24 +274,173 @@ class ImportResult:
     untranslated: int = 0
 
 
-def read_store(path: str, data: bytes) -> tuple[str | None, list[Incoming]]:
-    """(language, entries) of a PO or XLIFF file; :class:`InputError` if unreadable."""
+#: A card's slug as its file names it (``cards/files.py``): what a context's card is.
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")
+#: A PO entry's ``msgctxt`` (maybe on several lines) or ``msgid`` at the start of a line.
+_PO_CONTEXT = re.compile(r'^msgctxt[ \t]+((?:"(?:[^"\\\n]|\\.)*"[ \t]*\r?(?:\n|\Z))+)',
+                         re.MULTILINE)
+_PO_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+_PO_MSGID = re.compile(r"(?:^|(?<=[\r\n]))msgid\b", re.MULTILINE)
+_PO_LANGUAGE = re.compile(r'^"Language:', re.MULTILINE)
+_XLIFF_UNIT = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?trans-unit\b")
+_XLIFF_LANGUAGE = re.compile(r"\btarget-language[ \t\r\n]*=")
+#: A document type declaration, or an entity one: an XLIFF file has none (entities
+#: are how an XML file makes a few bytes into gigabytes, or reads other files).
+_DOCTYPE = re.compile(r"<!(?:DOCTYPE|ENTITY)\b", re.IGNORECASE)
+_FILE_WHAT = {"po": "PO file", "xliff": "XLIFF file"}
+
+
+@dataclass
+class Store:
+    """What a PO or XLIFF file holds."""
+
+    kind: str
+    #: The target language as the file gives it (the PO header's ``Language``, the
+    #: XLIFF ``target-language``), not checked; and the line that gives it (0: unknown).
+    lang: str | None
+    lang_line: int
+    entries: list[Incoming]
+
+
+def read_exchange(path: str) -> Store:
+    """Read the PO or XLIFF file ``path`` (a regular file, within the size limit)."""
+    kind = format_of(path)
+    return read_store(path, read_file(path, MAX_EXCHANGE_BYTES, _FILE_WHAT[kind]))
+
+
+def read_store(path: str, data: bytes) -> Store:
+    """The entries of a PO or XLIFF file; :class:`InputError` naming the file and,
+    where it can, the line when it is not one, or holds too many entries."""
     kind = format_of(path)
     text = decode(data, path)
+    lines = _Lines(text)
+    _check_size(path, kind, text, lines)
+    if kind == "xliff":
+        doctype = _DOCTYPE.search(text)
+        if doctype is not None:
+            raise InputError(path, "not a valid XLIFF file: it declares a document type or "
+                                   "entities (<!DOCTYPE, <!ENTITY), which XLIFF files have "
+                                   "no use for; they are refused", lines.at(doctype.start()))
     try:
         store: TranslationStore = (po.pofile.parsestring(data) if kind == "po"
                                    else xliff.xlifffile.parsestring(data))
-    except Exception as error:  # translate-toolkit raises many kinds
-        raise InputError(path, f"not a valid {kind.upper()} file: {error}") from None
-    lang = store.gettargetlanguage() or None
-    found = []
-    for unit in store.unit_iter():
-        if unit.isheader():
-            continue
+        if kind == "xliff" and etree.QName(store.document.getroot()).localname != "xliff":
+            raise AssertionError  # translate-toolkit asserts it too (not under -O)
+        units_found = [unit for unit in store.unit_iter() if not unit.isheader()]
+        found = _incoming(kind, text, units_found)
+        lang, lang_line = _file_language(store, kind, text, lines)
+    except InputError:
+        raise
+    except Exception as error:  # translate-toolkit and lxml raise many kinds
+        reason, line = _parse_problem(kind, error)
+        raise InputError(path, f"not a valid {kind.upper()} file: {reason}", line) from None
+    if len(found) > MAX_EXCHANGE_ENTRIES:
+        _too_many(path, kind, found[MAX_EXCHANGE_ENTRIES].line)
+    return Store(kind, lang, lang_line, found)
+
+
+class _Lines:
+    """Line numbers of offsets in a text, asked for in increasing order (linear in
+    all), or in any order (each a count from the start)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.offset = 0
+        self.line = 1
+
+    def at(self, offset: int) -> int:
+        if offset < self.offset:
+            self.offset, self.line = 0, 1
+        self.line += self.text.count("\n", self.offset, offset)
+        self.offset = offset
+        return self.line
+
+
+def _check_size(path: str, kind: str, text: str, lines: _Lines) -> None:
+    """Refuse a file of more than :data:`MAX_EXCHANGE_ENTRIES` entries before it is
+    parsed (the parse holds them all)."""
+    pattern = _PO_MSGID if kind == "po" else _XLIFF_UNIT
+    limit = MAX_EXCHANGE_ENTRIES + (1 if kind == "po" else 0)  # a PO header is an entry
+    for count, match in enumerate(pattern.finditer(text), start=1):
+        if count > limit:
+            _too_many(path, kind, lines.at(match.start()))
+
+
+def _too_many(path: str, kind: str, line: int) -> None:
+    raise InputError(path, f"more than {MAX_EXCHANGE_ENTRIES:,} entries (the limit of a "
+                           f"{_FILE_WHAT[kind]}; a deck has a few hundred): is this the "
+                           "right file? Export one deck per file", line)
+
+
+def _incoming(kind: str, text: str, found: list[TranslationUnit]) -> list[Incoming]:
+    """The entries, each with the line of its context (for PO, found in one pass)."""
+    po_lines: dict[str, list[int]] = {}
+    if kind == "po":
+        lines = _Lines(text)
+        for match in _PO_CONTEXT.finditer(text):
+            key = pypo.unescape("".join(_PO_STRING.findall(match.group(1))))
+            po_lines.setdefault(key, []).append(lines.at(match.start()))
+        for taken in po_lines.values():
+            taken.reverse()  # popped from the end: the first one first
+    entries = []
+    for unit in found:
         key = _key(unit, kind)
-        found.append(Incoming(key, _line_of(text, key, kind), str(unit.source or ""),
-                              str(unit.target or ""), bool(unit.isfuzzy())))
-    return lang, found
+        if kind == "po":
+            taken = po_lines.get(key)
+            line = (taken.pop() if len(taken) > 1 else taken[0]) if taken else 0
+        else:
+            line = int(getattr(unit.xmlelement, "sourceline", 0) or 0)
+        entries.append(Incoming(key, line, str(unit.source or ""), str(unit.target or ""),
+                                bool(unit.isfuzzy())))
+    return entries
+
+
+def _file_language(store: TranslationStore, kind: str, text: str,
+                   lines: _Lines) -> tuple[str | None, int]:
+    """(the target language as the file gives it, the line giving it)."""
+    if kind == "po":
+        header = cast(Any, store).parseheader()
+        value = header.get("Language") or store.gettargetlanguage()
+        match = _PO_LANGUAGE.search(text) if header.get("Language") else None
+    else:
+        files = list(store.document.getroot().iterchildren(store.namespaced("file")))
+        value = files[0].get("target-language") if files else None
+        match = _XLIFF_LANGUAGE.search(text)
+    line = lines.at(match.start()) if match is not None else 0
+    return (str(value).strip() or None) if value is not None else None, line
+
+
+def _parse_problem(kind: str, error: Exception) -> tuple[str, int]:
+    """(why the parser refused a file, in one line, and the line it names or 0)."""
+    if isinstance(error, AssertionError):
+        return "its root element is not <xliff> (an XLIFF 1.1 or 1.2 file)", 0
+    if isinstance(error, etree.XMLSyntaxError):
+        line = int(error.lineno or 0) if error.lineno else 0
+        reason = str(error.msg or error).split(", line ")[0]
+        return _one_line(reason), line
+    message = str(error) or type(error).__name__
+    found = re.search(r" on line (\d+)(?::|$)", message)
+    if found is not None:
+        return _one_line(message[:found.start()]), int(found.group(1))
+    return _one_line(message), 0
+
+
+def _one_line(message: str, limit: int = 200) -> str:
+    shown = printable(message.split("\n", 1)[0].strip())
+    return shown if len(shown) <= limit else shown[:limit] + "..."
+
+
+def _shown_key(key: str) -> str:
+    """A context as a refusal names it: as is when it is a card's, else quoted, escaped
+    and shortened (it is the file's, and goes to a terminal)."""
+    slug, _, unit = key.rpartition(":")
+    return key if SLUG.fullmatch(slug) and unit in UNITS else _shown(key)
+
+
+def _shown(text: str, limit: int = 80) -> str:
+    """``'text'`` with what a terminal should not be sent escaped, shortened."""
+    shown = printable(text).replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+    return f"'{shown[:limit]}...'" if len(shown) > limit else f"'{shown}'"
 
 
 def _key(unit: TranslationUnit, kind: str) -> str:
@@ -289,10 +449,25 @@ def _key(unit: TranslationUnit, kind: str) -> str:
     return str(unit.xmlelement.get("id") or unit.xmlelement.get("resname") or "")
 
 
-def _line_of(text: str, key: str, kind: str) -> int:
-    needle = f'msgctxt "{key}"' if kind == "po" else f'id="{key}"'
-    at = text.find(needle)
-    return 1 if at < 0 else text.count("\n", 0, at) + 1
+def target_language(path: str, store: Store) -> str:
+    """The language ``store`` is a translation into, normalised (``FR``, ``fr_CA``,
+    ``fr-CA.UTF-8``: ``fr``); :class:`InputError` naming the header line when it names
+    none, or one translator does not translate into."""
+    where = "the header's Language" if store.kind == "po" else "the target-language"
+    if store.lang is None:
+        raise InputError(path, f"the file names no target language ({where} is missing): "
+                               "give --lang", store.lang_line)
+    code = re.split(r"[_\-@.]", store.lang, maxsplit=1)[0].strip().lower()
+    if code in LANGUAGES and code != SOURCE_LANGUAGE:
+        return code
+    targets = ", ".join(x for x in LANGUAGES if x != SOURCE_LANGUAGE)
+    shown = _shown(store.lang, 40)
+    if code == SOURCE_LANGUAGE:
+        raise InputError(path, f"{where} is {shown}, the English of the cards: a "
+                               f"translation is into {targets} (give --lang)", store.lang_line)
+    raise InputError(path, f"{where} is {shown}, not a language translator translates "
+                           f"into ({targets}): fix the header or give --lang",
+                     store.lang_line)
 
 
 def _markup_errors(text: str) -> list[str]:
@@ -304,15 +479,29 @@ def _markup_errors(text: str) -> list[str]:
 
 def _check(entry: Incoming, unit: str, english: dict[str, str]) -> str | None:
     """Why ``entry`` cannot be imported, or None."""
+    target = entry.target
+    if unit in LINE_UNITS:
+        line = target.strip(" \n")
+        if "\n" in line:
+            return f"a {_LABELS[unit]} is one line; the translation has several"
+        if len(line) > MAX_LINE_CHARS:
+            return (f"the translation is {len(line):,} characters long; a {_LABELS[unit]} "
+                    f"is one line of at most {MAX_LINE_CHARS:,}")
+        bad = character_problem(line, one_line=True)
+    else:
+        if len(target) > MAX_TEXT_CHARS:
+            return (f"the translation is {len(target):,} characters long; a card's "
+                    f"{_LABELS[unit]} is a few hundred (at most {MAX_TEXT_CHARS:,})")
+        bad = character_problem(target, one_line=False)
+    if bad is not None:
+        return f"the translation {bad}: remove it"
     if unit not in english:
         return f"the English card has no {_LABELS[unit]}"
     if entry.source.strip() != english[unit].strip():
         return (f"the English {_LABELS[unit]} changed since this file was exported: "
                 "export the file again and translate the new text")
-    if unit in LINE_UNITS and "\n" in entry.target.strip():
-        return f"a {_LABELS[unit]} is one line; the translation has several"
     if unit not in LINE_UNITS:
-        errors = _markup_errors(entry.target)
+        errors = _markup_errors(target)
         if errors:
             return "the translation breaks the card markup: " + "; ".join(errors)
     return None
@@ -321,25 +510,41 @@ def _check(entry: Incoming, unit: str, english: dict[str, str]) -> str | None:
 def plan_import(path: str, library: Library, lang: str | None = None,
                 fuzzy: bool = False) -> ImportResult:
     """What importing the PO or XLIFF file ``path`` into ``library`` changes."""
-    file_lang, incoming = read_store(path, read_bytes(path))
-    lang = lang or file_lang
-    if not lang or lang == SOURCE_LANGUAGE:
-        raise InputError(path, "the file names no target language: give --lang")
+    store = read_exchange(path)
+    lang = lang or target_language(path, store)
+    if lang == SOURCE_LANGUAGE:
+        raise InputError(path, "English is the cards' language: give --lang")
     result = ImportResult(lang)
     by_slug = {slug: card for (_, slug), card in library.cards.items()
                if card.source is not None}
     grouped: dict[str, list[tuple[str, Incoming]]] = {}
-    for entry in incoming:
+    first: dict[str, int] = {}
+    for entry in store.entries:
         slug, _, unit = entry.key.rpartition(":")
         if not slug or unit not in UNITS:
-            result.refused.append(Refusal(path, entry.line, entry.key or "(no context)",
+            result.refused.append(Refusal(path, entry.line,
+                                          _shown_key(entry.key) if entry.key else
+                                          "(no context)",
                                           "not an entry of translator's (its context is "
                                           "card:unit, e.g. courier:text)"))
+            continue
+        # Only a card's slug goes on: anything else (a path, '..') is no card's.
+        if SLUG.fullmatch(slug) is None:
+            result.refused.append(Refusal(path, entry.line, _shown_key(entry.key),
+                                          f"no card {_shown(slug)} in the library (a "
+                                          "card's name is lowercase letters, digits and "
+                                          "hyphens, e.g. courier:text)"))
             continue
         if slug not in by_slug:
             result.refused.append(Refusal(path, entry.line, entry.key,
                                           f"no card '{slug}' in the library"))
             continue
+        if entry.key in first:
+            result.refused.append(Refusal(path, entry.line, entry.key,
+                                          f"a second entry for {entry.key} (the first is on "
+                                          f"line {first[entry.key]}): only the first counts"))
+            continue
+        first[entry.key] = entry.line
         grouped.setdefault(slug, []).append((unit, entry))
     for slug, card_entries in grouped.items():
         update = _card_update(path, by_slug[slug], lang, card_entries, fuzzy, result)
@@ -350,7 +555,8 @@ def plan_import(path: str, library: Library, lang: str | None = None,
 
 def _card_update(path: str, card: Card, lang: str, card_entries: list[tuple[str, Incoming]],
                  fuzzy: bool, result: ImportResult) -> CardUpdate | None:
-    assert card.source is not None
+    if card.source is None:  # plan_import gives only English cards
+        return None
     english = units(card.source)
     version = card.translations.get(lang)
     current = units(version) if version is not None else {}
@@ -396,6 +602,9 @@ def _card_update(path: str, card: Card, lang: str, card_entries: list[tuple[str,
         changes["wip"] = True
     elif version is not None and version.fields.get("wip") and complete:
         changes["wip"] = REMOVE
+    if version is not None and not touched and "wip" not in changes and (
+            fingerprint is None or fingerprint == version.fields.get("source")):
+        return None  # nothing to write: the file is not even read
     body = None
     if {"text", "flavour"} & set(touched):
         own_text, own_flavour = split_body(version.body, lang) if version else ("", "")
@@ -409,10 +618,15 @@ def _card_update(path: str, card: Card, lang: str, card_entries: list[tuple[str,
         if "name" not in fields:
             fields["name"] = english["name"]  # a card file has a name; TR401 reports it
         target_path = str(Path(card.source.path).with_name(f"{card.slug}.{lang}.md"))
+        if not _refuse_outside(target_path, card.source, path, card_entries, result):
+            return None
         content = render_card_file(fields, body or "", TRANSLATION_FIELDS)
         return _checked(CardUpdate(card, target_path, None, content, touched,
                                    sorted(confirmed)), path, card_entries, result)
-    old_content = decode(read_bytes(version.path), version.path)
+    if not _refuse_outside(version.path, card.source, path, card_entries, result):
+        return None
+    old_content = decode(read_file(version.path, MAX_CARD_FILE_BYTES, "card file"),
+                         version.path)
     try:
         content = edit_card(version, old_content, changes, body)
     except EditError as error:
@@ -423,6 +637,21 @@ def _card_update(path: str, card: Card, lang: str, card_entries: list[tuple[str,
         return None
     return _checked(CardUpdate(card, version.path, old_content, content, touched,
                                sorted(confirmed)), path, card_entries, result)
+
+
+def _refuse_outside(target: str, source: CardFile, path: str,
+                    card_entries: list[tuple[str, Incoming]], result: ImportResult) -> bool:
+    """Whether ``target`` (a file the import would write) is in the folder of the
+    English card ``source`` it translates, links resolved; if not, its entries are
+    refused."""
+    deck = Path(os.path.realpath(Path(source.path).parent))
+    real = Path(os.path.realpath(target))
+    if real.parent == deck or real.is_relative_to(deck):
+        return True
+    line, key = card_entries[0][1].line, card_entries[0][1].key
+    result.refused.append(Refusal(path, line, key, f"the card's file {target} leads out of "
+                                  f"its deck (to {real}): nothing is written there"))
+    return False
 
 
 def _checked(update: CardUpdate, path: str, card_entries: list[tuple[str, Incoming]],
