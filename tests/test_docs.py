@@ -26,3 +26,11 @@ def test_readme_starts_with_the_two_commands() -> None:
     assert commands == ["./dev sample", "./dev test"]
     ci = (ROOT / ".ci" / "run").read_text("utf-8")
     assert "./dev test" in ci
+
+
+def test_every_limit_is_documented() -> None:
+    from translator import limits
+
+    page = (ROOT / "docs" / "security.md").read_text("utf-8")
+    for name in (n for n in vars(limits) if n.startswith("MAX_")):
+        assert f"`{name}`" in page, name

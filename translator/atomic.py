@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import secrets
+import shutil
 import signal
 import sys
 from collections.abc import Iterator
