@@ -203,7 +203,10 @@ def test_control_characters_in_a_card_text_are_reported(tmp_path: Path,
 
 def test_untrusted_printable_keeps_our_colours() -> None:
     assert untrusted.printable("a\x1b[2Jb\u202ec") == "a\\x1b[2Jb\\u202ec"
-    assert untrusted.printable_output("\x1b[31mred\x1b[0m \x07") == "\x1b[31mred\x1b[0m \\x07"
+    coloured = "\x1b[31mred\x1b[0m \x07\x1b[8m"
+    assert untrusted.printable_output(coloured, colours=True) == \
+        "\x1b[31mred\x1b[0m \\x07\\x1b[8m"
+    assert untrusted.printable_output(coloured) == "\\x1b[31mred\\x1b[0m \\x07\\x1b[8m"
     assert untrusted.character_problem("ok\u00a0«\u202f»", one_line=True) is None
     assert "U+2028 LINE SEPARATOR" in str(untrusted.character_problem("a\u2028", True))
     assert untrusted.bad_characters("line\r\nnext\rx", one_line=False) == [(10, "\r")]

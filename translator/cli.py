@@ -1001,11 +1001,13 @@ def cmd_export_exchange(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_import_exchange(args: argparse.Namespace, out: TextIO) -> int:
     from .workflow import exchange  # noqa: PLC0415
 
-    exchange.format_of(args.file)
+    # The file first: a file that cannot be imported says so before the library loads.
+    store = exchange.read_exchange(args.file)
+    lang = _target_language(args.lang) if args.lang else \
+        exchange.target_language(args.file, store)
     paths = list(args.library or []) or ["cards"]
     library = _workflow_library(paths)
-    result = exchange.plan_import(args.file, library, args.lang and
-                                  _target_language(args.lang), args.fuzzy)
+    result = exchange.plan_import(args.file, library, lang, args.fuzzy, store)
     lang = _target_language(result.lang)
     # Lint the cards as they would be, before anything is written.
     for parsed in exchange.reparsed(result.updates):
@@ -1667,8 +1669,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     # Card text is untrusted: what reaches a terminal never holds a raw escape sequence.
-    out = PrintableStream.around(out or sys.stdout)
+    sys.stdout = PrintableStream.around(sys.stdout)
     sys.stderr = PrintableStream.around(sys.stderr)
+    out = PrintableStream.around(out or sys.stdout)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

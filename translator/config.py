@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .limits import MAX_CONFIG_BYTES, MAX_DEPTH
-from .textio import InputError, read_text
+from .textio import InputError, long_number_line, read_text
 
 LIBRARY_KEYS = ("allow-paths",)
 
@@ -55,7 +55,8 @@ def read_toml(path: Path) -> tuple[dict[str, Any], str]:
         raise InputError(display, f"nested more than {MAX_DEPTH} levels deep: not a "
                                   "configuration file") from None
     except ValueError as error:  # a number too long to convert
-        raise InputError(display, f"not valid TOML: {error}".split(";")[0]) from None
+        raise InputError(display, f"not valid TOML: {error}".split(";")[0],
+                         long_number_line(text)) from None
     deepest = _depth(data)
     if deepest > MAX_DEPTH:
         raise InputError(display, f"nested {deepest} levels deep (at most {MAX_DEPTH}): "

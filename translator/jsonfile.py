@@ -17,6 +17,7 @@ from typing import Any
 
 from .limits import MAX_DEPTH
 from .problems import Problem
+from .textio import long_number_line
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
 
@@ -59,7 +60,7 @@ def _line_of_text(text: str, message: str) -> int:
             match = re.search(rf"(?<![\w\"]){word}(?![\w\"])", text)
             if match:
                 return text.count("\n", 0, match.start()) + 1
-    return 1
+    return long_number_line(text)
 
 
 def depth(value: Any) -> int:

@@ -9,6 +9,7 @@ card behind.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from dataclasses import dataclass
@@ -146,6 +147,13 @@ def read_text(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES,
               what: str = "file") -> str:
     """A regular UTF-8 file's text (a byte-order mark dropped), problems named."""
     return decode(read_file(path, limit, what), str(path))
+
+
+def long_number_line(text: str) -> int:
+    """The line (1-based) of the first number too long for Python to read (more than
+    4,300 digits), 1 if there is none: the line a "number too long" error is on."""
+    match = re.search(r"\d{4301,}", text)
+    return text.count("\n", 0, match.start()) + 1 if match else 1
 
 
 def split_front_matter(text: str) -> tuple[str, str, int]:

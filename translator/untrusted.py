@@ -83,15 +83,18 @@ def printable(text: str) -> str:
     return _SHOWN_ESCAPED.sub(lambda match: escape(match.group()), text)
 
 
-#: What a terminal stream passes through unescaped: the colour codes the command line
-#: writes itself (SGR sequences); card text reaches it already escaped.
-_OWN_SEQUENCE = re.compile(r"\x1b\[[0-9;]*m")
+#: The colour codes the command line writes itself, on a terminal only (reset, bold,
+#: dim, red, green, yellow, cyan): the one escape sequence a terminal stream passes.
+_OWN_SEQUENCE = re.compile(r"\x1b\[(?:0|1|2|31|32|33|36)m")
 
 
-def printable_output(text: str) -> str:
-    """:func:`printable` for a whole output stream: keeps colour sequences."""
+def printable_output(text: str, colours: bool = False) -> str:
+    """:func:`printable` for a whole output stream; with ``colours``, the command
+    line's own colour codes are kept."""
     if _SHOWN_ESCAPED.search(text) is None:
         return text
+    if not colours:
+        return printable(text)
     pieces = []
     last = 0
     for match in _OWN_SEQUENCE.finditer(text):
@@ -105,17 +108,24 @@ def printable_output(text: str) -> str:
 class PrintableStream:
     """A text stream that writes through :func:`printable_output`: whatever a command
     prints of a card (a name in a table, a message quoting the text) reaches the
-    terminal with its control characters shown, not obeyed."""
+    terminal with its control characters shown, not obeyed.  Only on a terminal, where
+    the command line colours its output, are its own colour codes passed; a card's
+    text could hold the same few codes, which can colour text but not hide it, move
+    the cursor or set a title."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
+        try:
+            self._colours = stream.isatty()
+        except (AttributeError, ValueError):
+            self._colours = False
 
     @classmethod
     def around(cls, stream: TextIO) -> TextIO:
         return stream if isinstance(stream, cls) else cls(stream)  # type: ignore[return-value]
 
     def write(self, text: str) -> int:
-        self._stream.write(printable_output(text))
+        self._stream.write(printable_output(text, self._colours))
         return len(text)
 
     def writelines(self, lines: Iterable[str]) -> None:

@@ -11,6 +11,8 @@ from typing import Any
 import yaml
 
 from .problems import Problem
+from .textio import long_number_line
+from .untrusted import describe
 
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -37,11 +39,21 @@ def load(text: str, path: str, first_line: int,
         problems.append(Problem(path, line, f"malformed YAML: {error.problem}",
                                 "check the indentation, colons and quotes of this line", column))
         return None
+    except yaml.reader.ReaderError as error:  # a character YAML does not allow
+        offset = min(error.position, len(text))
+        line = text.count("\n", 0, offset)
+        column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        char = error.character
+        what = describe(chr(char) if isinstance(char, int) else str(char)[:1] or "?")
+        problems.append(Problem(path, first_line + line, f"malformed YAML: the character "
+                                f"{what} is not allowed", "delete it: it prints nothing",
+                                column))
+        return None
     except yaml.YAMLError as error:
         problems.append(Problem(path, first_line, f"malformed YAML: {error}"))
         return None
     except ValueError as error:  # a number of thousands of digits
-        problems.append(Problem(path, first_line, "malformed YAML: "
+        problems.append(Problem(path, first_line - 1 + long_number_line(text), "malformed YAML: "
                                 f"{str(error).split(';')[0]}",
                                 "no value of a card or deck is this long"))
         return None

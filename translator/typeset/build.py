@@ -37,7 +37,7 @@ from .artwork import ArtworkError, Profile, find_profile, prepare
 from .manifest import safe_artwork
 from .render import CardPage, Renderer, art_box, card_page, overflows
 from .sizes import MM_PT, CardSize
-from .theme import Theme, load_theme
+from .theme import Theme, ThemeError, load_theme
 
 #: Text scales tried, as the reference does: 1.00 down to the floor in steps of 0.02.
 STEP = 0.02
@@ -95,7 +95,12 @@ def covered(theme: Theme) -> frozenset[int]:
     """Code points every face of the theme's text font has (and so prints itself)."""
     found: frozenset[int] | None = None
     for path in theme.fonts.values():
-        cmap = _cmap(path)
+        try:
+            cmap = _cmap(path)
+        except Exception as error:  # fontTools raises many kinds for a broken font
+            raise ThemeError(f"{path}: not a usable font ({type(error).__name__}: "
+                             f"{str(error)[:200]}): give a TrueType or OpenType file"
+                             ) from None
         found = cmap if found is None else found & cmap
     return found or frozenset()
 

@@ -59,7 +59,9 @@ def tree_digest(paths: Iterable[Path]) -> str:
     """One digest of files and of every file under directories (names and contents)."""
     digest = hashlib.sha256()
     for root in paths:
-        files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root]
+        inside = root.resolve()
+        files = sorted(p for p in root.rglob("*") if p.is_file()
+                       and p.resolve().is_relative_to(inside)) if root.is_dir() else [root]
         for path in files:
             if "__pycache__" in path.parts or path.suffix == ".pyc":
                 continue

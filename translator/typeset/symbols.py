@@ -34,7 +34,9 @@ from html import escape
 from importlib import resources
 from pathlib import Path
 
+from ..limits import MAX_CONFIG_BYTES
 from ..markup.tree import SYMBOL_CODES
+from ..textio import InputError, read_file
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
@@ -94,6 +96,9 @@ def symbol_path(code: str, theme_dir: str | Path | None = None) -> Path:
     if theme_dir is not None:
         own = Path(theme_dir) / SYMBOLS_DIR / f"{code}.svg"
         if own.is_file():
+            if not own.resolve().is_relative_to(Path(theme_dir).resolve()):
+                raise SymbolError(f"{own}: a link to {own.resolve()}, outside the theme: "
+                                  "copy the drawing into the theme")
             return own
     return default_symbols_dir() / f"{code}.svg"
 
@@ -148,7 +153,10 @@ def _prefix_ids(name: str, value: str, prefix: str) -> str:
 @cache
 def _load(path: Path, code: str) -> SymbolDrawing:
     try:
-        root = ET.fromstring(path.read_bytes())
+        root = ET.fromstring(read_file(path, MAX_CONFIG_BYTES, "symbol drawing"))
+    except InputError as error:
+        raise SymbolError(f"{path}: cannot read the symbol :{code}: ({error.message})"
+                          ) from None
     except (OSError, ET.ParseError) as error:
         raise SymbolError(f"{path}: cannot read the symbol :{code}: ({error})") from error
     if root.tag != f"{{{SVG_NS}}}svg":

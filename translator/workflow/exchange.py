@@ -18,8 +18,17 @@ Importing writes back only what changed, entry by entry:
   drafts);
 - an entry whose English is no longer the card's is refused (the file is older than
   the card: export again);
-- a target that breaks the card markup (an error of ``translator markup check``), or
-  a name on two lines, is refused;
+- a target that breaks the card markup (an error of ``translator markup check``), a
+  name on two lines, a control or invisible character (:mod:`translator.untrusted`), a
+  text longer than :data:`~translator.limits.MAX_TEXT_CHARS` or a line longer than
+  :data:`~translator.limits.MAX_LINE_CHARS` is refused; so is a context whose card is
+  no slug of the library's (a path is no card), and a second entry for one unit;
+- the file is a translator's, not trusted: a regular file within
+  :data:`~translator.limits.MAX_EXCHANGE_BYTES` and
+  :data:`~translator.limits.MAX_EXCHANGE_ENTRIES`, an XLIFF file without a document
+  type (no entities), its language normalised (``FR``, ``fr_CA``: ``fr``); what cannot
+  be read is one :class:`InputError` naming the file and line; and nothing is written
+  outside the English card's folder, links resolved;
 - a translated, non-fuzzy entry counts as checked against the current English: when
   every unit of a fingerprint group is, the group is refreshed, so that a stale card
   a translator confirmed in Weblate is no longer stale.
@@ -147,10 +156,9 @@ def _glossary_notes(language: Language, english: Language, unit: str,
 def entries(library: Library, deck: str, lang: str, language: Language,
             english: Language) -> list[Entry]:
     """The entries of ``deck``'s cards, in the deck's order."""
-    order = list(library.decks[deck].quantities)
+    order = {slug: index for index, slug in enumerate(library.decks[deck].quantities)}
     cards = sorted(library.deck_cards(deck),
-                   key=lambda c: (order.index(c.slug) if c.slug in order else len(order),
-                                  c.slug))
+                   key=lambda c: (order.get(c.slug, len(order)), c.slug))
     found: list[Entry] = []
     for card in cards:
         source = card.source
@@ -287,6 +295,8 @@ _XLIFF_LANGUAGE = re.compile(r"\btarget-language[ \t\r\n]*=")
 #: A document type declaration, or an entity one: an XLIFF file has none (entities
 #: are how an XML file makes a few bytes into gigabytes, or reads other files).
 _DOCTYPE = re.compile(r"<!(?:DOCTYPE|ENTITY)\b", re.IGNORECASE)
+#: The root element's name, after the XML declaration, comments and instructions.
+_XML_ROOT = re.compile(r"\s*(?:(?:<\?.*?\?>|<!--.*?-->)\s*)*<([^\s/>!?]+)", re.DOTALL)
 _FILE_WHAT = {"po": "PO file", "xliff": "XLIFF file"}
 
 
@@ -316,16 +326,13 @@ def read_store(path: str, data: bytes) -> Store:
     lines = _Lines(text)
     _check_size(path, kind, text, lines)
     if kind == "xliff":
-        doctype = _DOCTYPE.search(text)
-        if doctype is not None:
-            raise InputError(path, "not a valid XLIFF file: it declares a document type or "
-                                   "entities (<!DOCTYPE, <!ENTITY), which XLIFF files have "
-                                   "no use for; they are refused", lines.at(doctype.start()))
+        _check_xml(path, text, lines)
     try:
         store: TranslationStore = (po.pofile.parsestring(data) if kind == "po"
                                    else xliff.xlifffile.parsestring(data))
         if kind == "xliff" and etree.QName(store.document.getroot()).localname != "xliff":
-            raise AssertionError  # translate-toolkit asserts it too (not under -O)
+            raise InputError(path, "not a valid XLIFF file: its root element is not xliff "
+                                   "(XLIFF 1.1 or 1.2)")
         units_found = [unit for unit in store.unit_iter() if not unit.isheader()]
         found = _incoming(kind, text, units_found)
         lang, lang_line = _file_language(store, kind, text, lines)
@@ -364,6 +371,21 @@ def _check_size(path: str, kind: str, text: str, lines: _Lines) -> None:
     for count, match in enumerate(pattern.finditer(text), start=1):
         if count > limit:
             _too_many(path, kind, lines.at(match.start()))
+
+
+def _check_xml(path: str, text: str, lines: _Lines) -> None:
+    """Refuse, before it is parsed, an XML file that declares a document type (entities:
+    how a few bytes become gigabytes, or bring in another file) or is no XLIFF file."""
+    doctype = _DOCTYPE.search(text)
+    if doctype is not None:
+        raise InputError(path, "not a valid XLIFF file: it declares a document type or "
+                               "entities (<!DOCTYPE, <!ENTITY), which XLIFF files have "
+                               "no use for; they are refused", lines.at(doctype.start()))
+    root = _XML_ROOT.match(text)
+    if root is not None and root.group(1).rpartition(":")[2] != "xliff":
+        raise InputError(path, f"not a valid XLIFF file: its root element is "
+                               f"{_shown(root.group(1), 40)}, not xliff (XLIFF 1.1 or 1.2)",
+                         lines.at(root.start(1)))
 
 
 def _too_many(path: str, kind: str, line: int) -> None:
@@ -412,8 +434,10 @@ def _file_language(store: TranslationStore, kind: str, text: str,
 
 def _parse_problem(kind: str, error: Exception) -> tuple[str, int]:
     """(why the parser refused a file, in one line, and the line it names or 0)."""
-    if isinstance(error, AssertionError):
-        return "its root element is not <xliff> (an XLIFF 1.1 or 1.2 file)", 0
+    if isinstance(error, AssertionError):  # translate-toolkit's check of the root
+        return "its root element is not xliff (XLIFF 1.1 or 1.2)", 0
+    if isinstance(error, StopIteration) and kind == "xliff":
+        return "it has no <file> element (the XLIFF 1.1 or 1.2 elements)", 0
     if isinstance(error, etree.XMLSyntaxError):
         line = int(error.lineno or 0) if error.lineno else 0
         reason = str(error.msg or error).split(", line ")[0]
@@ -508,9 +532,10 @@ def _check(entry: Incoming, unit: str, english: dict[str, str]) -> str | None:
 
 
 def plan_import(path: str, library: Library, lang: str | None = None,
-                fuzzy: bool = False) -> ImportResult:
-    """What importing the PO or XLIFF file ``path`` into ``library`` changes."""
-    store = read_exchange(path)
+                fuzzy: bool = False, store: Store | None = None) -> ImportResult:
+    """What importing the PO or XLIFF file ``path`` (``store`` when it was read
+    already) into ``library`` changes."""
+    store = store or read_exchange(path)
     lang = lang or target_language(path, store)
     if lang == SOURCE_LANGUAGE:
         raise InputError(path, "English is the cards' language: give --lang")
