@@ -3,7 +3,8 @@ sample, mutated (characters deleted, inserted, replaced from a pool rich in YAML
 PO and XML syntax and control characters; values replaced by scalars of other types,
 nested, keys duplicated, files truncated), then read by ``translator.cli.main``
 in-process.  Whatever the input: no exception escapes, the exit code is 0, 1 or 2, and
-an exit code 2 comes with a message (on stderr; ``cards check``'s report is its output)
+an exit code 2 comes with a message (on stderr; the report of ``cards check`` and
+``glossary check`` is their output)
 whose first line names a file, the fuzzed file being named.  Derandomized: the same
 examples on every run."""
 
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from translator.cli import main
@@ -34,7 +35,11 @@ SECRET = "TOP-SECRET-FUZZ"
 
 
 def fuzz_settings(examples: int) -> settings:
+    """Derandomized (the same examples on every run, no example database); no shrinking:
+    a failing example is reported as found, so that a failure costs no more time than a
+    pass (shrinking a file through the command line takes minutes)."""
     return settings(max_examples=examples, deadline=None, derandomize=True, database=None,
+                    phases=(Phase.explicit, Phase.generate),
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow,
                                            HealthCheck.filter_too_much])
@@ -65,6 +70,7 @@ def cli(*args: str) -> tuple[int, str, str]:
     return code, out.getvalue() + stdout.getvalue(), err.getvalue()
 
 
+CHECKS = {("cards", "check"), ("glossary", "check")}
 FILE_NAME = re.compile(r"[\w./-]*\.(md|yaml|yml|json|po|xlf|xliff|toml)\b|/dev/")
 NOTICE = re.compile(r"^translator: no \w+ Hunspell dictionary")
 
@@ -75,10 +81,14 @@ def check(args: tuple[str, ...], fuzzed: Path, *also: Path) -> int:
     code, out, err = cli(*args)
     shown = (f"translator {' '.join(args)} -> exit {code}\n--- stdout ---\n{out[-1500:]}\n"
              f"--- stderr ---\n{err[-2500:]}")
+    if os.environ.get("FUZZ_TRACE"):  # to see what the examples do: FUZZ_TRACE=1 pytest -s
+        print(f"exit {code}: {' '.join(args)[:60]} <- {fuzzed.name}: "
+              f"{(err or out).strip().splitlines()[:1]}")
     assert code in (0, 1, 2), shown
     assert "Traceback" not in err, shown
     if code == 2:
-        diagnostics = out + err if args[:2] == ("cards", "check") else err
+        # the report of a check command is its output
+        diagnostics = out + err if args[:2] in CHECKS else err
         lines = [line for line in diagnostics.splitlines()
                  if line.strip() and not NOTICE.match(line)]
         assert lines, f"exit code 2 and no message\n{shown}"
@@ -158,7 +168,7 @@ spelling = false
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+def world(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("fuzz")
     deck = root / "cards" / "mini"
     (deck / "art").mkdir(parents=True)
@@ -180,8 +190,8 @@ def world(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
         patch.chdir(root)
         patch.setenv("NO_COLOR", "1")
         for lang in ("en", "fr"):
-            code, out, err = cli("export", "arcmage", "cards/mini", "--lang", lang,
-                                 "-o", f"json/deck.{lang}.json")
+            code, _, err = cli("export", "arcmage", "cards/mini", "--lang", lang,
+                               "-o", f"json/deck.{lang}.json")
             assert code == 0, err
         document = json.loads((root / "json" / "deck.en.json").read_text("utf-8"))
         for entry in document["deckCards"]:
@@ -189,11 +199,11 @@ def world(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
         (root / "json" / "deck.en.json").write_text(json.dumps(document, indent=2), "utf-8")
         for output in ("json/deck.en.txt", "json/deck.fr.txt"):
             (root / output).unlink(missing_ok=True)
-        code, out, err = cli("export", "po", "cards/mini", "--lang", "fr", "-o",
-                             "po/mini.fr.po", "--no-tbx")
+        code, _, err = cli("export", "po", "cards/mini", "--lang", "fr", "-o",
+                           "po/mini.fr.po", "--no-tbx")
         assert code == 0, err
-        code, out, err = cli("export", "xliff", "cards/mini", "--lang", "eo", "-o",
-                             "xliff/mini.eo.xlf", "--no-tbx")
+        code, _, err = cli("export", "xliff", "cards/mini", "--lang", "eo", "-o",
+                           "xliff/mini.eo.xlf", "--no-tbx")
         assert code == 0, err
         world = World(root)
         world.freeze()
@@ -541,9 +551,9 @@ CARD_COMMANDS = [("cards", "check", "cards"), ("cards", "list", "cards"),
 
 def test_baselines(fresh: World) -> None:
     """Every command below, on the unchanged files, is no input error."""
-    for args in [*CARD_COMMANDS, *DECK_COMMANDS, *GLOSSARY_COMMANDS, *PO_COMMANDS,
-                 *XLIFF_COMMANDS, JSON_IMPORT, JSON_LINT, TOML_COMMAND]:
-        args = tuple(a.replace("{file}", "cards/mini/courier.fr.md") for a in args)
+    for command in [*CARD_COMMANDS, *DECK_COMMANDS, *GLOSSARY_COMMANDS, *PO_COMMANDS,
+                    *XLIFF_COMMANDS, JSON_IMPORT, JSON_LINT, TOML_COMMAND]:
+        args = tuple(a.replace("{file}", "cards/mini/courier.fr.md") for a in command)
         code, out, err = cli(*args)
         assert code in (0, 1), (args, code, out[-800:], err[-800:])
         fresh.reset()
@@ -679,7 +689,7 @@ def test_fuzz_translator_toml(fresh: World, data: st.DataObject) -> None:
 def test_translator_toml_baseline(fresh: World) -> None:
     (fresh.root / "translator.toml").write_text(VALID_TOML, encoding="utf-8")
     try:
-        code, out, err = cli(*TOML_COMMAND)
+        code, _, err = cli(*TOML_COMMAND)
         assert code in (0, 1), err
     finally:
         (fresh.root / "translator.toml").unlink()

@@ -183,6 +183,8 @@ class Incoming:
     quantity: int | None = None
     #: Which imported document it came from (quantities count per document).
     document: int = 0
+    #: Where in that document: the keys and indexes of the card object.
+    where: tuple[str | int, ...] = ()
 
 
 @dataclass
@@ -190,6 +192,8 @@ class ImportPlan:
     """What an import writes: file contents by path, and what it did."""
 
     files: dict[str, str] = field(default_factory=dict)
+    #: The JSON file and card each file comes from (for messages).
+    sources: dict[str, tuple[str, tuple[str | int, ...]]] = field(default_factory=dict)
     created: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
@@ -198,7 +202,8 @@ class ImportPlan:
 def cards_of(document: Any, origin: str, problems: list[Problem]) -> tuple[
         list[Incoming], dict[str, Any] | None]:
     """The cards of one Aminduna JSON document, and the deck if it is one."""
-    def incoming(card: Any, quantity: int | None = None) -> Incoming | None:
+    def incoming(card: Any, quantity: int | None = None,
+                 where: tuple[str | int, ...] = ()) -> Incoming | None:
         if not isinstance(card, dict) or not ("markdownText" in card or "name" in card):
             problems.append(Problem(origin, 0, "an entry is not an Aminduna card",
                                     "expected objects with name, markdownText, ..."))
@@ -207,21 +212,23 @@ def cards_of(document: Any, origin: str, problems: list[Problem]) -> tuple[
         lang = str(language.get("languageCode") or SOURCE_LANGUAGE).lower()
         if not re.fullmatch(r"[a-z]{2}", lang):
             lang = SOURCE_LANGUAGE  # Aminduna falls back to English too
-        return Incoming(card, origin, lang, quantity)
+        return Incoming(card, origin, lang, quantity, where=where)
 
     found: list[Incoming | None] = []
     deck = None
     if isinstance(document, dict) and "deckCards" in document:
         deck = document
-        for entry in document.get("deckCards") or []:
+        for index, entry in enumerate(document.get("deckCards") or []):
             if not isinstance(entry, dict):
                 problems.append(Problem(origin, 0, "a deckCards entry is not an object"))
                 continue
-            found.append(incoming(entry.get("card"), int(entry.get("quantity") or 1)))
+            found.append(incoming(entry.get("card"), int(entry.get("quantity") or 1),
+                                  ("deckCards", index, "card")))
     elif isinstance(document, dict) and "items" in document:
-        found.extend(incoming(card) for card in document.get("items") or [])
+        found.extend(incoming(card, None, ("items", index))
+                     for index, card in enumerate(document.get("items") or []))
     elif isinstance(document, list):
-        found.extend(incoming(card) for card in document)
+        found.extend(incoming(card, None, (index,)) for index, card in enumerate(document))
     elif isinstance(document, dict):
         found.append(incoming(document))
     else:
@@ -349,6 +356,7 @@ def plan_import(documents: list[tuple[str, Any]], into: Path,
         merged.update(fields)
         path = directory / f"{slug}.{SOURCE_LANGUAGE}.md"
         _stage(plan, path, render_card_file(merged, body, SOURCE_FIELDS))
+        plan.sources[str(path)] = (item.origin, item.where)
         for key in filter(None, [guid, f"slug:{slug}"]):
             placed[str(key)] = (directory, slug, merged)
         if directory == into:
@@ -384,6 +392,7 @@ def plan_import(documents: list[tuple[str, Any]], into: Path,
                 merged[key] = extension(item)[key]
         merged.update(fields)
         _stage(plan, path, render_card_file(merged, body, TRANSLATION_FIELDS))
+        plan.sources[str(path)] = (item.origin, item.where)
         if directory == into:
             count(item, slug)
 
@@ -699,14 +708,39 @@ def import_files(paths: list[str], into: str, library_root: str | None = None) -
 def _check_plan(plan: ImportPlan) -> None:
     """Check every file the import would write, before writing any."""
     problems: list[Problem] = []
+    texts: dict[str, str] = {}
     for path, content in plan.files.items():
         target = Path(path)
+        found: list[Problem] = []
         if target.name == DECK_FILE:
-            parse_deck_text(path, content, problems)
+            parse_deck_text(path, content, found)
         else:
-            parse_card_text(path, target.parent.name, content, problems)
+            parse_card_text(path, target.parent.name, content, found)
+        problems.extend(_in_json(plan, path, problem, texts, len(problems) < 100)
+                        for problem in found)
     if problems:
         raise ImportError_(problems)
+
+
+def _in_json(plan: ImportPlan, path: str, problem: Problem, texts: dict[str, str],
+             locate: bool) -> Problem:
+    """A problem of a file the import would write, sent back to the JSON card it comes
+    from: that file does not exist, the JSON is what the user can fix.  (Finding a
+    line scans the JSON text: done for the first hundred problems.)"""
+    if path not in plan.sources:
+        return problem
+    origin, where = plan.sources[path]
+    line = 0
+    if locate:
+        if origin not in texts:
+            try:
+                texts[origin] = decode(read_file(origin, MAX_EXCHANGE_BYTES, "JSON file"),
+                                       origin)
+            except InputError:
+                texts[origin] = ""
+        line = jsonfile.line_of(texts[origin], where) if texts[origin] else 0
+    return Problem(origin, line, f"{problem.message} (the card that would be written as "
+                   f"{Path(path).name})", problem.hint)
 
 
 __all__ = ["CardFile", "ImportError_", "ImportPlan", "Incoming", "card_json", "cards_of",

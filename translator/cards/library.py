@@ -53,6 +53,8 @@ def load_library(paths: Iterable[str]) -> tuple[Library, list[Problem]]:
     """Read and check every deck under ``paths``; all problems are returned."""
     problems: list[Problem] = []
     library = Library()
+    #: Card files there but unusable (reported): what depends on them is not "missing".
+    unusable: set[tuple[str, str]] = set()
     for directory in deck_directories(paths, problems):
         if not inside_library(directory / DECK_FILE, directory):
             problems.append(_outside(directory / DECK_FILE))
@@ -75,9 +77,10 @@ def load_library(paths: Iterable[str]) -> tuple[Library, list[Problem]]:
                 continue
             card_file = parse_card_file(path, key, problems)
             if card_file is None:
+                unusable.add((str(directory), path.name))
                 continue
             library.add(card_file)
-    _check_across_files(library, problems)
+    _check_across_files(library, problems, unusable)
     problems.sort(key=lambda p: (p.path, p.line))
     return library, problems
 
@@ -88,11 +91,13 @@ def _outside(path: Path) -> Problem:
                    "it (or allow its folder in translator.toml: [library] allow-paths)")
 
 
-def _check_across_files(library: Library, problems: list[Problem]) -> None:
+def _check_across_files(library: Library, problems: list[Problem],
+                        unusable: set[tuple[str, str]]) -> None:
     seen_slugs: dict[str, str] = {}
     seen_guids: dict[str, tuple[str, int]] = {}
     for (deck, slug), card in sorted(library.cards.items()):
-        if card.source is None:
+        source_file = (library.decks[deck].directory, f"{slug}.{SOURCE_LANGUAGE}.md")
+        if card.source is None and source_file not in unusable:
             for version in card.translations.values():
                 problems.append(Problem(version.path, 1, "translation without a source card",
                                         f"{slug}.{SOURCE_LANGUAGE}.md is missing in "
@@ -116,7 +121,8 @@ def _check_across_files(library: Library, problems: list[Problem]) -> None:
     for name, deck in library.decks.items():
         for slug in deck.quantities:
             card = library.cards.get((name, slug))
-            if card is None or card.source is None:
+            if (card is None or card.source is None) and (
+                    deck.directory, f"{slug}.{SOURCE_LANGUAGE}.md") not in unusable:
                 problems.append(Problem(str(Path(deck.directory) / "deck.yaml"),
                                         deck.lines.get(f"cards.{slug}", 1),
                                         f"the deck lists '{slug}', which has no card file",

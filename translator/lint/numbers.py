@@ -40,6 +40,12 @@ def normalize_stat(left: str, right: str) -> str:
     return f"{left.translate(_SIGNS)}/{right.translate(_SIGNS)}"
 
 
+def _value(digits: str) -> str:
+    """A number's digits without leading zeros, in ASCII.  A number longer than any a
+    card prints (Python converts at most 4,300 digits) is compared as written."""
+    return str(int(digits)) if len(digits) <= 100 else digits.lstrip("0") or "0"
+
+
 def read_numbers(text: str, number_words: dict[str, str],
                  tokens: list[tuple[str, int, int]] | None = None) -> list[Number]:
     """Stat modifiers, numbers and number words of ``text``, in order.
@@ -58,7 +64,7 @@ def read_numbers(text: str, number_words: dict[str, str],
     if _DIGIT.search(rest):
         for match in NUMBER_RE.finditer(rest):
             sign = match.group(1).translate(_SIGNS)
-            found.append(Number(sign + str(int(match.group(2))), match.start(), match.end(),
+            found.append(Number(sign + _value(match.group(2)), match.start(), match.end(),
                                 "number"))
     if "x" in rest or "X" in rest:
         for match in VARIABLE_RE.finditer(rest):

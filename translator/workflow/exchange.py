@@ -671,7 +671,7 @@ def _refuse_outside(target: str, source: CardFile, path: str,
     refused."""
     deck = Path(os.path.realpath(Path(source.path).parent))
     real = Path(os.path.realpath(target))
-    if real.parent == deck or real.is_relative_to(deck):
+    if real.is_relative_to(deck):
         return True
     line, key = card_entries[0][1].line, card_entries[0][1].key
     result.refused.append(Refusal(path, line, key, f"the card's file {target} leads out of "
