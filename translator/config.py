@@ -35,6 +35,22 @@ def find_config(start: Path | None = None) -> Path | None:
 
 
 def _has_table(path: Path) -> bool:
+    return _has_table_cached(path, _stamp(path))
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    """What tells a changed file from the one read before (cached answers key on it:
+    every card asks which folders it may read, and reading pyproject.toml for each
+    was most of the time of loading a large library)."""
+    try:
+        info = path.stat()
+    except OSError:
+        return (0, 0)
+    return (info.st_mtime_ns, info.st_size)
+
+
+@lru_cache(maxsize=64)
+def _has_table_cached(path: Path, stamp: tuple[int, int]) -> bool:
     try:
         data, _ = read_toml(path)
     except InputError:
@@ -99,7 +115,7 @@ def line_of(text: str, key: str) -> int:
 
 
 @lru_cache(maxsize=16)
-def _allowed(path: Path | None) -> tuple[Path, ...]:
+def _allowed(path: Path | None, stamp: tuple[int, int] = (0, 0)) -> tuple[Path, ...]:
     if path is None:
         return ()
     found, text, where = table(path, "library")
@@ -124,4 +140,5 @@ def _allowed(path: Path | None) -> tuple[Path, ...]:
 def allowed_folders(start: Path | None = None) -> tuple[Path, ...]:
     """Folders outside its deck that a card may name files in (``[library]
     allow-paths``), resolved."""
-    return _allowed(find_config(start))
+    path = find_config(start)
+    return _allowed(path, _stamp(path) if path is not None else (0, 0))
