@@ -13,6 +13,8 @@ cards, each with its deck.yaml; artwork paths point at real files.
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -24,6 +26,16 @@ from _timing import repeat, summary  # noqa: E402
 
 from translator.cards import load_library  # noqa: E402
 from translator.cards.files import CARD_FILE_RE  # noqa: E402
+
+
+def _link_art(art: Path, shared: Path, target: Path) -> None:
+    """The artwork in each deck as hard links to one copy beside the decks (a symbolic
+    link to a folder outside the deck is refused, as an attack would be)."""
+    if not shared.is_dir():
+        shutil.copytree(art, shared)
+    target.mkdir()
+    for image in shared.iterdir():
+        os.link(image, target / image.name)
 
 
 def make_library(directory: Path, count: int) -> int:
@@ -42,7 +54,7 @@ def make_library(directory: Path, count: int) -> int:
             if not deck.exists():
                 deck.mkdir(parents=True)
                 if (sample / "art").is_dir():
-                    (deck / "art").symlink_to(sample / "art", target_is_directory=True)
+                    _link_art(sample / "art", directory / ".art", deck / "art")
                 (deck / "deck.yaml").write_text(f"name: Deck {copy // 100}\ncards: {{}}\n",
                                                 encoding="utf-8")
             new_slug = f"{slug}-{copy}"

@@ -109,9 +109,19 @@ def read_file(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES,
             raise InputError(display, f"is {_size(info.st_size)}; a {what} is at most "
                                       f"{_size(limit)}: is this the right file?")
         os.set_blocking(descriptor, True)
-        with os.fdopen(descriptor, "rb", closefd=True) as stream:
-            descriptor = -1
-            data = stream.read(limit + 1)
+        chunks = []
+        size, want = 0, info.st_size + 1
+        while size <= limit:
+            asked = min(want, limit + 1 - size)
+            chunk = os.read(descriptor, asked)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if len(chunk) < asked and size == info.st_size:
+                break  # the whole file, as fstat said: no need to ask for the end
+            want = 1 << 20  # a file that grows, or says it is empty (/proc)
+        data = b"".join(chunks)
     except OSError as error:
         raise InputError(display, f"cannot read: {error.strerror or error}") from None
     finally:

@@ -59,6 +59,8 @@ def bad_characters(text: str, one_line: bool) -> list[tuple[int, str]]:
 
 def character_problem(text: str, one_line: bool) -> str | None:
     """A message naming the first forbidden character of ``text`` and where, or ``None``."""
+    if (LINE_BAD if one_line else TEXT_BAD).search(text) is None:
+        return None
     found = bad_characters(text, one_line)
     if not found:
         return None

@@ -26,7 +26,7 @@ def load(text: str, path: str, first_line: int,
     loader = Loader(text)
     try:
         node = loader.get_single_node()
-        if node is not None and _shares_nodes(node):
+        if node is not None and "*" in text and _shares_nodes(node):
             line = _alias_line(text)
             problems.append(Problem(path, first_line + line, "YAML aliases (*name) are not "
                                     "allowed here", "write the value out in full", 0))

@@ -8,8 +8,9 @@ that it would refuse or print wrong.
 
 from __future__ import annotations
 
+import os
 import re
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 import yaml
@@ -284,13 +285,16 @@ def artwork_path(card: CardFile, allowed: tuple[Path, ...] | None = None) -> Pat
         raise OutsideLibrary(f"artwork {_shown(value)} is not a path",
                              "a path relative to the card file, e.g. art/storm-hawk.jpg")
     deck = Path(card.path).parent
-    target = (deck / value).resolve()
-    roots = [deck.resolve(), *(config.allowed_folders() if allowed is None else allowed)]
-    if not any(target.is_relative_to(root) for root in roots):
-        raise OutsideLibrary(f"artwork '{value}' is outside the library",
-                             f"it leads to {target}; keep artwork in the deck folder (e.g. "
-                             "art/) or allow its folder in translator.toml ([library] "
-                             "allow-paths)")
+    if _plainly_inside(deck, value):
+        target = (deck / value).absolute()
+    else:
+        target = (deck / value).resolve()
+        roots = [deck.resolve(), *(config.allowed_folders() if allowed is None else allowed)]
+        if not any(target.is_relative_to(root) for root in roots):
+            raise OutsideLibrary(f"artwork '{value}' is outside the library",
+                                 f"it leads to {target}; keep artwork in the deck folder "
+                                 "(e.g. art/) or allow its folder in translator.toml "
+                                 "([library] allow-paths)")
     if not target.is_file():
         raise ArtworkMissing(f"artwork '{value}' not found",
                              f"no file {deck / value}: the path is relative to the card "
@@ -306,8 +310,21 @@ class ArtworkMissing(OutsideLibrary):
         self.path = path
 
 
+def _plainly_inside(deck: Path, value: str) -> bool:
+    """Whether ``value`` names a file under ``deck`` without any link or ``..`` on the
+    way: the usual case, decided with a few ``lstat`` calls instead of resolving
+    every path of a large library."""
+    parts = PurePath(value).parts
+    if not parts or PurePath(value).is_absolute() or ".." in parts:
+        return False
+    return not any(os.path.islink(deck.joinpath(*parts[:i]))
+                   for i in range(1, len(parts) + 1))
+
+
 def inside_library(path: Path, deck: Path) -> bool:
     """Whether a file found in a deck folder really is there (a link may lead out)."""
+    if path.parent == deck and not os.path.islink(path):
+        return True
     real = path.resolve()
     return any(real.is_relative_to(root)
                for root in (deck.resolve(), *config.allowed_folders()))
