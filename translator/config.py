@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .jsonfile import depth
 from .limits import MAX_CONFIG_BYTES, MAX_DEPTH
 from .textio import InputError, long_number_line, read_text
 
@@ -73,23 +74,11 @@ def read_toml(path: Path) -> tuple[dict[str, Any], str]:
     except ValueError as error:  # a number too long to convert
         raise InputError(display, f"not valid TOML: {error}".split(";")[0],
                          long_number_line(text)) from None
-    deepest = _depth(data)
+    deepest = depth(data)
     if deepest > MAX_DEPTH:
         raise InputError(display, f"nested {deepest} levels deep (at most {MAX_DEPTH}): "
                                   "not a configuration file")
     return data, text
-
-
-def _depth(value: Any) -> int:
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        deepest = max(deepest, level)
-        if isinstance(item, dict):
-            stack.extend((v, level + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, level + 1) for v in item)
-    return deepest
 
 
 def table(path: Path, name: str) -> tuple[dict[str, Any], str, str]:
