@@ -132,7 +132,8 @@ def _export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list:
     return json.loads(out.read_text("utf-8"))["deckCards"]
 
 
-@pytest.mark.parametrize("slug", ["/tmp/abs-escape", "../../escaped", "Bad Slug!", "a/b", 5])
+@pytest.mark.parametrize("slug", ["/tmp/abs-escape", "../../escaped", "Bad Slug!", "a/b", 5,
+                                  "new\n"])
 def test_import_slugs_are_checked(tmp_path: Path, slug: object,
                                   capsys: pytest.CaptureFixture[str]) -> None:
     card = _export(tmp_path, capsys)[0]["card"]
@@ -398,3 +399,20 @@ def test_a_full_disk_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert err.count("translator:") == 1
     assert "courier.fr.md: No space left on device" in err
     assert ".tmp" not in err
+
+
+def test_many_bad_cards_are_reported_in_linear_time(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A line is found for the first problems only: a search scans the JSON text, and
+    one per card of a file that is wrong everywhere would make the report quadratic."""
+    cards = [{"name": f"Goblin {i}", "markdownText": "x", "attack": "²"} for i in range(4000)]
+    source = tmp_path / "bad.json"
+    source.write_text(json.dumps(cards, indent=1), encoding="utf-8")
+    started = time.perf_counter()
+    code, _, err = run(capsys, "import", "arcmage", str(source), "--into",
+                       str(tmp_path / "lib" / "deck"))
+    assert time.perf_counter() - started < 30
+    lines = [line for line in err.splitlines() if "attack" in line]
+    assert code == 2 and len(lines) == 4000
+    assert lines[0].startswith(f"translator: {source}:5: [0].attack")
+    assert lines[-1].startswith(f"translator: {source}:0: [3999].attack")

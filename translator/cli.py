@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import errno
 import json
 import os
 import shutil
 import sys
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -33,12 +34,15 @@ from .textio import (
     atomic_write,
     decode,
     expand_paths,
-    read_bytes,
+    read_file,
     read_source,
+    read_text,
 )
 from .untrusted import PrintableStream
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+#: What a full disk (or quota) looks like: the hint is then to free some space.
+_DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
 
 
 class UsageError(Exception):
@@ -119,7 +123,7 @@ def cmd_xml(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_markdown(args: argparse.Namespace, out: TextIO) -> int:
     path = args.file
     display = "<stdin>" if path == "-" else path
-    xml = decode(read_bytes(path), display)
+    xml = decode(read_file(path), display)
     try:
         text = markup.to_markdown(xml)
     except markup.LayoutXmlError as error:
@@ -686,7 +690,7 @@ def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
         result = lint_fixes.fix_library(
             inputs.library,
             lambda library: lint.lint(library, resources, options, inputs.locator).findings,
-            report.findings, lambda path: decode(read_bytes(path), path))
+            report.findings, read_text)
         if args.diff:
             out.write(result.diff())
             _report_unchecked_spelling()
@@ -937,7 +941,7 @@ def cmd_review(args: argparse.Namespace, out: TextIO) -> int:
     for card in chosen:
         version = card.translations[lang]
         state = states.card_state(card, lang)
-        content = decode(read_bytes(version.path), version.path)
+        content = read_text(version.path)
         try:
             new = edit_card(version, content,
                             states.review_changes(card, lang, reviewer=args.by))
@@ -1129,16 +1133,12 @@ def _print_errors(out: str) -> Iterator[None]:
     except OSError as error:
         # The file that could not be written (translator.atomic names the target, never
         # its temporary file), as under --out as it was typed, and why.
-        import errno  # noqa: PLC0415
-        from contextlib import suppress  # noqa: PLC0415
-
         name = error.filename
         where = Path(os.fsdecode(name)) if isinstance(name, (str, bytes, os.PathLike)) \
             else Path(out)
         with suppress(OSError, ValueError):  # outside --out (the artwork cache, a theme)
             where = Path(out) / where.resolve().relative_to(Path(out).resolve())
-        hint = ("free some space or choose another --out"
-                if error.errno in (errno.ENOSPC, errno.EDQUOT)
+        hint = ("free some space or choose another --out" if error.errno in _DISK_FULL
                 else "choose another --out: a directory you can write to")
         print(f"translator: cannot write {where}: {error.strerror or error} ({hint})",
               file=sys.stderr)
@@ -1691,10 +1691,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except OSError as error:  # a file that cannot be read or written, wherever it is
-        import errno  # noqa: PLC0415
-
         where = error.filename or "translator"
-        hint = ("free some space" if error.errno in (errno.ENOSPC, errno.EDQUOT)
+        hint = ("free some space" if error.errno in _DISK_FULL
                 else "check the path and its permissions")
         print(f"translator: {where}: {error.strerror or error}: {hint}", file=sys.stderr)
         return EXIT_ERROR

@@ -104,7 +104,7 @@ def line_of(text: str, key: str) -> int:
 
 
 @lru_cache(maxsize=16)
-def _allowed(path: Path | None, stamp: tuple[int, int] = (0, 0)) -> tuple[Path, ...]:
+def _allowed(path: Path | None, stamp: tuple[int, int]) -> tuple[Path, ...]:
     if path is None:
         return ()
     found, text, where = table(path, "library")

@@ -17,9 +17,10 @@ from pathlib import Path
 
 from .atomic import replacing, sweep
 from .limits import MAX_CARD_FILE_BYTES, MAX_FILE_BYTES, MAX_TEXT_CHARS
+from .untrusted import position
 
 __all__ = ["MAX_TEXT_CHARS", "InputError", "SourceFile", "atomic_write", "decode",
-           "expand_paths", "read_bytes", "read_file", "read_source", "read_text",
+           "expand_paths", "read_file", "read_source", "read_text",
            "split_front_matter"]
 
 
@@ -149,10 +150,6 @@ def _size(count: int) -> str:
     return f"{count:,} bytes"
 
 
-def read_bytes(path: str, limit: int = MAX_FILE_BYTES, what: str = "file") -> bytes:
-    return read_file(path, limit, what)
-
-
 def read_text(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES,
               what: str = "file") -> str:
     """A regular UTF-8 file's text (a byte-order mark dropped), problems named."""
@@ -163,7 +160,7 @@ def long_number_line(text: str) -> int:
     """The line (1-based) of the first number too long for Python to read (more than
     4,300 digits), 1 if there is none: the line a "number too long" error is on."""
     match = re.search(r"\d{4301,}", text)
-    return text.count("\n", 0, match.start()) + 1 if match else 1
+    return position(text, match.start())[0] if match else 1
 
 
 def split_front_matter(text: str) -> tuple[str, str, int]:
@@ -199,10 +196,12 @@ def atomic_write(path: str, text: str) -> None:
     """
     target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     _sweep_once(target.parent)
-    mode = 0o666
     data = text.encode("utf-8")
-    if target.exists():
+    try:
         mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mode = 0o666
+    else:
         if not data.startswith(_BOM) and _starts_with_bom(target):
             data = _BOM + data
     try:

@@ -16,6 +16,8 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any, TextIO
 
+from .limits import MAX_LINE_CHARS, MAX_TEXT_CHARS
+
 #: Names Unicode does not give (control characters have none in ``unicodedata``).
 _CONTROL_NAMES = {
     0x00: "NULL", 0x07: "BELL", 0x08: "BACKSPACE", 0x09: "TAB", 0x0A: "LINE FEED",
@@ -66,10 +68,38 @@ def character_problem(text: str, one_line: bool) -> str | None:
         return None
     index, char = found[0]
     more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-    line = text.count("\n", 0, index) + 1
+    line, column = position(text, index)
     where = f"line {line} of the text, " if not one_line and "\n" in text else ""
-    return (f"holds the invisible character {describe(char)} at {where}character "
-            f"{index - (text.rfind(chr(10), 0, index) + 1) + 1}{more}")
+    return f"holds the invisible character {describe(char)} at {where}character {column}{more}"
+
+
+def position(text: str, offset: int) -> tuple[int, int]:
+    """(line, column), both from 1, of ``offset`` in ``text``."""
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def too_long(text: str, one_line: bool) -> tuple[str, str] | None:
+    """(what is wrong, what to do) when ``text`` is longer than a one-line field or a
+    card text may be (:data:`~translator.limits.MAX_LINE_CHARS`, ``MAX_TEXT_CHARS``)."""
+    limit = MAX_LINE_CHARS if one_line else MAX_TEXT_CHARS
+    if len(text) <= limit:
+        return None
+    what = "a card field is one short line" if one_line else "a card holds a few hundred"
+    return (f"is {len(text):,} characters long (at most {limit:,})",
+            f"{what}: is this the right file?")
+
+
+def field_problem(text: str, one_line: bool) -> tuple[str, str] | None:
+    """(what is wrong, what to do) with the text of a field (``one_line``) or of a card:
+    too long, or holding a character that prints nothing.  Every reader of untrusted
+    text asks this one question."""
+    found = too_long(text, one_line)
+    if found is None:
+        problem = character_problem(text, one_line)
+        if problem is not None:
+            found = (problem, "delete it: it prints nothing")
+    return found
 
 
 def escape(char: str) -> str:

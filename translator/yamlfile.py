@@ -12,7 +12,7 @@ import yaml
 
 from .problems import Problem
 from .textio import long_number_line
-from .untrusted import describe
+from .untrusted import describe, position
 
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -40,12 +40,10 @@ def load(text: str, path: str, first_line: int,
                                 "check the indentation, colons and quotes of this line", column))
         return None
     except yaml.reader.ReaderError as error:  # a character YAML does not allow
-        offset = min(error.position, len(text))
-        line = text.count("\n", 0, offset)
-        column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        line, column = position(text, min(error.position, len(text)))
         char = error.character
         what = describe(chr(char) if isinstance(char, int) else str(char)[:1] or "?")
-        problems.append(Problem(path, first_line + line, f"malformed YAML: the character "
+        problems.append(Problem(path, first_line - 1 + line, f"malformed YAML: the character "
                                 f"{what} is not allowed", "delete it: it prints nothing",
                                 column))
         return None

@@ -28,15 +28,21 @@ from ..atomic import SUFFIX, sweep
 from ..limits import (
     MAX_EXCHANGE_BYTES,
     MAX_IMPORT_CARDS,
-    MAX_LINE_CHARS,
     MAX_QUANTITY,
     MAX_STAT,
-    MAX_TEXT_CHARS,
 )
 from ..textio import InputError, decode, read_file
-from ..untrusted import character_problem
+from ..untrusted import character_problem, field_problem, too_long
 from .edit import render_card_file
-from .files import DECK_FILE, Problem, parse_card_text, parse_deck_text
+from .files import (
+    CARD_SLUG_RE,
+    DECK_FILE,
+    DIGITS_RE,
+    Problem,
+    is_count,
+    parse_card_text,
+    parse_deck_text,
+)
 from .library import load_library
 from .model import (
     DEFAULT_FOOTERS,
@@ -49,6 +55,7 @@ from .model import (
     Card,
     CardFile,
     Library,
+    rule_codes,
 )
 
 _WIP_RE = re.compile(r"^(?P<name>.*?)\s*\((?P<lang>[a-z]{2}) wip\)$")
@@ -252,7 +259,7 @@ def _number(value: Any) -> int | str | None:
     text = _text(value)
     if text is None:
         return None
-    return int(text) if _DIGITS.match(text) else text
+    return int(text) if DIGITS_RE.match(text) else text
 
 
 def remote_fields(incoming: Incoming, is_source: bool) -> tuple[dict[str, Any], str]:
@@ -482,7 +489,8 @@ _NAMED_KEYS = ("type", "faction", "status", "artworkLicense", "serie")
 _STAT_KEYS = ("cost", "attack", "defense")
 _ONE_LINE_KEYS = ("name", "firstName", "lastName", "subType", "info", "artist",
                   "artworkLicensor", "artwork", "guid")
-_SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,99}$")
+#: Derived from ``markdownText`` by Aminduna, not imported: only their length counts.
+_DERIVED_KEYS = ("ruleText", "flavorText")
 
 
 def check_document(document: Any, origin: str, text: str, problems: list[Problem]) -> int:
@@ -490,7 +498,8 @@ def check_document(document: Any, origin: str, text: str, problems: list[Problem
     returns how many cards it holds."""
     def problem(path: tuple[str | int, ...], message: str, hint: str = "") -> None:
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
-        problems.append(Problem(origin, jsonfile.line_of(text, path),
+        line = jsonfile.line_of(text, path) if len(problems) < jsonfile.LOCATED else 0
+        problems.append(Problem(origin, line,
                                 f"{where.lstrip('.') or 'the document'}: {message}", hint))
 
     cards: list[tuple[tuple[str | int, ...], Any]] = []
@@ -552,15 +561,11 @@ def _check_card(card: Any, where: tuple[str | int, ...], problem: Any) -> None:
         if not isinstance(value, str):
             problem((*where, key), f"{key} is {_shown(value)}, not text")
             continue
-        limit = MAX_TEXT_CHARS if key in ("markdownText", "ruleText", "flavorText") \
-            else MAX_LINE_CHARS
-        if len(value) > limit:
-            problem((*where, key), f"{key} is {len(value):,} characters long (at most "
-                    f"{limit:,})", "a card holds a few hundred: is this the right file?")
-            continue
-        found = character_problem(value, one_line=key in _ONE_LINE_KEYS)
-        if found and key not in ("ruleText", "flavorText"):  # derived: not imported
-            problem((*where, key), f"{key} {found}", "remove it; it prints nothing")
+        one_line = key in _ONE_LINE_KEYS
+        found = (too_long(value, one_line) if key in _DERIVED_KEYS
+                 else field_problem(value, one_line))
+        if found:
+            problem((*where, key), f"{key} {found[0]}", found[1])
     for key in _NAMED_KEYS:
         _check_named_or_text(card, where, key, problem)
     _check_named_or_text(card, where, "language", problem, key="languageCode")
@@ -568,9 +573,7 @@ def _check_card(card: Any, where: tuple[str | int, ...], problem: Any) -> None:
         value = card.get(key)
         if value is None or value == "":
             continue
-        text = str(value) if isinstance(value, int | str) and not isinstance(value, bool) \
-            else None
-        if text is None or not (_is_stat(text) or (key == "cost" and text == "X")):
+        if not (is_count(value) or (key == "cost" and value == "X")):
             problem((*where, key), f"{key} {_shown(value)} is not a number",
                     f"a whole number from 0 to {MAX_STAT}" + (", or X" if key == "cost"
                                                               else ""))
@@ -601,13 +604,10 @@ def _check_named_or_text(data: dict[str, Any], where: tuple[str | int, ...], nam
     inner = value.get(key) if isinstance(value, dict) else value
     if isinstance(value, dict) and inner is None:
         return
-    if (isinstance(value, str) and key == "name") or (isinstance(value, dict) and isinstance(
-            inner, str)):
-        found = character_problem(str(inner), one_line=True)
-        if len(str(inner)) > MAX_LINE_CHARS:
-            problem((*where, name), f"{name} is {len(str(inner)):,} characters long")
-        elif found:
-            problem((*where, name), f"{name} {found}", "remove it; it prints nothing")
+    if isinstance(inner, str) and (isinstance(value, dict) or key == "name"):
+        found = field_problem(inner, one_line=True)
+        if found:
+            problem((*where, name), f"{name} {found[0]}", found[1])
         return
     shape = f'{{"{key}": "..."}}'
     problem((*where, name), f"{name} is {_shown(value)}, not {shape}")
@@ -618,28 +618,19 @@ def _check_extension(extension: dict[str, Any], where: tuple[str | int, ...],
     """The ``translator`` object our export adds: it names files, so it is checked as
     strictly as a card file."""
     slug = extension.get("slug")
-    if slug is not None and not (isinstance(slug, str) and _SLUG_RE.match(slug)):
+    if slug is not None and not (isinstance(slug, str) and CARD_SLUG_RE.fullmatch(slug)):
         problem((*where, "slug"), f"slug {_shown(slug)} is not a card slug",
                 "lower-case letters, digits and hyphens, e.g. storm-hawk")
     for key in ("artwork", "source", "reviewed", "creator"):
         value = extension.get(key)
         if value is not None and not isinstance(value, str):
             problem((*where, key), f"{key} is {_shown(value)}, not text")
-        elif isinstance(value, str) and character_problem(value, one_line=True):
-            problem((*where, key), f"{key} {character_problem(value, one_line=True)}")
-    ignored = extension.get("lint-ignore")
-    if ignored is not None and not (isinstance(ignored, str) or (
-            isinstance(ignored, list) and all(isinstance(c, str) for c in ignored))):
+        elif isinstance(value, str) and (found := character_problem(value, one_line=True)):
+            problem((*where, key), f"{key} {found}")
+    if rule_codes(extension.get("lint-ignore")) is None:
         problem((*where, "lint-ignore"), "lint-ignore lists rule codes")
     if not isinstance(extension.get("missing"), bool | type(None)):
         problem((*where, "missing"), "missing is true or false")
-
-
-def _is_stat(text: str) -> bool:
-    return _DIGITS.match(text) is not None and int(text) <= MAX_STAT
-
-
-_DIGITS = re.compile(r"^[0-9]{1,6}$")
 
 
 def commit(plan: ImportPlan, root: Path) -> None:
@@ -716,8 +707,8 @@ def _check_plan(plan: ImportPlan) -> None:
             parse_deck_text(path, content, found)
         else:
             parse_card_text(path, target.parent.name, content, found)
-        problems.extend(_in_json(plan, path, problem, texts, len(problems) < 100)
-                        for problem in found)
+        problems.extend(_in_json(plan, path, problem, texts,
+                                 len(problems) < jsonfile.LOCATED) for problem in found)
     if problems:
         raise ImportError_(problems)
 
@@ -725,8 +716,8 @@ def _check_plan(plan: ImportPlan) -> None:
 def _in_json(plan: ImportPlan, path: str, problem: Problem, texts: dict[str, str],
              locate: bool) -> Problem:
     """A problem of a file the import would write, sent back to the JSON card it comes
-    from: that file does not exist, the JSON is what the user can fix.  (Finding a
-    line scans the JSON text: done for the first hundred problems.)"""
+    from: that file does not exist, the JSON is what the user can fix (its line for
+    the first :data:`~translator.jsonfile.LOCATED` problems)."""
     if path not in plan.sources:
         return problem
     origin, where = plan.sources[path]

@@ -16,10 +16,10 @@ from typing import Any
 import yaml
 
 from .. import config, yamlfile
-from ..limits import MAX_CARD_FILE_BYTES, MAX_LINE_CHARS, MAX_QUANTITY, MAX_STAT, MAX_TEXT_CHARS
+from ..limits import MAX_CARD_FILE_BYTES, MAX_QUANTITY, MAX_STAT
 from ..problems import Problem, did_you_mean
 from ..textio import InputError, decode, read_file, split_front_matter
-from ..untrusted import bad_characters, character_problem, describe
+from ..untrusted import bad_characters, describe, field_problem, position, too_long
 from .model import (
     CARD_TYPES,
     FACTIONS,
@@ -33,10 +33,13 @@ from .model import (
     TRANSLATION_FIELDS,
     CardFile,
     Deck,
+    rule_codes,
 )
 
-CARD_FILE_RE = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]{0,99})\.(?P<lang>[a-z]{2})\.md$")
-CARD_SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,99}$")
+CARD_FILE_RE = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]{0,99})\.(?P<lang>[a-z]{2})\.md\Z")
+#: A card's slug, wherever one comes from (a file name, deck.yaml, JSON, a PO context):
+#: use it with ``fullmatch`` (``$`` would let a final line feed through).
+CARD_SLUG_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")
 _GUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
                       r"[0-9a-fA-F]{12}$")
 DECK_FILE = "deck.yaml"
@@ -147,17 +150,12 @@ def check_card_fields(card: CardFile, problems: list[Problem]) -> None:
     if "name" in fields and isinstance(fields["name"], dict | list | bool):
         problem("name", "'name' must be text", "write the name on one line")
     for key, value in fields.items():
-        if isinstance(value, str):
-            _check_line(card, key, value, problems)
-        elif isinstance(value, list):
-            for item in value:
-                if isinstance(item, str):
-                    _check_line(card, key, item, problems)
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str):
+                check_line(card.path, card.line(key), key, item, problems)
     _check_body(card, problems)
     _check_choice(card, "status", STATUSES, required=False, problems=problems)
-    ignored = fields.get("lint-ignore")
-    if ignored is not None and not (isinstance(ignored, str) or (
-            isinstance(ignored, list) and all(isinstance(c, str) for c in ignored))):
+    if rule_codes(fields.get("lint-ignore")) is None:
         problem("lint-ignore", "'lint-ignore' lists rule codes",
                 "e.g. lint-ignore: [TR404, GL1]")
     guid = fields.get("guid")
@@ -181,32 +179,29 @@ def check_card_fields(card: CardFile, problems: list[Problem]) -> None:
                     "remove it to reset")
 
 
-def _check_line(card: CardFile, key: str, value: str, problems: list[Problem]) -> None:
-    """A one-line field: no control or invisible character, a sane length."""
-    found = character_problem(value, one_line=True)
+def check_line(path: str, line: int, key: str, value: str, problems: list[Problem]) -> None:
+    """A one-line field of a card or deck file: a sane length, no control or invisible
+    character."""
+    found = field_problem(value, one_line=True)
     if found:
-        problems.append(Problem(card.path, card.line(key), f"'{key}' {found}",
-                                "delete it: it prints nothing (retype the value if unsure)"))
-    elif len(value) > MAX_LINE_CHARS:
-        problems.append(Problem(card.path, card.line(key), f"'{key}' is {len(value):,} "
-                                f"characters long (at most {MAX_LINE_CHARS:,})",
-                                "a card field is one short line"))
+        problems.append(Problem(path, line, f"'{key}' {found[0]}", found[1]))
 
 
 def _check_body(card: CardFile, problems: list[Problem]) -> None:
-    """The card text: no control character (a NUL or an ESC is never meant, and
-    Aminduna cannot store one), at most :data:`MAX_TEXT_CHARS` characters."""
+    """The card text: at most :data:`MAX_TEXT_CHARS` characters, no control character
+    (a NUL or an ESC is never meant, and Aminduna cannot store one), reported on its
+    own line of the file."""
     body = card.body
-    if len(body) > MAX_TEXT_CHARS:
-        problems.append(Problem(card.path, card.body_line, f"the card text is {len(body):,} "
-                                f"characters long (at most {MAX_TEXT_CHARS:,})",
-                                "a card holds a few hundred: is this the right file?"))
+    found_long = too_long(body, one_line=False)
+    if found_long:
+        problems.append(Problem(card.path, card.body_line, f"the card text {found_long[0]}",
+                                found_long[1]))
         return
     found = bad_characters(body, one_line=False)
     if found:
         index, char = found[0]
-        line = card.body_line + body.count("\n", 0, index)
-        column = index - (body.rfind("\n", 0, index) + 1) + 1
+        line, column = position(body, index)
+        line += card.body_line - 1
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
         problems.append(Problem(card.path, line, f"the card text holds the invisible "
                                 f"character {describe(char)}{more}",
@@ -240,18 +235,18 @@ def _check_source_values(card: CardFile, problems: list[Problem]) -> None:
         problems.append(Problem(card.path, card.line(key), message, hint))
 
     cost = fields.get("cost")
-    if cost is not None and not (_is_count(cost) or str(cost) == "X"):
+    if cost is not None and not (is_count(cost) or str(cost) == "X"):
         problem("cost", f"cost {_shown(cost)} is not a number" + _range(cost),
                 "a whole number, or X")
     loyalty = fields.get("loyalty")
-    if loyalty is not None and not (_is_count(loyalty) and 0 <= int(loyalty) <= 3):
+    if loyalty is not None and not (is_count(loyalty) and 0 <= int(loyalty) <= 3):
         problem("loyalty", f"loyalty '{loyalty}' is not 0, 1, 2 or 3",
                 "the number of loyalty marks printed")
     for key, types in (("attack", HAS_ATTACK), ("defense", HAS_DEFENSE)):
         value = fields.get(key)
         if value is None:
             continue
-        if not _is_count(value):
+        if not is_count(value):
             problem(key, f"{key} {_shown(value)} is not a number" + _range(value),
                     "a whole number")
         elif card_type in CARD_TYPES and card_type not in types:
@@ -340,16 +335,19 @@ def _range(value: Any) -> str:
         isinstance(value, str) and value.isascii() and value.isdigit()) else ""
 
 
-def _is_count(value: Any) -> bool:
+def is_count(value: Any) -> bool:
+    """A stat (cost, attack, defense, loyalty): a whole number from 0 to
+    :data:`MAX_STAT`, as a number or written in the digits 0 to 9."""
     if isinstance(value, bool):
         return False
     if isinstance(value, int):
         return 0 <= value <= MAX_STAT
-    return isinstance(value, str) and _DIGITS.match(value) is not None and \
+    return isinstance(value, str) and DIGITS_RE.match(value) is not None and \
         int(value) <= MAX_STAT
 
 
-_DIGITS = re.compile(r"^[0-9]{1,6}$")
+#: A number as a card file or Aminduna writes it: ASCII digits ('²' and '٣' are not).
+DIGITS_RE = re.compile(r"^[0-9]{1,6}$")
 
 
 def parse_deck_file(path: Path, problems: list[Problem]) -> Deck | None:
@@ -392,7 +390,7 @@ def parse_deck_text(display: str, text: str, problems: list[Problem]) -> Deck | 
                 continue
             if isinstance(slug, int) and not isinstance(slug, bool):
                 slug = str(slug)  # noqa: PLW2901 - YAML reads 1000: as a number
-            if not (isinstance(slug, str) and CARD_SLUG_RE.match(slug)):
+            if not (isinstance(slug, str) and CARD_SLUG_RE.fullmatch(slug)):
                 problems.append(Problem(display, lines.get(f"cards.{slug}", 1),
                                         f"{_shown(slug)} is not a card slug",
                                         "lower-case letters, digits and hyphens, as in the "
@@ -412,9 +410,6 @@ def parse_deck_text(display: str, text: str, problems: list[Problem]) -> Deck | 
                                     f"e.g. {key}: Jane Doe"))
             data[key] = None
         else:
-            found = character_problem(str(value), one_line=True)
-            if found:
-                problems.append(Problem(display, lines.get(key, 1), f"'{key}' {found}",
-                                        "delete it: it prints nothing"))
+            check_line(display, lines.get(key, 1), key, str(value), problems)
     return Deck(str(name or path.parent.name), str(path.parent), quantities,
                 str(guid) if guid else None, data.get("creator"), lines)

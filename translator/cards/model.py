@@ -77,12 +77,19 @@ class CardFile:
     def ignored_codes(self) -> list[str]:
         """The rule codes of ``lint-ignore`` (none when it is not a list of codes, which
         ``cards check`` reports)."""
-        value = self.fields.get("lint-ignore")
-        if isinstance(value, str):
-            return [value]
-        if isinstance(value, list) and all(isinstance(code, str) for code in value):
-            return list(value)
+        return rule_codes(self.fields.get("lint-ignore")) or []
+
+
+def rule_codes(value: Any) -> list[str] | None:
+    """The rule codes a ``lint-ignore`` value names (a code, or a list of codes; none
+    for no value), or None when it is something else."""
+    if value is None:
         return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(code, str) for code in value):
+        return list(value)
+    return None
 
 
 @dataclass

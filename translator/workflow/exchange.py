@@ -50,7 +50,7 @@ from translate.storage import po, pypo, xliff
 from translate.storage.base import TranslationStore, TranslationUnit
 
 from ..cards.edit import REMOVE, EditError, edit_card, render_card_file
-from ..cards.files import Problem, parse_card_text
+from ..cards.files import CARD_SLUG_RE, Problem, parse_card_text
 from ..cards.model import (
     LANGUAGE_NAMES,
     SOURCE_LANGUAGE,
@@ -67,8 +67,6 @@ from ..limits import (
     MAX_CARD_FILE_BYTES,
     MAX_EXCHANGE_BYTES,
     MAX_EXCHANGE_ENTRIES,
-    MAX_LINE_CHARS,
-    MAX_TEXT_CHARS,
 )
 from ..lint.context import Language
 from ..lint.model import plain_text
@@ -76,7 +74,7 @@ from ..markup.checks import TARGET as MARKUP
 from ..markup.checks import check_text
 from ..markup.parser import parse
 from ..textio import InputError, decode, read_file
-from ..untrusted import character_problem, printable
+from ..untrusted import field_problem, printable
 from .fields import FINGERPRINT_GROUP, LINE_UNITS, UNITS, join_body, split_body, units
 from .states import source_changes
 
@@ -283,7 +281,6 @@ class ImportResult:
 
 
 #: A card's slug as its file names it (``cards/files.py``): what a context's card is.
-SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")
 #: A PO entry's ``msgctxt`` (maybe on several lines) or ``msgid`` at the start of a line.
 _PO_CONTEXT = re.compile(r'^msgctxt[ \t]+((?:"(?:[^"\\\n]|\\.)*"[ \t]*\r?(?:\n|\Z))+)',
                          re.MULTILINE)
@@ -458,7 +455,7 @@ def _shown_key(key: str) -> str:
     """A context as a refusal names it: as is when it is a card's, else quoted, escaped
     and shortened (it is the file's, and goes to a terminal)."""
     slug, _, unit = key.rpartition(":")
-    return key if SLUG.fullmatch(slug) and unit in UNITS else _shown(key)
+    return key if CARD_SLUG_RE.fullmatch(slug) and unit in UNITS else _shown(key)
 
 
 def _shown(text: str, limit: int = 80) -> str:
@@ -504,21 +501,13 @@ def _markup_errors(text: str) -> list[str]:
 def _check(entry: Incoming, unit: str, english: dict[str, str]) -> str | None:
     """Why ``entry`` cannot be imported, or None."""
     target = entry.target
-    if unit in LINE_UNITS:
-        line = target.strip(" \n")
-        if "\n" in line:
-            return f"a {_LABELS[unit]} is one line; the translation has several"
-        if len(line) > MAX_LINE_CHARS:
-            return (f"the translation is {len(line):,} characters long; a {_LABELS[unit]} "
-                    f"is one line of at most {MAX_LINE_CHARS:,}")
-        bad = character_problem(line, one_line=True)
-    else:
-        if len(target) > MAX_TEXT_CHARS:
-            return (f"the translation is {len(target):,} characters long; a card's "
-                    f"{_LABELS[unit]} is a few hundred (at most {MAX_TEXT_CHARS:,})")
-        bad = character_problem(target, one_line=False)
+    one_line = unit in LINE_UNITS
+    text = target.strip(" \n") if one_line else target
+    if one_line and "\n" in text:
+        return f"a {_LABELS[unit]} is one line; the translation has several"
+    bad = field_problem(text, one_line)
     if bad is not None:
-        return f"the translation {bad}: remove it"
+        return f"the translation {bad[0]} ({bad[1]})"
     if unit not in english:
         return f"the English card has no {_LABELS[unit]}"
     if entry.source.strip() != english[unit].strip():
@@ -554,7 +543,7 @@ def plan_import(path: str, library: Library, lang: str | None = None,
                                           "card:unit, e.g. courier:text)"))
             continue
         # Only a card's slug goes on: anything else (a path, '..') is no card's.
-        if SLUG.fullmatch(slug) is None:
+        if CARD_SLUG_RE.fullmatch(slug) is None:
             result.refused.append(Refusal(path, entry.line, _shown_key(entry.key),
                                           f"no card {_shown(slug)} in the library (a "
                                           "card's name is lowercase letters, digits and "
