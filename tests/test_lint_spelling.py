@@ -12,7 +12,7 @@ import pytest
 from translator import cards, lint
 from translator.cli import main
 from translator.glossary.matcher import words
-from translator.lint import spelling
+from translator.lint import prose, spelling
 from translator.lint.rules import spelling as spelling_rules
 
 from .conftest import ROOT
@@ -194,9 +194,10 @@ def test_the_setting_turns_the_rule_off(library: Path) -> None:
 
 @requires_dictionaries
 def test_allowed_words_and_card_names_are_accepted(library: Path) -> None:
-    edit(library / "courier.fr.md", "pioche une carte", "pioche une carte de Zorblax")
+    # (In lower case: a capitalised word inside a sentence is a proper noun.)
+    edit(library / "courier.fr.md", "pioche une carte", "pioche une carte de zorblax")
     assert [f["message"] for f in spelling_findings(str(library))] == [
-        "'Zorblax' is not in the French dictionary"]
+        "'zorblax' is not in the French dictionary"]
     (library / "translator.toml").write_text('[lint]\nallow-english = ["Zorblax"]\n',
                                             encoding="utf-8")
     out = io.StringIO()
@@ -224,12 +225,13 @@ def test_a_missing_dictionary_is_said_once_and_skipped(
     assert spelling_findings(str(library), "--lang", "fr") == []
     assert spelling_rules.missing_dictionaries() == [
         "no Esperanto Hunspell dictionary (install myspell-eo): spelling not checked",
-        "no French Hunspell dictionary (install hunspell-fr): spelling not checked"]
+        "no French Hunspell dictionary (install hunspell-fr-comprehensive): spelling not "
+        "checked"]
     # The command line says it on standard error, once per language.
     capsys.readouterr()
     main(["lint", "--no-config", "--select", "SP", str(library)], io.StringIO())
     err = capsys.readouterr().err
-    assert err.count("no French Hunspell dictionary (install hunspell-fr)") == 1
+    assert err.count("no French Hunspell dictionary (install hunspell-fr-comprehensive)") == 1
 
 
 def test_a_language_without_a_dictionary_table_is_not_checked() -> None:
@@ -276,3 +278,93 @@ def test_the_rule_is_registered_with_its_documentation() -> None:
     assert rule is not None and rule.name == "misspelling"
     assert rule.severity == Severity.WARNING and rule.fix is None
     assert "name2" in rule.rationale and rule.bad != rule.good
+
+
+# --------------------------------------------------------------------------------------
+# Prose nobody here wrote: the inclusive forms, the 1990 spellings, Esperanto word
+# formation, what is no word; measured in docs/lint-spelling.md
+
+
+@requires_dictionaries
+def test_the_french_dictionary_has_both_spellings() -> None:
+    found = spelling.find_dictionary("fr")
+    assert found is not None and spelling.every_variant(found), \
+        "install hunspell-fr-comprehensive (./dev setup does)"
+
+
+@requires_dictionaries
+def test_french_inclusive_and_1990_forms_are_accepted(resources) -> None:
+    fr = lexicon(resources, "fr")
+    # The guide's fused forms (fr-inclusive.yaml) and the 1990 reform (évènement).
+    assert misspelt(fr, "Toustes les joueureuses face à ellui ; iel pioche. Celleux qui "
+                        "paraissent : un évènement, paraitre, le nénufar.") == []
+    # Middle-dot forms read as one word: masculine and feminine are words.
+    assert misspelt(fr, "Chaque joueur·euse, les joueur·euse·s, un·e ami·e, les ami·e·s, "
+                        "le·a joueureuse, passif·ve, Tou·te·s, considéré·es.") == []
+    # ...and mistyped ones are reported whole.
+    assert misspelt(fr, "Les cartes qu'un·e joureu·euse a. Des jouereuses.") == [
+        "joureu·euse", "jouereuses"]
+
+
+@requires_dictionaries
+def test_what_is_no_prose_and_names_are_not_checked(resources) -> None:
+    fr = lexicon(resources, "fr")
+    assert misspelt(fr, "Voir https://aminduna.arcmage.org/#/decks, arcmage.org/wiki, "
+                        "ecrire a ngoeminne@exemple.org, l'image Xcost.png ou cardlayout.svg, "
+                        "<blockquote> {{toc}} Awesome_Rules_Concept.") == ["ecrire"]
+    # Acronyms, proper nouns inside a sentence, English quoted or left in the text.
+    assert misspelt(fr, "Le deck de la Rebirth, en PNG ou CMJN, pour Lovecraft : « night "
+                        "goant ». Une column guidelines.") == []
+    # A capital at a sentence's start is checked, and so is a mistyped name.
+    assert misspelt(fr, "Zorblax pioche. Crate.") == ["Zorblax", "Crate"]
+    assert misspelt(lexicon(resources, "fr", frozenset({"salmère"})),
+                    "La carte de Salmèrre pioche.") == ["Salmèrre"]
+
+
+@requires_dictionaries
+def test_esperanto_derivations_are_accepted(resources) -> None:
+    eo = lexicon(resources, "eo")
+    assert not spelling.dictionary("eo").lookup("defendisto")  # type: ignore[union-attr]
+    assert misspelt(eo, "La defendisto ne povas pagiĝi; ĉiuope ili uziĝas, malfortigitaj "
+                        "defendistinoj, reludonta, tiamaniere, ĉiujn, ekz. la ensorĉokarto.") \
+        == []
+
+
+@requires_dictionaries
+def test_real_misspellings_of_the_seeds_are_still_found(resources) -> None:
+    eo = lexicon(resources, "eo")
+    # trombejo reads tromb-ej-o but is the glossary's tombejo mistyped.
+    assert misspelt(eo, "Por ekzamplo, serĉi tra la trombejo; ests, sept kartoj, "
+                        "kontraui, efikoo.") == ["ekzamplo", "trombejo", "ests", "sept",
+                                                "kontraui", "efikoo"]
+    fr = lexicon(resources, "fr")
+    assert misspelt(fr, "Les autres jouereuses, les dégats, par exeple, larmée.") == [
+        "jouereuses", "dégats", "exeple", "larmée"]
+
+
+REVIEW = ROOT / "glossaries" / "lint" / "spelling-review.yaml"
+TITLE = "Spelling (SP101) on prose nobody here wrote"
+
+
+@requires_dictionaries
+def test_the_spelling_report_is_up_to_date(seeds: list[Path]) -> None:
+    on_disk = (ROOT / "docs" / "lint-spelling.md").read_text(encoding="utf-8")
+    assert on_disk == prose.report(seeds, prose.LANGUAGES, ["SP101"], REVIEW, TITLE,
+                                   "docs/lint-spelling.md"), \
+        "regenerate: " + prose._command(seeds, prose.LANGUAGES, ["SP101"], REVIEW,
+                                        TITLE, "docs/lint-spelling.md")
+
+
+@requires_dictionaries
+def test_every_spelling_finding_of_the_seeds_is_judged(seeds: list[Path]) -> None:
+    found = [f for lang in prose.LANGUAGES
+             for f in prose.lint_seeds(seeds, lang, ["SP101"])[0]]
+    review = prose.load_review(REVIEW)
+    judged, unused, ambiguous = prose.judge(found, review)
+    assert not unused, f"verdicts whose finding is gone: {unused}"
+    assert not ambiguous, f"verdicts judging several findings (lengthen `at`): {ambiguous}"
+    missing = [(f.seed, f.line, f.excerpt) for f in found if f.key not in judged]
+    assert not missing, "judge them in glossaries/lint/spelling-review.yaml"
+    # The misspellings found before this work are still found.
+    words_found = {f.finding.message.split("'")[1] for f in found}
+    assert {"ekzamplo", "trombejo", "jouereuses"} <= words_found

@@ -10,10 +10,20 @@ too.  French: an elided word (*l'*, *qu'*,
 *jusqu'*) is checked with its apostrophe, what follows on its own (*l'armée*), and
 both together when apart they are not words (*aujourd'hui*); the two apostrophes
 (’ and ') are one.  A hyphenated word that the dictionary does not know as a whole is
-checked part by part (*désengage-la*, *c'est-à-dire*).  Esperanto: a root of the
-glossary takes any ending and suffix (*milicanaj* from *Milicano*), and a compound is
-accepted when it is a known root or word followed by a known word (*ĵetkosto*: *ĵeti*
-+ *kosto*; *pluvivas*: *plu* + *vivas*).
+checked part by part (*désengage-la*, *c'est-à-dire*); the style guide's inclusive
+forms are words (*toustes*, ``glossaries/lint/fr-inclusive.yaml``), and a middle-dot
+form is one (*joueur·euse·s*: :meth:`Lexicon._middle_dot`).  Esperanto: a word is
+prefixes + a root of the dictionary, the glossary or the correlatives + suffixes + an
+ending (``glossaries/lint/eo-morphology.yaml``: *defend-ist-o*, *ĉiu-op-e*), and a
+compound is accepted when it is a known root or word followed by a known word
+(*ĵetkosto*: *ĵeti* + *kosto*; *pluvivas*: *plu* + *vivas*).
+
+What is no prose is not checked (URLs, e-mail, file names, markup), nor names
+(acronyms; a capitalised word inside a sentence that is no known name mistyped), nor
+English (quoted, or a word of the English dictionary that is no glossary word
+mistyped): measured on prose nobody here wrote in ``docs/lint-spelling.md``.  The
+lookup cache holds Hunspell's answers only; what is accepted besides them is decided
+afresh in each process, so changing it needs no new cache.
 
 Lookup only: spylls suggests in tens of seconds per word, so suggestions are the
 closest glossary word or card name (:meth:`Lexicon.suggest`).  Every lookup is
@@ -27,6 +37,7 @@ from __future__ import annotations
 
 import atexit
 import difflib
+import functools
 import gc
 import hashlib
 import os
@@ -38,6 +49,10 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
+import yaml
+
+from ..glossary.loader import shipped_root
+from ..glossary.matcher import normalize, words
 from ..markup.tree import SYMBOL_CODES
 
 #: Where the dictionaries are searched, after the directories of ``$DICPATH`` (as
@@ -47,12 +62,20 @@ SEARCH_PATH: list[Path] = [Path("/usr/share/hunspell"), Path("/usr/share/myspell
 
 #: Language -> (file names to try, without .aff/.dic; its name; the Debian package).
 DICTIONARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
-    "fr": (("fr_FR", "fr"), "French", "hunspell-fr"),
+    "fr": (("fr_FR", "fr"), "French", "hunspell-fr-comprehensive"),
     "eo": (("eo", "eo_EO", "eo_XX"), "Esperanto", "myspell-eo"),
+    # Not checked (the source language): what tells English left in a translation
+    # from a misspelling (:meth:`Lexicon._english_word`).
+    "en": (("en_US", "en_GB", "en"), "English", "hunspell-en-us"),
 }
 
 #: Changes when what a cached lookup means changes (see :meth:`Dictionary.lookup`).
 CACHE_FORMAT = 1
+#: What the first lines of a French .aff say in Grammalecte's dictionary of every
+#: spelling, classic and 1990 reform ("toutes variantes": Debian's
+#: hunspell-fr-comprehensive), which is preferred where several are installed: the
+#: classic one (hunspell-fr-classical) rejects *évènement*, *paraitre*, *icone*.
+_EVERY_VARIANT = b"TOUTES VARIANTES"
 
 _APOSTROPHES = "'’"
 #: What ends a sentence (or a clause, or a line) for the English left over.
@@ -69,6 +92,23 @@ _EO_SUFFIXES = ("ig", "iĝ", "ad", "aĵ", "an", "ar", "ebl", "ec", "eg", "ej", "
                 "er", "estr", "et", "id", "il", "in", "ind", "ing", "ism", "ist", "obl",
                 "on", "op", "uj", "ul", "um")
 _ROMAN = re.compile(r"[IVXLCDM]+")
+#: What is not prose, whose words are not checked: URLs (with or without a scheme),
+#: e-mail addresses, file names, HTML tags, wiki templates and link targets, and
+#: identifiers (Awesome_Rules_Concept).
+_NOT_PROSE = re.compile(
+    r"(?:https?|ftp)://\S+|\bwww\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+    r"|\b[\w-]+(?:\.[\w-]+)*\.(?:org|com|net|fr|eu|io|info|be|ch|ca)\b(?:/\S*)?"
+    r"|[\w.%-]+\.(?:png|svg|jpe?g|webp|gif|pdf|txt|md|ya?ml|json|zip|po|html?|css)\b"
+    r"|\[\[(?:file|image|fichier|media):[^\]]*\]\]|</?[A-Za-z][^<>]*>|\{\{[^{}]*\}\}|\[\[[^\]|]*(?=[|\]])"
+    r"|\w*_[\w-]*", re.IGNORECASE)
+#: Quotations (« », " ", “ ”, ‘ ’ and ' ' around words), and words in parentheses
+#: (« Frères d'armes (Brothers in Arms) »): English quoted in the text.
+_QUOTED = re.compile(r"«[^»]*»|\"[^\"]*\"|“[^”]*”|‘[^’]*’|(?<!\w)'[^'\n]*'(?!\w)")
+_PARENTHESES = re.compile(r"\([^()\n]*\)")
+#: What may stand between a sentence's end and its first word.
+_OPENING = " \t\u00a0\u202f«\"“‘'([*-–—"
+#: What ends a sentence, for a capital to be a sentence's (not a proper noun's).
+_SENTENCE_STARTS = ".!?…:\n"
 #: An Esperanto word's grammatical ending, with a participle's suffix: what is left
 #: is its root (*distancfrap-antaj*, *milican-aj*, *viv-as*).
 _EO_ENDING = re.compile(r"(?:(?:[aio]n?t)?(?:[oa]j?n?|en?)|[aiou]s|u|i)$")
@@ -165,12 +205,24 @@ def find_dictionary(lang: str) -> Path | None:
     if known is None:
         return None
     directories = [Path(d) for d in os.environ.get("DICPATH", "").split(os.pathsep) if d]
-    for directory in [*directories, *SEARCH_PATH]:
-        for name in known[0]:
-            base = directory / name
-            if base.with_suffix(".aff").is_file() and base.with_suffix(".dic").is_file():
-                return base
-    return None
+    found = [directory / name for directory in [*directories, *SEARCH_PATH]
+             for name in known[0]
+             if (directory / name).with_suffix(".aff").is_file()
+             and (directory / name).with_suffix(".dic").is_file()]
+    if lang == "fr":
+        # Every spelling (1990 reform too) over the classic one, in search order.
+        found.sort(key=lambda base: not every_variant(base))
+    return found[0] if found else None
+
+
+def every_variant(base: Path) -> bool:
+    """Is this French dictionary Grammalecte's "toutes variantes" (classic and 1990
+    spellings)?  Its .aff says so in its first line."""
+    try:
+        with base.with_suffix(".aff").open("rb") as file:
+            return _EVERY_VARIANT in file.read(512)
+    except OSError:
+        return False
 
 
 def cache_directory() -> Path | None:
@@ -246,12 +298,158 @@ def missing_dictionaries() -> list[str]:
     return [_MISSING[lang] for lang in sorted(_MISSING)]
 
 
+def english_dictionary() -> Dictionary | None:
+    """The English Hunspell dictionary, or None (then English words are only the
+    frequent-word list's; nothing is said: English is not spell-checked)."""
+    if "en" not in _LOADED:
+        path = find_dictionary("en")
+        _LOADED["en"] = (Dictionary("en", path, _cache_file("en", path))
+                         if path is not None and find_spec("spylls") is not None else None)
+    return _LOADED["en"]
+
+
+def _dots(lang: str) -> MiddleDots | None:
+    """French: its middle-dot forms; other languages have none."""
+    return middle_dots() if lang == "fr" else None
+
+
 def _root(word: str) -> str | None:
     """An Esperanto word's root (three letters at least), or None."""
     match = _EO_ENDING.search(word)
     if match is None or match.start() < 3:
         return None
     return word[:match.start()]
+
+
+@functools.cache
+def lint_data(name: str) -> dict[str, Any]:
+    """A data file of ``glossaries/lint/`` (``fr-inclusive.yaml``,
+    ``eo-morphology.yaml``), read once; empty when it is not there."""
+    root = shipped_root()
+    if root is None:
+        return {}
+    try:
+        data = yaml.safe_load((root / "lint" / name).read_text(encoding="utf-8"))
+    except OSError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+@dataclass(frozen=True)
+class MiddleDots:
+    """French middle-dot forms (joueur·euse·s), from ``fr-inclusive.yaml``."""
+
+    dots: str
+    replaced: int
+    plurals: frozenset[str]
+
+
+@functools.cache
+def middle_dots() -> MiddleDots:
+    data = lint_data("fr-inclusive.yaml")
+    return MiddleDots("".join(data.get("middle-dots") or ["·"]),
+                      int(data.get("replaced-letters", 3)),
+                      frozenset(data.get("plural-endings") or ["s"]))
+
+
+def inclusive_words() -> frozenset[str]:
+    """The inclusive French words of ``fr-inclusive.yaml`` (toustes, ellui)."""
+    return frozenset(normalize(str(w)) for w in lint_data("fr-inclusive.yaml").get("words")
+                     or [])
+
+
+@dataclass(frozen=True)
+class Morphology:
+    """Esperanto word formation (``eo-morphology.yaml``): what may stand around a root."""
+
+    prefixes: tuple[str, ...]
+    suffixes: tuple[str, ...]
+    #: Longest first: *ojn* before *on* before *o*.
+    endings: tuple[str, ...]
+    shortest_root: int
+    bare_root: int
+    checked_root: int
+    #: Correlatives as roots (ĉiu, tiam, kiel) and as words (ĉiujn, tien).
+    correlative_roots: frozenset[str]
+    correlatives: frozenset[str]
+    #: Abbreviations, written with a period (ekz., ktp.).
+    abbreviations: frozenset[str] = frozenset()
+    #: Affixes Esperanto also uses as roots (iĝi, igi: ekiĝanta).
+    affix_roots: frozenset[str] = frozenset()
+
+
+@functools.cache
+def morphology() -> Morphology:
+    data = lint_data("eo-morphology.yaml")
+    table = data.get("correlatives") or {}
+    roots = frozenset(head + tail for head in table.get("heads") or []
+                      for tail in table.get("tails") or [])
+    forms = set(roots)
+    for root in roots:
+        if root[-1] in "oau":
+            forms.update((root + "j", root + "n", root + "jn"))
+        elif root[-1] == "e":
+            forms.add(root + "n")
+    return Morphology(
+        tuple(data.get("prefixes") or ()), tuple(data.get("suffixes") or ()),
+        tuple(sorted(data.get("endings") or (), key=len, reverse=True)),
+        int(data.get("shortest-root", 2)), int(data.get("bare-root", 4)),
+        int(data.get("checked-root", 4)),
+        roots, frozenset(forms),
+        frozenset(normalize(str(w)) for w in data.get("abbreviations") or ()),
+        frozenset(normalize(str(w)) for w in data.get("affix-roots") or ()))
+
+
+#: The letters of Esperanto, for the roots one letter away from a root.
+_EO_LETTERS = "abcĉdefgĝhĥijĵklmnoprsŝtuŭvz"
+_ENCODING = re.compile(rb"^SET\s+(\S+)", re.MULTILINE)
+
+
+@functools.cache
+def dictionary_roots(base: Path) -> frozenset[str]:
+    """The roots of a Hunspell Esperanto dictionary: its entries (``defendi/AOT``)
+    less their ending (o, a, e, i), lower-case entries only (not Aarono), not the
+    words without an ending (al, dm: they would make compounds of typos), two-letter
+    roots only of verbs (uz-, ir-; not ed- of edo), and no affix (ej-, ig-).
+    Hunspell derives only what an entry's flags say (defendi takes no -ist-: no
+    *defendisto*); :class:`Lexicon` derives with every affix, from these roots."""
+    try:
+        aff = base.with_suffix(".aff").read_bytes()
+        raw = base.with_suffix(".dic").read_bytes()
+    except OSError:
+        return frozenset()
+    found = _ENCODING.search(aff)
+    encoding = found.group(1).decode("ascii") if found else "utf-8"
+    try:
+        text = raw.decode(encoding.lower().replace("iso8859", "iso8859-").replace("--", "-"))
+    except (LookupError, UnicodeDecodeError):
+        text = raw.decode("utf-8", "replace")
+    roots: set[str] = set()
+    for line in text.splitlines()[1:]:
+        entry = line.split("/", 1)[0].strip()
+        if not entry or not entry[0].islower() or not entry.isalpha() \
+                or entry[-1] not in "oaei":
+            continue  # a proper noun, an abbreviation (dm), a word without ending (al)
+        entry = normalize(entry)
+        if len(entry) > 3 or entry[-1] == "i":  # two-letter roots: verbs only (uzi, iri)
+            roots.add(entry[:-1])
+    table = morphology()
+    return (frozenset(roots) - set(table.prefixes) - set(table.suffixes)) | table.affix_roots
+
+
+def _one_letter_away(word: str) -> Iterator[str]:
+    """Every string one Esperanto letter away from ``word`` (deleted, replaced,
+    inserted, or two swapped)."""
+    for i in range(len(word) + 1):
+        head, tail = word[:i], word[i:]
+        if tail:
+            yield head + tail[1:]
+            if len(tail) > 1:
+                yield head + tail[1] + tail[0] + tail[2:]
+        for letter in _EO_LETTERS:
+            yield head + letter + tail
+            if tail and letter != tail[0]:
+                yield head + letter + tail[1:]
 
 
 @dataclass
@@ -271,6 +469,9 @@ class Lexicon:
     english: frozenset[str] = frozenset()
     verdicts: dict[str, bool] = field(default_factory=dict)
     suggestions: dict[str, str | None] = field(default_factory=dict)
+    #: Esperanto: the roots words are derived from (the dictionary's, the glossary's,
+    #: the correlatives), with any prefix, suffix and ending (:meth:`_derived`).
+    derivable: frozenset[str] = frozenset()
     _candidates: list[str] | None = None
 
     @classmethod
@@ -278,9 +479,14 @@ class Lexicon:
               english: frozenset[str] = frozenset()) -> Lexicon:
         words = frozenset().union(*word_sets)
         roots: frozenset[str] = frozenset()
+        derivable: frozenset[str] = frozenset()
         if lang == "eo":
             roots = frozenset(r for w in words if "-" not in w and (r := _root(w)))
-        return cls(lang, dictionary, words, roots, english)
+            derivable = roots | dictionary_roots(dictionary.path) | \
+                morphology().correlative_roots
+        elif lang == "fr":
+            words |= inclusive_words()
+        return cls(lang, dictionary, words, roots, english, derivable=derivable)
 
     # ---------------------------------------------------------------- checking text
 
@@ -297,13 +503,72 @@ class Lexicon:
         if not found:
             return
         english = self._english_sentences(text, tokens)
+        not_prose = [m.span() for m in _NOT_PROSE.finditer(text)]
         for start, word in found:
-            if any(a <= start < b for a, b in english):
+            if any(a <= start < b for a, b in english) \
+                    or any(a <= start < b for a, b in not_prose):
                 continue
             letter = cut.get(start) if cut else None
             if letter is not None and self.accepts((letter + word).casefold(), letter + word):
                 continue
+            if self._name(text, start, word) or self._quoted_english(text, start) \
+                    or self._abbreviation(text, start, word) \
+                    or self._english_word(text, start, word):
+                continue
             yield start, word
+
+    def _abbreviation(self, text: str, start: int, word: str) -> bool:
+        """An abbreviation of the language's list, with its period (Esperanto *ekz.*,
+        *ktp.*: ``abbreviations`` in ``eo-morphology.yaml``)."""
+        end = start + len(word)
+        return (self.lang == "eo" and end < len(text) and text[end] == "."
+                and normalize(word) in morphology().abbreviations)
+
+    def _english_word(self, text: str, start: int, word: str) -> bool:
+        """A word of the English dictionary, which is no glossary word or card name
+        mistyped (*crate* is *carte*'s typo): English left in the text (night, column,
+        guidelines), which is not a misspelling; TR503 and TR504 report English left
+        over.  Esperanto: capitalised words only (English, a deck's name)."""
+        english = english_dictionary()
+        if english is None or len(word) < 4 or (self.lang == "eo" and not word[0].isupper()) \
+                or "-" in (text[start - 1:start] + text[start + len(word):start + len(word) + 1]):
+            # Short words and parts of a hyphenated word (défausse-moa) are typos more
+            # often than English; Esperanto's lower-case typos make English (sept).
+            return False
+        return english.lookup(word) and self.suggest(word) is None
+
+    def _name(self, text: str, start: int, word: str) -> bool:
+        """An acronym (ATK, CMJN, KKLs: two capitals, in text that is not all
+        capitals), or a proper noun: a capitalised word that starts no sentence (a
+        place, a person, a game) and is no glossary word or card name mistyped (no
+        close one: *Salmèer* is reported)."""
+        if not word[:1].isupper():
+            return False
+        if sum(c.isupper() for c in word) > 1:
+            return any(c.islower() for c in text)
+        before = start
+        while before > 0 and text[before - 1] in _OPENING:
+            before -= 1
+        if before == 0 or text[before - 1] in _SENTENCE_STARTS:
+            return False
+        return self.suggest(word) is None
+
+    def _quoted_english(self, text: str, start: int) -> bool:
+        """Is the word in a quotation in English: half of its words at least are
+        English words that are none of the language's (« night goant », 'Brothers in
+        Arms')?"""
+        english = english_dictionary()
+        for quote in (*_QUOTED.finditer(text), *_PARENTHESES.finditer(text)):
+            if quote.start() < start < quote.end():
+                quoted = [norm for norm, _, _ in words(quote.group())]
+                foreign = sum(1 for norm in quoted if not self.dictionary.lookup(norm) and (
+                    norm in self.english or (english is not None and english.lookup(norm))))
+                # Half of its words English at least: « Hush, the harbor sleeps. Chutt.
+                # Même le sol chante. » is French, with English for TR504.  (A quote
+                # inside French parentheses is looked at too: « (ex: « night goant ») ».)
+                if foreign > 0 and 2 * foreign >= len(quoted):
+                    return True
+        return False
 
     def _english_sentences(self, text: str,
                            tokens: list[tuple[str, int, int]]) -> list[tuple[int, int]]:
@@ -321,11 +586,25 @@ class Lexicon:
     def _misspellings(self, text: str,
                       tokens: list[tuple[str, int, int]]) -> Iterator[tuple[int, str]]:
         count = len(tokens)
-        skip = False
+        skip = 0
+        dots = _dots(self.lang)
         for i, (norm, start, end) in enumerate(tokens):
             if skip:
-                skip = False
+                skip -= 1
                 continue
+            if dots is not None and end < len(text) and text[end] in dots.dots:
+                # joueur·euse·s: one word, with its parts.
+                group = [tokens[i]]
+                while (group[-1][2] < len(text) and text[group[-1][2]] in dots.dots
+                       and i + len(group) < count
+                       and tokens[i + len(group)][1] == group[-1][2] + 1):
+                    group.append(tokens[i + len(group)])
+                if len(group) > 1:
+                    skip = len(group) - 1
+                    written = text[start:group[-1][2]]
+                    if not self._middle_dot([text[a:b] for _, a, b in group], dots):
+                        yield start, written
+                    continue
             elided = (i + 1 < count and end < len(text) and text[end] in _APOSTROPHES
                       and tokens[i + 1][1] == end + 1)
             if elided:
@@ -334,11 +613,27 @@ class Lexicon:
                 # aujourd'hui, prud'homme: not an elided word, a word with an apostrophe.
                 after = tokens[i + 1]
                 if self._joined(text[start:end] + "'" + text[after[1]:after[2]]):
-                    skip = True
+                    skip = 1
                     continue
                 yield start, text[start:end]
                 continue
             yield from self._word(norm, text[start:end], start)
+
+    def _middle_dot(self, parts: list[str], dots: MiddleDots) -> bool:
+        """A middle-dot form (joueur·euse, joueur·euse·s, ami·e·s, le·a, Tou·te·s):
+        its masculine and the feminine it spells are words.  The feminine is the
+        masculine with its last letters (at most ``dots.replaced``) replaced by the
+        ending: jou(eur) + euse, passi(f) + ve, ami + e."""
+        plural = parts[-1] if len(parts) > 2 and parts[-1] in dots.plurals else ""
+        masculine, endings = parts[0], parts[1:len(parts) - (1 if plural else 0)]
+        if len(endings) != 1 or not self.accepts(normalize(masculine + plural),
+                                                 masculine + plural):
+            return False
+        ending = endings[0]
+        return any(self.accepts(normalize(form), form)
+                   for keep in range(len(masculine), max(0, len(masculine) - dots.replaced) - 1,
+                                     -1)
+                   if (form := masculine[:keep] + ending + plural))
 
     def _elided(self, norm: str, written: str) -> bool:
         """An elided word before an apostrophe (l', qu', jusqu'; Esperanto l', dank')."""
@@ -387,8 +682,63 @@ class Lexicon:
         return verdict
 
     def _esperanto(self, word: str) -> bool:
-        """A glossary root with other suffixes and ending, or a compound."""
-        return self._glossary_word(word) or ("-" not in word and self._compound(word, 2))
+        """A correlative, a derivation, a glossary root with other suffixes and
+        ending, or a compound."""
+        return (word in morphology().correlatives or self._glossary_word(word)
+                or ("-" not in word and (self._derived(word) or self._compound(word, 2))))
+
+    def _derived(self, word: str) -> bool:
+        """Prefixes + a root + suffixes + an ending (:class:`Morphology`): a root of
+        the dictionary, the glossary or the correlatives (defend-ist-o, pag-iĝ-i,
+        ĉiu-op-e, re-ven-ont-a).  Not when the word less its ending is one letter away
+        from a root of the glossary: that is the community's word mistyped (trombejo
+        is tomb-ej-o, the glossary's graveyard, not tromb-ej-o, a place of blood
+        clots).  (A root one letter away in the dictionary would be too many: depend-,
+        plen- and tren- are one letter from defend-, pren-.)"""
+        table = morphology()
+        for ending in table.endings:
+            if not word.endswith(ending) or len(word) - len(ending) < table.shortest_root:
+                continue
+            found = self._analyse(word[:-len(ending)], table)
+            if found is None:
+                continue
+            prefix, root, suffixes = found
+            if not (prefix or suffixes) and len(root) < table.bare_root:
+                continue  # te-as, ent-as: a short root takes the dictionary's endings only
+            stem = word[:-len(ending)]
+            mistyped = len(stem) >= table.checked_root and any(
+                other in self.roots for other in _one_letter_away(stem) if other != stem)
+            return not mistyped
+        return False
+
+    def _analyse(self, stem: str, table: Morphology) -> tuple[str, str, str] | None:
+        """(prefixes, root, suffixes) of a word less its ending, or None."""
+        for prefix in ("", *table.prefixes):
+            if not stem.startswith(prefix):
+                continue
+            rest = stem[len(prefix):]
+            found = self._peel(rest, table, 3)
+            if found is not None:
+                return prefix, found[0], found[1]
+            if prefix:
+                for second in table.prefixes:
+                    if rest.startswith(second):
+                        found = self._peel(rest[len(second):], table, 3)
+                        if found is not None:
+                            return prefix + second, found[0], found[1]
+        return None
+
+    def _peel(self, stem: str, table: Morphology, depth: int) -> tuple[str, str] | None:
+        """(root, suffixes) of a stem, at most ``depth`` suffixes peeled off its end."""
+        if len(stem) >= table.shortest_root and stem in self.derivable:
+            return stem, ""
+        if depth:
+            for suffix in table.suffixes:
+                if stem.endswith(suffix) and len(stem) > len(suffix):
+                    found = self._peel(stem[:-len(suffix)], table, depth - 1)
+                    if found is not None:
+                        return found[0], found[1] + suffix
+        return None
 
     def _glossary_word(self, word: str) -> bool:
         """A glossary root with another ending and at most two suffixes (milicanaj,
@@ -416,12 +766,13 @@ class Lexicon:
         kun), a noun with its linking o (defendo-), a root of the dictionary (ĵet- of
         ĵeti) or of the glossary (milican-).  Short words other than those (la, al,
         da) would make compounds of too many typos (laportas, alliaj)."""
-        if part in _EO_PREFIX_WORDS or part in self.roots:
+        if part in _EO_PREFIX_WORDS or part in self.roots \
+                or part in morphology().correlatives:
             return True
         if len(part) < 3:
             return False
-        if part.endswith("o") and self.dictionary.lookup(part):
-            return True
+        if part.endswith("o") and (self.dictionary.lookup(part) or part[:-1] in self.roots):
+            return True  # a noun with its linking o: defendo-, ensorĉo- (glossary)
         return any(self.dictionary.lookup(part + ending) for ending in ("o", "i", "a"))
 
     def _compound(self, word: str, parts: int) -> bool:
@@ -467,7 +818,13 @@ def lexicon(language: Any, allowed: frozenset[str],
         return None
     english = frozenset(word for key in language.english.index.values()
                         for candidate, _ in key for word in candidate)
-    built = Lexicon.build(language.lang, speller, language.vocabulary, allowed,
+    # The abilities list is the authority for its own reminders: their words (nagon,
+    # the list's word for a naga) are the language's, as the glossary's are.
+    listed = frozenset(word for ability in language.glossary.abilities.values()
+                       for text in (ability.name, ability.template or "",
+                                    ability.reminder or "", ability.example or "")
+                       for word, _, _ in words(text))
+    built = Lexicon.build(language.lang, speller, language.vocabulary | listed, allowed,
                           language.accepted, english=(english | english_words)
                           - language.vocabulary)
     language.cache["spelling"] = (allowed, built)

@@ -1,5 +1,7 @@
 """SP rules: spelling, with the Debian Hunspell dictionaries and the glossaries.
 
+Measured on prose nobody here wrote: docs/lint-spelling.md.
+
 The dictionaries, what is accepted besides them, and the suggestions are in
 :mod:`translator.lint.spelling`.  A language without a dictionary is not checked;
 :func:`missing_dictionaries` tells the command line what to say about it.
@@ -27,13 +29,19 @@ __all__ = ["check_spelling", "missing_dictionaries"]
       "the glossaries nor the library's card names.",
       "Typos survive every other check: a misspelt word is no number, symbol or glossary "
       "term.  The card text (rules and flavour) of French and Esperanto translations is "
-      "looked up in the Debian Hunspell dictionaries (hunspell-fr, myspell-eo); words of "
+      "looked up in the Debian Hunspell dictionaries (hunspell-fr-comprehensive: classic "
+      "and 1990 spellings; myspell-eo); words of "
       "glossary terms and ability names in any inflected form, the library's card names "
       "in that language and the configured `allow-english` words are accepted, and so "
       "are numbers, symbol codes and single letters.  French elision (l’armée, "
-      "aujourd’hui) and hyphenated imperatives (désengage-la) are read as such; in "
-      "Esperanto a glossary root takes any ending and a compound of known roots is a "
-      "word (ĵetkosto).  What other rules report is not reported again: the words of a "
+      "aujourd’hui) and hyphenated imperatives (désengage-la) are read as such, and so "
+      "are the style guide's inclusive forms (toustes, ellui; joueur·euse·s as one "
+      "word); in Esperanto a word is prefixes, a root of the dictionary or the glossary, "
+      "suffixes and an ending (defendisto, pagiĝi, ĉiuope), and a compound of known "
+      "roots is a word (ĵetkosto).  Not words: URLs, e-mail addresses, file names, "
+      "markup, acronyms (CMJN), a capitalised word inside a sentence that is no known "
+      "name mistyped (a proper noun), English quoted or left in the text (English "
+      "dictionary).  What other rules report is not reported again: the words of a "
       "sentence left in English (TR503, TR504), a word cut from its drop cap (MK105), an "
       "Esperanto word in the x- or h-system or with foreign letters (EO101-EO103).  "
       "The suggestion, when there is one, is the closest glossary word "
