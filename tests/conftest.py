@@ -40,3 +40,14 @@ def review_sheet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, 
     from .reviewkit import make_review_sheet
 
     return make_review_sheet(tmp_path_factory.mktemp("review"))
+
+
+@pytest.fixture(scope="module")
+def seeds() -> list[Path]:
+    """The seed documents (../shared/seeds), for the measurements on their prose."""
+    from translator.lint import prose
+    shared = shared_dir()
+    paths = [shared / "seeds" / name for name in prose.SEEDS] if shared else []
+    if not paths or not all(path.is_file() for path in paths):
+        pytest.skip("../shared/seeds is not next to this checkout (set TRANSLATOR_SHARED)")
+    return paths
