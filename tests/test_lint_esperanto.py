@@ -119,6 +119,20 @@ def test_space_before_punctuation_fix_and_near_misses() -> None:
     assert codes(card("Join us!", "Aliĝu al ni!")) == []
 
 
+@pytest.mark.parametrize(("english", "text"), [
+    (":m: : Target player draws one card.", ":m: : Cela ludanto eltiras unu karton."),
+    (":m: :g2: : Draw one card.", ":m: :g2: : Eltiru unu karton."),
+    (f":m:{NBSP}: Draw one card.", f":m:{NBSP}: Eltiru unu karton."),
+])
+def test_no_space_rule_for_the_colon_after_a_symbol_code(english: str, text: str) -> None:
+    # the cost notation of the English card (« Cost : Effect », Awesome Rules Concept)
+    assert codes(card(english, text)) == []
+    # elsewhere the space is still reported: before a full stop after a symbol, before
+    # a colon after a word
+    assert codes(card("Pay :m: .", "Pagu :m: .")) == ["EO201"]
+    assert codes(card(":m: : Cost: effect.", ":m: : Kosto : efiko.")) == ["EO201"]
+
+
 def test_quotes_are_guillemets() -> None:
     english = '*"Steel does not hesitate."*'
     # flavour text in other quotes: TR302 leaves it to the language's quote rule

@@ -342,7 +342,9 @@ _BEFORE_PUNCTUATION = re.compile(r"[ \t\u00a0\u202f]+(?=[.,;:!?])")
       "nin! » (the footer line of the Leksikono), « La frakcioj estas: Geo, Ombra "
       "Legio... » (Arcmage Reguloj).  The wiki's Esperanto pages write over 800 "
       "punctuation marks without a space before them, and two with one (« Kosto : "
-      "Efiko », « Ruĝa Flago . »).  A space before an ellipsis (...) is not reported.",
+      "Efiko », « Ruĝa Flago . »).  A space before an ellipsis (...) is not reported, "
+      "nor the colon after a symbol code (« :m: : Cela ludanto... »), which keeps the "
+      "cost notation of the English card (a symbol, a space, the colon).",
       "EO: Ĉu vi pretas ? Eltiru unu karton .",
       "EO: Ĉu vi pretas? Eltiru unu karton.",
       "Removes the space.")
@@ -357,6 +359,8 @@ def check_space_before_punctuation(subject: Subject) -> Iterator[Finding]:
             following = text[end + 1:end + 2]
             if start == 0 or text[start - 1] in "\n«(\"“„":
                 continue
+            if mark == ":" and text[start - 1] == SYMBOL_MARK:
+                continue  # « :m: : Cela... »: the cost notation of the English card
             if mark == "." and following == ".":
                 continue  # an ellipsis
             if (mark in ".," and following.isdigit()) or \
