@@ -28,6 +28,7 @@ from .model import (
     GENDERS,
     LANGUAGES,
     PARTS_OF_SPEECH,
+    PHRASE,
     SECTIONS,
     STATUSES,
     Ability,
@@ -40,7 +41,7 @@ from .model import (
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 FILE_KEYS = ("language", "source", "subtypes", "entries", "abilities")
-SUBTYPE_KEYS = ("order", "separator", "capitalize")
+SUBTYPE_KEYS = ("order", "separator", "capitalize", "between")
 ENTRY_KEYS = ("id", "en", "section", "pos", "terms", "adjective", "note", "decision", "see",
               "definition")
 TERM_KEYS = ("term", "status", "gender", "forms", "replaced_by", "date", "evidence")
@@ -128,7 +129,11 @@ def load_file(glossary: Glossary, path: Path, problems: list[Problem]) -> None:
         entry = reader.entry(raw, ("entries", index), glossary.lang)
         if entry is not None:
             reader.once(seen, entry.id, entry.line)
-            glossary.entries[entry.id] = entry
+            if entry.section == PHRASE:
+                if reader.phrase(raw, entry, ("entries", index)):
+                    glossary.phrases[entry.id] = entry
+            else:
+                glossary.entries[entry.id] = entry
     seen = {}
     for index, raw in enumerate(reader.list(data, "abilities", hint="abilities:\n  - id: ...")):
         ability = reader.ability(raw, ("abilities", index))
@@ -161,7 +166,8 @@ class _Reader:
         return SubtypeRule(self.choice(raw, "order", ("same", "reverse"), "same", ("subtypes",)),
                            separator if isinstance(separator, str) else " ",
                            self.choice(raw, "capitalize", ("first", "all"), "first",
-                                       ("subtypes",)))
+                                       ("subtypes",)),
+                           self.strings(raw, "between", ("subtypes",)))
 
     def once(self, seen: dict[str, int], identifier: str, line: int) -> None:
         if identifier in seen:
@@ -261,7 +267,7 @@ class _Reader:
             return None
         terms = [t for i, r in enumerate(self.list(raw, "terms", where))
                  if (t := self.term(r, (*where, "terms", i), lang)) is not None]
-        if lang != "en" and not terms and not raw.get("note"):
+        if lang != "en" and not terms and not raw.get("note") and raw.get("section") != PHRASE:
             # A concept with no fixed term ('fellow: depends on the context') says so.
             self.problem(where, f"entry '{identifier}' has no terms",
                          "terms:\n  - term: ...\n    status: preferred (or a note saying why "
@@ -277,6 +283,33 @@ class _Reader:
                      self.text(raw, "note", where), self.text(raw, "decision", where),
                      self.strings(raw, "see", where), self.text(raw, "definition", where),
                      self.path, self.line(*where))
+
+    def phrase(self, raw: dict, entry: Entry, where: tuple) -> bool:
+        """Is a ``section: phrase`` entry well formed?  A phrase (GL104) names the
+        English words and every rendering a translation may use, all equally good: no
+        gender, no adjective, nothing deprecated (a phrase has no history to follow)."""
+        problems = len(self.problems)
+        if entry.pos != PHRASE:
+            self.problem((*where, "pos") if "pos" in raw else where,
+                         f"phrase '{entry.id}' has pos '{entry.pos}'",
+                         "a phrase entry has pos: phrase (its words are found as written)")
+        if not entry.terms:
+            self.problem(where, f"phrase '{entry.id}' has no renderings",
+                         "terms:\n  - term: jusqu'à la fin du tour\n    evidence: ... (every "
+                         "rendering a translation may use)")
+        for index, term in enumerate(entry.terms):
+            if term.deprecated or term.gender or term.replaced_by:
+                self.problem((*where, "terms", index),
+                             f"rendering '{term.text}' of phrase '{entry.id}' has "
+                             + ("a status deprecated" if term.deprecated else
+                                "a gender" if term.gender else "replaced_by"),
+                             "a phrase's renderings are all admitted: give term, status "
+                             "(preferred or admitted), forms and evidence only")
+        if entry.adjective or entry.see:
+            self.problem(where, f"phrase '{entry.id}' has "
+                         + ("an adjective" if entry.adjective else "see"),
+                         "a phrase entry has id, en, section, pos, terms and note")
+        return len(self.problems) == problems
 
     def ability(self, raw: Any, where: tuple) -> Ability | None:
         if not isinstance(raw, dict):

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 
 LANGUAGES = ("en", "fr", "eo")
 STATUSES = ("preferred", "admitted", "deprecated")
-SECTIONS = ("concept", "faction", "type", "subtype", "other", "footer")
+SECTIONS = ("concept", "faction", "type", "subtype", "other", "footer", "phrase")
+#: A phrase entry's section: kept apart from the lexicon's entries (see :attr:`Glossary.phrases`).
+PHRASE = "phrase"
 PARTS_OF_SPEECH = ("noun", "adjective", "verb", "phrase")
 GENDERS = ("m", "f")
 ADJECTIVE_FORMS = ("m", "f", "mp", "fp")
@@ -96,6 +98,9 @@ class SubtypeRule:
     order: str = "same"
     separator: str = " "
     capitalize: str = "first"
+    #: Words that may stand between the parts of a compound subtype in running text,
+    #: besides the token's stats (« un jeton 1/1 orc », « un jeton de gobelin »).
+    between: tuple[str, ...] = ()
 
 
 @dataclass
@@ -107,6 +112,11 @@ class Glossary:
     abilities: dict[str, Ability] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
     subtypes: SubtypeRule = field(default_factory=SubtypeRule)
+    #: Phrases of the English effect (duration, condition, scope: 'until the end of the
+    #: turn', 'for each') and their admitted renderings, all equally good.  They are
+    #: no lexicon terms: kept apart so that the term rules, the spelling and the draft
+    #: translator do not take them for concepts.
+    phrases: dict[str, Entry] = field(default_factory=dict)
 
     def entries_by_section(self, section: str) -> list[Entry]:
         return [e for e in self.entries.values() if e.section == section]

@@ -1,8 +1,14 @@
 """GL rules: the community's words, in every inflected form, the same on every card.
 
-GL1: a term the English text uses is rendered with the glossary's term; GL2:
-deprecated terms and ability names, with their replacement; GL3: the same English
-term or sentence translated differently on different cards of a library.
+GL1: a term the English text uses is rendered with the glossary's term, and a phrase
+of the English effect (how long, while what, for each what) with one of its
+renderings; GL2: deprecated terms and ability names, with their replacement; GL3: the
+same English term or sentence translated differently on different cards of a library.
+
+An ability's reminder that is the abilities list's own (exactly, or with the card's
+parameters) is the list's authority: GL1 does not ask it for other words, and GL2
+does not report a deprecated word the list itself still uses (that is a matter of
+the list, see ``python -m translator.lint.abilities``).
 """
 
 from __future__ import annotations
@@ -11,18 +17,29 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 
+from ...cards.model import STATUSES
 from ...diagnostics import Severity
 from ...glossary.forms import _fr_phrase_plural
-from ...glossary.matcher import Match, normalize
-from ...glossary.model import Entry
+from ...glossary.forms import forms as inflect
+from ...glossary.matcher import Match, Matcher, normalize, words
+from ...glossary.model import Entry, Glossary
 from ..context import Subject
-from ..model import Finding
+from ..model import Edit, Finding
 from ..rule import LIBRARY, collects, rule
-from .translation import aligned, draft_english, loose
+from .translation import (
+    ability_line,
+    aligned,
+    draft_english,
+    loose,
+    substitute,
+)
 
 #: How each language's community names its glossary.
 GLOSSARY_NAMES = {"fr": "Lexique", "eo": "Leksikono"}
 _SECTION_RULES = {"faction": "GL102", "type": "GL102", "subtype": "GL103"}
+#: The setting that makes the abilities lists the authority for their own reminders
+#: (true by default; the harness that lints the lists themselves turns it off).
+LIST_REMINDERS = "list-reminders"
 
 
 def _glossary_name(subject: Subject) -> str:
@@ -32,6 +49,74 @@ def _glossary_name(subject: Subject) -> str:
 def _usable(entry: Entry | None) -> bool:
     return entry is not None and entry.section != "footer" and any(
         not t.deprecated for t in entry.terms)
+
+
+# --------------------------------------------------------------------------------------
+# The abilities lists' own reminders.
+
+
+def list_reminders(subject: Subject) -> dict[int, tuple[int, str]]:
+    """Translated paragraph -> (where its reminder starts, ability id), for each ability
+    paragraph whose reminder is the abilities list's, with the card's parameters.
+
+    The list is the authority for its own reminders: a card that copies one must not be
+    asked for other words (« Je peux aller dans la cité d'un adversaire » is Infiltré's,
+    whatever the Lexique says of *move*).  Off when the setting ``list-reminders`` is
+    false: linting the lists themselves, nothing is their own authority.
+    """
+    found = subject.cache.get("list-reminders")
+    if found is not None:
+        return found
+    found = subject.cache["list-reminders"] = {}
+    if not subject.resources.settings.get(LIST_REMINDERS, True):
+        return found
+    abilities = subject.language.glossary.abilities
+    names = subject.language.memo("ability-names", lambda: {
+        normalize(a.name): a.id for a in abilities.values() if a.reminder})
+    for paragraph in subject.plain.paragraphs:
+        line = paragraph.first_bold()
+        ability = ability_line(line, names) if line else None
+        if ability is None:
+            continue
+        target = abilities[ability[0]]
+        here = paragraph.after_first_break()
+        if here and loose(here) == loose(substitute(target.reminder, target.params,
+                                                    ability[1])):
+            found[paragraph.index] = (paragraph.reminder_start() or 0, target.id)
+    return found
+
+
+def english_reminders(subject: Subject) -> dict[int, int]:
+    """English paragraph -> where its reminder starts, when the aligned translated
+    paragraph's reminder is the list's (see :func:`list_reminders`)."""
+    assert subject.source is not None
+    reminders = list_reminders(subject)
+    if not reminders:
+        return {}
+    found = {}
+    for paragraph in subject.source.plain.paragraphs:
+        cut = paragraph.reminder_start()
+        if cut is not None and aligned(subject, paragraph.index) in reminders:
+            found[paragraph.index] = cut
+    return found
+
+
+def _in_list_reminder(subject: Subject, index: int, match: Match) -> bool:
+    """Is a deprecated term the list's own word, in a reminder that is the list's?
+
+    Only the list's words are its authority: a parameter the card fills in with a
+    deprecated word (*Grandes maisons* for Dévouement's faction) is still reported."""
+    where = list_reminders(subject).get(index)
+    if where is None or match.start < where[0]:
+        return False
+    reminder = subject.language.glossary.abilities[where[1]].reminder
+    own = tuple(w for w, _, _ in words(reminder))
+    term = tuple(w for w, _, _ in words(match.text))
+    return any(own[i:i + len(term)] == term for i in range(len(own) - len(term) + 1))
+
+
+# --------------------------------------------------------------------------------------
+# GL1: terms, compound subtypes, phrases.
 
 
 def _missing_terms(subject: Subject, code: str) -> Iterator[Finding]:
@@ -44,24 +129,37 @@ def _missing_terms(subject: Subject, code: str) -> Iterator[Finding]:
 def _all_missing_terms(subject: Subject) -> Iterator[Finding]:
     assert subject.source is not None
     entries = subject.language.glossary.entries
+    reminders = english_reminders(subject)
     # One English word may name several concepts ('play': the noun and the verb):
     # the matches of one span are alternatives, and any of them will do.
     spans: dict[tuple[int, int, int], list[Match]] = defaultdict(list)
     for index, match in subject.source.english_matches(subject.language):
         if match.hit.kind == "english" and _usable(entries.get(match.hit.id)):
+            if index in reminders and match.start >= reminders[index]:
+                continue  # the list's own reminder: the list is the authority
             spans[(index, match.start, match.end)].append(match)
     reported: set[str] = set()
+    #: English spans of the terms reported here: GL104 does not report a phrase again
+    #: for the term GL101 already reports in it ('in combat' without 'combat').
+    missing = subject.cache["GL1-spans"] = []
+    phrases = missing_phrases(subject)
     drafted = set(draft_english(subject)[1])  # still English in a draft: TR401's
-    for (index, _, _), matches in spans.items():
+    for (index, start, end), matches in spans.items():
         if drafted and aligned(subject, index) in drafted:
             continue
         ids = [m.hit.id for m in matches]
         code = _SECTION_RULES.get(entries[ids[0]].section, "GL101")
         if reported.intersection(ids):
+            missing.append((index, start, end))
             continue
         if any(subject.uses(entry_id) for entry_id in ids):
             continue
+        if any(i == index and m.start <= start and end <= m.end for i, _, m in phrases):
+            continue  # GL104 reports the phrase the term is part of
+        if code == "GL103" and any(_compound_used(subject, entries[i]) for i in ids):
+            continue
         reported.update(ids)
+        missing.append((index, start, end))
         terms = [t.text for entry_id in ids for t in entries[entry_id].terms
                  if not t.deprecated]
         choice = " or ".join(f"'{t}'" for t in terms)
@@ -69,6 +167,43 @@ def _all_missing_terms(subject: Subject) -> Iterator[Finding]:
             code, aligned(subject, index),
             f"the English text says '{matches[0].text}': the {_glossary_name(subject)} says "
             f"{choice} (any form), not found here")
+
+
+_STATS = re.compile(r"^[+\-−]?(?:\d+|x|y)$")
+
+
+def _compound_used(subject: Subject, entry: Entry) -> bool:
+    """Is a compound subtype's rendering in the text with words between its parts?
+
+    A token's stats or an article may stand between « jeton » and the rest (« un
+    jeton 1/1 orc », « un jeton de gobelin »; *Orko 1/1 Ĵetono*): every part, in any
+    form, within one run of the text's words where the only other words are stats and
+    the language's ``subtypes.between`` words."""
+    rule_ = subject.language.glossary.subtypes
+    between = subject.language.memo("subtype-between", lambda: frozenset(
+        normalize(w) for w in rule_.between))
+    separator = rule_.separator.strip() or " "
+    for term in entry.terms:
+        if term.deprecated:
+            continue
+        parts = [p.strip() for p in term.text.split(separator) if p.strip()]
+        if len(parts) < 2:
+            continue
+        part_forms = [{normalize(f) for f in inflect(part, subject.lang, "noun")}
+                      for part in parts]
+        if any(len(f.split()) > 1 for forms_ in part_forms for f in forms_):
+            continue  # a part of several words: the matcher's business
+        for paragraph in subject.plain.paragraphs:
+            seen: set[int] = set()
+            for word, _, _ in paragraph.tokens:
+                kinds = {i for i, forms_ in enumerate(part_forms) if word in forms_}
+                if kinds:
+                    seen |= kinds
+                    if len(seen) == len(parts):
+                        return True
+                elif not (seen and (word in between or _STATS.match(word))):
+                    seen = set()
+    return False
 
 
 _DOC_GLOSSARY = ("When the English text uses a term of the community's glossary (the French "
@@ -111,6 +246,111 @@ def check_subtype_in_text(subject: Subject) -> Iterator[Finding]:
     return _missing_terms(subject, "GL103")
 
 
+#: Esperanto written in the x- or h-system (EO101, EO102 report it): a phrase reads the
+#: same (*cxiu ludanto*, *chiu ludanto* are *ĉiu ludanto*).
+_EO_SURROGATES = re.compile(r"([cghjs])[xh]|([au])[xu]")
+_EO_LETTERS = {"c": "ĉ", "g": "ĝ", "h": "ĥ", "j": "ĵ", "s": "ŝ", "u": "ŭ"}
+
+
+def _fold(word: str, lang: str) -> str:
+    if lang != "eo" or ("x" not in word and "h" not in word and "u" not in word):
+        return word
+    return _EO_SURROGATES.sub(
+        lambda m: _EO_LETTERS[m.group(1)] if m.group(1) else m.group(2) + "ŭ", word)
+
+
+def _phrase_index(subject: Subject) -> tuple[Matcher, dict[str, list[tuple[str, ...]]]]:
+    """The English phrases of the language's glossary, and each phrase's renderings
+    (every form, as folded word sequences)."""
+    language = subject.language
+
+    elided = language.elided
+
+    def build() -> tuple[Matcher, dict[str, list[tuple[str, ...]]]]:
+        phrases = language.glossary.phrases
+        english = Matcher(Glossary(language.lang, entries=dict(phrases)), side="english")
+        renderings = {
+            entry.id: sorted({tuple(elided.get(w, w) for w in (_fold(w, language.lang)
+                                                               for w, _, _ in words(form)))
+                              for term in entry.terms if not term.deprecated
+                              for form in inflect(term.text, language.lang, entry.pos,
+                                                  term.forms)}, key=len)
+            for entry in phrases.values()}
+        return english, renderings
+    return language.memo("phrases", build)
+
+
+def _holds(tokens: list[str], rendering: tuple[str, ...]) -> bool:
+    n = len(rendering)
+    return any(tokens[i:i + n] == list(rendering) for i in range(len(tokens) - n + 1)
+               if tokens[i] == rendering[0])
+
+
+@rule("GL104", "missing-phrase", Severity.WARNING,
+      "A duration, condition or scope of the English effect has no rendering in the "
+      "translated paragraph.",
+      "How long an effect lasts (until the end of the turn, this turn), while what (while "
+      "attacking, as long as), for each what, and who (each player, each opponent) change "
+      "what a card does; a translation that drops them reads as a permanent or "
+      "unconditional effect.  The glossaries list these English phrases (section phrase) "
+      "with every rendering a translation may use; any of them, in any form, in the same "
+      "paragraph will do.  A phrase inside an ability reminder that is the abilities "
+      "list's is the list's wording, and a phrase around a term GL101 already reports "
+      "('in combat' without 'combat') is not reported twice.",
+      "EN: Target creature gets +1/+1 until the end of the turn.\nFR: La créature ciblée "
+      "gagne +1/+1.",
+      "EN: Target creature gets +1/+1 until the end of the turn.\nFR: La créature ciblée "
+      "gagne +1/+1 jusqu’à la fin du tour.")
+def check_missing_phrase(subject: Subject) -> Iterator[Finding]:
+    for _, target, match in missing_phrases(subject):
+        terms = [t.text for t in subject.language.glossary.phrases[match.hit.id].terms]
+        shown = " or ".join(f"'{t}'" for t in terms[:3]) + (" ..." if len(terms) > 3 else "")
+        yield subject.report_paragraph(
+            "GL104", target,
+            f"the English text says '{match.text}': not rendered here ({shown}, any form)")
+
+
+def missing_phrases(subject: Subject) -> list[tuple[int, int | None, Match]]:
+    """(English paragraph, translated paragraph, English phrase) of each phrase with
+    no rendering.  A term inside a missing phrase is not reported again by GL101: the
+    phrase says more (*until the end of the turn*, not *turn*)."""
+    if "GL104" not in subject.cache:
+        subject.cache["GL104"] = list(_missing_phrases(subject))
+    found: list[tuple[int, int | None, Match]] = subject.cache["GL104"]
+    return found
+
+
+def _missing_phrases(subject: Subject) -> Iterator[tuple[int, int | None, Match]]:
+    if not subject.is_translation or not subject.language.glossary.phrases:
+        return
+    assert subject.source is not None
+    english, renderings = _phrase_index(subject)
+    found = subject.source.memo(("phrases", subject.lang), lambda: [
+        (p.index, m) for p in subject.source.plain.paragraphs  # type: ignore[union-attr]
+        for m in english.find(p.text, p.tokens)])
+    if not found:
+        return
+    reminders = english_reminders(subject)
+    drafted = set(draft_english(subject)[1])
+    paragraphs = subject.plain.paragraphs
+    lang = subject.lang
+    folded: dict[int | None, list[str]] = {}
+    for index, match in found:
+        if index in reminders and match.start >= reminders[index]:
+            continue  # the list's own reminder
+        target = aligned(subject, index)
+        if target is not None and target in drafted:
+            continue
+        if target not in folded:
+            chosen = paragraphs if target is None else [paragraphs[target]]
+            elided = subject.language.elided
+            folded[target] = [elided.get(w, w) for w in (_fold(w, lang) for p in chosen
+                                                         for w, _, _ in p.tokens)]
+        if any(_holds(folded[target], r) for r in renderings[match.hit.id]):
+            continue
+        yield index, target, match
+
+
 def inflect_like(found: str, term: str, replacement: str, lang: str) -> str | None:
     """``replacement`` in the form ``found`` has of ``term`` (plural, -j, -n, capital).
 
@@ -135,35 +375,97 @@ def inflect_like(found: str, term: str, replacement: str, lang: str) -> str | No
     return result
 
 
+#: Fields where deprecated terms are looked for, besides the text.  The subtype is
+#: TR402's when the glossary renders the English subtype (it gives the whole rendering).
+_NAME_FIELDS = ("name", "name2", "subtype")
+
+
 def _deprecated(subject: Subject, code: str) -> Iterator[Finding]:
-    glossary = subject.language.glossary
-    spans: dict[tuple[int, int, int], list[Match]] = defaultdict(list)
-    for index, match in subject.matches:
-        spans[(index, match.start, match.end)].append(match)
-    for (index, start, end), matches in spans.items():
-        if any(m.hit.status != "deprecated" for m in matches):
-            continue  # also a current term (of another entry): not a slip
-        match = matches[0]
-        hit = match.hit
-        if (hit.kind == "ability") != (code == "GL202"):
+    matcher = subject.language.matcher
+    for key in _NAME_FIELDS:
+        here = subject.value(key)
+        if not here or (key == "subtype" and subject.is_translation
+                        and subject.language.subtype(subject.source_value("subtype"))):
             continue
-        if hit.kind == "ability":
-            ability = glossary.abilities[hit.id]
-            replacement, what = ability.name, f"ability '{ability.en}'"
-        else:
-            entry = glossary.entries[hit.id]
-            term = entry.term(hit.term)
-            preferred = entry.preferred
-            replacement = (term.replaced_by if term and term.replaced_by
-                           else preferred.text if preferred else None)
-            what = f"'{entry.en}'"
-        fix = inflect_like(match.text, hit.term, replacement, subject.lang) \
-            if replacement else None
-        edit = None if fix is None else subject.text_edit(index, start, end, fix)
-        use = f": use '{replacement}'" if replacement else ""
-        yield subject.report_span(code, index, start,
-                                  f"'{match.text}' is deprecated in the "
-                                  f"{_glossary_name(subject)} ({what}){use}", edit)
+        for _, match, fixable in _deprecated_spans(subject, code,
+                                                   [(0, matcher.find(here))], False):
+            yield from _report_deprecated(subject, code, key, 0, match, fixable)
+    by_paragraph: dict[int, list[Match]] = defaultdict(list)
+    for index, match in subject.matches:
+        by_paragraph[index].append(match)
+    for index, match, fixable in _deprecated_spans(subject, code,
+                                                   list(by_paragraph.items()), True):
+        yield from _report_deprecated(subject, code, "text", index, match, fixable)
+
+
+def _deprecated_spans(subject: Subject, code: str, found: list[tuple[int, list[Match]]],
+                      in_text: bool) -> Iterator[tuple[int, Match, bool]]:
+    """(paragraph, match, fixable) of each deprecated term of ``code``'s kind.
+
+    A span that is also a current term (of another entry, or the same words as the
+    current spelling: *Jeton Addax*, *Jeton, addax*) is reported only where the case
+    tells the deprecated spelling (a later word with a capital the current spelling
+    does not have); in a reminder that is the list's, a deprecated word the list itself
+    uses is the list's matter.  Where the words are the current spelling's, the fix is
+    left to the translator (in running text a subtype takes no capital at all)."""
+    for index, matches in found:
+        spans: dict[tuple[int, int], list[Match]] = defaultdict(list)
+        for match in matches:
+            spans[(match.start, match.end)].append(match)
+        for group in spans.values():
+            deprecated = [m for m in group if m.hit.status == "deprecated"]
+            if not deprecated:
+                continue
+            match = deprecated[0]
+            if (match.hit.kind == "ability") != (code == "GL202"):
+                continue
+            current = [m for m in group if m.hit.status != "deprecated"]
+            if current and not all(_case_tells(match, m.hit.term) for m in current):
+                continue
+            if in_text and _in_list_reminder(subject, index, match):
+                continue
+            yield index, match, not current
+
+
+def _case_tells(match: Match, current: str) -> bool:
+    """Does the text's case tell the deprecated spelling from ``current`` (same words)?
+
+    *Jeton Addax* is not *Jeton, addax*: a later word capitalised in the text and in
+    the deprecated term, in lower case in the current one."""
+    found = re.findall(r"[^\W_][\w-]*", match.text)
+    old = re.findall(r"[^\W_][\w-]*", match.hit.term)
+    new = re.findall(r"[^\W_][\w-]*", current)
+    if not (len(found) == len(old) == len(new)):
+        return False
+    return any(f[:1].isupper() and o[:1].isupper() and n[:1].islower()
+               for f, o, n in zip(found[1:], old[1:], new[1:], strict=True))
+
+
+def _report_deprecated(subject: Subject, code: str, key: str, index: int, match: Match,
+                       fixable: bool) -> Iterator[Finding]:
+    glossary = subject.language.glossary
+    hit = match.hit
+    if hit.kind == "ability":
+        ability = glossary.abilities[hit.id]
+        replacement, what = ability.name, f"ability '{ability.en}'"
+    else:
+        entry = glossary.entries[hit.id]
+        term = entry.term(hit.term)
+        preferred = entry.preferred
+        replacement = (term.replaced_by if term and term.replaced_by
+                       else preferred.text if preferred else None)
+        what = f"'{entry.en}'"
+    fix = inflect_like(match.text, hit.term, replacement, subject.lang) \
+        if replacement and fixable else None
+    use = f": use '{replacement}'" if replacement else ""
+    message = (f"'{match.text}' is deprecated in the {_glossary_name(subject)} ({what})"
+               f"{use}")
+    if key == "text":
+        edit = None if fix is None else subject.text_edit(index, match.start, match.end, fix)
+        yield subject.report_span(code, index, match.start, message, edit)
+    else:
+        edit = None if fix is None else Edit(key, match.start, match.end, fix)
+        yield subject.report(code, key, match.start, message, edit)
 
 
 @rule("GL201", "deprecated-term", Severity.WARNING,
@@ -192,6 +494,21 @@ def check_deprecated_ability(subject: Subject) -> Iterator[Finding]:
 
 # --------------------------------------------------------------------------------------
 # GL3: consistency across the library.
+
+
+def _shown(sentence: str) -> str:
+    """A sentence as a message quotes it: without the placeholder of a symbol or drop
+    cap position (U+FFFC), which a terminal shows as a box."""
+    return " ".join(sentence.replace("\ufffc", " ").split())
+
+
+def _standing(subject: Subject) -> int:
+    """How far a translation is from a draft: -1 for a work in progress (``wip``),
+    else its status's rank (Draft 0, Release Candidate 1, Final 2)."""
+    if subject.file.fields.get("wip"):
+        return -1
+    status = str(subject.file.fields.get("status") or STATUSES[0])
+    return STATUSES.index(status) if status in STATUSES else 0
 
 
 def _majority(counts: Counter[str], order: list[str]) -> str:
@@ -315,14 +632,21 @@ def check_inconsistent_sentence(subjects: list[Subject]) -> Iterator[Finding]:
     for by_rendering in renderings.values():
         if len(by_rendering) < 2:
             continue
-        counts = Counter({text: len(cards) for text, cards in by_rendering.items()})
+        # Only the most advanced cards vote: a Final card's wording is the reference
+        # over Drafts, and a work-in-progress translation never is one.
+        top = max(_standing(s) for cards in by_rendering.values() for s, *_ in cards)
+        if top < 0:
+            continue
+        counts = Counter({text: sum(1 for s, *_ in cards if _standing(s) == top)
+                          for text, cards in by_rendering.items()})
         majority = _majority(counts, list(by_rendering))
-        example = by_rendering[majority][0]
+        example = next(c for c in by_rendering[majority] if _standing(c[0]) == top)
         for text, cards in by_rendering.items():
             if text == majority:
                 continue
             for subject, index, start, _ in cards:
                 yield subject.report_span(
                     "GL302", index, start,
-                    f"the same English sentence reads '{example[3]}' on {counts[majority]} "
+                    f"the same English sentence reads '{_shown(example[3])}' on "
+                    f"{counts[majority]} "
                     f"other card{'s' if counts[majority] > 1 else ''} ({example[0].card.slug})")
