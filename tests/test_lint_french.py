@@ -103,11 +103,47 @@ def test_quotes_apostrophes_ellipsis_spaces() -> None:
 
 def test_sentence_case_names() -> None:
     found = card("Draw.", "Pioche.", name="Seigneur Du Port", english_name="Harbor Lord")
-    assert codes(found) == ["FR301"] and found[0].edit is not None
+    assert [(f.code, f.edit is not None) for f in found] == [("FR301", True),
+                                                              ("FR301", False)]
     assert found[0].field == "name"
-    # a proper noun keeps its capital; the glossary's capitalised words too
-    assert codes(card("Draw.", "Pioche.", name="Messager de Salmère")) == []
+    # any capitalised later word: a function or glossary word gets the fix, another
+    # word (a proper noun the glossary may lack) none
+    [finding] = card("Draw.", "Pioche.", name="Veilleur Silencieux")
+    assert finding.code == "FR301" and finding.edit is None
+    assert fixed_name("L’Armée des morts") == "L’armée des morts"
+    # the glossary's proper nouns (factions), roman numerals, the English name kept
     assert codes(card("Draw.", "Pioche.", name="Fils de la Horde rouge")) == []
+    assert codes(card("Draw.", "Pioche.", name="Fils de l’Ost de l’ombre")) == []
+    assert codes(card("Draw.", "Pioche.", name="Légion de fer II")) == []
+    assert codes(card("Draw.", "Pioche.", name="Sand Copy", english_name="Sand Copy")) == []
+    # a proper noun that is neither in the glossary nor a card name is reported
+    assert codes(card("Draw.", "Pioche.", name="Messager de Salmère")) == ["FR301"]
+
+
+def fixed_name(name: str) -> str:
+    """A French card name once FR301's fixes are applied."""
+    for finding in sorted(card("Draw.", "Pioche.", name=name), reverse=True,
+                          key=lambda f: f.edit.start if f.edit else -1):
+        if finding.edit is not None:
+            edit = finding.edit
+            name = name[:edit.start] + edit.replacement + name[edit.end:]
+    return name
+
+
+def test_sentence_case_card_names_of_the_library(tmp_path: Path) -> None:
+    # Another card's French name is a proper noun (the sample's « Seigneur du port » /
+    # « de Salmère », Salmère being a card); name2 is checked as the title's second line
+    library = tmp_path / "sample"
+    shutil.copytree(SAMPLE, library)
+    path = library / "harbor-lord.fr.md"
+    # linted alone, the card still sees the names of its deck's other cards
+    code, output = run("lint", "--no-config", "--select", "FR301", str(path))
+    assert code == 0 and "FR301" not in output
+    path.write_text(path.read_text(encoding="utf-8").replace("name2: de Salmère",
+                                                              "name2: Du Port Franc"),
+                    encoding="utf-8")
+    code, output = run("lint", "--no-config", "--select", "FR301", str(library))
+    assert code == 1 and output.count("FR301") == 3, output
 
 
 def test_capitals_and_bold_in_running_text() -> None:
@@ -195,3 +231,114 @@ def test_subtype_case_and_ability_definitions() -> None:
     styled = "***Vol***\\\n*Seules les créatures dotées du vol peuvent me bloquer.*"
     assert codes(card(english, plain)) == ["FR305"]
     assert codes(card(english, styled)) == []
+
+
+def test_emphasis_of_the_wrong_kind() -> None:
+    english = "All ***Soldiers*** get +1/+1 and gain ***Flying***."
+    # italics where the guide wants bold, bold italics (the English habit) for bold
+    [italic] = card(english, "Tous les *soldats* gagnent +1/+1 et acquièrent **vol**.")
+    assert italic.code == "FR303" and "in italics" in italic.message
+    found = card(english, "Tous les ***soldats*** gagnent +1/+1 et acquièrent ***vol***.")
+    assert codes(found) == ["FR303", "FR303"] and "bold italics" in found[0].message
+    # a compound subtype whose own subtype is in bold, as the English bolds it
+    assert codes(card("Put a 2/2 ***Mud*** token into play.",
+                      "Mets un jeton **boue** 2/2 en jeu.")) == []
+    # a key noun group in bold italics (the guide's Genre example) is left to reviewers
+    assert codes(card(english, "***Tous les soldats*** gagnent +1/+1 et acquièrent "
+                               "**vol**.")) == []
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("**Vol**\\\n*Seules les créatures dotées du vol peuvent me bloquer.*",
+     "the name is in simple bold"),
+    ("*Vol*\\\n*Seules les créatures dotées du vol peuvent me bloquer.*",
+     "the name is in italics"),
+    ("***Vol***\\\n**Seules les créatures dotées du vol peuvent me bloquer.**",
+     "the reminder is in bold"),
+    ("***Vol***\\\n***Seules les créatures dotées du vol peuvent me bloquer.***",
+     "the reminder is in bold italics"),
+    ("***Vol - Seules les créatures dotées du vol peuvent me bloquer.***",
+     "the reminder is in bold italics"),
+    ("***Vol***\\\nSeules les créatures dotées du vol peuvent me bloquer.",
+     "the reminder is not in italics"),
+])
+def test_ability_definition_of_the_wrong_kind(text: str, problem: str) -> None:
+    english = "***Flying***\\\n*Only creatures with flying can defend against me.*"
+    [finding] = card(english, text)
+    assert finding.code == "FR305" and problem in finding.message, finding.message
+
+
+@pytest.mark.parametrize("text", [
+    "***Vol***\\\n*Seules les créatures dotées du vol peuvent me bloquer.*",
+    # the guide's Example 3, on one line: « '''''Vol -''' Seules les créatures ...'' »
+    "***Vol -*** *Seules les créatures dotées du vol peuvent me bloquer.*",
+    "*__Vol -__ Seules les créatures dotées du vol peuvent me bloquer.*",
+    "***Vol*** - *Seules les créatures dotées du vol peuvent me bloquer.*",
+    # a name inside the reminder in simple bold, as the guide writes names in the text
+    "***Vol***\\\n*Seules les créatures dotées du* **vol** *peuvent me bloquer.*",
+])
+def test_ability_definition_as_the_guide_writes_it(text: str) -> None:
+    for english in ("***Flying***\\\n*Only creatures with flying can defend against me.*",
+                    "***Flying -*** *Only creatures with flying can defend against me.*"):
+        assert codes(card(english, text)) == []
+
+
+#: The French card texts of seed 000 (the guide's examples, newest revision, and the
+#: French rules' examples of card text), wiki markup written as Markdown, with their
+#: English (the guide's own, or the English rules'; for Example 2, 3 and 4, which have
+#: none, the English the examples translate), and the FR1/FR3 codes they should get.
+GUIDE_EXAMPLES = [
+    # Exemple 1: key noun groups in italics, where the English has bold italics
+    ("All ***movement*** to or from target ***city*** is forbidden as long as your "
+     "***army*** has more creatures than the city's controller's ***army***.",
+     "Tout *déplacement* à destination ou en provenance de la *cité ciblée* est interdit "
+     "tant que *ton armée* a plus de créatures que *l'armée de la joueureuse qui contrôle "
+     "la cité*.", []),
+    # Exemple 2: « Faites » is the guide's own slip (FR101)
+    ("All ***Soldiers*** get +1/+1 and gain ***Flying***.\n\nTarget player draws a card.",
+     "Tous les **soldats** gagnent +1/+1 et acquièrent **vol**.\n\nFaites piocher une "
+     "carte au *joueur ciblé*.", ["FR101"]),
+    # Exemple 3, inline
+    ("***Flying -*** *Only creatures with flying or ranged can defend against me.*",
+     "***Vol -*** *Seules les créatures dotées du vol ou de la longue portée peuvent me "
+     "bloquer*", []),
+    # Exemple 4: a card name in bold
+    ("When I attack a ***city*** where ***Little Brother*** resides, I deal 2 additional "
+     "damage to that ***city***.",
+     "Quand j'attaque une *cité* où réside **Petit frère**, j'inflige 2 dégâts "
+     "supplémentaires à cette *cité*.", []),
+    # Genre: noun groups in bold italics
+    ("Mark all ***creatures*** from a player. Targeted ***player*** can choose to destroy "
+     "another ***creature*** belongin to any player.",
+     "Engage toutes ***les créatures d'une joueureuse***. ***La joueureuse ciblée*** peut "
+     "choisir de renvoyer ***une créature*** dans la main de son propriétaire.", []),
+    # Des chiffres et des lettres
+    ("Deal 3 dammage.", "Inflige 3 dégâts.", []),
+    ("Draw two cards.", "Pioche deux cartes.", []),
+    ("Sacrifice me to produce one Gaian resource.",
+     "Sacrifie moi pour produire une ressource des Enfants de Gaïa.", []),
+    # Assemblage de Règles Chouettes / Awesome Rules Concept
+    ("This card can only be played if you control fewer creatures than your opponent(s).",
+     "Cette carte ne peut être jouée que si tu contrôles moins de créature que ton "
+     "adversaire. (ou chacun de tes adversaires).", []),
+    ("All Elvish creatures get +3 Defense", "Tous les elfes obtiennent +3 en défense", []),
+    ("Discard a non-Dark-Legion creature every time a skeleton comes into play.",
+     "Défausse une créature n'appartenant pas à l'Ost des ténèbres à chaque fois qu'un "
+     "squelette entre en jeu.", []),
+]
+#: Card names of seed 000: the guide's « famélique de la nuit » (night goant) and
+#: « Petit frère », the rules' « Délégué syndical gobelin » (Imp Union Leader).
+GUIDE_NAMES = [("Night Goant", "Famélique de la nuit"), ("Little Brother", "Petit frère"),
+               ("Imp Union Leader", "Délégué syndical gobelin")]
+FR13 = lint.Options(select=["FR1", "FR3"])
+
+
+@pytest.mark.parametrize(("english", "french", "expected"), GUIDE_EXAMPLES)
+def test_the_guides_examples(english: str, french: str, expected: list[str]) -> None:
+    assert codes(lint_card(RESOURCES, FR13, english, french, lang="fr")) == expected
+
+
+@pytest.mark.parametrize(("english", "french"), GUIDE_NAMES)
+def test_the_guides_card_names(english: str, french: str) -> None:
+    assert codes(lint_card(RESOURCES, FR13, "Draw a card.", "Pioche une carte.", lang="fr",
+                           name=french, english_name=english)) == []

@@ -21,12 +21,14 @@ from collections.abc import Iterator
 from ...diagnostics import Severity
 from ...glossary.forms import FR_ENCLITICS
 from ...glossary.matcher import normalize
-from ...markup.tree import Text
-from ..context import Subject
+from ...markup.tree import DropCap, Text
+from ..capitals import title_key, title_words
+from ..context import Subject, read_language_data
+from ..emphasis import NAME_PUNCTUATION, ability_definitions, glossary_kinds
 from ..model import Edit, Finding, PlainParagraph
 from ..numbers import read_numbers
 from ..rule import rule
-from .translation import ability_paragraph, aligned, source_abilities
+from .translation import aligned
 
 NBSP, NNBSP = "\u00a0", "\u202f"
 #: Characters preceded by a no-break space in French; « is followed by one.
@@ -43,6 +45,24 @@ def _sentence_start(text: str, start: int) -> bool:
     """Does a sentence (or a line) start at ``start``?"""
     before = text[:start].rstrip(" \u00a0\u202f\t*«\"")
     return not before or before[-1] in ".!?:\n\ufffc"
+
+
+def _english_paragraphs(subject: Subject) -> set[int]:
+    """Paragraphs written exactly as their English paragraph: English left over (TR501,
+    TR503 report it), not French for the French guide to judge (the French abilities
+    list keeps *Sand Copy*'s English reminder, with its capitals)."""
+    found = subject.cache.get(_ENGLISH_PARAGRAPHS)
+    if found is None:
+        assert subject.source is not None
+        source = subject.source.plain.paragraphs
+        found = {p.index for p in subject.plain.paragraphs
+                 if (i := aligned(subject, p.index)) is not None
+                 and p.text.strip() == source[i].text.strip()}
+        subject.cache[_ENGLISH_PARAGRAPHS] = found
+    return found
+
+
+_ENGLISH_PARAGRAPHS = "FR: paragraphs in English"
 
 
 # --------------------------------------------------------------------------------------
@@ -65,7 +85,10 @@ _NOT_IMPERATIVE = {"chez", "assez", "nez", "rez"}
 def check_tutoiement(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
+    english = _english_paragraphs(subject)
     for paragraph in subject.plain.paragraphs:
+        if paragraph.index in english:
+            continue
         for word, start, end in paragraph.tokens:
             head = word.split("-")[0]
             if word in _VOUS:
@@ -101,7 +124,10 @@ _PARTICIPLE = re.compile(r"^[ \u00a0]+(\w+)")
 def check_joueureuse(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
+    english = _english_paragraphs(subject)
     for paragraph in subject.plain.paragraphs:
+        if paragraph.index in english:
+            continue
         text = paragraph.text
         for match in _PLAYER.finditer(text):
             plural = match.group(1).lower().endswith("s")
@@ -154,7 +180,10 @@ def check_digits_and_letters(subject: Subject) -> Iterator[Finding]:
     words = subject.language.numbers
     spellings = subject.language.spellings
     source = subject.source.plain.paragraphs
+    in_english = _english_paragraphs(subject)
     for paragraph in subject.plain.paragraphs:
+        if paragraph.index in in_english:
+            continue
         index = aligned(subject, paragraph.index)
         english: dict[str, set[str]] = {}
         if index is not None:
@@ -233,6 +262,23 @@ def check_no_break_space(subject: Subject) -> Iterator[Finding]:
                     continue
                 yield from _space(subject, paragraph, i + 1, i + 1, allowed, fix_char,
                                   "after '«'")
+    yield from _footer_spaces(subject, allowed, fix_char)
+
+
+def _footer_spaces(subject: Subject, allowed: tuple[str, ...],
+                   fix_char: str) -> Iterator[Finding]:
+    """The footer a translation writes prints too: a plain space before its « ! » is
+    the same defect as in the text (TR701 compares footers with the spaces set
+    aside, so one of the two rules reports it, not both)."""
+    footer = subject.value("info")
+    if not footer:
+        return
+    for i, char in enumerate(footer):
+        if char in _HIGH_PUNCTUATION and i > 0 and footer[i - 1] == " " \
+                and " " not in allowed:
+            yield subject.report("FR201", "info", i - 1,
+                                 f"a space before '{char}' in the footer: write a no-break "
+                                 "space", Edit("info", i - 1, i, fix_char))
 
 
 def _space(subject: Subject, paragraph: PlainParagraph, at: int, insert_at: int,
@@ -351,13 +397,24 @@ def check_space_before_period(subject: Subject) -> Iterator[Finding]:
 # --------------------------------------------------------------------------------------
 # FR3: capitals and emphasis.
 
-_FUNCTION_WORDS = {"de", "du", "des", "la", "le", "les", "l", "d", "et", "à", "au", "aux",
-                   "en", "un", "une", "sur", "sous", "par", "pour", "dans", "avec", "sans"}
+def _function_words(subject: Subject) -> frozenset[str]:
+    """Words that never take a capital inside a title (``title-function-words`` of
+    glossaries/lint/fr.yaml): FR301's fix."""
+    def compute() -> frozenset[str]:
+        data = read_language_data(subject.lang, [])
+        return frozenset(normalize(str(w)) for w in data.get("title-function-words") or [])
+    return subject.language.memo("title function words", compute)
+
+
+_ROMAN = re.compile(r"[IVXLCDM]+$")
 
 
 def _capitalised_in_glossary(subject: Subject) -> frozenset[str]:
-    """Words the glossary writes with a capital: after the first word of a term, and
-    in faction names (proper nouns: *Enfants de Gaïa*, *Horde rouge*)."""
+    """Words the glossary writes with a capital, its proper nouns: faction names
+    (*Enfants de Gaïa*, *Horde rouge*, *Ost de l'ombre*), a capital after the first word
+    of a term, and a term the glossary capitalises (a library's place or character:
+    *Salmère*).  Subtype and card-type terms are capitalised as headings, not as
+    proper nouns."""
     def compute() -> frozenset[str]:
         found = set()
         for entry in subject.language.glossary.entries.values():
@@ -366,58 +423,92 @@ def _capitalised_in_glossary(subject: Subject) -> frozenset[str]:
             for term in entry.terms:
                 if term.deprecated:
                     continue
-                words = term.text.split()
-                for word in words if entry.section == "faction" else words[1:]:
-                    if word[:1].isupper():
-                        found.add(normalize(word))
+                words = [word for word, _, _ in title_words(term.text)]
+                if entry.section == "type":
+                    words = words[1:]
+                found.update(normalize(word) for word in words if word[:1].isupper())
         return frozenset(found)
     return subject.language.memo("capitalised words", compute)
 
 
 @rule("FR301", "sentence-case-name", Severity.WARNING,
-      "A card name in French is in sentence case: only the first word (and proper nouns) "
+      "A card name in French is in sentence case: only the first word and proper nouns "
       "capitalised.",
       "The guide (Typographie): « Les titres ne prennent de majuscule qu'au premier mot, "
       "comme une phrase normale, (ce qui diffère de l'anglais) ».  Reported: a capital on "
-      "a later word that is a function word (de, du, la, ...) or a word of the glossary "
-      "written in lower case there (port, cité, seigneur); other capitalised words may be "
-      "proper nouns (Salmère) and are left to reviewers.",
+      "any later word of `name` and on any word of `name2` (the title's second line), "
+      "unless it is a proper noun: a word the glossary capitalises (factions, a "
+      "library's places and characters), another card's name in French (*de Salmère*), "
+      "an `allow-english` word, a roman numeral; or a word after . ! ?.  A name "
+      "identical to the English one is a proper noun kept (TR502).  A proper noun the "
+      "glossary lacks goes in the library's glossary.",
       "EN: name: Harbor Lord\nFR: name: Seigneur Du Port",
       "EN: name: Harbor Lord\nFR: name: Seigneur du port",
-      "Writes the word in lower case.")
+      "Writes the word in lower case, when it is a function word (de, du, la, ...) or a "
+      "word of the glossary (cité, seigneur); other words may be proper nouns the "
+      "glossary lacks, and get no fix.")
 def check_sentence_case(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
+    yield from _title_capitals(subject)
+
+
+def _title_capitals(subject: Subject) -> Iterator[Finding]:
+    name, name2 = subject.value("name"), subject.value("name2")
+    if not any(c.isupper() for c in name[1:]) and not any(c.isupper() for c in name2):
+        return  # the common case: nothing to look at
     vocabulary = subject.language.vocabulary
+    function_words = _function_words(subject)
     proper = _capitalised_in_glossary(subject)
+    allowed = subject.resources.allowed_words
+    own = {title_key(name), title_key(f"{name.strip()} {name2.strip()}")}
     for key in ("name", "name2"):
         value = subject.value(key)
-        for match in re.finditer(r"[^\W\d_][\w’'-]*", value):
-            if key == "name" and match.start() == 0:
+        if not value or value == subject.source_value(key):
+            continue  # no name, or the English one kept (TR502)
+        words = title_words(value)
+        keys = [normalize(word) for word, _, _ in words]
+        skip = 0
+        for i, (word, start, end) in enumerate(words):
+            if i < skip or (key == "name" and i == 0) or not word[:1].isupper():
                 continue
-            word = match.group()
-            lower = normalize(word)
-            if not word[:1].isupper() or lower in proper:
+            before = value[:start].rstrip(" \u00a0\u202f«\"")
+            lower = keys[i]
+            if (before and before[-1] in ".!?") or lower in proper or lower in allowed \
+                    or _ROMAN.match(word):
                 continue
-            if lower in _FUNCTION_WORDS or lower in vocabulary:
+            title = next((t for t in _titles_from(subject, lower)
+                          if t not in own and tuple(keys[i:i + len(t)]) == t), None)
+            if title is not None:
+                skip = i + len(title)  # another card's name: a proper noun
+                continue
+            if lower in function_words or lower in vocabulary:
                 fixed = word[:1].lower() + word[1:]
-                yield subject.report("FR301", key, match.start(),
+                yield subject.report("FR301", key, start,
                                      f"'{word}' in a French card name: only the first word "
                                      f"takes a capital ('{fixed}')",
-                                     Edit(key, match.start(), match.end(), fixed))
+                                     Edit(key, start, end, fixed))
+            else:
+                yield subject.report("FR301", key, start,
+                                     f"'{word}' in a French card name: only the first word "
+                                     "and proper nouns take a capital (a proper noun "
+                                     "missing from the glossary goes in the library's)")
 
 
-def _glossary_kinds(subject: Subject) -> dict[str, str]:
-    """Entry or ability id -> what it names in running text (subtypes and abilities;
-    faction names are proper nouns, written as the Lexique writes them or in lower case,
-    both seen in the guide: left to reviewers)."""
-    def compute() -> dict[str, str]:
-        kinds = {entry.id: "subtype"
-                 for entry in subject.language.glossary.entries.values()
-                 if entry.section == "subtype"}
-        kinds.update({a.id: "ability" for a in subject.language.glossary.abilities.values()})
-        return kinds
-    return subject.language.memo("kinds in text", compute)
+def _titles_from(subject: Subject, word: str) -> list[tuple[str, ...]]:
+    """The library's card names (word tuples) in the subject's language that start with
+    ``word``, indexed once per run (the engine sets a new ``card_names`` each run)."""
+    names = subject.resources.card_names.get(subject.lang, set())
+    cached = subject.language.cache.get(_TITLE_INDEX)
+    if cached is None or cached[0] is not names:
+        index: dict[str, list[tuple[str, ...]]] = {}
+        for title in names:
+            index.setdefault(title[0], []).append(title)
+        cached = subject.language.cache[_TITLE_INDEX] = (names, index)
+    return cached[1].get(word, [])
+
+
+_TITLE_INDEX = "FR301: card names by first word"
 
 
 @rule("FR302", "capital-in-text", Severity.WARNING,
@@ -434,10 +525,12 @@ def _glossary_kinds(subject: Subject) -> dict[str, str]:
 def check_capital_in_text(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
-    kinds = _glossary_kinds(subject)
+    kinds = glossary_kinds(subject)
+    english = _english_paragraphs(subject)
     for index, match in subject.matches:
         kind = kinds.get(match.hit.id)
-        if kind is None or match.hit.status == "deprecated" or not match.text[:1].isupper():
+        if index in english or kind is None or match.hit.status == "deprecated" \
+                or not match.text[:1].isupper():
             continue
         paragraph = subject.plain.paragraphs[index]
         if _sentence_start(paragraph.text, match.start):
@@ -450,21 +543,28 @@ def check_capital_in_text(subject: Subject) -> Iterator[Finding]:
 
 
 @rule("FR303", "bold-names", Severity.INFO,
-      "A subtype, ability, faction or card name the English writes in bold is not in bold.",
+      "A subtype or ability name the English writes in bold is not in simple bold: plain, "
+      "in italics, or in bold italics.",
       "The guide (Typographie): « Dans le texte, un sous-type ou capacité, un nom de "
-      "faction ou le nom d'une autre carte est en gras simple ».  Only names the English "
+      "faction ou le nom d'une autre carte est en gras simple » (its Example 2: « Tous les "
+      "'''squelettes''' gagnent +1/+1 et acquièrent '''vol'''. »).  Only names the English "
       "text itself puts in bold are checked, so that a word used in its everyday sense is "
-      "not reported; italics for key noun groups are left to reviewers.",
-      "EN: All ***Skeletons*** get +1/+1.\nFR: Tous les squelettes gagnent +1/+1.",
+      "not reported.  The wrong kind is reported too: italics (the guide keeps them for "
+      "« groupes nominaux clefs »), and bold italics, the English habit (« où le gras "
+      "italique est utilisé »), when the bold italic run is the name alone (a key noun "
+      "group in bold italics, as in the guide's Genre example, is left to reviewers), in "
+      "rule paragraphs (flavour text is italic).",
+      "EN: All ***Skeletons*** get +1/+1.\nFR: Tous les ***squelettes*** gagnent +1/+1.",
       "EN: All ***Skeletons*** get +1/+1.\nFR: Tous les **squelettes** gagnent +1/+1.")
 def check_bold_names(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
     assert subject.source is not None
-    kinds = _glossary_kinds(subject)
+    kinds = glossary_kinds(subject)
     source = subject.source.plain.paragraphs
     english_bold = {match.hit.id for index, match in subject.source.english_matches(
                     subject.language) if _bold_in_text(source[index], match.start)}
+    flavour = subject.plain.flavor_start
     reported: set[str] = set()
     for index, match in subject.matches:
         if match.hit.id not in kinds or match.hit.id not in english_bold \
@@ -473,11 +573,20 @@ def check_bold_names(subject: Subject) -> Iterator[Finding]:
         paragraph = subject.plain.paragraphs[index]
         if _heading(paragraph, match.start):
             continue
-        if not _bold_at(paragraph, match.start):
-            reported.add(match.hit.id)
-            yield subject.report_span("FR303", index, match.start,
-                                      f"'{match.text}' ({kinds[match.hit.id]}): bold in "
-                                      "English, write it in bold")
+        runs = _runs_over(paragraph, match.start, match.start + len(match.text))
+        if any(run.bold and not run.italic for run in runs):
+            continue  # simple bold (on a compound's own subtype: jeton **boue**)
+        if any(run.bold for run in runs):  # bold italics: when the run is the name alone
+            if index >= flavour or not all(_name_alone(run, match.text)
+                                           for run in runs if run.bold):
+                continue
+            kind = "in bold italics, as in English"
+        else:
+            kind = "in italics" if any(run.italic for run in runs) else "not in bold"
+        reported.add(match.hit.id)
+        yield subject.report_span("FR303", index, match.start,
+                                  f"'{match.text}' ({kinds[match.hit.id]}) {kind}: the "
+                                  "guide writes names in simple bold (gras simple)")
 
 
 def _heading(paragraph: PlainParagraph, start: int) -> bool:
@@ -491,13 +600,37 @@ def _bold_in_text(paragraph: PlainParagraph, start: int) -> bool:
     return not _heading(paragraph, start) and _bold_at(paragraph, start)
 
 
-def _bold_at(paragraph: PlainParagraph, start: int) -> bool:
+def _run_at(paragraph: PlainParagraph, start: int) -> Text | DropCap | None:
+    """The text run holding character ``start``."""
     node = None
     for run_start, run in paragraph.runs:
         if run_start > start:
             break
         node = run
-    return bool(node is not None and getattr(node, "bold", False))
+    return node
+
+
+def _runs_over(paragraph: PlainParagraph, start: int, end: int) -> list[Text]:
+    """The text runs holding characters of ``[start, end)`` (a name's words)."""
+    found = []
+    runs = paragraph.runs
+    for i, (run_start, run) in enumerate(runs):
+        run_end = runs[i + 1][0] if i + 1 < len(runs) else len(paragraph.text)
+        if run_start < end and run_end > start and isinstance(run, Text) \
+                and run.text.strip():
+            found.append(run)
+    return found
+
+
+def _bold_at(paragraph: PlainParagraph, start: int) -> bool:
+    return bool(getattr(_run_at(paragraph, start), "bold", False))
+
+
+def _name_alone(run: Text, name: str) -> bool:
+    """Does the run hold nothing but the name or words of it (and spaces, punctuation),
+    not a longer noun group?"""
+    text = normalize(run.text.strip(NAME_PUNCTUATION))
+    return bool(text) and text in normalize(name)
 
 
 # --------------------------------------------------------------------------------------
@@ -595,37 +728,27 @@ def check_subtype_case(subject: Subject) -> Iterator[Finding]:
 
 
 @rule("FR305", "ability-definition", Severity.INFO,
-      "An ability's definition: its name in bold italics, the reminder in italics.",
+      "An ability's definition: its name in bold italics, the reminder in simple italics "
+      "(not plain, not bold).",
       "The guide (Typographie): « Pour la définition d'une capacité sur une carte de "
       "créature (cf exemple 3), le nom de la capacité est en gras italique, et le reste de "
       "la définition en italique simple » (« '''''Vol -''' Seules les créatures dotées du "
       "vol ou de la longue portée peuvent me bloquer'' »).  Checked where the English card "
-      "writes the ability so.",
-      "FR: **Vol**\\\nSeules les créatures dotées du vol peuvent me bloquer.",
-      "FR: ***Vol***\\\n*Seules les créatures dotées du vol peuvent me bloquer.*")
+      "writes the ability so; each way of missing it is named: the name plain, in italics "
+      "or in simple bold; the reminder plain, in bold or in bold italics (also when the "
+      "bold italics of the name run on into it).  The name may be followed by a line "
+      "break (`***Vol***\\` then `*reminder*`) or, as in the guide's example, by a dash on "
+      "the same line (`***Vol -*** *reminder*`); punctuation between the two, and a "
+      "subtype or ability name in simple bold inside the reminder (the guide's « gras "
+      "simple » for names in the text), are not reported.",
+      "FR: **Vol**\\\n***Seules les créatures dotées du vol peuvent me bloquer.***",
+      "FR: ***Vol -*** *Seules les créatures dotées du vol peuvent me bloquer.*")
 def check_ability_definition(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
-    assert subject.source is not None
-    abilities = subject.language.glossary.abilities
-    for index, ability_id, _ in source_abilities(subject):
-        if not _definition_styled(subject.source.plain.paragraphs[index]):
-            continue
-        found = ability_paragraph(subject, [abilities[ability_id].name],
-                                  aligned(subject, index))
-        if found is not None and not _definition_styled(subject.plain.paragraphs[found]):
-            yield subject.report_span("FR305", found, 0,
-                                      f"'{abilities[ability_id].name}': write the name in "
-                                      "bold italics and its reminder in italics")
+    for found, at, name, problems in ability_definitions(subject):
+        yield subject.report_span("FR305", found, at,
+                                  f"'{name}': {'; '.join(problems)} (the guide: the "
+                                  "name in bold italics, the rest in simple italics)")
 
 
-def _definition_styled(paragraph: PlainParagraph) -> bool:
-    """Name in bold italics up to the first line break, italics after it."""
-    cut = paragraph.text.find("\n")
-    for start, node in paragraph.runs:
-        if not isinstance(node, Text) or not node.text.strip():
-            continue
-        heading = cut < 0 or start < cut
-        if not node.italic or node.bold != heading:
-            return False
-    return True
