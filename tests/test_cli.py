@@ -109,9 +109,9 @@ def test_check_text_output_and_exit_code(tmp_path: Path) -> None:
     code, out = run("markup", "check", path)
     assert code == 1
     lines = out.splitlines()
-    assert lines[0] == f'{path}:4:6 MK101 \':30 and 11:\' prints as a drop cap "30 and 11": ' \
+    assert lines[0] == f'{path}:4:6: MK101 \':30 and 11:\' prints as a drop cap "30 and 11": ' \
                        "these colons pair up"
-    assert lines[1].startswith(f"{path}:6:5 MK102 ") and lines[1].endswith("[fix]")
+    assert lines[1].startswith(f"{path}:6:5: MK102 ") and lines[1].endswith("[fix]")
     assert lines[-1] == "2 findings in 1 file: 2 errors, 0 warnings, 0 infos. 1 fixable with --fix."
 
 
@@ -191,7 +191,7 @@ def test_nul_bytes_are_findings_not_crashes(tmp_path: Path) -> None:
     path = write(tmp_path, "nul.md", "Draw\x00 a card.")
     code, out = run("markup", "check", path)
     assert code == 1
-    assert f"{path}:1:5 MK002" in out
+    assert f"{path}:1:5: MK002" in out
 
 
 def test_xml_refuses_what_the_reference_cannot_convert(
@@ -219,7 +219,7 @@ def test_deeply_nested_emphasis(tmp_path: Path) -> None:
 def test_crlf_input(tmp_path: Path) -> None:
     path = write(tmp_path, "crlf.md", "Draw.\r\n\r\n:G1: x\r\n")
     _, out = run("markup", "check", path)
-    assert f"{path}:3:1 MK102" in out
+    assert f"{path}:3:1: MK102" in out
 
 
 def test_help_has_examples() -> None:

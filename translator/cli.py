@@ -263,7 +263,7 @@ def _write_text(report: list[tuple[SourceFile, list[Diagnostic]]], out: TextIO,
             if color:
                 code = f"{_COLORS[diagnostic.severity]}{code}\033[0m"
             fixable = " [fix]" if diagnostic.fix is not None else ""
-            out.write(f"{source.path}:{diagnostic.line}:{diagnostic.column} {code} "
+            out.write(f"{source.path}:{diagnostic.line}:{diagnostic.column}: {code} "
                       f"{diagnostic.message}{fixable}\n")
     summary = _summary(report)
     total = summary["errors"] + summary["warnings"] + summary["infos"]
@@ -703,7 +703,12 @@ def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
         fixed = result.applied
         if fixed:
             report = lint.lint(inputs.library, resources, options, inputs.locator)
-    lint_output.write(report, out, args.format, lint.selected_rules(options), fixed)
+    if args.statistics:
+        if args.format not in ("text", "json"):
+            raise UsageError("--statistics writes text or json (--format text|json)")
+        lint_output.write_statistics(report, out, args.format)
+    else:
+        lint_output.write(report, out, args.format, lint.selected_rules(options), fixed)
     _report_unchecked_spelling()
     if problems:
         _report_problems(problems)
@@ -930,15 +935,20 @@ def cmd_review(args: argparse.Namespace, out: TextIO) -> int:
     resources, options, _ = _resources([lang], paths)
     options.files = {c.translations[lang].path for c in chosen}
     report = lint.lint(library, resources, options)
-    errors = [f for f in report.findings if f.severity == Severity.ERROR]
+    errors: dict[str, int] = {}
+    for finding in report.findings:
+        if finding.severity == Severity.ERROR:
+            errors[finding.card] = errors.get(finding.card, 0) + 1
     if report.findings and args.format == "text":
         lint_output.write_text(report, sys.stderr)
-    if errors and not args.force:
-        print(f"translator: not reviewed: {_plural(len(errors), 'error')} to fix first "
-              "(--force reviews anyway)", file=sys.stderr)
-        return EXIT_FINDINGS
+    held = [] if args.force else [c for c in chosen if c.slug in errors]
+    for card in held:  # one card's errors do not hold the others back
+        print(f"translator: {card.slug} not reviewed: {_plural(errors[card.slug], 'error')} "
+              "to fix first (--force reviews anyway)", file=sys.stderr)
     done = []
     for card in chosen:
+        if card in held:
+            continue
         version = card.translations[lang]
         state = states.card_state(card, lang)
         content = read_text(version.path)
@@ -952,18 +962,21 @@ def cmd_review(args: argparse.Namespace, out: TextIO) -> int:
         done.append({"card": card.slug, "lang": lang, "path": version.path,
                      "was": state.state, "changed": state.changed,
                      "written": new != content and not args.dry_run})
+    result = EXIT_FINDINGS if held else EXIT_OK
     if args.format == "json":
         json.dump({"version": 1, "reviewed": done, "dry_run": args.dry_run,
+                   "not_reviewed": [{"card": c.slug, "lang": lang, "errors": errors[c.slug]}
+                                    for c in held],
                    "findings": [f.as_dict() for f in report.findings]},
                   out, ensure_ascii=False, indent=2)
         out.write("\n")
-        return EXIT_OK
+        return result
     for item in done:
         was = f" (was {item['was']}" + (f": the English {', '.join(item['changed'])} changed"
                                         if item["changed"] else "") + ")"
         verb = "would mark" if args.dry_run else "marked"
         out.write(f"{verb} {item['path']} reviewed{was}\n")
-    return EXIT_OK
+    return result
 
 
 def cmd_export_exchange(args: argparse.Namespace, out: TextIO) -> int:
@@ -1401,6 +1414,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="apply the safe fixes to the translations (atomically)")
     mode.add_argument("--diff", action="store_true",
                       help="print the safe fixes as a diff, change nothing (exit 1 if any)")
+    p.add_argument("--statistics", action="store_true",
+                   help="count the findings per rule instead of listing them (as ruff)")
     p.add_argument("--explain", metavar="CODE", help="print a rule's documentation")
     p.add_argument("--list-rules", action="store_true", help="list every rule")
     p.set_defaults(run=cmd_lint)
@@ -1667,6 +1682,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _check_languages(args: argparse.Namespace) -> None:
+    """Every command refuses a language it does not know (exit 2): ``--lang fe`` must
+    not lint nothing and report "no findings"."""
+    given = getattr(args, "lang", None)
+    values = given if isinstance(given, list) else [given] if given else []
+    known = [*glossary.LANGUAGES]
+    for value in values:
+        for lang in str(value).split(","):
+            if lang.strip() not in (*known, "all"):
+                raise UsageError(f"--lang {lang.strip()}: unknown language (known: "
+                                 f"{', '.join(known)})")
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     # Card text is untrusted: what reaches a terminal never holds a raw escape sequence.
     sys.stdout = PrintableStream.around(sys.stdout)
@@ -1675,6 +1703,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        _check_languages(args)
         run: Callable[[argparse.Namespace, TextIO], int] = args.run
         return run(args, out)
     except UsageError as error:

@@ -166,3 +166,31 @@ class PrintableStream:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
+
+
+#: Spaces that print alike: the plain, no-break, narrow no-break and thin spaces.
+_SPACES = re.compile("[ \u00a0\u202f\u2009\u2007]")
+
+
+def spacing_key(text: str) -> str:
+    """``text`` with every kind of space made a plain one: two strings with the same
+    key differ only in typography (a no-break space before « ! »), which the
+    language's typography rules judge, not a comparison of wordings."""
+    return _SPACES.sub(" ", text)
+
+
+def invisible_difference(have: str, want: str) -> str | None:
+    """When ``have`` and ``want`` differ only in characters a reader cannot tell
+    apart (kinds of space, zero-width characters), where and which: a message that
+    shows two identical-looking strings must say what differs."""
+    if have == want:
+        return None
+    hidden = re.compile(f"[{_INVISIBLE}]")
+    if spacing_key(hidden.sub("", have)) != spacing_key(hidden.sub("", want)):
+        return None
+    for index, (a, b) in enumerate(zip(have, want, strict=False)):
+        if a != b:
+            return f"character {index + 1} is {describe(a)} where it should be {describe(b)}"
+    index = min(len(have), len(want))
+    longer, what = (have, "has an extra") if len(have) > len(want) else (want, "lacks the")
+    return f"character {index + 1}: the text {what} {describe(longer[index])}"

@@ -32,7 +32,7 @@ from ..limits import (
     MAX_STAT,
 )
 from ..textio import InputError, decode, read_file
-from ..untrusted import character_problem, field_problem, too_long
+from ..untrusted import character_problem, field_problem, spacing_key, too_long
 from .edit import render_card_file
 from .files import (
     CARD_SLUG_RE,
@@ -277,8 +277,9 @@ def remote_fields(incoming: Incoming, is_source: bool) -> tuple[dict[str, Any], 
         "status": _text(data.get("status")),
         "guid": _text(data.get("guid")),
     }
-    if fields["info"] == DEFAULT_FOOTERS.get(lang):
-        fields["info"] = None
+    default = DEFAULT_FOOTERS.get(lang)
+    if fields["info"] and default and spacing_key(fields["info"]) == spacing_key(default):
+        fields["info"] = None  # the default footer (Aminduna's may lack the no-break space)
     if is_source:
         card_type = _text(data.get("type"))
         fields.update({

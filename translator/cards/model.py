@@ -34,7 +34,7 @@ LANGUAGE_NAMES = {"en": "English", "fr": "français", "eo": "esperanto"}
 #: deck translator (reference section 4) and of the French style guide.
 DEFAULT_FOOTERS = {
     "en": "arcmage.org - join us!",
-    "fr": "arcmage.org - un jeu de carte libre - rejoignez-nous !",
+    "fr": "arcmage.org - un jeu de carte libre - rejoignez-nous\u00a0!",
     "eo": "arcmage.org - aligu nin!",
 }
 

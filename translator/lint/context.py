@@ -7,7 +7,7 @@ every card of a language.  Rules stay small functions over a :class:`Subject`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -25,6 +25,7 @@ from ..markup.parser import ParseResult, parse
 from ..markup.tree import Document
 from ..problems import Problem
 from .model import Edit, Finding, PlainText, plain_text
+from .numbers import NO_PHRASES, Phrases
 
 #: Where a finding is: (path, line, column) of character ``offset`` of a field.
 Locator = Callable[[CardFile, str, int], tuple[str, int, int]]
@@ -75,6 +76,12 @@ class Language:
     accepted: frozenset[str] = frozenset()
     #: Derived data shared by the rules (a footer line, ...), computed once.
     cache: dict[object, Any] = field(default_factory=dict)
+    #: Multi-word number words (*once per*) and the idioms whose number words are
+    #: no numbers (*no one*): the linter data's ``numbers`` and ``idioms``.
+    phrases: Phrases = NO_PHRASES
+    #: A full word -> the elided form that stands for it (*que* -> *qu*), from the
+    #: linter data's ``elisions``: word sequences compare with the elision applied.
+    elided: dict[str, str] = field(default_factory=dict)
 
     def memo(self, key: object, compute: Callable[[], Any]) -> Any:
         """``compute()``, once per language (rules derive data from the glossary)."""
@@ -163,6 +170,9 @@ class Resources:
     allowed_words: set[str] = field(default_factory=set)
     #: Words of the library's card names, by language: a card names another card.
     name_words: dict[str, set[str]] = field(default_factory=dict)
+    #: The library's card names as word tuples, by language (the capitals of titles,
+    #: FR301: another card's name is a proper noun); see :mod:`.capitals`.
+    card_names: Mapping[str, set[tuple[str, ...]]] = field(default_factory=dict)
     _allowed: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     #: Style settings (``french-spaces``, ``apostrophe``, ``spelling``).
     settings: dict[str, object] = field(default_factory=dict)

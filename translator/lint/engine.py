@@ -10,9 +10,12 @@ nothing is itself reported (LN001), so that stale ones do not pile up.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..cards.model import SOURCE_LANGUAGE, CardFile, Library
 from ..diagnostics import REGISTRY, Rule, Severity
@@ -20,6 +23,7 @@ from ..glossary.loader import load_glossary
 from ..glossary.matcher import normalize
 from ..problems import Problem
 from . import rules as _rules  # noqa: F401 - registers the rules
+from .capitals import card_titles
 from .context import (
     CardSource,
     Language,
@@ -32,6 +36,7 @@ from .context import (
     word_set,
 )
 from .model import Edit, Finding
+from .numbers import Phrases
 from .rule import COLLECTORS, ENGINE, LIBRARY, MARKUP, TRANSLATION, rule
 from .rules.translation import DRAFT_REPORTS, draft_lines
 
@@ -103,7 +108,13 @@ def load_resources(languages: Iterable[str], options: Options,
         glossary, found = load_glossary(lang, options.glossary_paths)
         problems.extend(found)
         accepted = frozenset(normalize(str(w)) for w in data.get("spelling") or [])
-        return Language(lang, glossary, number_words(data), accepted=accepted)
+        numbers = number_words(data)
+        idioms = [str(idiom) for idiom in data.get("idioms") or []]
+        elided = {normalize(str(full)): normalize(str(short))
+                  for short, fulls in (data.get("elisions") or {}).items()
+                  for full in fulls or []}
+        return Language(lang, glossary, numbers, accepted=accepted,
+                        phrases=Phrases.read(numbers, idioms), elided=elided)
 
     english_data = read_language_data(SOURCE_LANGUAGE, problems)
     resources = Resources(language(SOURCE_LANGUAGE, english_data), {},
@@ -170,9 +181,52 @@ def _outside_drafts(subject: Subject, findings: list[Finding]) -> list[Finding]:
             or not any(first <= f.line <= last for first, last in ranges)]
 
 
-def _markup_findings(subject: Subject, rules: list[Rule]) -> Iterator[Finding]:
+#: Markup findings that a translation inherits when it copies the English spacing: a
+#: finding about the English card, reported there once, not on each translation.
+INHERITED = frozenset({"MK107"})
+_PUNCTUATION_AROUND = re.compile(r"(\S*)\s+(\S*)")
+_LETTERS = re.compile(r"\w")
+
+
+def _spacing(text: str, offset: int) -> str:
+    """The marks around the space at ``offset`` (`::|::` for `:g1: :g2:`, `**|_` for
+    `**Attaque** _vite_`): what stays the same when the words are translated."""
+    start = offset
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    match = _PUNCTUATION_AROUND.match(text, start)
+    if match is None:
+        return ""
+    return f"{_LETTERS.sub('', match.group(1))}|{_LETTERS.sub('', match.group(2))}"
+
+
+def _english_spacing(subject: Subject, code: str) -> Counter[str]:
+    """The spacing marks of ``code``'s findings on the English card."""
+    assert subject.source is not None
+    source = subject.source
+    def compute() -> Counter[str]:
+        body = source.file.body
+        return Counter(_spacing(body, d.offset)
+                       for d in REGISTRY.check(code)(source.result))
+    return source.memo(("inherited", code), compute)
+
+
+def _markup_findings(subject: Subject, rules: list[Rule],
+                     english_linted: bool = False) -> Iterator[Finding]:
     for rule_ in rules:
-        for diagnostic in REGISTRY.check(rule_.code)(subject.result):
+        diagnostics = list(REGISTRY.check(rule_.code)(subject.result))
+        if diagnostics and english_linted and rule_.code in INHERITED \
+                and subject.is_translation and subject.source is not None:
+            english = _english_spacing(subject, rule_.code).copy()
+            kept = []
+            for diagnostic in diagnostics:
+                mark = _spacing(subject.file.body, diagnostic.offset)
+                if english[mark] > 0:
+                    english[mark] -= 1  # the English card has it: reported there
+                else:
+                    kept.append(diagnostic)
+            diagnostics = kept
+        for diagnostic in diagnostics:
             fix = diagnostic.fix
             edit = None if fix is None else Edit("text", fix.start, fix.end, fix.replacement)
             yield subject.report(diagnostic.code, "text", diagnostic.offset, diagnostic.message,
@@ -216,6 +270,27 @@ def fewer_collections() -> Iterator[None]:
         gc.set_threshold(*thresholds)
 
 
+def _gather_context(library: Library, resources: Resources, options: Options,
+                    locator: Locator, collectors: list[tuple[str, Callable[[Any], Any]]],
+                    by_language: dict[str, list[Subject]]) -> None:
+    """Linting some files of a library: the cross-card rules (GL301, GL302) still
+    compare them with every other translation of their language, so that one card
+    is judged as the whole library would judge it; those others are only read."""
+    named = set(options.files)
+    wanted = set(by_language) or set(options.languages)
+    everything = replace(options, files=[])
+    for subject in subjects_of(library, resources, everything, locator):
+        if subject.file.path in named or not subject.is_translation \
+                or (wanted and subject.lang not in wanted) or subject.result.crashes:
+            continue
+        for code, collect in collectors:
+            subject.cache[code] = collect(subject)
+        by_language.setdefault(subject.lang, []).append(subject)
+        subject.forget()
+        if subject.source is not None:
+            subject.source.forget()
+
+
 def lint(library: Library, resources: Resources, options: Options,
          locator: Locator = file_locator) -> Report:
     """Lint the card versions of ``library`` that ``options`` selects."""
@@ -226,6 +301,7 @@ def lint(library: Library, resources: Resources, options: Options,
 def _lint(library: Library, resources: Resources, options: Options,
           locator: Locator) -> Report:
     resources.set_names(_card_names(library))
+    resources.card_names = card_titles(library)
     chosen = selected_rules(options)
     by_target: dict[str, list[Rule]] = {MARKUP: [], TRANSLATION: [], LIBRARY: []}
     for rule_ in chosen:
@@ -237,9 +313,11 @@ def _lint(library: Library, resources: Resources, options: Options,
     collectors = [(r.code, COLLECTORS[r.code]) for r in by_target[LIBRARY]
                   if r.code in COLLECTORS]
     by_language: dict[str, list[Subject]] = {}
+    english_linted = {s.card.slug for s in subjects if not s.is_translation}
     for position, subject in enumerate(subjects):
         findings = found[id(subject)]
-        findings.extend(_markup_findings(subject, by_target[MARKUP]))
+        findings.extend(_markup_findings(subject, by_target[MARKUP],
+                                         subject.card.slug in english_linted))
         if subject.is_translation and (by_target[TRANSLATION] or by_target[LIBRARY]) \
                 and not subject.result.crashes:  # else MK001 says where it fails
             for rule_ in by_target[TRANSLATION]:
@@ -256,6 +334,8 @@ def _lint(library: Library, resources: Resources, options: Options,
         if subject.source is not None and (following is None
                                            or following.source is not subject.source):
             subject.source.forget()
+    if options.files and collectors:
+        _gather_context(library, resources, options, locator, collectors, by_language)
     owners: dict[tuple[str, str, str], Subject] = {}
     for group in by_language.values():
         for rule_ in by_target[LIBRARY]:
@@ -263,8 +343,9 @@ def _lint(library: Library, resources: Resources, options: Options,
                 if not owners:
                     owners = {(s.card.slug, s.lang, s.locator(s.file, "name", 0)[0]): s
                               for s in subjects}
-                owner = owners[(finding.card, finding.lang, finding.path)]
-                found[id(owner)].append(finding)
+                owner = owners.get((finding.card, finding.lang, finding.path))
+                if owner is not None:  # else a card of the deck read for context only
+                    found[id(owner)].append(finding)
     selected = {r.code for r in chosen}
     findings: list[Finding] = []
     for subject in subjects:

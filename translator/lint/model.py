@@ -71,6 +71,10 @@ class Finding:
         return (self.path, self.line, self.column, self.code)
 
 
+#: What separates an ability's name from its reminder on one line (`***Nom -***`).
+_HEAD_SEPARATORS = ("-", "\u2013", "\u2014", ":")
+
+
 @dataclass(slots=True)
 class PlainParagraph:
     """One printed paragraph as plain text, traceable to the source."""
@@ -116,12 +120,35 @@ class PlainParagraph:
                 parts.append(node.text)
             else:
                 break
-        return "".join(parts).strip()
+        return "".join(parts).strip().rstrip("".join(_HEAD_SEPARATORS)).rstrip()
 
     def after_first_break(self) -> str:
         """The paragraph's text after its first line break (an ability's reminder)."""
+        return self.text[self.reminder_start():] if self.reminder_start() is not None else ""
+
+    def reminder_start(self) -> int | None:
+        """Where an ability's reminder starts: after the first line break
+        (``***Nom***\\`` then ``*rappel*``), or on the same line after the bold name
+        and its dash (``***Nom -*** *rappel*``, the French guide's inline style)."""
         cut = self.text.find("\n")
-        return "" if cut < 0 else self.text[cut + 1:]
+        if cut >= 0:
+            return cut + 1
+        children = self.paragraph.children
+        if not children or not isinstance(children[0], Text) or not children[0].bold:
+            return None
+        end = 0
+        for start, node in self.runs:
+            if not isinstance(node, Text) or not node.bold:
+                break
+            end = start + len(node.text)
+        head = self.text[:end].rstrip()
+        if not head.endswith(_HEAD_SEPARATORS) and not self.text[end:].lstrip().startswith(
+                _HEAD_SEPARATORS):
+            return None  # a bold phrase opening a sentence, not a name and its reminder
+        while end < len(self.text) and (self.text[end].isspace()
+                                        or self.text[end] in _HEAD_SEPARATORS):
+            end += 1
+        return end if end < len(self.text) else None
 
 
 @dataclass(slots=True)

@@ -46,11 +46,53 @@ def _value(digits: str) -> str:
     return str(int(digits)) if len(digits) <= 100 else digits.lstrip("0") or "0"
 
 
+@dataclass(frozen=True, slots=True)
+class Phrases:
+    """Multi-word number words and idioms of a language (its linter data).
+
+    A number word is a number of the game only where the game counts: *once per turn*
+    is 1, but *once* alone is a conjunction (« dès que »), and the *one* of *no one*
+    or *one of them* is part of an idiom (« personne », « l’un d’eux »).  ``numbers``
+    maps a first word to (the words after it, value); ``idioms`` maps a first word to
+    the words after it, and the number words inside an idiom are not numbers.
+    """
+
+    numbers: dict[str, tuple[tuple[tuple[str, ...], str], ...]]
+    idioms: dict[str, tuple[tuple[str, ...], ...]]
+    #: The first words of both: the only words besides number words worth a look.
+    firsts: frozenset[str] = frozenset()
+
+    @classmethod
+    def read(cls, numbers: dict[str, str], idioms: list[str]) -> Phrases:
+        by_first: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        for phrase, value in numbers.items():
+            first, *rest = phrase.split()
+            if rest:
+                by_first.setdefault(first, []).append((tuple(rest), value))
+        idiom_table: dict[str, list[tuple[str, ...]]] = {}
+        for idiom in idioms:
+            first, *rest = [w for w, _, _ in words(idiom)]
+            idiom_table.setdefault(first, []).append(tuple(rest))
+        return cls({k: tuple(v) for k, v in by_first.items()},
+                   {k: tuple(v) for k, v in idiom_table.items()},
+                   frozenset(by_first) | frozenset(idiom_table))
+
+
+NO_PHRASES = Phrases({}, {})
+
+
+def _follows(tokens: list[tuple[str, int, int]], index: int, rest: tuple[str, ...]) -> bool:
+    after = tokens[index + 1:index + 1 + len(rest)]
+    return len(after) == len(rest) and all(t[0] == w for t, w in zip(after, rest, strict=True))
+
+
 def read_numbers(text: str, number_words: dict[str, str],
-                 tokens: list[tuple[str, int, int]] | None = None) -> list[Number]:
+                 tokens: list[tuple[str, int, int]] | None = None,
+                 phrases: Phrases = NO_PHRASES) -> list[Number]:
     """Stat modifiers, numbers and number words of ``text``, in order.
 
-    ``tokens`` are ``words(text)``, when the caller has them already.
+    ``tokens`` are ``words(text)``, when the caller has them already; ``phrases`` are
+    the language's multi-word number words and idioms (see :class:`Phrases`).
     """
     found: list[Number] = []
     rest = text
@@ -71,8 +113,21 @@ def read_numbers(text: str, number_words: dict[str, str],
             found.append(Number("x", match.start(), match.end(), "number"))
     if number_words:
         stats = [(n.start, n.end) for n in found if n.role == "stat"]
-        for word, start, end in tokens if tokens is not None else words(rest):
+        listed = tokens if tokens is not None else words(rest)
+        skip_until = -1
+        firsts = phrases.firsts
+        for index, (word, start, end) in enumerate(listed):
+            if word not in number_words and word not in firsts:
+                continue  # most words: no number, no idiom
+            for idiom in phrases.idioms.get(word, ()):
+                if _follows(listed, index, idiom):
+                    skip_until = max(skip_until, index + len(idiom))
+            if index <= skip_until:
+                continue
             value = number_words.get(word)
+            if value is None:
+                value = next((v for after, v in phrases.numbers.get(word, ())
+                              if _follows(listed, index, after)), None)
             if value is not None and not any(a <= start < b for a, b in stats):
                 found.append(Number(value, start, end, "word"))
     found.sort(key=lambda n: n.start)

@@ -39,7 +39,8 @@ def _plural(count: int, noun: str) -> str:
 
 
 def write_text(report: Report, out: TextIO, color: bool | None = None, fixed: int = 0) -> None:
-    """``path:line:col CODE message``, grouped by card, then a summary line."""
+    """``path:line:col: CODE message`` (the colon after the column, as ruff and gcc
+    write it, for editors' problem matchers), grouped by card, then a summary line."""
     color = use_color(out) if color is None else color
     current: tuple[str, str] | None = None
     for finding in sorted(report.findings, key=lambda f: (f.card, f.lang, f.sort_key())):
@@ -55,7 +56,7 @@ def write_text(report: Report, out: TextIO, color: bool | None = None, fixed: in
         fixable = " [fix]" if finding.edit is not None else ""
         if color and fixable:
             fixable = f"{_DIM}{fixable}{_RESET}"
-        out.write(f"{finding.path}:{finding.line}:{finding.column} {code} "
+        out.write(f"{finding.path}:{finding.line}:{finding.column}: {code} "
                   f"{printable(finding.message)}{fixable}\n")
     counts = summary(report)
     total = counts["errors"] + counts["warnings"] + counts["infos"]
@@ -172,3 +173,37 @@ def write(report: Report, out: TextIO, format_: str, rules: Iterable[Rule] | Non
         write_github(report, out)
     else:
         write_text(report, out, fixed=fixed)
+
+
+def statistics(report: Report) -> list[dict[str, Any]]:
+    """Findings counted per rule, the most frequent first (``--statistics``, as ruff)."""
+    counts: dict[str, list[int]] = {}
+    for finding in report.findings:
+        entry = counts.setdefault(finding.code, [0, 0])
+        entry[0] += 1
+        entry[1] += finding.edit is not None
+    rows = []
+    for code, (count, fixable) in sorted(counts.items(), key=lambda i: (-i[1][0], i[0])):
+        rule = REGISTRY.get(code)
+        rows.append({"code": code, "name": rule.name if rule else "", "count": count,
+                     "fixable": fixable,
+                     "severity": rule.severity.value if rule else "error"})
+    return rows
+
+
+def write_statistics(report: Report, out: TextIO, format_: str) -> None:
+    """The per-rule counts, as text (``  12  FR201  [*] no-break-space``) or JSON."""
+    rows = statistics(report)
+    if format_ == "json":
+        json.dump({"version": 1, "statistics": rows, "summary": summary(report)}, out,
+                  ensure_ascii=False, indent=2)
+        out.write("\n")
+        return
+    width = max((len(str(r["count"])) for r in rows), default=1)
+    for row in rows:
+        mark = "[*]" if row["fixable"] else "   "
+        out.write(f"{row['count']:>{width}}  {row['code']}  {mark} {row['name']}\n")
+    total = sum(r["count"] for r in rows)
+    out.write(f"Found {_plural(total, 'finding')}" + (
+        f" ({sum(r['fixable'] for r in rows)} fixable with --fix).\n"
+        if any(r["fixable"] for r in rows) else ".\n"))

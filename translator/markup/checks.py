@@ -586,8 +586,8 @@ def check_dropped_inline(result: ParseResult) -> Iterator[Diagnostic]:
       "A `*` or `_` that did not pair up and is printed as is.",
       "Emphasis markers pair with the next identical marker in the paragraph.  One left "
       "over, stuck to a word, is printed literally: `**Deal 2 damage` prints the two "
-      "asterisks.  A marker between spaces (`2 * 3`) or inside a word (`x_y`) is "
-      "taken as meant.",
+      "asterisks, and so does `**Horde rouge*,` (the `*` before the comma).  A marker "
+      "between spaces (`2 * 3`) or inside a word (`x_y`) is taken as meant.",
       "**Deal 2 damage to target creature.",
       "**Deal 2 damage** to target creature.")
 def check_stray_marker(result: ParseResult) -> Iterator[Diagnostic]:
@@ -600,8 +600,8 @@ def check_stray_marker(result: ParseResult) -> Iterator[Diagnostic]:
             end = result.source_offset(paragraph.inline, token.meta["start"] + match.end() - 1) + 1
             before = source[start - 1] if start > 0 else " "
             after = source[end] if end < len(source) else " "
-            if before.isspace() == after.isspace():
-                continue
+            if before.isalnum() == after.isalnum():
+                continue  # `2 * 3`, `(*)`, `x_y`: taken as meant; `rouge*,` is stuck to a word
             yield report.at(start, end, f"'{match.group(0)}' is printed as is: it has no "
                                         "matching marker in this paragraph")
 

@@ -17,6 +17,7 @@ from ...diagnostics import Severity
 from ...glossary.matcher import normalize, words
 from ...glossary.model import Glossary
 from ...markup.tree import SYMBOL_CODES, DropCap, Symbol, Text
+from ...untrusted import invisible_difference, spacing_key
 from ..context import Subject
 from ..model import SYMBOL_MARK, Edit, Finding, PlainParagraph
 from ..numbers import Number, compare, read_numbers
@@ -55,18 +56,19 @@ def _number_pairs(subject: Subject) -> Iterator[tuple[int | None, list[Number],
     paragraph by paragraph when the structure matches, else of the whole texts."""
     assert subject.source is not None
     english = subject.resources.english.numbers
+    phrases = subject.resources.english.phrases
     numbers = subject.language.numbers
     source = subject.source.plain.paragraphs
     target = subject.plain.paragraphs
     memo = subject.source.memo
     if len(source) == len(target):
-        english_numbers = memo("numbers", lambda: [read_numbers(p.text, english, p.tokens)
-                                                   for p in source])
+        english_numbers = memo("numbers", lambda: [
+            read_numbers(p.text, english, p.tokens, phrases) for p in source])
         for found, t in zip(english_numbers, target, strict=True):
             yield t.index, found, read_numbers(t.text, numbers, t.tokens)
     else:
         yield (None, memo("numbers of the text", lambda: read_numbers(
-                   "\n".join(p.text for p in source), english)),
+                   "\n".join(p.text for p in source), english, phrases=phrases)),
                read_numbers("\n".join(p.text for p in target), numbers))
 
 
@@ -222,9 +224,12 @@ def check_symbol_order(subject: Subject) -> Iterator[Finding]:
 
 
 @rule("TR203", "drop-cap", Severity.WARNING,
-      "The English text opens with a drop cap and the translation has none.",
+      "The English text opens with a drop cap and the translation has none, or not on "
+      "the first letter of its first word.",
       "A drop cap (`:W:hen`) is part of the card's layout; the translation keeps it, on "
-      "its own first letter.",
+      "its own first letter: the first letter of the paragraph's first word "
+      "(`:Q:uand`), not the English letter kept before the translated word (`:W:Quand`) "
+      "nor a letter further in the text.",
       "EN: :W:hen I die, draw a card.\nFR: Quand je meurs, pioche une carte.",
       "EN: :W:hen I die, draw a card.\nFR: :Q:uand je meurs, pioche une carte.")
 def check_drop_cap(subject: Subject) -> Iterator[Finding]:
@@ -241,6 +246,33 @@ def check_drop_cap(subject: Subject) -> Iterator[Finding]:
         index = aligned(subject, english[0])
         yield subject.report_paragraph("TR203", index,
                                        "the English text has a drop cap; this one has none")
+        return
+    for paragraph in subject.plain.paragraphs:
+        yield from _misplaced_drop_cap(subject, paragraph)
+
+
+def _misplaced_drop_cap(subject: Subject, paragraph: PlainParagraph) -> Iterator[Finding]:
+    """A drop cap that is not the first letter of the paragraph's first word: one left
+    after the text (``Quand :J:e``), or the English letter kept before the translated
+    word (``:W:Quand``)."""
+    for position, (start, node) in enumerate(paragraph.runs):
+        if not isinstance(node, DropCap) or len(node.letter) != 1 \
+                or not node.letter.isalpha():
+            continue  # ':G2:' and the like: the markup rules say what they print
+        before = paragraph.text[:start].strip(" \u00a0\u202f*_")
+        after = paragraph.text[start + len(node.letter):]
+        if position > 0 and before:
+            yield subject.report_span("TR203", paragraph.index, start,
+                                      f"the drop cap '{node.letter}' is not at the start of "
+                                      "its paragraph: it must be the first letter of the "
+                                      "first word")
+        elif after[:1].isupper():
+            word = re.match(r"\w+", after)
+            shown = word.group() if word else after[:1]
+            yield subject.report_span(
+                "TR203", paragraph.index, start,
+                f"the drop cap '{node.letter}' is not the first letter of '{shown}': "
+                f"write ':{shown[0]}:{shown[1:]}'")
 
 
 # --------------------------------------------------------------------------------------
@@ -272,7 +304,8 @@ def check_paragraphs(subject: Subject) -> Iterator[Finding]:
 
 
 @rule("TR302", "flavour", Severity.WARNING,
-      "The English text has flavour text and the translation has none, or the reverse.",
+      "The English text has flavour text and the translation has none, or the reverse, "
+      "or not as many flavour paragraphs.",
       "Flavour text is the last italic paragraph opening with a quote (`\"` in English, "
       "`«` in French and Esperanto).  A translation that drops it loses it.  (Flavour "
       "text in another quotation mark, which Aminduna files as rule text, is the "
@@ -297,6 +330,18 @@ def check_flavour(subject: Subject) -> Iterator[Finding]:
     elif here and not english:
         yield subject.report_paragraph("TR302", subject.plain.flavor_start,
                                        "flavour text that the English card does not have")
+    elif english and here:
+        wanted, have = len(subject.source.plain.flavor), len(subject.plain.flavor)
+        if have > wanted:
+            yield subject.report_paragraph(
+                "TR302", subject.plain.flavor_start + wanted,
+                f"{have} flavour paragraphs here, {wanted} in English: a flavour quote "
+                "is repeated or added")
+        elif have < wanted:
+            yield subject.report_paragraph(
+                "TR302", subject.plain.flavor_start + have - 1,
+                f"{have} flavour paragraph{'s' if have > 1 else ''} here, {wanted} in "
+                "English: part of the flavour text is lost")
 
 
 def _quoted_otherwise(subject: Subject) -> bool:
@@ -324,11 +369,24 @@ def check_line_breaks(subject: Subject) -> Iterator[Finding]:
     if len(source) != len(target):
         return
     for english, here in zip(source, target, strict=True):
-        if english.line_breaks != here.line_breaks:
+        if english.line_breaks != here.line_breaks + _inline_ability(english, here):
             yield subject.report_paragraph(
                 "TR303", here.index, f"{here.line_breaks} line break"
                 f"{'s' if here.line_breaks != 1 else ''} in this paragraph, "
                 f"{english.line_breaks} in English")
+
+
+def _inline_ability(english: PlainParagraph, here: PlainParagraph) -> int:
+    """1 when ``here`` writes on one line (``***Nom -*** *rappel*``, the French guide's
+    own style) the ability that ``english`` writes as a name, a line break and its
+    reminder: the line break the English has is then not missing."""
+    if english.line_breaks != here.line_breaks + 1 or here.first_bold() is None \
+            or english.first_bold() is None:
+        return 0
+    start = here.reminder_start()
+    if start is None or "\n" in here.text[:start]:
+        return 0
+    return 1
 
 
 # --------------------------------------------------------------------------------------
@@ -504,14 +562,17 @@ def check_ability_name(subject: Subject) -> Iterator[Finding]:
     if not subject.is_translation:
         return
     abilities = subject.language.glossary.abilities
-    for index, ability_id, _ in source_abilities(subject):
+    for index, ability_id, values in source_abilities(subject):
         ability = abilities[ability_id]
         names = [ability.name, *(t.text for t in ability.deprecated)]
         if ability_paragraph(subject, names, aligned(subject, index)) is None:
+            named = substitute(ability.template, ability.params, values) \
+                if ability.template else ability.name
+            english = " ".join([ability.en, *values])
             yield subject.report_paragraph(
                 "TR403", aligned(subject, index),
-                f"the English text has the ability '{ability.en}': name it "
-                f"'{ability.template or ability.name}' in bold italics")
+                f"the English text has the ability '{english}': name it "
+                f"'{named}' in bold italics")
 
 
 def substitute(reminder: str, params: tuple[str, ...], values: list[str]) -> str:
@@ -559,7 +620,7 @@ def check_ability_reminder(subject: Subject) -> Iterator[Finding]:
         expected = substitute(target.reminder, target.params, own_values)
         here = paragraph.after_first_break()
         if here and loose(here) != loose(expected):
-            start = paragraph.text.find("\n") + 1
+            start = paragraph.reminder_start() or 0
             yield subject.report_span("TR404", found, start,
                                       f"the reminder of '{target.name}' is not the list's: "
                                       f"'{expected}'")
@@ -761,9 +822,13 @@ def footer_of(glossary: Glossary, english: str) -> tuple[str, list[str]]:
 @rule("TR701", "footer", Severity.WARNING,
       "The footer line is not the language's.",
       "Every card prints a footer line under its text; each language has its own, set by "
-      "the community (French: 'arcmage.org - un jeu de carte libre - rejoignez-nous !', "
-      "Esperanto: 'arcmage.org - aligu nin!').  A translation leaves `info` out to get it, "
-      "or writes it exactly.",
+      "the community (French: 'arcmage.org - un jeu de carte libre - rejoignez-nous\u00a0!', "
+      "with the no-break space the French typography wants before « ! »; Esperanto: "
+      "'arcmage.org - aligu nin!').  A translation leaves `info` out to get it, or writes "
+      "it.  The footers are compared with the language's typography applied: the kind of "
+      "space (plain, no-break, narrow) is the typography rules' matter (FR201), not a "
+      "different footer; when two footers differ only in characters that look alike, "
+      "the message names them (U+0020 SPACE where it should be U+00A0 NO-BREAK SPACE).",
       "EO: info: arcmage.org - aligi nin!",
       "EO: info: arcmage.org - aligu nin!   (or no info key)",
       "Replaces the footer by the language's.")
@@ -773,13 +838,15 @@ def check_footer(subject: Subject) -> Iterator[Finding]:
     english = subject.source_value("info")
     here = subject.value("info")
     expected, deprecated = expected_footer(subject)
-    if english and english != DEFAULT_FOOTERS[SOURCE_LANGUAGE]:
+    if english and spacing_key(english) != spacing_key(DEFAULT_FOOTERS[SOURCE_LANGUAGE]):
         if not here:
             yield subject.report("TR701", "info", 0, f"the English card has its own footer "
                                  f"line '{english}': translate it (add 'info: ...')")
         return
-    if not here or here == expected:
+    if not here or spacing_key(here) == spacing_key(expected):
         return
     why = "a deprecated spelling of" if here in deprecated else "not"
+    hint = invisible_difference(here, expected)
     yield subject.report("TR701", "info", 0, f"footer '{here}' is {why} the {subject.lang} "
-                         f"footer '{expected}'", Edit("info", 0, len(here), expected))
+                         f"footer '{expected}'" + (f" ({hint})" if hint else ""),
+                         Edit("info", 0, len(here), expected))
