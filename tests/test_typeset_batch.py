@@ -165,7 +165,7 @@ def test_preflight_command(produced: tuple[Path, Path, int, str], tmp_path: Path
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--sheet-backs"], "--sheet-backs goes with --sheets"),
-    (["--lang", "de"], "--lang de: no card is in that language here"),
+    (["--lang", "de"], "--lang de: unknown language (known: en, fr, eo)"),
     (["--dpi", "5", "--png"], "--dpi is between"),
     (["--sheets", "a3"], "invalid choice"),
     (["--card", "courrier"], "--card courrier: no such card in cards/sample (did you mean "
