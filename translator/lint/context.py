@@ -287,7 +287,9 @@ class Subject:
         self.language = language
         self.resources = resources
         self.locator = locator
-        #: Results shared by several rules (computed by the first that needs them).
+        #: Results shared by several rules (computed by the first that needs them);
+        #: those keyed ``("tree", name)`` are derived from the parse tree and dropped
+        #: with it (:meth:`forget`).
         self.cache: dict[object, Any] = {}
 
     @property
@@ -309,6 +311,9 @@ class Subject:
             _release(result)  # a source's tree is the source's to release
         for name in ("plain", "matches", "term_ids", "words"):
             self.__dict__.pop(name, None)
+        # What rules derive from the tree, keyed ("tree", name): dropped with it.
+        for key in [k for k in self.cache if isinstance(k, tuple) and k[:1] == ("tree",)]:
+            del self.cache[key]
 
     @cached_property
     def result(self) -> ParseResult:

@@ -71,8 +71,13 @@ class Place:
 
 def places(subject: Subject) -> list[Place]:
     """The printed paragraphs, then the name, name2 and subtype values (and the info
-    value when the English card has its own footer line)."""
-    found = [Place("text", p.index, p.text, p.tokens) for p in subject.plain.paragraphs]
+    value when the English card has its own footer line); computed once per card
+    version, for every EO rule."""
+    cached: list[Place] | None = subject.cache.get(("tree", "EO places"))
+    if cached is not None:
+        return cached
+    found = subject.cache["tree", "EO places"] = [Place("text", p.index, p.text, p.tokens)
+                                                  for p in subject.plain.paragraphs]
     keys = list(_FIELDS)
     english_footer = subject.source_value("info")
     if english_footer and english_footer != DEFAULT_FOOTERS[SOURCE_LANGUAGE]:

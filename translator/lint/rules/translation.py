@@ -7,6 +7,7 @@ Numbers with their signs (TR1), symbols and drop caps (TR2), the paragraph struc
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -42,8 +43,10 @@ _SPACES = re.compile(r"\s+")
 _QUOTE_SPACES = re.compile(r" (?=[;:!?»])|(?<=«) ")
 
 
+@functools.lru_cache(maxsize=8192)
 def loose(text: str) -> str:
-    """Text compared for meaning, not typography: case, quotes, spaces, final stop."""
+    """Text compared for meaning, not typography: case, quotes, spaces, final stop.
+    (Remembered: the same reminders and sentences are compared on many cards.)"""
     text = unicodedata.normalize("NFC", text).casefold().translate(_LOOSE)
     text = _SPACES.sub(" ", text)
     text = _QUOTE_SPACES.sub("", text)
