@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from ...cards.model import STATUSES
 from ...diagnostics import Severity
@@ -23,9 +23,10 @@ from ...glossary.forms import _fr_phrase_plural
 from ...glossary.forms import forms as inflect
 from ...glossary.matcher import Match, Matcher, normalize, words
 from ...glossary.model import Entry, Glossary
-from ..context import Subject
+from ..context import Language, Subject
 from ..model import Edit, Finding
 from ..rule import LIBRARY, collects, rule
+from .esperanto import h_system, x_system
 from .translation import (
     ability_line,
     aligned,
@@ -246,17 +247,23 @@ def check_subtype_in_text(subject: Subject) -> Iterator[Finding]:
     return _missing_terms(subject, "GL103")
 
 
-#: Esperanto written in the x- or h-system (EO101, EO102 report it): a phrase reads the
-#: same (*cxiu ludanto*, *chiu ludanto* are *ĉiu ludanto*).
-_EO_SURROGATES = re.compile(r"([cghjs])[xh]|([au])[xu]")
-_EO_LETTERS = {"c": "ĉ", "g": "ĝ", "h": "ĥ", "j": "ĵ", "s": "ŝ", "u": "ŭ"}
+def _phrase_words(tokens: Iterable[str], language: Language) -> list[str]:
+    """Words as phrases are compared: Esperanto in the x- or h-system read as it is
+    meant (EO101, EO102 report it: *cxiu ludanto* is *ĉiu ludanto*), and a French full
+    word as its elision (*que* as *qu*, for « tant qu’elle »)."""
+    elided = language.elided
+    return [elided.get(word, word) for word in (
+        _fold(token) if language.lang == "eo" else token for token in tokens)]
 
 
-def _fold(word: str, lang: str) -> str:
-    if lang != "eo" or ("x" not in word and "h" not in word and "u" not in word):
+def _fold(word: str) -> str:
+    if "x" not in word and "h" not in word and "u" not in word:
         return word
-    return _EO_SURROGATES.sub(
-        lambda m: _EO_LETTERS[m.group(1)] if m.group(1) else m.group(2) + "ŭ", word)
+    converted = x_system(word)
+    if converted is None:
+        spelling = h_system(word)
+        converted = spelling.fixed if spelling is not None else word
+    return converted
 
 
 def _phrase_index(subject: Subject) -> tuple[Matcher, dict[str, list[tuple[str, ...]]]]:
@@ -264,14 +271,12 @@ def _phrase_index(subject: Subject) -> tuple[Matcher, dict[str, list[tuple[str, 
     (every form, as folded word sequences)."""
     language = subject.language
 
-    elided = language.elided
-
     def build() -> tuple[Matcher, dict[str, list[tuple[str, ...]]]]:
         phrases = language.glossary.phrases
         english = Matcher(Glossary(language.lang, entries=dict(phrases)), side="english")
         renderings = {
-            entry.id: sorted({tuple(elided.get(w, w) for w in (_fold(w, language.lang)
-                                                               for w, _, _ in words(form)))
+            entry.id: sorted({tuple(_phrase_words((w for w, _, _ in words(form)),
+                                                  language))
                               for term in entry.terms if not term.deprecated
                               for form in inflect(term.text, language.lang, entry.pos,
                                                   term.forms)}, key=len)
@@ -333,7 +338,6 @@ def _missing_phrases(subject: Subject) -> Iterator[tuple[int, int | None, Match]
     reminders = english_reminders(subject)
     drafted = set(draft_english(subject)[1])
     paragraphs = subject.plain.paragraphs
-    lang = subject.lang
     folded: dict[int | None, list[str]] = {}
     for index, match in found:
         if index in reminders and match.start >= reminders[index]:
@@ -343,9 +347,8 @@ def _missing_phrases(subject: Subject) -> Iterator[tuple[int, int | None, Match]
             continue
         if target not in folded:
             chosen = paragraphs if target is None else [paragraphs[target]]
-            elided = subject.language.elided
-            folded[target] = [elided.get(w, w) for w in (_fold(w, lang) for p in chosen
-                                                         for w, _, _ in p.tokens)]
+            folded[target] = _phrase_words((w for p in chosen for w, _, _ in p.tokens),
+                                           subject.language)
         if any(_holds(folded[target], r) for r in renderings[match.hit.id]):
             continue
         yield index, target, match
