@@ -168,6 +168,8 @@ class PrintableStream:
         return getattr(self._stream, name)
 
 
+#: The invisible characters alone (no controls): what a comparison may set aside.
+_HIDDEN = re.compile(f"[{_INVISIBLE}]")
 #: Spaces that print alike: the plain, no-break, narrow no-break and thin spaces.
 _SPACES = re.compile("[ \u00a0\u202f\u2009\u2007]")
 
@@ -185,8 +187,7 @@ def invisible_difference(have: str, want: str) -> str | None:
     shows two identical-looking strings must say what differs."""
     if have == want:
         return None
-    hidden = re.compile(f"[{_INVISIBLE}]")
-    if spacing_key(hidden.sub("", have)) != spacing_key(hidden.sub("", want)):
+    if spacing_key(_HIDDEN.sub("", have)) != spacing_key(_HIDDEN.sub("", want)):
         return None
     for index, (a, b) in enumerate(zip(have, want, strict=False)):
         if a != b:

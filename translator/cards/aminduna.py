@@ -32,7 +32,7 @@ from ..limits import (
     MAX_STAT,
 )
 from ..textio import InputError, decode, read_file
-from ..untrusted import character_problem, field_problem, spacing_key, too_long
+from ..untrusted import character_problem, field_problem, too_long
 from .edit import render_card_file
 from .files import (
     CARD_SLUG_RE,
@@ -45,7 +45,6 @@ from .files import (
 )
 from .library import load_library
 from .model import (
-    DEFAULT_FOOTERS,
     HAS_ATTACK,
     HAS_DEFENSE,
     LANGUAGE_NAMES,
@@ -55,6 +54,7 @@ from .model import (
     Card,
     CardFile,
     Library,
+    is_default_footer,
     rule_codes,
 )
 
@@ -277,9 +277,8 @@ def remote_fields(incoming: Incoming, is_source: bool) -> tuple[dict[str, Any], 
         "status": _text(data.get("status")),
         "guid": _text(data.get("guid")),
     }
-    default = DEFAULT_FOOTERS.get(lang)
-    if fields["info"] and default and spacing_key(fields["info"]) == spacing_key(default):
-        fields["info"] = None  # the default footer (Aminduna's may lack the no-break space)
+    if is_default_footer(fields["info"], lang):
+        fields["info"] = None
     if is_source:
         card_type = _text(data.get("type"))
         fields.update({

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..untrusted import spacing_key
+
 SOURCE_LANGUAGE = "en"
 
 #: Aminduna's card types and factions, as its API spells them.
@@ -37,6 +39,14 @@ DEFAULT_FOOTERS = {
     "fr": "arcmage.org - un jeu de carte libre - rejoignez-nous\u00a0!",
     "eo": "arcmage.org - aligu nin!",
 }
+
+
+def is_default_footer(text: str | None, lang: str) -> bool:
+    """Is ``text`` the footer ``lang`` prints by default?  The kind of space does not
+    count (Aminduna and the wiki write « rejoignez-nous ! » with a plain one): that is
+    typography, which the typography rules judge."""
+    default = DEFAULT_FOOTERS.get(lang)
+    return bool(text) and default is not None and spacing_key(text) == spacing_key(default)
 
 #: Front matter of a source card, in the order files are written.
 SOURCE_FIELDS = ("name", "name2", "type", "faction", "subtype", "cost", "loyalty", "attack",

@@ -114,11 +114,14 @@ def _definition_problems(paragraph: PlainParagraph,
                 problems.append(problem)
             at = start if at < 0 else at
     return problems, max(at, 0)
+
+
 def _english_definition(subject: Subject, index: int) -> bool:
-    """Does the English write ability paragraph ``index`` as the guide's Example 3?"""
+    """Does the English write ability paragraph ``index`` as a definition (the French
+    guide's Example 3)?  Asked by FR305 and TR405 alike: computed once per card."""
     assert subject.source is not None
     source = subject.source
-    return bool(source.memo(("FR305", index), lambda: not _definition_problems(
+    return bool(source.memo(("definition", index), lambda: not _definition_problems(
         source.plain.paragraphs[index], set())[0]))
 
 

@@ -124,7 +124,8 @@ class PlainParagraph:
 
     def after_first_break(self) -> str:
         """The paragraph's text after its first line break (an ability's reminder)."""
-        return self.text[self.reminder_start():] if self.reminder_start() is not None else ""
+        start = self.reminder_start()
+        return "" if start is None else self.text[start:]
 
     def reminder_start(self) -> int | None:
         """Where an ability's reminder starts: after the first line break

@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ...cards.model import DEFAULT_FOOTERS, SOURCE_LANGUAGE
+from ...cards.model import SOURCE_LANGUAGE, is_default_footer
 from ...diagnostics import Severity
 from ...glossary.matcher import normalize, words
 from ...markup.tree import Text
@@ -80,7 +80,7 @@ def places(subject: Subject) -> list[Place]:
                                                   for p in subject.plain.paragraphs]
     keys = list(_FIELDS)
     english_footer = subject.source_value("info")
-    if english_footer and english_footer != DEFAULT_FOOTERS[SOURCE_LANGUAGE]:
+    if english_footer and not is_default_footer(english_footer, SOURCE_LANGUAGE):
         keys.append("info")
     for key in keys:
         value = subject.value(key)

@@ -13,7 +13,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 
-from ...cards.model import DEFAULT_FOOTERS, SOURCE_LANGUAGE, changed_fields
+from ...cards.model import DEFAULT_FOOTERS, SOURCE_LANGUAGE, changed_fields, is_default_footer
 from ...diagnostics import Severity
 from ...glossary.matcher import normalize, words
 from ...glossary.model import Glossary
@@ -841,7 +841,7 @@ def check_footer(subject: Subject) -> Iterator[Finding]:
     english = subject.source_value("info")
     here = subject.value("info")
     expected, deprecated = expected_footer(subject)
-    if english and spacing_key(english) != spacing_key(DEFAULT_FOOTERS[SOURCE_LANGUAGE]):
+    if english and not is_default_footer(english, SOURCE_LANGUAGE):
         if not here:
             yield subject.report("TR701", "info", 0, f"the English card has its own footer "
                                  f"line '{english}': translate it (add 'info: ...')")
