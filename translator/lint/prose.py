@@ -66,6 +66,7 @@ counts the others "not judged".  Without ``sample``, every finding needs a verdi
 from __future__ import annotations
 
 import argparse
+import functools
 import html
 import random
 import re
@@ -73,6 +74,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -222,11 +224,17 @@ def newest(revisions: Iterable[Page]) -> list[Page]:
     return list(best.values())
 
 
-def page_languages(path: Path | None = None) -> dict[str, str]:
-    """Page title -> language (``glossaries/lint/prose-pages.yaml``)."""
+@functools.lru_cache(maxsize=4)
+def _pages_data(path: Path | None) -> dict[str, Any]:
+    """``glossaries/lint/prose-pages.yaml`` (or ``path``), read once."""
     root = shipped_root()
     path = path or (root / "lint" / PAGES_FILE if root else Path(PAGES_FILE))
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+
+
+def page_languages(path: Path | None = None) -> dict[str, str]:
+    """Page title -> language (``pages`` of ``prose-pages.yaml``)."""
+    data = _pages_data(path)
     return {str(title): str(lang) for title, lang in (data.get("pages") or {}).items()}
 
 
@@ -234,10 +242,7 @@ def page_names(path: Path | None = None) -> list[str]:
     """The proper nouns of the pages (``names`` of ``prose-pages.yaml``): the wiki's
     contributors, the community's tools.  They are given to the linter as a library
     gives its own names (``allow-english`` in translator.toml), no more."""
-    root = shipped_root()
-    path = path or (root / "lint" / PAGES_FILE if root else Path(PAGES_FILE))
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    return [str(name) for name in data.get("names") or []]
+    return [str(name) for name in _pages_data(path).get("names") or []]
 
 
 def seed_prose(path: Path, lang: str) -> list[tuple[int, str]]:
