@@ -279,16 +279,27 @@ def _gather_context(library: Library, resources: Resources, options: Options,
     named = set(options.files)
     wanted = set(by_language) or set(options.languages)
     everything = replace(options, files=[])
-    for subject in subjects_of(library, resources, everything, locator):
-        if subject.file.path in named or not subject.is_translation \
-                or (wanted and subject.lang not in wanted) or subject.result.crashes:
-            continue
-        for code, collect in collectors:
-            subject.cache[code] = collect(subject)
-        by_language.setdefault(subject.lang, []).append(subject)
-        subject.forget()
-        if subject.source is not None:
-            subject.source.forget()
+    others = [s for s in subjects_of(library, resources, everything, locator)
+              if s.file.path not in named and s.is_translation
+              and (not wanted or s.lang in wanted)]
+    for position, subject in enumerate(others):
+        if not subject.result.crashes:
+            for code, collect in collectors:
+                subject.cache[code] = collect(subject)
+            by_language.setdefault(subject.lang, []).append(subject)
+        _forget(others, position)
+
+
+def _forget(subjects: list[Subject], position: int) -> None:
+    """Drop the parse trees of ``subjects[position]`` once its rules have run, and of
+    its English card once none of the following subjects is its translation: parse
+    trees are large, and an English card is parsed once for all its translations."""
+    subject = subjects[position]
+    subject.forget()
+    following = subjects[position + 1] if position + 1 < len(subjects) else None
+    if subject.source is not None and (following is None
+                                       or following.source is not subject.source):
+        subject.source.forget()
 
 
 def lint(library: Library, resources: Resources, options: Options,
@@ -329,11 +340,7 @@ def _lint(library: Library, resources: Resources, options: Options,
             by_language.setdefault(subject.lang, []).append(subject)
         # Parse trees are large: keep them only while the card is being linted (a
         # library rule that reports a finding parses its card again).
-        subject.forget()
-        following = subjects[position + 1] if position + 1 < len(subjects) else None
-        if subject.source is not None and (following is None
-                                           or following.source is not subject.source):
-            subject.source.forget()
+        _forget(subjects, position)
     if options.files and collectors:
         _gather_context(library, resources, options, locator, collectors, by_language)
     owners: dict[tuple[str, str, str], Subject] = {}
