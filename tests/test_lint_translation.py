@@ -107,6 +107,8 @@ def test_a_difference_in_invisible_characters_is_named() -> None:
     ("Destroy one of them at once.", "Détruis l’un d’eux immédiatement."),
     ("If anyone attacks, someone draws a card.",
      "Si quelqu’un attaque, quelqu’un pioche une carte."),
+    # Two number phrases overlapping ("only once", "once each"): one number.
+    ("Use this only once each turn.", "N’utilise ceci qu’une fois par tour."),
 ])
 def test_number_words_inside_idioms_are_no_numbers(
         resources: lint.Resources, options: lint.Options, english: str, french: str) -> None:

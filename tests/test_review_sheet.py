@@ -64,10 +64,17 @@ def test_the_summary(review_sheet: tuple[Path, Path, str]) -> None:
                               "stale": 1}
     assert data["overflowing"] == ["harbor-lord"]
     assert data["rules"]["TR101"] == 1 and data["rules"]["TR103"] == 1
-    assert data["preflight"] == []  # the deck PDF passes (the card that overflows is out)
-    top = page(out).xpath("//section[@class='summary']")[0].text_content()
-    assert "1 card overflowing" in " ".join(top.split())
-    assert "preflight passes" in top
+    # The deck PDF is not written (it would lack the card that overflows), and the
+    # sheet says why.
+    assert data["preflight"] is None and data["deck_pdf"] is None
+    assert data["deck_missing"] == "2 cards failed (harbor-lord, mossgate)"
+    # The French name with its <script> is too wide for the name band: not printed, and
+    # the sheet says why.
+    assert [error.split(" mm ")[1] for error in data["unprintable"]["mossgate"]] == [
+        "too wide for its box at 80 %: shorten it or use two name lines"]
+    top = " ".join(page(out).xpath("//section[@class='summary']")[0].text_content().split())
+    assert "1 card overflowing" in top and "1 card not printed: mossgate (name is" in top
+    assert "Deck PDF not written: 2 cards failed (harbor-lord, mossgate)" in top
     buttons = page(out).xpath("//button[@class='rule-filter sev-error']/@data-code")
     assert "TR101" in buttons
 

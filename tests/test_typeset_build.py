@@ -119,11 +119,19 @@ def test_long_text_shrinks_then_fails_at_the_floor(tmp_path: Path) -> None:
     code, text = run("build", str(library_dir), "--lang", "fr", "--out", str(out),
                      "--card", "courier", "--format", "json", "--jobs", "1")
     [result] = json.loads(text)["cards"]
-    assert code == 1 and result["overflow_mm"] > 0 and result["scale"] == 0.52
+    # The floor: 0.52 (the reference's), raised to 0.68 so that the text prints at 6 pt
+    # or more (--min-size).
+    assert code == 1 and result["overflow_mm"] > 0 and result["scale"] == 0.68
+    assert "too tall for its box at 68 %: shorten it" in result["errors"][0]
     assert not (out / "courier.fr.pdf").exists() or result["pdf"] is None
-    code, _ = run("build", str(library_dir), "--lang", "fr", "--out", str(out),
-                  "--card", "courier", "--allow-overflow", "--jobs", "1")
+    code, text = run("build", str(library_dir), "--lang", "fr", "--out", str(out),
+                     "--card", "courier", "--allow-overflow", "--jobs", "1",
+                     "--format", "json")
     assert code == 0 and (out / "courier.fr.pdf").is_file()
+    # Printed cut, and counted: never "0 warnings" over a card that overflows.
+    report = json.loads(text)
+    assert report["summary"]["warnings"] >= 1
+    assert any("printed cut" in w for w in report["cards"][0]["warnings"])
 
 
 def test_a_character_the_font_lacks_fails_the_build(tmp_path: Path,
@@ -156,7 +164,9 @@ def test_card_text_cannot_read_files_or_the_network(tmp_path: Path) -> None:
          'draws one card. <img src="file:///etc/passwd"> <link rel=stylesheet '
          'href="http://example.com/x.css">')
     library, _ = cards.load_library([str(library_dir)])
-    options = typeset.BuildOptions(PRESETS["arcmage"], cache_dir=tmp_path / "cache")
+    # The text is long (it fits at 56 %): its size is not what this test is about.
+    options = typeset.BuildOptions(PRESETS["arcmage"], cache_dir=tmp_path / "cache",
+                                   min_size=4.0)
     [result] = typeset.build_cards(library, "en", tmp_path / "out", options, slugs=["courier"])
     document = pypdfium2.PdfDocument(result.path)
     text = document[0].get_textpage().get_text_range()

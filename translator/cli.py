@@ -1172,12 +1172,21 @@ def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
     size = _card_size(args.size)
     if not 0.2 <= args.floor <= 1.0:
         raise UsageError("--floor is a scale between 0.2 and 1.0 (the reference's 0.52)")
+    if not 4.0 <= args.min_size <= 9.0:
+        raise UsageError("--min-size is a text size between 4 and 9 points (default 6)")
     if not 24 <= args.dpi <= 1200:
         raise UsageError("--dpi is between 24 and 1200 (300 to review, 96 for thumbnails)")
     if not 0 <= args.gutter <= 20:
         raise UsageError("--gutter is between 0 and 20 mm")
     if args.sheet_backs and not args.sheets:
         raise UsageError("--sheet-backs goes with --sheets a4|letter")
+    if not 0 <= args.margin <= 30:
+        raise UsageError("--margin is between 0 and 30 mm (5: what most printers leave)")
+    if args.sheets:
+        from .typeset import assemble  # noqa: PLC0415
+        fault = assemble.layout_fault(size, args.sheets, args.gutter, args.margin)
+        if fault is not None:
+            raise UsageError(f"--sheets {args.sheets}: {fault}")
     library, problems = _library(args.paths)
     if problems:
         _report_problems(problems)
@@ -1198,11 +1207,11 @@ def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
                              + (f" (did you mean {close[0]}?)" if close else ""))
     options = typeset.BuildOptions(size, args.theme, args.icc, args.floor,
                                    args.allow_overflow, max(1, args.jobs),
-                                   ink_limit=args.ink_limit)
+                                   ink_limit=args.ink_limit, min_size=args.min_size)
     request = batch.Request(
         langs, Path(args.out), options, slugs=list(args.card or []), force=args.force,
         deck=args.deck, backs=args.backs, sheets=args.sheets, gutter=args.gutter,
-        sheet_backs=args.sheet_backs,
+        margin=args.margin, sheet_backs=args.sheet_backs,
         previews=[kind for kind in ("png", "webp") if getattr(args, kind)], dpi=args.dpi,
         check=not args.no_preflight)
     with _print_errors(args.out), \
@@ -1212,14 +1221,13 @@ def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
         _report_card(result, args.allow_overflow)
     for problem in report.problems:
         print(f"translator: preflight: {problem}", file=sys.stderr)
-    failed = [r for r in report.cards if r.failed and not
-              (r.overflow is not None and not r.missing_glyphs and args.allow_overflow)]
+    failed = [r for r in report.cards if r.failed]
     if args.format == "json":
         json.dump(_build_json(report), out, ensure_ascii=False, indent=2)
         out.write("\n")
     else:
         out.write(_build_summary(report, len(langs), args.out, failed) + "\n")
-    return EXIT_FINDINGS if failed or report.errors else EXIT_OK
+    return EXIT_FINDINGS if failed or report.errors or report.missing else EXIT_OK
 
 
 def _report_card(result: Any, allow_overflow: bool) -> None:
@@ -1230,11 +1238,8 @@ def _report_card(result: Any, allow_overflow: bool) -> None:
         print(f"translator: {result.slug} ({result.lang}): the card font lacks "
               f"{', '.join(result.missing_glyphs)}: another font would print it; "
               "use another character or a theme font that has it", file=sys.stderr)
-    if result.overflow is not None:
-        print(f"translator: {result.slug} ({result.lang}): the text is "
-              f"{result.overflow:.1f} mm too tall for its box at {result.scale:.0%}: "
-              "shorten it" + ("" if allow_overflow else
-                              " (or --allow-overflow to print it cut)"), file=sys.stderr)
+    for error in result.errors:
+        print(f"translator: {error}", file=sys.stderr)
 
 
 def _build_summary(report: Any, languages: int, out: str, failed: list) -> str:
@@ -1250,22 +1255,30 @@ def _build_summary(report: Any, languages: int, out: str, failed: list) -> str:
     errors = report.errors
     if errors:
         files = len({p.path for p in errors})
-        return line + f"preflight: {_plural(len(errors), 'problem')} in {_plural(files, 'file')}."
-    return line + "preflight: every file passes."
+        line += f"preflight: {_plural(len(errors), 'problem')} in {_plural(files, 'file')}."
+    else:
+        line += "preflight: every file passes."
+    # Deck and sheet files a failed card kept from being made (the old ones are gone).
+    return "\n".join([line, *(str(missing) for missing in report.missing)])
 
 
 def _build_json(report: Any) -> dict[str, Any]:
     return {"version": 1, "cards": [
         {"card": r.slug, "lang": r.lang, "pdf": r.path, "scale": r.scale,
          "overflow_mm": None if r.overflow is None else round(r.overflow, 2),
-         "missing_glyphs": r.missing_glyphs, "warnings": r.warnings, "reused": r.reused}
+         "missing_glyphs": r.missing_glyphs, "errors": r.errors, "warnings": r.warnings,
+         "reused": r.reused,
+         "min_size_pt": None if r.min_size is None else round(r.min_size, 2),
+         "elements": r.elements}
         for r in report.cards],
         "files": report.files, "images": report.images,
+        "missing": [m.to_dict() for m in report.missing],
         "preflight": [p.to_dict() for p in report.problems],
         "summary": {"cards": len(report.cards), "files": len(report.files),
                     "made": report.made,
                     "pages": report.pages, "seconds": round(report.seconds, 2),
-                    "warnings": len(report.warnings), "preflight_errors": len(report.errors)}}
+                    "warnings": len(report.warnings), "preflight_errors": len(report.errors),
+                    "missing": len(report.missing)}}
 
 
 class _Progress:
@@ -1309,6 +1322,10 @@ def cmd_preflight(args: argparse.Namespace, out: TextIO) -> int:
     size = _card_size(args.size) if args.size else None
     if not 100 <= args.ink_limit <= 400:
         raise UsageError("--ink-limit is a total ink coverage between 100 and 400 (%)")
+    for name in args.files:  # nothing to check at all: an input error, before any check
+        fault = preflight.input_fault(name)
+        if fault is not None:
+            raise InputError(name, fault)
     return preflight.run(args.files, size=size, ink_limit=args.ink_limit, fmt=args.format,
                          out=out)
 
@@ -1439,9 +1456,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--icc", metavar="FILE",
                    help="the CMYK ICC profile (default: Ghostscript's SWOP profile)")
     p.add_argument("--floor", type=float, default=0.52,
-                   help="smallest text scale when fitting (default: 0.52, as the reference)")
+                   help="smallest text scale when fitting (default: 0.52, as the reference; "
+                        "raised so that nothing is under --min-size)")
+    p.add_argument("--min-size", type=float, default=6.0, metavar="PT",
+                   help="the smallest text size printed, in points (default: 6): the text's "
+                        "and the names' shrink floors follow it")
     p.add_argument("--allow-overflow", action="store_true",
-                   help="print cards whose text does not fit even at the floor")
+                   help="print cards whose text, name or type line does not fit even at the "
+                        "floor (cut at the box; counted as warnings)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="processes (default: one per core)")
     p.add_argument("--force", action="store_true",
@@ -1456,7 +1478,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sheets", choices=("a4", "letter"),
                    help="also print-and-play sheets: 3 x 3 cards a page, crop marks")
     p.add_argument("--gutter", type=float, default=0.0, metavar="MM",
-                   help="space between cards on sheets (default: 0, one cut between cards)")
+                   help="space between cards on sheets (default: 0, one cut between cards; "
+                        "else at least 2, room for crop marks)")
+    p.add_argument("--margin", type=float, default=5.0, metavar="MM",
+                   help="the sheet's outer margin the printer cannot print (default: 5): "
+                        "cards and crop marks stay inside it")
     p.add_argument("--sheet-backs", action="store_true",
                    help="a mirrored sheet of backs after each sheet (long-edge duplex)")
     p.add_argument("--png", action="store_true", help="also PNG previews in DIR/png/")

@@ -126,8 +126,13 @@ def read_numbers(text: str, number_words: dict[str, str],
                 continue
             value = number_words.get(word)
             if value is None:
-                value = next((v for after, v in phrases.numbers.get(word, ())
-                              if _follows(listed, index, after)), None)
+                phrase = next(((after, v) for after, v in phrases.numbers.get(word, ())
+                               if _follows(listed, index, after)), None)
+                if phrase is not None:
+                    # Its words are read: "only once each turn" is one number, not the
+                    # "only once" and the "once each" it holds.
+                    value = phrase[1]
+                    skip_until = max(skip_until, index + len(phrase[0]))
             if value is not None and not any(a <= start < b for a, b in stats):
                 found.append(Number(value, start, end, "word"))
     found.sort(key=lambda n: n.start)

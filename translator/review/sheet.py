@@ -65,6 +65,9 @@ class Row:
     scale: float | None = None
     #: mm the text is too tall even at the smallest scale (None: it fits).
     overflow: float | None = None
+    #: Why the card was not printed besides its text's height (a name too wide for its
+    #: box, a word its glossary lacks), without the file name.
+    print_errors: list[str] = field(default_factory=list)
     reviewer: str | None = None
 
     @property
@@ -96,6 +99,8 @@ class Sheet:
     generated: str = ""
     seconds: float = 0.0
     renders: bool = True
+    #: Why the deck PDF was not written (a card it holds failed), if it was not.
+    deck_missing: str | None = None
 
     @property
     def states(self) -> dict[str, int]:
@@ -116,6 +121,10 @@ class Sheet:
         return [row for row in self.rows if row.overflow is not None]
 
     @property
+    def unprintable(self) -> list[Row]:
+        return [row for row in self.rows if row.print_errors]
+
+    @property
     def shrunk(self) -> list[Row]:
         return [row for row in self.rows if row.scale is not None and row.scale < 1.0
                 and row.overflow is None]
@@ -129,8 +138,10 @@ class Sheet:
                 "states": self.states, "rules": {c: n for c, n, _ in self.rules},
                 "with_findings": self.with_findings,
                 "overflowing": [r.slug for r in self.overflowing],
+                "unprintable": {r.slug: r.print_errors for r in self.unprintable},
                 "shrunk": [r.slug for r in self.shrunk],
-                "deck_pdf": self.deck_pdf, "preflight": self.preflight}
+                "deck_pdf": self.deck_pdf, "preflight": self.preflight,
+                "deck_missing": self.deck_missing}
 
 
 @dataclass
@@ -140,9 +151,13 @@ class Renders:
     images: dict[tuple[str, str], Path] = field(default_factory=dict)
     pdfs: dict[tuple[str, str], Path] = field(default_factory=dict)
     scales: dict[tuple[str, str], tuple[float, float | None]] = field(default_factory=dict)
+    #: Why a card was not printed besides its text's height, by (slug, lang).
+    errors: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     decks: dict[tuple[str, str], Path] = field(default_factory=dict)
     #: Preflight problems by file.
     problems: dict[str, list[str]] = field(default_factory=dict)
+    #: Deck PDFs not written, and why (a card they hold failed), by (deck, lang).
+    missing: dict[tuple[str, str], str] = field(default_factory=dict)
     seconds: float = 0.0
 
 
@@ -307,6 +322,7 @@ def make_sheet(library: Library, deck: str, lang: str, resources: Resources,
                   reviewer=None if version is None or not version.fields.get("reviewer")
                   else str(version.fields["reviewer"]))
         if renders is not None:
+            row.print_errors = renders.errors.get((card.slug, lang), [])
             row.english_image = relative(renders.images.get((card.slug, SOURCE_LANGUAGE)))
             if version is not None:
                 row.image = relative(renders.images.get((card.slug, lang)))
@@ -318,7 +334,8 @@ def make_sheet(library: Library, deck: str, lang: str, resources: Resources,
     return Sheet(deck, library.decks[deck].name, lang, rows, relative(deck_pdf),
                  None if deck_pdf is None else renders.problems.get(str(deck_pdf), []),
                  datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-                 renders.seconds if renders is not None else 0.0, renders is not None)
+                 renders.seconds if renders is not None else 0.0, renders is not None,
+                 None if renders is None else renders.missing.get((deck, lang)))
 
 
 def _environment() -> jinja2.Environment:
@@ -373,6 +390,10 @@ def render_cards(library: Library, lang: str, build_dir: Path, build_options: An
         found.seconds += report.seconds
         for result in report.cards:
             found.scales[(result.slug, result.lang)] = (result.scale, result.overflow)
+            errors = [error.split(": ", 1)[-1] for error in result.errors
+                      if "too tall for its box" not in error]
+            if errors:
+                found.errors[(result.slug, result.lang)] = errors
             if result.path:
                 found.pdfs[(result.slug, result.lang)] = Path(result.path)
         for image in report.images:
@@ -385,4 +406,9 @@ def render_cards(library: Library, lang: str, build_dir: Path, build_options: An
                 found.decks[(deck_name, deck_lang)] = Path(file)
         for problem in report.problems:
             found.problems.setdefault(str(problem.path), []).append(str(problem))
+        for missing in report.missing:
+            name = Path(missing.path).name
+            if name.endswith(".deck.pdf"):
+                deck_name, deck_lang = name[:-len(".deck.pdf")].rsplit(".", 1)
+                found.missing[(deck_name, deck_lang)] = missing.reason
     return found

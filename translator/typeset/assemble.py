@@ -11,15 +11,17 @@ proofed one card at a time is exactly what is printed):
   each followed by the back (``duplex``: the pages have the card's size, printed
   double-sided), every back at the end (``end``), or no back (``none``);
 * :func:`sheets_pdf`: print-and-play sheets, 3 x 3 cards at exact size on A4 or
-  Letter, crop marks in black ink only (``0 0 0 1 K``) drawn after the cards and
-  never on one, and optionally a back sheet after each front sheet, the backs in
-  mirrored places for long-edge duplex printing.
+  Letter inside the margin the printer cannot print, crop marks on both sides of
+  every card's corners in black ink only (``0 0 0 1 K``) drawn after the cards and
+  never over a card's trim, and optionally a back sheet after each front sheet, the
+  backs in mirrored places for long-edge duplex printing.
 
 A page repeated (a card printed three times, the back forty times) is the same
 content stream and resources each time: a deck grows by a few hundred bytes a copy,
 not by an image.  Every PDF has page labels naming its pages (``courier.fr``,
-``courier.fr back``, ``sheet 2 back``), the CMYK profile as its output intent, and is
-written through a temporary file (a reader never sees half a deck).
+``courier.fr back``, ``sheet 2 back``), the CMYK profile as its output intent and the
+PDF/X-4 labels (:func:`.pdfx.finish`; the back's black overprints like the cards'), and
+is written through a temporary file (a reader never sees half a deck).
 """
 
 from __future__ import annotations
@@ -36,8 +38,9 @@ from pathlib import Path
 import pikepdf
 import weasyprint
 
+from . import pdfx
 from .artwork import INK_LIMIT, Profile, prepare
-from .build import _output_intent, _page_boxes, label_pages, write_atomic
+from .build import _page_boxes, label_pages, write_atomic
 from .render import Renderer
 from .sizes import MM_PT, Box, CardSize, pdf_box
 from .theme import ThemeError
@@ -48,13 +51,23 @@ BACKS = ("duplex", "end", "none")
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 #: Cards on a sheet: columns and rows.
 COLUMNS = ROWS = 3
-#: Crop marks: black ink only, 0.25 pt; they start this many mm away from any card's
-#: visible area, are at most this long, and are left out where there is less room
-#: than the minimum.
+#: Crop marks: black ink only, 0.25 pt, each prolonging a card's trim line beyond its
+#: corner: they start this many mm off the corner (a cut that far off the line still
+#: leaves them in the waste), are at most this long, and are never shorter than the
+#: minimum (a layout without room for that is refused, see :func:`layout_fault`).
 MARK_OFFSET = 0.5
 MARK_LENGTH = 5.0
 MARK_MIN = 1.0
 MARK_WIDTH_PT = 0.25
+#: A mark drawn over a card's bleed (in a gutter) is cased in paper white (no ink on
+#: any plate), this wide, so that it shows on dark artwork.
+MARK_CASING_PT = 1.0
+#: The narrowest gutter with room for a crop mark between two cards (0 is allowed: the
+#: cards touch and share their cut lines).
+MIN_GUTTER = 2 * MARK_OFFSET + MARK_MIN
+#: The sheet's outer margin in mm the build keeps free by default: most office
+#: printers cannot print the outer 4-5 mm of a sheet.
+DEFAULT_MARGIN = 5.0
 #: Two lengths closer than this (points) are the same (mm rounded to points).
 _EPSILON = 0.01
 
@@ -93,9 +106,8 @@ def render_back(renderer: Renderer, out: Path, profile: Profile,
                          "pages: a card back is one page")
     with pikepdf.open(io.BytesIO(rendered.write_pdf())) as pdf:
         _page_boxes(pdf.pages[0], size)
-        pdf.docinfo["/Title"] = "Card back"
         label_pages(pdf, ["back"])
-        _output_intent(pdf, profile)
+        pdfx.finish(pdf, profile, "Card back", overprint=True, ink_limit=ink_limit)
         write_atomic(Path(out), pdf)
     return Path(out)
 
@@ -172,8 +184,8 @@ def deck_pdf(card_pdfs: list[tuple[str, int, Path]], back: Path, out: Path,
                     copied.obj.Resources = pdf.make_indirect(copied.obj.Resources)
                 first[key] = copied
         label_pages(pdf, [label for label, _ in order])
-        pdf.docinfo["/Title"] = title or Path(out).stem
-        _output_intent(pdf, profile)
+        # The pages are the card PDFs' (their black overprints already).
+        pdfx.finish(pdf, profile, title or Path(out).stem)
         write_atomic(Path(out), pdf)
     return Path(out)
 
@@ -184,12 +196,10 @@ def _source(stack: ExitStack, path: Path, label: str, profile: Profile) -> pikep
     pdf = stack.enter_context(pikepdf.open(path))
     if len(pdf.pages) != 1:
         raise ValueError(f"{label}: {path} has {len(pdf.pages)} pages, not one card")
-    intents = pdf.Root.get("/OutputIntents")
-    if intents:
-        made_for = str(intents[0].get("/OutputConditionIdentifier", ""))
-        if made_for and made_for != profile.description:
-            raise ValueError(f"{label}: {path} was made for {made_for!r}, not "
-                             f"{profile.description!r}: build the cards again")
+    made_for = pdfx.made_for(pdf)  # the profile's description
+    if made_for and made_for != profile.description:
+        raise ValueError(f"{label}: {path} was made for {made_for!r}, not "
+                         f"{profile.description!r}: build the cards again")
     return pdf.pages[0]
 
 
@@ -220,7 +230,8 @@ def _mm(box: Box) -> str:
 class Slot:
     """A card's place on a sheet, in points from the sheet's lower left corner: its
     trim (where it is cut) and its visible area (the trim and as much bleed as the
-    gutter leaves room for: half the gutter at most)."""
+    gutter leaves room for: half the gutter at most, and none in the sheet's
+    margin)."""
 
     column: int
     row: int
@@ -228,22 +239,87 @@ class Slot:
     visible: Box
 
 
-def sheet_slots(size: CardSize, paper: str = "a4", gutter: float = 0.0) -> list[Slot]:
-    """The nine places of a sheet, row by row from the top left, centred on the paper;
-    :class:`ValueError` for an unknown paper, a negative gutter, or cards that do not
-    fit."""
+def layout_fault(size: CardSize, paper: str, gutter: float = 0.0,
+                 margin: float = 0.0) -> str | None:
+    """Why 3 x 3 cards of ``size``, ``gutter`` mm apart, cannot go on ``paper`` with
+    ``margin`` mm kept free at its edges (None when they can), naming what fits.
+
+    The margin is what the printer cannot print: the cards and the crop marks beyond
+    the outer cards (:data:`MARK_OFFSET` and :data:`MARK_MIN` at least) must be inside
+    it, or the sheet prints without them, silently (the bleed shown around the outer
+    cards stops at the margin: it is cut away).  A gutter is 0 (the cards touch: one
+    cut between two) or at least :data:`MIN_GUTTER` (room for a mark between two
+    cards)."""
     if paper not in PAPERS:
-        raise ValueError(f"unknown paper {paper!r}: {' or '.join(PAPERS)}")
+        return f"unknown paper {paper!r}: {' or '.join(PAPERS)}"
     if gutter < 0 or not math.isfinite(gutter):
-        raise ValueError(f"a gutter of {gutter} mm: it is 0 or more")
+        return f"a gutter of {gutter} mm: it is 0 or more"
+    if margin < 0 or not math.isfinite(margin):
+        return f"a margin of {margin} mm: it is 0 or more"
+    if 0 < gutter < MIN_GUTTER - 1e-9:
+        return (f"--gutter {gutter:g} leaves no room for crop marks between the cards: "
+                f"0 (the cards touch, one cut between two) or at least {MIN_GUTTER:g} mm")
     paper_w, paper_h = PAPERS[paper]
+    need = MARK_OFFSET + MARK_MIN
+    # Per side of the sheet: the paper left beyond the cards and their shortest marks
+    # without a gutter, and how much of it a mm of gutter takes.
+    sides = [("left and right", (paper_w - COLUMNS * size.width) / 2 - need,
+              (COLUMNS - 1) / 2),
+             ("top and bottom", (paper_h - ROWS * size.height) / 2 - need, (ROWS - 1) / 2)]
+    side, spare, per_mm = min(sides, key=lambda s: s[1] - s[2] * gutter)
+    left = spare - per_mm * gutter
+    if left >= margin - 1e-6:
+        return None
     block_w = COLUMNS * size.width + (COLUMNS - 1) * gutter
     block_h = ROWS * size.height + (ROWS - 1) * gutter
     if block_w > paper_w or block_h > paper_h:
-        raise ValueError(f"{COLUMNS} x {ROWS} cards of {size.width:g} x {size.height:g} mm "
-                         f"with a gutter of {gutter:g} mm ({block_w:g} x {block_h:g} mm) do "
-                         f"not fit on {paper} ({paper_w:g} x {paper_h:g} mm): use a smaller "
-                         "gutter or another paper")
+        said = (f"{COLUMNS} x {ROWS} cards of {size.width:g} x {size.height:g} mm with a "
+                f"gutter of {gutter:g} mm ({block_w:g} x {block_h:g} mm) do not fit on "
+                f"{paper} ({paper_w:g} x {paper_h:g} mm)")
+    else:
+        said = (f"--gutter {gutter:g} leaves " if gutter > 0 else
+                f"{COLUMNS} x {ROWS} {size.name} cards on {paper} leave ")
+        said += (f"{left:.1f} mm at the sheet's {side} edges, under the {margin:g} mm "
+                 "margin" if left > 0 else f"no room at the sheet's {side} edges")
+        said += f" (the cards and {need:g} mm of crop marks beyond them must print inside it)"
+    return f"{said}: {_fitting(sides, gutter, margin)}"
+
+
+def _fitting(sides: list[tuple[str, float, float]], gutter: float, margin: float) -> str:
+    """What to ask for instead (:func:`layout_fault`): the widest gutter that fits, or
+    no gutter, or the widest margin that fits, or another paper or card size."""
+    widest = _floor(min((spare - margin) / per_mm for _, spare, per_mm in sides))
+    at_zero = min(spare for _, spare, _ in sides)
+    if gutter > 0 and widest >= MIN_GUTTER:
+        return f"at most --gutter {widest:g}"
+    if gutter > 0 and at_zero >= margin - 1e-6:
+        return (f"only --gutter 0 fits (no gutter of {MIN_GUTTER:g} mm or more), or a "
+                "smaller --margin if the printer prints closer to the edge")
+    if at_zero > 0:
+        return (f"at most --margin {_floor(at_zero):g}"
+                + (" with --gutter 0" if gutter > 0 else "")
+                + ", if the printer prints that close to the edge; or another paper "
+                "(--sheets) or card size (--size)")
+    return "another paper (--sheets) or card size (--size)"
+
+
+def _floor(value: float) -> float:
+    """``value`` rounded down to a tenth: a value suggested must fit."""
+    return math.floor(value * 10 + 1e-6) / 10
+
+
+def sheet_slots(size: CardSize, paper: str = "a4", gutter: float = 0.0,
+                margin: float = 0.0) -> list[Slot]:
+    """The nine places of a sheet, row by row from the top left, centred on the paper;
+    :class:`ValueError` (:func:`layout_fault`) for an unknown paper, a negative
+    gutter, or cards and crop marks that do not fit inside ``margin``.  A card's
+    visible area stops at the margin (a printer would not print its bleed there)."""
+    fault = layout_fault(size, paper, gutter, margin)
+    if fault is not None:
+        raise ValueError(fault)
+    paper_w, paper_h = PAPERS[paper]
+    block_w = COLUMNS * size.width + (COLUMNS - 1) * gutter
+    block_h = ROWS * size.height + (ROWS - 1) * gutter
     left, bottom = (paper_w - block_w) / 2, (paper_h - block_h) / 2
     shown = min(size.bleed, gutter / 2)
     slots = []
@@ -252,7 +328,9 @@ def sheet_slots(size: CardSize, paper: str = "a4", gutter: float = 0.0) -> list[
             x = left + column * (size.width + gutter)
             y = bottom + (ROWS - 1 - row) * (size.height + gutter)
             trim = (x, y, x + size.width, y + size.height)
-            visible = (x - shown, y - shown, x + size.width + shown, y + size.height + shown)
+            visible = (max(x - shown, margin), max(y - shown, margin),
+                       min(x + size.width + shown, paper_w - margin),
+                       min(y + size.height + shown, paper_h - margin))
             slots.append(Slot(column, row, _points(trim), _points(visible)))
     return slots
 
@@ -268,32 +346,39 @@ def mirrored(slot: Slot, slots: Sequence[Slot]) -> Slot:
     return next(s for s in slots if s.row == slot.row and s.column == COLUMNS - 1 - slot.column)
 
 
-def crop_marks(slots: Sequence[Slot], page: tuple[float, float]) -> list[Box]:
+def crop_marks(slots: Sequence[Slot], page: tuple[float, float],
+               margin: float = 0.0) -> list[Box]:
     """Crop marks for cards in ``slots`` on a page of ``page`` (width, height) points:
-    segments ``(x0, y0, x1, y1)`` along every trim line, wherever the line is at least
-    :data:`MARK_OFFSET` mm away from every card's visible area: in the sheet's margins
-    (:data:`MARK_LENGTH` mm long, from the cards outwards), in the gutters (the whole
-    gap between two cards, or a mark from each side when it is long) and beside an
-    empty place.  Shorter than :data:`MARK_MIN` mm: left out."""
+    segments ``(x0, y0, x1, y1)`` prolonging every trim line beyond the corners of
+    the cards it bounds, from :data:`MARK_OFFSET` mm off the corner, never over a
+    card's trim (nor within that offset of one), never in the sheet's outer ``margin``
+    mm.  So every card gets a mark on both sides of each corner: in the sheet's
+    margins (up to :data:`MARK_LENGTH` mm, from the cards outwards), across the
+    gutters (the gap between two cards' corners, or a mark from each side when it is
+    long; over the bleed shown there, which is cut away), and beside an empty place.
+    With no gutter two neighbours share their cut line, which is marked outside the
+    cards only (a mark between them would be on a card).  Shorter than
+    :data:`MARK_MIN` mm: left out (:func:`layout_fault` refuses such layouts)."""
     offset, length, shortest = MARK_OFFSET * MM_PT, MARK_LENGTH * MM_PT, MARK_MIN * MM_PT
+    edge = margin * MM_PT
     marks: list[Box] = []
     for axis in (0, 1):  # 0: vertical lines (x = a trim edge); 1: horizontal lines
         across, along = axis, 1 - axis  # the line's fixed coordinate, and its direction
-        end = page[along]
+        first, last = edge, page[along] - edge  # where the printer prints
         lines = sorted({round(s.trim[across + k], 4) for s in slots for k in (0, 2)})
         for position in lines:
             blocked = sorted(
-                (s.visible[along] - offset, s.visible[along + 2] + offset) for s in slots
-                if s.visible[across] - offset < position < s.visible[across + 2] + offset)
-            free, start = [], 0.0
+                (s.trim[along] - offset, s.trim[along + 2] + offset) for s in slots
+                if s.trim[across] - offset < position < s.trim[across + 2] + offset)
+            free, start = [], first
             for low, high in blocked:
                 if low > start:
                     free.append((start, low))
                 start = max(start, high)
-            if start < end:
-                free.append((start, end))
+            if start < last:
+                free.append((start, last))
             for low, high in free:
-                at_low, at_high = low > 0, high < end  # beside a card at that end
+                at_low, at_high = low > first, high < last  # beside a card at that end
                 if at_low and at_high and high - low > 2 * length:
                     pieces = [(low, low + length), (high - length, high)]
                 elif at_low and at_high:
@@ -311,19 +396,29 @@ def crop_marks(slots: Sequence[Slot], page: tuple[float, float]) -> list[Box]:
     return marks
 
 
+def _over(mark: Box, box: Box) -> bool:
+    """Whether the segment ``mark`` runs over the inside of ``box``."""
+    x0, y0, x1, y1 = mark
+    return (min(x0, x1) < box[2] and max(x0, x1) > box[0]
+            and min(y0, y1) < box[3] and max(y0, y1) > box[1])
+
+
 def sheets_pdf(card_pdfs: list[tuple[str, Path]], out: Path, profile: Profile,
                size: CardSize, paper: str = "a4", gutter: float = 0.0,
-               backs: Path | None = None, title: str | None = None) -> Path:
+               backs: Path | None = None, title: str | None = None,
+               margin: float = 0.0) -> Path:
     """Write print-and-play sheets to ``out``: the cards (``(label, card PDF)``, in
     order, a card as many times as it is listed) 3 x 3 a sheet at their exact trim
-    size, centred on ``paper`` (``a4`` or ``letter``, portrait), ``gutter`` mm apart.
+    size, centred on ``paper`` (``a4`` or ``letter``, portrait), ``gutter`` mm apart,
+    cards and crop marks inside the outer ``margin`` mm the printer cannot print (a
+    :class:`ValueError` naming what fits otherwise: :func:`layout_fault`).
 
     With no gutter the cards touch at their trim lines (one cut between two cards);
     with one, each card shows its bleed up to half the gutter, so a cut a little off
     the line still has the card's ground (a gutter of twice the bleed shows it all).
     Each card is its page as a Form XObject, clipped to that visible area.  Crop marks
-    (:func:`crop_marks`) are drawn last, in black ink only, so nothing covers them,
-    and never on a card.
+    (:func:`crop_marks`: both sides of every card's corners) are drawn last, in black
+    ink only, so nothing covers them, and never over a card's trim.
 
     With ``backs`` (the card back's PDF), every front sheet is followed by a back sheet
     with a back behind each card: the same rows, the columns reversed, so that the
@@ -332,7 +427,7 @@ def sheets_pdf(card_pdfs: list[tuple[str, Path]], out: Path, profile: Profile,
     not ``size`` is a :class:`ValueError`."""
     if not card_pdfs:
         raise ValueError("no card to put on sheets")
-    slots = sheet_slots(size, paper, gutter)
+    slots = sheet_slots(size, paper, gutter, margin)
     paper_pt = (PAPERS[paper][0] * MM_PT, PAPERS[paper][1] * MM_PT)
     with ExitStack() as stack:
         pdf = stack.enter_context(pikepdf.Pdf.new())
@@ -355,15 +450,15 @@ def sheets_pdf(card_pdfs: list[tuple[str, Path]], out: Path, profile: Profile,
         for number, first in enumerate(range(0, len(card_pdfs), per_sheet), start=1):
             placed = [(slot, form(path, label)) for slot, (label, path)
                       in zip(slots, card_pdfs[first:first + per_sheet], strict=False)]
-            _sheet(pdf, paper_pt, placed)
+            _sheet(pdf, paper_pt, placed, margin)
             labels.append(f"sheet {number}")
             if backs is not None:
                 back = form(backs, "the card back")
-                _sheet(pdf, paper_pt, [(mirrored(slot, slots), back) for slot, _ in placed])
+                _sheet(pdf, paper_pt, [(mirrored(slot, slots), back) for slot, _ in placed],
+                       margin)
                 labels.append(f"sheet {number} back")
         label_pages(pdf, labels)
-        pdf.docinfo["/Title"] = title or Path(out).stem
-        _output_intent(pdf, profile)
+        pdfx.finish(pdf, profile, title or Path(out).stem)
         write_atomic(Path(out), pdf)
     return Path(out)
 
@@ -381,8 +476,10 @@ def _number(value: float) -> str:
 
 
 def _sheet(pdf: pikepdf.Pdf, paper: tuple[float, float],
-           placed: Sequence[tuple[Slot, tuple[pikepdf.Object, Box]]]) -> None:
-    """Add a sheet: each card clipped to its visible area, then the crop marks."""
+           placed: Sequence[tuple[Slot, tuple[pikepdf.Object, Box]]],
+           margin: float = 0.0) -> None:
+    """Add a sheet: each card clipped to its visible area, then the crop marks (those
+    over a card's bleed on a paper-white casing first, so they show on dark art)."""
     xobjects = pikepdf.Dictionary()
     names: dict[tuple[int, int], str] = {}
     content = []
@@ -393,12 +490,14 @@ def _sheet(pdf: pikepdf.Pdf, paper: tuple[float, float],
         dx, dy = slot.trim[0] - trim[0], slot.trim[1] - trim[1]
         content.append(f"q {_number(x0)} {_number(y0)} {_number(x1 - x0)} {_number(y1 - y0)} "
                        f"re W n 1 0 0 1 {_number(dx)} {_number(dy)} cm {name} Do Q")
-    marks = crop_marks([slot for slot, _ in placed], paper)
-    if marks:
-        content.append(f"q {MARK_WIDTH_PT:g} w 0 J [] 0 d 0 0 0 1 K")
-        content += [f"{_number(a)} {_number(b)} m {_number(c)} {_number(d)} l S"
-                    for a, b, c, d in marks]
-        content.append("Q")
+    marks = crop_marks([slot for slot, _ in placed], paper, margin)
+    cased = [m for m in marks if any(_over(m, slot.visible) for slot, _ in placed)]
+    for segments, width, ink in ((cased, MARK_CASING_PT, 0), (marks, MARK_WIDTH_PT, 1)):
+        if segments:
+            content.append(f"q {width:g} w 0 J [] 0 d 0 0 0 {ink} K")
+            content += [f"{_number(a)} {_number(b)} m {_number(c)} {_number(d)} l S"
+                        for a, b, c, d in segments]
+            content.append("Q")
     width, height = paper
     box = pikepdf.Array([0, 0, round(width, 4), round(height, 4)])
     page = pikepdf.Dictionary(

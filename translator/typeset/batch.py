@@ -22,7 +22,7 @@ from ..cards.model import Library
 from . import assemble, manifest, preflight
 from .artwork import Profile, find_profile
 from .build import BuildOptions, CardResult, _renderer, build_cards
-from .preview import render_png
+from .preview import render_png, rendering
 from .theme import load_theme
 
 #: Preview formats and what Pillow calls them.
@@ -42,22 +42,47 @@ class Request:
     backs: str = "duplex"
     sheets: str | None = None
     gutter: float = 0.0
+    #: The sheet's outer margin (mm) the printer cannot print: cards and marks stay off it.
+    margin: float = assemble.DEFAULT_MARGIN
     sheet_backs: bool = False
     previews: list[str] = field(default_factory=list)  # "png", "webp"
     dpi: float = 300.0
     check: bool = True
 
 
+@dataclass(frozen=True)
+class Missing:
+    """A deck or sheet file not written because cards it holds could not be printed
+    (the file there before, with their old text, is removed)."""
+
+    path: str
+    cards: tuple[str, ...]
+
+    @property
+    def reason(self) -> str:
+        count = len(self.cards)
+        return f"{count} card{'' if count == 1 else 's'} failed ({', '.join(self.cards)})"
+
+    def __str__(self) -> str:
+        """``sample.fr.deck.pdf not written: 2 cards failed (harbor-lord, saltmere)``."""
+        return f"{Path(self.path).name} not written: {self.reason}"
+
+    def to_dict(self) -> dict:
+        return {"file": self.path, "reason": self.reason, "cards": list(self.cards)}
+
+
 @dataclass
 class Report:
-    """What a build did: the cards, every file it made or kept, what the preflight
-    found."""
+    """What a build did: the cards, every file it made or kept, the deck and sheet
+    files it could not make, what the preflight found."""
 
     cards: list[CardResult] = field(default_factory=list)
     #: Print files (card PDFs, decks, sheets), in the order made.
     files: list[str] = field(default_factory=list)
     #: Preview images.
     images: list[str] = field(default_factory=list)
+    #: Deck and sheet files not written (a card they hold failed).
+    missing: list[Missing] = field(default_factory=list)
     #: Files made this time (the others were up to date).
     made: int = 0
     pages: int = 0
@@ -99,7 +124,9 @@ class _Record:
                 and (self.out / name).is_file())
 
     def forget(self, names: Sequence[str]) -> None:
-        if any(self.outputs.pop(name, None) is not None for name in list(names)):
+        # Every name popped (a generator in any() would stop at the first entry found).
+        dropped = [self.outputs.pop(name, None) for name in names]
+        if any(entry is not None for entry in dropped):
             self.save()
 
     def remember(self, entries: dict[str, dict]) -> None:
@@ -163,10 +190,13 @@ def produce(library: Library, request: Request,
         report.cards.extend(results)
         report.made += sum(1 for r in results if r.path and not r.reused)
         printed = {r.slug: Path(r.path) for r in results if r.path}
+        failed = [r.slug for r in results if not r.path]
         report.files.extend(str(p) for p in printed.values())
+        _withdraw(record, [f"{kind}/{slug}.{lang}.{kind}" for kind in PREVIEW_FORMATS
+                           for slug in failed])
         if request.deck or request.sheets:
             say(f"decks ({lang})")
-            _decks(library, request, lang, printed, profile, record, report)
+            _decks(library, request, lang, printed, failed, profile, record, report)
         if request.previews:
             say(f"previews ({lang})")
             report.images.extend(str(p) for p in _derive(record, report, [
@@ -183,13 +213,29 @@ def produce(library: Library, request: Request,
 
 
 def _decks(library: Library, request: Request, lang: str, printed: dict[str, Path],
-           profile: Profile, record: _Record, report: Report) -> None:
-    """The deck files and sheets of every deck with printed cards in ``lang``."""
+           failed: Sequence[str], profile: Profile, record: _Record,
+           report: Report) -> None:
+    """The deck files and sheets of every deck with cards built in ``lang``.
+
+    A deck holding a card that could not be printed (``failed``) is not made, since it
+    would lack that card, and what was there before (the card's old text) is removed:
+    the report names the files missing and why.  Once the card is fixed, a rebuild
+    makes them again (their record entries are gone)."""
     options = request.options
     back = _back(request, profile, record, report)
     for name, deck in sorted(library.decks.items()):
         listed = [(slug, quantity) for slug, quantity in deck.quantities.items()
                   if slug in printed and quantity > 0]
+        lacking = [slug for slug, quantity in deck.quantities.items()
+                   if slug in failed and quantity > 0]
+        if lacking:
+            names = [*([f"{name}.{lang}.deck.pdf"] if request.deck else []),
+                     *([f"{name}.{lang}.sheets-{request.sheets}.pdf"] if request.sheets
+                       else [])]
+            _withdraw(record, names)
+            report.missing.extend(Missing(str(record.out / n), tuple(lacking))
+                                  for n in names)
+            continue
         if not listed:
             continue
         inputs = [printed[slug] for slug, _ in listed] + [back]
@@ -203,13 +249,25 @@ def _decks(library: Library, request: Request, lang: str, printed: dict[str, Pat
         if request.sheets:
             copies = [(f"{slug}.{lang}", printed[slug]) for slug, quantity in listed
                       for _ in range(quantity)]
-            settings = (listed, request.sheets, request.gutter, request.sheet_backs)
+            settings = (listed, request.sheets, request.gutter, request.sheet_backs,
+                        request.margin)
             files.append((f"{name}.{lang}.sheets-{request.sheets}.pdf",
                           _digest("sheets", settings, inputs),
                           lambda path, copies=copies: assemble.sheets_pdf(
                               copies, path, profile, options.size, request.sheets,
-                              request.gutter, back if request.sheet_backs else None)))
+                              request.gutter, back if request.sheet_backs else None,
+                              margin=request.margin)))
         report.files.extend(str(path) for path in _derive(record, report, files))
+
+
+def _withdraw(record: _Record, names: Sequence[str]) -> None:
+    """Remove files of the output directory that would show what is no longer true
+    (a failed card's previews, a deck without it): their record entries are
+    dropped first (an interrupted build never vouches for a file half gone), then the
+    files."""
+    record.forget(names)
+    for name in names:
+        (record.out / name).unlink(missing_ok=True)
 
 
 def _back(request: Request, profile: Profile, record: _Record, report: Report) -> Path:
@@ -239,15 +297,19 @@ def _preview(pdf: Path, name: str, request: Request) -> Derived:
             image.save(temporary, PREVIEW_FORMATS[kind], dpi=(request.dpi, request.dpi),
                        **({"quality": 90} if kind == "webp" else {"optimize": False}))
 
-    return name, _digest("preview", request.dpi, [pdf]), make
+    # A soft proof (Ghostscript and the PDF's output profile, preview.py), or PDFium's
+    # render where Ghostscript is missing: made again when that changes.
+    return name, _digest("preview", (request.dpi, rendering()), [pdf]), make
 
 
 def _checks(report: Report, request: Request) -> list[tuple[Path, bool, str]]:
-    """What to preflight: (file, card-sized, how).  Card PDFs and the back are checked
-    whole ("all").  A deck file's pages are theirs, copied unchanged (the same content
-    streams, fonts and images), so the deck is checked for its boxes and output intent
-    ("file").  A sheet draws the cards anew with its crop marks: everything but the
-    ink ("content"), which is that of the cards and of the marks (black only)."""
+    """What to preflight: (file, with the card size, how).  Card PDFs and the back are
+    checked whole ("all").  A deck file's pages are theirs, copied unchanged (the same
+    content streams, fonts and images), so the deck is checked for its boxes and output
+    intent ("file").  A sheet draws the cards anew with its crop marks: everything but
+    the ink ("content"), which is that of the cards and of the marks (black only); the
+    preflight knows its pages for sheets (by their labels) and checks the cards placed
+    on them against the card size."""
     checks = []
     back = None
     for file in report.files:
@@ -255,7 +317,7 @@ def _checks(report: Report, request: Request) -> list[tuple[Path, bool, str]]:
         if path.name.endswith(".deck.pdf"):
             checks.append((path, True, "file"))
         elif ".sheets-" in path.name:
-            checks.append((path, False, "content"))
+            checks.append((path, True, "content"))
         else:
             checks.append((path, True, "all"))
             continue

@@ -17,13 +17,13 @@ import signal
 import sys
 import threading
 import time
-import zlib
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import pikepdf
 from fontTools.ttLib import TTFont
@@ -32,16 +32,23 @@ from ..atomic import owner_alive, replacing, sweep, work_for
 from ..cards.model import Card, Library
 from ..glossary.loader import library_files, load_glossary, shipped_files
 from ..glossary.model import Glossary
-from . import manifest
-from .artwork import ArtworkError, Profile, find_profile, prepare
+from . import manifest, pdfx
+from .artwork import INK_LIMIT, ArtworkError, Profile, find_profile, prepare
+from .elements import LINE_ELEMENTS, PageMeasure, Spec, ceil_step, floor_step, measure_page
+from .elements import room as element_room
+from .elements import too_wide as element_too_wide
 from .manifest import safe_artwork
-from .render import CardPage, Renderer, art_box, card_page, overflows
+from .render import BODY_PT, CardPage, Renderer, art_box, card_page, overflows
 from .sizes import MM_PT, CardSize
 from .theme import Theme, ThemeError, load_theme
 
 #: Text scales tried, as the reference does: 1.00 down to the floor in steps of 0.02.
 STEP = 0.02
 DEFAULT_FLOOR = 0.52
+#: The smallest text size printed by default (pt): smaller is unreadable on a card.
+DEFAULT_MIN_SIZE = 6.0
+#: The smallest scale of a one-line element (name, type line, cost, stats).
+SHRINK_FLOOR = 0.8
 #: Overflow below this many mm is rounding, not text.
 TOLERANCE_MM = 0.05
 
@@ -59,6 +66,16 @@ class BuildOptions:
     ink_limit: float = 300.0
     #: Where converted artwork is kept between builds.
     cache_dir: Path | None = None
+    #: The smallest text size printed (pt): the text's floor is raised to it.
+    min_size: float = DEFAULT_MIN_SIZE
+    #: How far a name, type line, cost or stat too long for its box may shrink.
+    shrink_floor: float = SHRINK_FLOOR
+
+    @property
+    def text_floor(self) -> float:
+        """The smallest scale of the rule text: ``floor``, raised so that nothing is
+        printed under ``min_size``."""
+        return text_floor(self.floor, self.min_size)
 
 
 @dataclass
@@ -75,10 +92,30 @@ class CardResult:
     warnings: list[str] = field(default_factory=list)
     #: Not rendered: its inputs are those of the PDF already there.
     reused: bool = False
+    #: Why it was not printed, each naming the card file (what does not fit, a word
+    #: its glossary lacks); with ``allow_overflow`` what does not fit is a warning.
+    errors: list[str] = field(default_factory=list)
+    #: The smallest text size it prints (pt).
+    min_size: float | None = None
+    #: Each element's box (mm from the page's top-left) and smallest size (for a card
+    #: rendered this time: the build record keeps only its smallest size).
+    elements: dict[str, dict] = field(default_factory=dict)
 
     @property
     def failed(self) -> bool:
-        return self.overflow is not None or bool(self.missing_glyphs)
+        """Not printed, for a reason the card must fix."""
+        return self.path is None and (self.overflow is not None or bool(self.missing_glyphs)
+                                      or bool(self.errors))
+
+
+def text_floor(floor: float, min_size: float) -> float:
+    """The rule text's smallest scale: ``floor``, raised to the first step printing it
+    at ``min_size`` points or more."""
+    return max(floor, ceil_step(min_size / BODY_PT))
+
+
+def percent(scale: float) -> str:
+    return f"{round(scale * 100)} %"
 
 
 def scales(floor: float) -> list[float]:
@@ -190,32 +227,20 @@ def _next_scale(samples: Sequence[tuple[float, float, float]], steps: list[float
     return unknown[len(unknown) // 2], False
 
 
-@lru_cache(maxsize=4)
-def _compressed_profile(profile: Profile) -> bytes:
-    """The profile's bytes, deflated once (saving it otherwise compresses it again in
-    every card's PDF: most of the time spent writing a card)."""
-    return zlib.compress(profile.icc_bytes(), 6)
-
-
-def _output_intent(pdf: pikepdf.Pdf, profile: Profile) -> None:
-    icc = pikepdf.Stream(pdf, b"")
-    icc.write(_compressed_profile(profile), filter=pikepdf.Name.FlateDecode)
-    icc.N = 4
-    pdf.Root.OutputIntents = pikepdf.Array([pikepdf.Dictionary(
-        Type=pikepdf.Name.OutputIntent, S=pikepdf.Name.GTS_PDFX,
-        OutputConditionIdentifier=pikepdf.String(profile.description),
-        Info=pikepdf.String(profile.description),
-        DestOutputProfile=icc)])
-
-
 def write_atomic(path: Path, pdf: pikepdf.Pdf) -> None:
     """Save ``pdf`` as ``path`` all at once (see :mod:`translator.atomic`: an error names
     ``path``, never the temporary file)."""
     with replacing(path) as temporary, temporary.open("wb") as stream:
         # A stream, not the path: given an existing path, pikepdf makes its own
         # temporary file beside it, which an interrupted build would leave behind.
-        # 1.4: output intents and the transparency keys WeasyPrint writes (it says 1.3).
-        pdf.save(stream, min_version="1.4")
+        # 1.4: output intents and the transparency keys WeasyPrint writes (it says 1.3);
+        # at most 1.6, as PDF/X-4 wants (WeasyPrint's own documents, the back, say 1.7
+        # and use nothing of it).  A reproducible build (SOURCE_DATE_EPOCH) gets a
+        # trailer /ID made from the content, not from the time and file name.
+        newer = pdf.pdf_version > pdfx.MAX_PDF_VERSION
+        pdf.save(stream, min_version="1.4",
+                 force_version=pdfx.MAX_PDF_VERSION if newer else None,
+                 deterministic_id=pdfx.reproducible())
 
 
 def _page_boxes(page: pikepdf.Page, size: CardSize) -> None:
@@ -267,9 +292,11 @@ def _drop_unused_colour_spaces(page: pikepdf.Page) -> None:
 
 
 def write_cards(document_pdf: bytes, pages: Sequence[CardPage], out: Path,
-                profile: Profile, size: CardSize) -> list[str]:
+                profile: Profile, size: CardSize, ink_limit: float = INK_LIMIT) -> list[str]:
     """Split a rendered deck into one PDF per card, each with its page boxes, only the
-    resources it uses, and the output intent."""
+    resources it uses, and its PDF/X labels and output intent, its pure black
+    overprinting where the ground leaves the total ink under ``ink_limit``
+    (:func:`.pdfx.finish`)."""
     written = []
     with pikepdf.open(io.BytesIO(document_pdf)) as whole:
         # Each page gets its own resources (only what it uses), so that copying a page
@@ -281,9 +308,9 @@ def write_cards(document_pdf: bytes, pages: Sequence[CardPage], out: Path,
             single.pages.append(whole.pages[number])
             _page_boxes(single.pages[0], size)
             _drop_unused_colour_spaces(single.pages[0])
-            single.docinfo["/Title"] = f"{page.values['name']} ({page.lang})"
             label_pages(single, [f"{page.slug}.{page.lang}"])
-            _output_intent(single, profile)
+            pdfx.finish(single, profile, f"{page.values['name']} ({page.lang})",
+                        overprint=True, ink_limit=ink_limit)
             path = out / f"{page.slug}.{page.lang}.pdf"
             write_atomic(path, single)
             written.append(str(path))
@@ -312,6 +339,114 @@ def _glossary(lang: str, roots: tuple[Path, ...]) -> Glossary:
     return load_glossary(lang, [str(r) for r in roots])[0]
 
 
+def _lay_out(renderer: Renderer, pages: list[CardPage], options: BuildOptions
+             ) -> tuple[tuple[Any, list[Any]], list[PageMeasure], dict[int, float]]:
+    """Lay the cards out, each with its text and one-line elements shrunk until they
+    fit or reach their floors: (the first document and each card's final page), the
+    measures of those pages, and how many mm too tall the text of each card is that
+    does not fit at the floor.
+
+    One full render first: most cards fit as they are, and their pages are final.  The
+    text of the others is fitted on its box alone (:func:`fit`); a one-line element too
+    wide gets the scale its measured width asks for (:func:`_shrink`).  The cards
+    changed are rendered again, which checks both (the text's scale may be only
+    bounded, a width not exactly proportional): a card still too large goes a step
+    down, until it fits or is at its floor."""
+    floor = options.text_floor
+    first = renderer.render(pages)
+    final = list(first.pages)
+    text = overflows(first)
+    measured = [measure_page(page) for page in first.pages]
+    large = [i for i, (content, frame) in enumerate(text) if content - frame > TOLERANCE_MM]
+    too_tall = {large[i]: amount for i, amount in fit(
+        renderer, [pages[i] for i in large], floor, [text[i] for i in large]).items()}
+    pending = []
+    for index, page in enumerate(pages):
+        shrunk = _shrink(page, measured[index], options)
+        if shrunk or page.scale < 1.0:
+            pending.append(index)
+    while pending:
+        again = renderer.render([pages[i] for i in pending])
+        following = []
+        for index, laid_out, heights in zip(pending, again.pages, overflows(again),
+                                            strict=True):
+            final[index], text[index] = laid_out, heights
+            measured[index] = measure_page(laid_out)
+            page = pages[index]
+            redo = _shrink(page, measured[index], options)
+            if heights[0] - heights[1] > TOLERANCE_MM and index not in too_tall \
+                    and page.scale > floor + 1e-9:
+                page.scale = round(page.scale - STEP, 2)
+                redo = True
+            if redo:
+                following.append(index)
+        pending = following
+    for index, (content, frame) in enumerate(text):
+        if content - frame > TOLERANCE_MM and index not in too_tall:
+            too_tall[index] = content - frame  # at the floor, found by the last render
+    return (first, final), measured, too_tall
+
+
+def _shrink(page: CardPage, measure: PageMeasure, options: BuildOptions) -> bool:
+    """Give each one-line element of ``page`` too wide for its box the scale its width
+    asks for, a step lower if that was tried, never under its floor (``shrink_floor``,
+    raised so that it prints at ``min_size`` or more); True if one changed."""
+    changed = False
+    for spec in LINE_ELEMENTS:
+        if not spec.shrinks or not element_too_wide(measure, spec):
+            continue
+        current = page.fit.get(spec.name, 1.0)
+        element = measure.elements[spec.name]
+        lowest = _element_floor(spec, (element.size_pt or 0.0) / current, options)
+        if current <= lowest + 1e-9:
+            continue
+        target = floor_step(current * element_room(measure, spec) / element.width)
+        if target >= current:
+            target = round(current - STEP, 2)
+        page.fit[spec.name] = max(target, lowest)
+        changed = True
+    return changed
+
+
+def _element_floor(spec: Spec, size_pt: float, options: BuildOptions) -> float:
+    """The smallest scale of an element printed at ``size_pt`` at scale 1."""
+    if not spec.shrinks or size_pt <= 0:
+        return 1.0
+    return max(options.shrink_floor, ceil_step(options.min_size / size_pt))
+
+
+def _judge(results: list[CardResult], pages: list[CardPage], measured: list[PageMeasure],
+           too_tall: dict[int, float], options: BuildOptions) -> None:
+    """Record on each card its scale, sizes and boxes, and what does not fit: an error
+    (the card is not printed), or with ``allow_overflow`` a warning (printed cut)."""
+    for index, (result, page, measure) in enumerate(zip(results, pages, measured,
+                                                        strict=True)):
+        result.scale = page.scale
+        result.min_size = measure.min_size_pt
+        result.elements = {name: m.to_dict() for name, m in measure.elements.items()}
+        problems = []
+        if index in too_tall:
+            result.overflow = too_tall[index]
+            problems.append(f"{page.where}: the text is {too_tall[index]:.1f} mm too tall "
+                            f"for its box at {percent(page.scale)}: shorten it")
+        for spec in LINE_ELEMENTS:
+            excess = element_too_wide(measure, spec)
+            if excess:
+                at = f" at {percent(page.fit.get(spec.name, 1.0))}" if spec.shrinks else ""
+                problems.append(f"{page.where}: {spec.what} is {excess:.1f} mm too wide "
+                                f"for its box{at}: {spec.advice}")
+        if options.allow_overflow:
+            result.warnings.extend(f"{problem} (printed cut: --allow-overflow)"
+                                   for problem in problems)
+        else:
+            result.errors.extend(problems)
+        if measure.smallest is not None and measure.smallest[0] < options.min_size - 0.01:
+            size, where = measure.smallest
+            result.errors.append(
+                f"{page.where}: prints {size:.1f} pt text ({where}), under the "
+                f"{options.min_size:g} pt minimum (--min-size): the theme sets that size")
+
+
 def run_job(job: Job) -> list[CardResult]:
     """Render, fit and write a batch of cards (in a worker process, or this one)."""
     profile = find_profile(job.options.icc)
@@ -334,42 +469,17 @@ def run_job(job: Job) -> list[CardResult]:
             if art.path is not None:
                 page.values["artwork"] = art.path.as_uri()
         pages.append(page)
-    results = [CardResult(p.slug, p.lang, None, 1.0, warnings=p.warnings) for p in pages]
+    results = [CardResult(p.slug, p.lang, None, 1.0, warnings=p.warnings,
+                          errors=list(p.errors)) for p in pages]
     for result, page in zip(results, pages, strict=True):
         result.missing_glyphs = missing_glyphs(page, codepoints)
-    # One full render: most cards fit as they are, and their pages are final.  The
-    # others are fitted on their text boxes alone, then rendered again.
-    first = renderer.render(pages)
-    measures = overflows(first)
-    final = list(first.pages)
-    large = [i for i, (content, frame) in enumerate(measures)
-             if content - frame > TOLERANCE_MM]
-    too_tall = {large[i]: amount for i, amount in fit(
-        renderer, [pages[i] for i in large], job.options.floor,
-        [measures[i] for i in large]).items()}
-    shrunk = [i for i in large if pages[i].scale < 1.0]
-    while shrunk:
-        again = renderer.render([pages[i] for i in shrunk])
-        for index, page in zip(shrunk, again.pages, strict=True):
-            final[index] = page
-        # The render that prints a card checks its scale (fit may have bounded it
-        # without measuring it): one still too tall goes a step down.
-        shrunk = [index for index, (content, frame) in zip(shrunk, overflows(again),
-                                                           strict=True)
-                  if content - frame > TOLERANCE_MM and index not in too_tall
-                  and pages[index].scale > scales(job.options.floor)[-1]]
-        for index in shrunk:
-            pages[index].scale = round(pages[index].scale - STEP, 2)
-    for index, amount in too_tall.items():
-        results[index].overflow = amount
-    for result, page in zip(results, pages, strict=True):
-        result.scale = page.scale
-    printable = [i for i, r in enumerate(results)
-                 if not r.missing_glyphs and (r.overflow is None or job.options.allow_overflow)]
+    final, measured, too_tall = _lay_out(renderer, pages, job.options)
+    _judge(results, pages, measured, too_tall, job.options)
+    printable = [i for i, r in enumerate(results) if not r.missing_glyphs and not r.errors]
     if printable:
-        whole = first.copy([final[i] for i in printable]).write_pdf()
+        whole = final[0].copy([final[1][i] for i in printable]).write_pdf()
         paths = write_cards(whole, [pages[i] for i in printable], job.out, profile,
-                            job.options.size)
+                            job.options.size, job.options.ink_limit)
         for i, path in zip(printable, paths, strict=True):
             results[i].path = path
     for refused in renderer.fetcher.refused:
@@ -398,8 +508,9 @@ def build_cards(library: Library, lang: str, out: str | Path, options: BuildOpti
     profile = find_profile(options.icc)
     glossary_files = [*shipped_files(lang), *library_files(lang, [str(r) for r in
                                                                   library_roots])]
-    shared = manifest.shared_digest(theme.directories, theme.fonts.values(), glossary_files,
-                                    profile.sha256, manifest.settings_key(options))
+    shared = manifest.shared_digest([*theme.directories, pdfx.registry_path()],
+                                    theme.fonts.values(), glossary_files, profile.sha256,
+                                    manifest.settings_key(options))
     recorded = {} if force else manifest.read(out)
     digests = {card.slug: manifest.card_digest(card, lang, shared) for card in cards}
     results: dict[str, CardResult] = {}
@@ -411,7 +522,8 @@ def build_cards(library: Library, lang: str, out: str | Path, options: BuildOpti
             results[card.slug] = CardResult(
                 card.slug, lang, str(out / name), float(entry.get("scale", 1.0)),
                 overflow=entry.get("overflow"),
-                warnings=[str(w) for w in entry.get("warnings", [])], reused=True)
+                warnings=[str(w) for w in entry.get("warnings", [])], reused=True,
+                min_size=entry.get("min_size"))
         else:
             todo.append((card, lang))
     if progress is not None and results:
@@ -431,10 +543,16 @@ def build_cards(library: Library, lang: str, out: str | Path, options: BuildOpti
             continue  # its entry stays as it is (with its preflight record)
         if result.path:
             outputs[name] = {"digest": digests[slug], "scale": result.scale,
-                             "overflow": result.overflow, "warnings": result.warnings}
+                             "overflow": result.overflow, "warnings": result.warnings,
+                             "min_size": result.min_size}
         else:
             outputs.pop(name, None)
     manifest.write(out, outputs)
+    # A card not printed leaves no PDF behind: the one there holds its old text, and
+    # a print shop given the folder would print it.  Its record entry is gone already.
+    for slug, result in results.items():
+        if not result.path:
+            (out / f"{slug}.{lang}.pdf").unlink(missing_ok=True)
     return [results[card.slug] for card in cards]
 
 

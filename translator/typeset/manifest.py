@@ -144,4 +144,5 @@ def write(out: Path, outputs: dict[str, dict]) -> None:
 def settings_key(options: BuildOptions) -> tuple:
     """The build settings that change an output (not where it goes, nor parallelism)."""
     size = options.size
-    return (astuple(size), options.floor, options.allow_overflow, options.ink_limit)
+    return (astuple(size), options.floor, options.allow_overflow, options.ink_limit,
+            options.min_size, options.shrink_floor)

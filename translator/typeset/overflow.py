@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from ..cards.model import Card
 from ..glossary.loader import load_glossary
-from .build import DEFAULT_FLOOR, fit
+from .build import DEFAULT_FLOOR, DEFAULT_MIN_SIZE, fit, text_floor
 from .render import Renderer, card_page
 from .sizes import PRESETS
 from .theme import load_theme
@@ -28,7 +28,8 @@ def _renderer() -> Renderer:
 
 def overflowing(cards: Sequence[tuple[Card, str, T]],
                 floor: float = DEFAULT_FLOOR) -> Iterator[tuple[T, float, float]]:
-    """(tag, mm too tall, scale) of each card whose text does not fit at ``floor``."""
+    """(tag, mm too tall, scale) of each card whose text does not fit at ``floor``
+    (raised, as the build raises it, so that the text prints at 6 pt or more)."""
     if not cards:
         return
     renderer = _renderer()
@@ -38,6 +39,6 @@ def overflowing(cards: Sequence[tuple[Card, str, T]],
         if lang not in glossaries:
             glossaries[lang] = load_glossary(lang)[0]
         pages.append(card_page(card, lang, renderer.theme, glossaries[lang]))
-    too_tall = fit(renderer, pages, floor)
+    too_tall = fit(renderer, pages, text_floor(floor, DEFAULT_MIN_SIZE))
     for index in sorted(too_tall):
         yield cards[index][2], too_tall[index], pages[index].scale

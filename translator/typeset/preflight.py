@@ -18,11 +18,16 @@ here, page by page, naming the page, the card and the object at fault:
 ``resolution``
     every image at least ``min_ppi`` at the size it is drawn (the CTM at ``Do``).
 ``boxes``
-    TrimBox and BleedBox as the card size says (or merely nested, for sheets).
+    TrimBox and BleedBox as the card size says (or merely nested, for print-and-play
+    sheets, known by their page labels, whose placed cards must have the card size).
 ``intent``
     a CMYK output intent, so the RIP knows which CMYK the numbers mean.
 ``unreadable``
     not a PDF pikepdf can open, or a page that cannot be read.
+``knockout`` (a warning)
+    white text under 8 pt knocked out of a ground of more than one ink above 10 %
+    (or of an image): the plates never register exactly, and such text gets
+    coloured fringes (:func:`.pdfx.knockouts`; card pages only, read as painted).
 
 Ghostscript renders every file once, split over up to :data:`GS_PROCESSES` processes,
 while pikepdf checks the structure: a 216-page deck takes about 3 s on two cores
@@ -50,6 +55,7 @@ import pikepdf
 from PIL import Image, ImageFilter, ImageMath
 
 from ..limits import MAX_PDF_BYTES
+from .pdfx import knockouts
 from .sizes import MM_PT, Box, CardSize, pdf_box
 
 DEFAULT_DPI = 150.0
@@ -83,7 +89,10 @@ INK_ROUNDING = 2
 channels to 8 bits, so a colour exactly at the limit may come out up to 2 levels
 (0.8 %) over it."""
 
-CODES = ("unreadable", "intent", "boxes", "colour", "font", "resolution", "ink")
+CODES = ("unreadable", "intent", "boxes", "colour", "font", "resolution", "ink", "knockout")
+#: The page labels ``translator build`` gives print-and-play sheets: such a page is
+#: checked as a sheet (paper, with cards placed on it), not as a card.
+SHEET_LABEL = re.compile(r"^sheet \d+( back)?$")
 _SUBSET = re.compile(r"^[A-Z]{6}\+")
 _PROCESS_COLORANTS = frozenset({"/Cyan", "/Magenta", "/Yellow", "/Black", "/All", "/None"})
 _ABBREVIATIONS = {"/G": "/DeviceGray", "/RGB": "/DeviceRGB", "/CMYK": "/DeviceCMYK",
@@ -688,6 +697,62 @@ def _box_faults(page: pikepdf.Dictionary, size: CardSize | None) -> list[str]:
     return faults
 
 
+def _sheet_faults(page: pikepdf.Page, size: CardSize) -> list[str]:
+    """What is wrong with the cards placed on a print-and-play sheet (a page
+    :data:`SHEET_LABEL` names), checked against the card size: each card is a Form
+    XObject whose bounding box is its whole page (trim and bleed, as ``translator
+    build`` places them), which must be the size's, and whose trim must be on the
+    sheet.  A form placed several times is reported once."""
+    media = pdf_box(_inherited(page.obj, "/MediaBox"))
+    resources = _inherited(page.obj, "/Resources")
+    if media is None:
+        return []  # reported by :func:`_box_faults`
+    faults: list[str] = []
+    sizes: dict[str, tuple[float, float, int]] = {}
+    ctm, saved = _IDENTITY, []
+    for operands, operator in pikepdf.parse_content_stream(page, "q Q cm Do"):
+        op = str(operator)
+        if op == "q":
+            saved.append(ctm)
+        elif op == "Q" and saved:
+            ctm = saved.pop()
+        elif op == "cm" and len(operands) == 6:
+            ctm = _multiply(_matrix(pikepdf.Array(operands)), ctm)
+        elif op == "Do" and operands:
+            name = str(operands[0])
+            form = _lookup(resources, "/XObject", name)
+            box = pdf_box(form.get("/BBox")) if isinstance(form, pikepdf.Stream) \
+                and form.get("/Subtype") == "/Form" else None
+            if box is None:
+                continue  # an image, or not a card
+            placed = _placed(box, _multiply(_matrix(form.get("/Matrix")), ctm))
+            width, height = _mm(placed[2] - placed[0]), _mm(placed[3] - placed[1])
+            count = sizes.get(name, (width, height, 0))[2]
+            sizes[name] = (width, height, count + 1)
+            bleed = size.bleed / MM_PER_PT
+            trim = (placed[0] + bleed, placed[1] + bleed, placed[2] - bleed, placed[3] - bleed)
+            if not _inside(trim, media):
+                faults.append(f"the card {name} at {_mm(trim[0] - media[0]):.1f}, "
+                              f"{_mm(media[3] - trim[3]):.1f} mm from the top left is cut "
+                              f"off by the sheet's edge (its trim {_show(trim)})")
+    for name, (width, height, count) in sizes.items():
+        if not (_close(width, size.page_width) and _close(height, size.page_height)):
+            faults.append(f"the card {name}"
+                          + (f" (placed {count} times)" if count > 1 else "")
+                          + f" is {width:.2f} x {height:.2f} mm with its bleed; {size.name} "
+                          f"wants {size.page_width:g} x {size.page_height:g} mm (the trim "
+                          f"and {size.bleed:g} mm bleed)")
+    return faults
+
+
+def _placed(box: Box, matrix: Matrix) -> Box:
+    """``box`` transformed by ``matrix``: the rectangle its corners land in."""
+    a, b, c, d, e, f = matrix
+    xs = [x * a + y * c + e for x in (box[0], box[2]) for y in (box[1], box[3])]
+    ys = [x * b + y * d + f for x in (box[0], box[2]) for y in (box[1], box[3])]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
 def _size_faults(trim: Box, bleed: Box, size: CardSize) -> list[str]:
     faults = []
     width, height = _mm(bleed[2] - bleed[0]), _mm(bleed[3] - bleed[1])
@@ -994,16 +1059,36 @@ class _Opened:
     pages: int
 
 
+def input_fault(path: str | Path) -> str | None:
+    """Why ``path`` is no file to check at all (one line), or None: missing, a
+    directory, not a regular file (a FIFO or /dev/zero would never end), too large or
+    unreadable.  ``translator preflight`` refuses such an input (exit 2) before checking
+    anything; a file that is there but is no PDF is a finding (``unreadable``)."""
+    try:
+        info = Path(path).stat()
+    except FileNotFoundError:
+        return "no such file: give the path of a PDF"
+    except OSError as error:
+        return f"cannot read: {error.strerror or error}"
+    if stat.S_ISDIR(info.st_mode):
+        return "a directory, not a PDF: give the PDFs in it (DIR/*.pdf)"
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file: give the path of a PDF"
+    if info.st_size > MAX_PDF_BYTES:
+        return f"larger than {MAX_PDF_BYTES >> 30} GB: not a card PDF"
+    try:
+        with Path(path).open("rb"):
+            pass
+    except OSError as error:
+        return f"cannot read: {error.strerror or error}"
+    return None
+
+
 def _open(path: Path) -> tuple[int, str | None]:
     """``path``'s page count, and why it is not a PDF pikepdf reads (one line) or None."""
-    try:
-        info = path.stat()
-    except OSError as error:
-        return 0, f"cannot read: {error.strerror or error}"
-    if not stat.S_ISREG(info.st_mode):  # a FIFO or /dev/zero would never end
-        return 0, "not a regular file: give the path of a PDF"
-    if info.st_size > MAX_PDF_BYTES:
-        return 0, f"larger than {MAX_PDF_BYTES >> 30} GB: not a card PDF"
+    fault = input_fault(path)
+    if fault is not None:
+        return 0, fault
     try:
         with pikepdf.open(path) as pdf:
             pages = len(pdf.pages)
@@ -1020,6 +1105,7 @@ def _structure(path: Path, size: CardSize | None, min_ppi: float, content: bool 
     shown = str(path)
     problems: list[Problem] = []
     checker = _ContentChecker(min_ppi)
+    knocked: dict[tuple, list[str]] = {}
     with pikepdf.open(path) as pdf:
         fault = _intent_fault(pdf)
         if fault is not None:
@@ -1028,11 +1114,27 @@ def _structure(path: Path, size: CardSize | None, min_ppi: float, content: bool 
         for number, page in enumerate(pdf.pages, start=1):
             card = cards[number - 1]
             try:
+                sheet = size is not None and SHEET_LABEL.match(card) is not None
+                faults = _box_faults(page.obj, None if sheet else size)
+                if sheet and size is not None:
+                    faults += _sheet_faults(page, size)
                 problems += [Problem(shown, number, card, "boxes", "error", message)
-                             for message in _box_faults(page.obj, size)]
+                             for message in faults]
                 if content:
                     problems += [Problem(shown, number, card, code, severity, message)
                                  for code, severity, message in checker.check_page(page)]
+                if content and size is not None and not sheet:
+                    # Card pages only: a sheet draws the same cards, warned about once.
+                    # A page drawing the very objects of one read (a card repeated in a
+                    # deck) gets its findings.
+                    key = _drawing_key(page.obj)
+                    found = knocked.get(key) if key is not None else None
+                    if found is None:
+                        found = knockouts(page)
+                        if key is not None:
+                            knocked[key] = found
+                    problems += [Problem(shown, number, card, "knockout", "warning", message)
+                                 for message in found]
             except (pikepdf.PdfError, KeyError, ValueError, TypeError, AttributeError,
                     IndexError) as error:
                 problems.append(Problem(shown, number, card, "unreadable", "error",
@@ -1092,8 +1194,9 @@ def preflight(path: str | Path, *, size: CardSize | None = None, ink_limit: floa
               ) -> list[Problem]:
     """Every reason ``path`` is not print-ready (an empty list when it is).
 
-    ``size`` is the card size every page must have (trim and bleed boxes); None for
-    sheets (A4, Letter impositions), whose boxes need only be nested.  ``ink_limit`` is
+    ``size`` is the card size every card page must have (trim and bleed boxes), and
+    every card placed on a print-and-play sheet (a page :data:`SHEET_LABEL` names,
+    whose own boxes need only be nested); None: only nested boxes.  ``ink_limit`` is
     the total area coverage allowed, in percent; ``min_ppi`` the resolution images need
     at print size; ``ink`` False skips the render; ``dpi`` is its resolution (see
     :data:`DEFAULT_DPI`).  Problems come by page (0, the whole file, first).

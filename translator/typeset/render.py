@@ -28,6 +28,9 @@ from ..markup import parse
 from ..markup.html import paragraph_html
 from ..markup.ruletext import symbol_text
 from ..markup.tree import Document, DropCap, Symbol, Text
+from .elements import SPECS
+from .hyphenation import hyphenated_html
+from .labels import card_labels
 from .sizes import CardSize
 from .symbols import symbol_svg
 from .theme import Theme
@@ -39,6 +42,9 @@ ART_ON_TOP = frozenset({"Creature", "City"})
 CSS_PX_MM = 25.4 / 96
 #: The height of the page text is measured on: room for any card text.
 MEASURE_PAGE_MM = 10000
+#: How tall a column mark's drawing is made (em): more than any paragraph, whose
+#: bottom cuts it (card.css: ``.sym-column``).
+COLUMN_EM = 30.0
 #: A text whose box ends this close to its page's bottom may have lost lines there.
 TRUNCATED_MM = 0.5
 
@@ -55,11 +61,21 @@ class CardPage:
     #: Every character printed with the text font (for the coverage check).
     printed: str
     scale: float = 1.0
+    #: The scale of each one-line element shrunk to fit its box (name, type, ...).
+    fit: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    #: Why the card cannot be printed whatever its size (a word with no translation).
+    errors: list[str] = field(default_factory=list)
 
     @property
     def label(self) -> str:
         return f"{self.slug} ({self.lang})"
+
+    @property
+    def where(self) -> str:
+        """The card file messages name: the translation's, else the English card's."""
+        version = self.card.version(self.lang) or self.card.source
+        return version.path if version is not None else self.label
 
 
 def art_box(size: CardSize, card_type: str) -> tuple[float, float]:
@@ -71,15 +87,20 @@ def art_box(size: CardSize, card_type: str) -> tuple[float, float]:
 def _symbol(theme: Theme):  # noqa: ANN202 - a SymbolRenderer
     def render(node: Symbol) -> str:
         label = escape(symbol_text(node.code).rstrip(","), quote=True)
+        drawing = symbol_svg(node.code, theme_dir=theme.directories[0],
+                             tall=COLUMN_EM if node.kind == "column" else None)
         return (f'<span class="sym sym-{node.kind} sym-{node.code}" role="img" '
-                f'aria-label="{label}">{symbol_svg(node.code, theme_dir=theme.directories[0])}'
-                "</span>")
+                f'aria-label="{label}">{drawing}</span>')
     return render
 
 
-def text_html(document: Document, theme: Theme) -> str:
-    """The card text as HTML, every run escaped (translator.markup.html)."""
+def text_html(document: Document, theme: Theme, lang: str | None = None) -> str:
+    """The card text as HTML, every run escaped (translator.markup.html); in ``lang``,
+    with its break points (translator.typeset.hyphenation; the card's tree is kept
+    as it is, for the font check)."""
     render = _symbol(theme)
+    if lang:
+        return hyphenated_html(document, lang, render)
     return "\n".join(paragraph_html(p, render) for p in document.paragraphs)
 
 
@@ -100,26 +121,14 @@ def faction_slug(faction: str) -> str:
     return faction.lower().replace(" ", "-")
 
 
-def _term(glossary: Glossary | None, section: str, english: str) -> str:
-    """An English card type or faction name in the glossary's language."""
-    if glossary is None or english in ("", "None"):
-        return "" if english == "None" else english
-    for entry in glossary.entries_by_section(section):
-        if entry.en.casefold() == english.casefold() and entry.preferred is not None:
-            return entry.preferred.text
-    return english
-
-
 def card_page(card: Card, lang: str, theme: Theme, glossary: Glossary | None) -> CardPage:
     """The printed fields of ``card`` in ``lang`` (translations inherit stats and art)."""
     card_type = str(card.get("type") or "")
     faction = str(card.get("faction") or "None")
     text = str(card.get("text", lang) or "")
     document = parse(text.replace("\r\n", "\n").strip("\n")).document
-    subtype = card.get("subtype", lang)
-    type_name = _term(glossary if lang != SOURCE_LANGUAGE else None, "type", card_type)
-    type_line = f"{type_name} — {subtype}" if subtype else type_name
-    faction_name = _term(glossary if lang != SOURCE_LANGUAGE else None, "faction", faction)
+    labels = card_labels(card, lang, glossary if lang != SOURCE_LANGUAGE else None)
+    type_line, faction_name = labels.type_line, labels.faction
     values: dict[str, Any] = {
         "slug": card.slug, "lang": lang,
         "family": "creature" if card_type in ART_ON_TOP else "spell",
@@ -129,9 +138,9 @@ def card_page(card: Card, lang: str, theme: Theme, glossary: Glossary | None) ->
         "attack": card.get("attack") if card_type in HAS_ATTACK else None,
         "defense": card.get("defense") if card_type in HAS_DEFENSE else None,
         "type_line": type_line, "faction_name": faction_name,
-        "info": str(card.get("info", lang) or ""),
+        "info": labels.footer,
         "faction_slug": faction_slug(faction),
-        "text": weasyprint_markup(text_html(document, theme)),
+        "text": weasyprint_markup(text_html(document, theme, lang)),
         "artwork": None, "placeholder": "artwork missing", "background": None,
     }
     background = theme.background(faction, card_type)
@@ -142,6 +151,7 @@ def card_page(card: Card, lang: str, theme: Theme, glossary: Glossary | None) ->
                                        values["attack"] or "", values["defense"] or ""))
     page = CardPage(card, lang, card.slug, values["family"], values,
                     printed + printed_characters(document))
+    page.errors.extend(f"{page.where}: {error}" for error in labels.errors)
     version = card.version(lang)
     if lang != SOURCE_LANGUAGE and version is None:
         page.warnings.append(f"{page.label}: no translation into {lang}: printed from the "
@@ -224,7 +234,8 @@ class Renderer:
 
     def html(self, pages: Sequence[CardPage], measure: bool = False) -> str:
         return self.template.render(
-            cards=[{**page.values, "font_size": f"{BODY_PT * page.scale:.3f}"}
+            cards=[{**page.values, "font_size": f"{BODY_PT * page.scale:.3f}",
+                    "fit": {spec.name: _em(page.fit.get(spec.name, 1.0)) for spec in SPECS}}
                    for page in pages],
             size=self.size, measure=measure)
 
@@ -235,6 +246,12 @@ class Renderer:
                                url_fetcher=self.fetcher)
         sheets = [self.stylesheet, self.measuring] if measure else [self.stylesheet]
         return html.render(font_config=self.fonts, stylesheets=sheets)
+
+
+def _em(scale: float) -> str:
+    """An element's scale as the template writes it (``font-size: 0.860em``), empty at
+    full size (nothing written)."""
+    return "" if scale == 1.0 else f"{scale:.3f}"
 
 
 def _boxes(box: Any) -> Iterator[Any]:

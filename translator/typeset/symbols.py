@@ -193,22 +193,33 @@ def _em(value: float) -> str:
     return f"{value:.4f}".rstrip("0").rstrip(".") + "em"
 
 
-def symbol_svg(code: str, css_class: str = "", *, theme_dir: str | Path | None = None) -> str:
+def symbol_svg(code: str, css_class: str = "", *, theme_dir: str | Path | None = None,
+               tall: float | None = None) -> str:
     """The inline ``<svg>`` markup of the symbol ``code`` (``g3``, ``m``, ``mis``...).
 
     ``css_class`` becomes the root's ``class``; ``theme_dir`` is a theme directory
     whose ``symbols/<code>.svg`` replaces the shipped drawing.  The root carries the
     drawing's viewBox and its size in em (``width``/``height``, overridden by CSS);
-    comments and editor metadata are left out and ids are prefixed per code.  Raises
-    :class:`ValueError` for a code that is not a symbol, :class:`SymbolError` for a
-    drawing that cannot be used.
+    comments and editor metadata are left out and ids are prefixed per code.  ``tall``:
+    a height in em for the viewBox, kept as wide, running on below the drawing's (a
+    column mark's stem, drawn below its viewBox, is visible down to there: WeasyPrint
+    clips a drawing to its viewBox, and does not stretch an SVG to a box whose height
+    comes from its top and bottom).  Raises :class:`ValueError` for a code that is not a
+    symbol, :class:`SymbolError` for a drawing that cannot be used.
     """
     drawing = symbol_drawing(code, theme_dir)
     width, height = drawing.size_em
+    kept = drawing.attributes
+    if tall is not None and tall > height:
+        x, y, box_width, box_height = drawing.view_box
+        box_height *= tall / height
+        height = tall
+        kept = tuple((name, f"{x:g} {y:g} {box_width:g} {box_height:g}")
+                     if name == "viewBox" else (name, value) for name, value in kept)
     attributes = [f'xmlns="{SVG_NS}"']
-    if "xlink:" in drawing.content or any(n.startswith("xlink:") for n, _ in drawing.attributes):
+    if "xlink:" in drawing.content or any(n.startswith("xlink:") for n, _ in kept):
         attributes.append(f'xmlns:xlink="{XLINK_NS}"')
-    attributes += [f'{name}="{escape(value, quote=True)}"' for name, value in drawing.attributes
+    attributes += [f'{name}="{escape(value, quote=True)}"' for name, value in kept
                    if not name.startswith("xmlns")]
     attributes += [f'width="{_em(width)}"', f'height="{_em(height)}"']
     if css_class:

@@ -1,0 +1,1206 @@
+"""PDF/X-4 for every print file: its labels, its output intent, black that overprints.
+
+Every PDF translator hands to a printer (card, card back, deck, print-and-play sheet)
+goes through :func:`finish`, which makes it a PDF/X-4 file as a print shop's workflow
+(Acrobat's preflight, callas pdfToolbox, a RIP) reads it:
+
+* **the labels**: ``GTS_PDFXVersion`` (``PDF/X-4``), ``Trapped`` (``/False``: nobody
+  trapped the file, the RIP may), ``CreationDate`` and ``ModDate`` in the document
+  info, and the same in an XMP packet on the catalog (``pdfxid:GTS_PDFXVersion``,
+  ``pdf:Trapped``, ``xmp:CreateDate``, ``xmp:ModifyDate``, title, producer, document
+  and instance ids), the two agreeing as PDF/X wants;
+* **the output intent** (:func:`output_condition`): the printing condition the CMYK
+  numbers are made for, by its *registered* name when the profile characterises one
+  of the ICC registry (``CGATS TR 001`` for Ghostscript's SWOP profile, ``FOGRA39``
+  for ISO Coated v2 ...: ``templates/print/output-conditions.yaml``), else
+  ``Custom``; the profile is embedded either way;
+* **black that overprints** (:func:`overprint_black`, card pages and the back only:
+  decks and sheets copy those pages): text and thin rules in pure black (DeviceCMYK
+  ``0 0 0 1``) get an ExtGState ``/OP true /op true /OPM 1``, so a RIP prints the
+  black over the ground instead of knocking the ground out under it (a white halo
+  round every letter when the plates misregister).
+
+Why PDF/X-4 and not PDF/X-1a everywhere: X-1a forbids transparency and wants PDF 1.3
+(X-1a:2001) without ICC-based colour; a theme may use opacity (WeasyPrint writes soft
+masks and transparency groups for it) and nothing here flattens transparency, so X-1a
+could be claimed only file by file after proving there is none.  X-4 allows both, is
+what current workflows (the Adobe PDF Print Engine, every RIP of the last decade)
+expect, and one label for every file means one set of rules to meet.
+
+Dates are the build's time (UTC), or ``SOURCE_DATE_EPOCH`` when it is set, as
+reproducible-build tools do: then the document ids derive from the file's title and
+page labels and the trailer's /ID from its content (:func:`reproducible`), so that
+the same inputs make the same bytes.  The incremental build keys on inputs, not on
+file bytes, so real dates cost no rebuild.
+
+The overprint needs to know what is under the black: black over a ground of C+M+Y
+above ``ink_limit - 100`` % would exceed the total ink the printer accepts, and black
+over an image (artwork: unknown inks) could too, so those keep knocking out.
+:class:`_Painter` follows the page's painting (paths, clips, images, text) closely
+enough to say which flat colour lies under a point.  The same reading finds small
+white text knocked out of several inks (:func:`knockouts`, a preflight warning).
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import hashlib
+import math
+import os
+import re
+import uuid
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pikepdf
+import yaml
+
+from .. import __version__
+from .artwork import INK_LIMIT, ArtworkError, Profile
+from .symbols import templates_root
+
+PDFX_VERSION = "PDF/X-4"
+"""What every print file claims to be (``GTS_PDFXVersion``)."""
+
+MAX_PDF_VERSION = "1.6"
+"""The newest PDF version a PDF/X-4 file may declare (ISO 15930-7)."""
+
+CUSTOM = "Custom"
+"""The OutputConditionIdentifier of a profile that characterises no registered
+condition (its embedded profile says everything)."""
+
+SMALL_TEXT_PT = 8.0
+"""White text smaller than this, knocked out of several inks, misregisters visibly:
+its strokes are a few tenths of a millimetre, about what the plates may be off."""
+
+INK_PRESENT = 0.10
+"""An ink counts in a ground when it is above this share (10 %): a lighter tint's
+misregistration is not seen."""
+
+RULE_MAX_PT = 1.0
+"""A black fill narrower than this (or a black stroke this wide, at most) is a rule:
+it overprints like text.  Wider black areas keep knocking out (a solid black over art
+would show the art through it, and add its ink)."""
+
+SOURCE_DATE_EPOCH = "SOURCE_DATE_EPOCH"
+_NAMESPACE = uuid.UUID("5f1c3e58-6a53-4c29-9b1e-6e0c9d5a2b7e")
+"""Namespace of the document ids made from a file's title (reproducible builds)."""
+
+
+def registry_path() -> Path:
+    """The registry of printing conditions: ``templates/print/output-conditions.yaml``
+    (inside the package when installed)."""
+    return templates_root() / "print" / "output-conditions.yaml"
+
+
+# ----------------------------------------------------------------------- output intent
+
+
+@dataclass(frozen=True)
+class Condition:
+    """An output intent's description of the printing condition."""
+
+    #: OutputConditionIdentifier: the registered name, or :data:`CUSTOM`.
+    identifier: str
+    #: RegistryName (None for :data:`CUSTOM`).
+    registry: str | None
+    #: OutputCondition: a readable description.
+    condition: str
+    #: Info: the profile's own description.
+    info: str
+
+
+@dataclass(frozen=True)
+class _Entry:
+    identifier: str
+    condition: str
+    descriptions: frozenset[str]
+    ids: frozenset[str]
+
+
+def _normal(text: str) -> str:
+    """A description as compared: case-insensitive, runs of white space as one."""
+    return " ".join(text.split()).casefold()
+
+
+@lru_cache(maxsize=4)
+def _registry(path: Path) -> tuple[str, tuple[_Entry, ...]]:
+    """The registry name and the conditions of ``path``; a malformed file is an
+    :class:`ArtworkError` naming it (it ships with translator: reinstall, or fix it)."""
+
+    def fault(what: str) -> ArtworkError:
+        return ArtworkError(f"{path}: {what} (see the comment at its top; reinstall "
+                            "translator if you did not edit it)")
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise fault(f"cannot be read: {error.strerror or error}") from None
+    except yaml.YAMLError as error:
+        raise fault(f"malformed YAML: {str(error).splitlines()[0]}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("registry"), str) \
+            or not isinstance(data.get("conditions"), dict):
+        raise fault("wants a 'registry' name and a mapping 'conditions'")
+    entries = []
+    for identifier, entry in data["conditions"].items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("condition"), str):
+            raise fault(f"condition {identifier!r} wants a 'condition' text")
+        descriptions = entry.get("descriptions") or []
+        ids = entry.get("md5") or []
+        if not (isinstance(descriptions, list) and all(isinstance(d, str) for d in descriptions)):
+            raise fault(f"condition {identifier!r}: 'descriptions' is a list of texts")
+        if not (isinstance(ids, list) and all(isinstance(i, str) and
+                                              re.fullmatch(r"[0-9a-fA-F]{32}", i) for i in ids)):
+            raise fault(f"condition {identifier!r}: 'md5' is a list of 32 hex digits each")
+        entries.append(_Entry(str(identifier), entry["condition"],
+                              frozenset(_normal(d) for d in descriptions),
+                              frozenset(i.lower() for i in ids)))
+    return data["registry"], tuple(entries)
+
+
+def profile_id(icc: bytes) -> str:
+    """The ICC profile ID of ``icc`` (ICC.1:2010 7.2.18): the MD5 of the profile with
+    its flags, rendering intent and profile ID fields zeroed.  Computed, it names a v2
+    profile as surely as the ID a v4 profile carries."""
+    if len(icc) < 128:
+        return hashlib.md5(icc, usedforsecurity=False).hexdigest()
+    data = bytearray(icc)
+    data[44:48] = bytes(4)
+    data[64:68] = bytes(4)
+    data[84:100] = bytes(16)
+    return hashlib.md5(bytes(data), usedforsecurity=False).hexdigest()
+
+
+@lru_cache(maxsize=8)
+def output_condition(profile: Profile) -> Condition:
+    """The printing condition ``profile`` characterises: a registered one when the
+    registry knows the profile (by its ID or file digest first, then by its
+    description), else :data:`CUSTOM` with the profile's description."""
+    registry, entries = _registry(registry_path())
+    icc = profile.icc_bytes()
+    ids = {hashlib.md5(icc, usedforsecurity=False).hexdigest(), profile_id(icc)}
+    if len(icc) >= 100 and any(icc[84:100]):
+        ids.add(icc[84:100].hex())
+    described = _normal(profile.description)
+    found = (next((e for e in entries if e.ids & ids), None)
+             or next((e for e in entries if described in e.descriptions), None))
+    if found is None:
+        return Condition(CUSTOM, None, profile.description, profile.description)
+    return Condition(found.identifier, registry, found.condition, profile.description)
+
+
+@lru_cache(maxsize=4)
+def _compressed_profile(profile: Profile) -> bytes:
+    """The profile's bytes, deflated once (saving it otherwise compresses it again in
+    every card's PDF: most of the time spent writing a card)."""
+    return zlib.compress(profile.icc_bytes(), 6)
+
+
+def _output_intent(pdf: pikepdf.Pdf, profile: Profile) -> None:
+    """The catalog's /OutputIntents: one GTS_PDFX intent with the profile embedded."""
+    condition = output_condition(profile)
+    icc = pikepdf.Stream(pdf, b"")
+    icc.write(_compressed_profile(profile), filter=pikepdf.Name.FlateDecode)
+    icc.N = 4
+    intent = pikepdf.Dictionary(
+        Type=pikepdf.Name.OutputIntent, S=pikepdf.Name.GTS_PDFX,
+        OutputConditionIdentifier=pikepdf.String(condition.identifier),
+        OutputCondition=pikepdf.String(condition.condition),
+        Info=pikepdf.String(condition.info),
+        DestOutputProfile=icc)
+    if condition.registry is not None:
+        intent.RegistryName = pikepdf.String(condition.registry)
+    pdf.Root.OutputIntents = pikepdf.Array([intent])
+
+
+def made_for(pdf: pikepdf.Pdf) -> str | None:
+    """The description of the profile ``pdf``'s output intent was made with (its
+    /Info; files older than the PDF/X labelling gave it as the identifier), or None."""
+    intents = pdf.Root.get("/OutputIntents")
+    if not isinstance(intents, pikepdf.Array) or len(intents) == 0:
+        return None
+    intent = intents[0]
+    if not isinstance(intent, pikepdf.Dictionary):
+        return None
+    for key in ("/Info", "/OutputConditionIdentifier"):
+        value = intent.get(key)
+        if value is not None and str(value) and str(value) != CUSTOM:
+            return str(value)
+    return None
+
+
+# ------------------------------------------------------------------------ labels, dates
+
+
+def reproducible() -> bool:
+    """True when ``SOURCE_DATE_EPOCH`` is set: the same inputs must make the same
+    bytes (fixed dates, ids derived from the content)."""
+    return bool(os.environ.get(SOURCE_DATE_EPOCH, "").strip())
+
+
+def build_time() -> dt.datetime:
+    """The files' creation date: ``SOURCE_DATE_EPOCH`` (seconds since 1970, UTC) when
+    set, else now, to the second, in UTC.  A malformed value is a :class:`ValueError`
+    that says what to give (reproducible-build tools stop on one)."""
+    value = os.environ.get(SOURCE_DATE_EPOCH, "").strip()
+    if not value:
+        return dt.datetime.now(dt.UTC).replace(microsecond=0)
+    try:
+        if not value.isdigit():
+            raise ValueError
+        return dt.datetime.fromtimestamp(int(value), dt.UTC)
+    except (ValueError, OverflowError, OSError):
+        raise ValueError(f"{SOURCE_DATE_EPOCH}={value[:40]!r} is not a number of seconds "
+                         "since 1970: unset it, or give one (e.g. the last commit's: "
+                         "git log -1 --format=%ct)") from None
+
+
+def pdf_date(when: dt.datetime) -> str:
+    """``when`` (UTC) as a PDF date: ``D:20240131120000+00'00'``."""
+    return when.astimezone(dt.UTC).strftime("D:%Y%m%d%H%M%S+00'00'")
+
+
+def xmp_date(when: dt.datetime) -> str:
+    """``when`` (UTC) as an XMP date: ``2024-01-31T12:00:00+00:00``."""
+    return when.astimezone(dt.UTC).isoformat(timespec="seconds")
+
+
+@lru_cache(maxsize=1)
+def producer() -> str:
+    """The Producer of every file: translator, and what rendered and wrote it."""
+    try:
+        weasyprint = metadata.version("weasyprint")
+    except metadata.PackageNotFoundError:  # pragma: no cover - a dependency
+        weasyprint = "?"
+    return f"translator {__version__} (WeasyPrint {weasyprint}, pikepdf {pikepdf.__version__})"
+
+
+def _labels(pdf: pikepdf.Pdf) -> str:
+    """The page labels' prefixes (what names the cards of a file), one text."""
+    labels = pdf.Root.get("/PageLabels")
+    nums = labels.get("/Nums") if isinstance(labels, pikepdf.Dictionary) else None
+    if not isinstance(nums, pikepdf.Array):
+        return ""
+    return "\n".join(str(n.get("/P", "")) for n in nums if isinstance(n, pikepdf.Dictionary))
+
+
+def _ids(pdf: pikepdf.Pdf, title: str, when: dt.datetime) -> tuple[str, str]:
+    """The XMP document and instance ids: random, or (reproducible builds) derived
+    from the title, page labels, page count and date."""
+    if not reproducible():
+        return f"uuid:{uuid.uuid4()}", f"uuid:{uuid.uuid4()}"
+    seed = f"{title}\n{_labels(pdf)}\n{len(pdf.pages)}\n{xmp_date(when)}"
+    return (f"uuid:{uuid.uuid5(_NAMESPACE, 'document ' + seed)}",
+            f"uuid:{uuid.uuid5(_NAMESPACE, 'instance ' + seed)}")
+
+
+def _labelled(pdf: pikepdf.Pdf, title: str, when: dt.datetime) -> None:
+    """The document info and the XMP packet, saying the same things."""
+    made = pdf_date(when)
+    pdf.docinfo = pdf.make_indirect(pikepdf.Dictionary(
+        Title=pikepdf.String(title), Producer=pikepdf.String(producer()),
+        Creator=pikepdf.String("translator build"),
+        CreationDate=pikepdf.String(made), ModDate=pikepdf.String(made),
+        Trapped=pikepdf.Name("/False"), GTS_PDFXVersion=pikepdf.String(PDFX_VERSION)))
+    document, instance = _ids(pdf, title, when)
+    stamp = xmp_date(when)
+    with pdf.open_metadata(set_pikepdf_as_editor=False, update_docinfo=False) as meta:
+        meta["dc:title"] = title
+        meta["dc:format"] = "application/pdf"
+        meta["pdf:Producer"] = producer()
+        meta["pdf:Trapped"] = "False"
+        meta["xmp:CreatorTool"] = "translator build"
+        meta["xmp:CreateDate"] = stamp
+        meta["xmp:ModifyDate"] = stamp
+        meta["xmp:MetadataDate"] = stamp
+        meta["xmpMM:DocumentID"] = document
+        meta["xmpMM:InstanceID"] = instance
+        meta["xmpMM:VersionID"] = "1"
+        meta["xmpMM:RenditionClass"] = "default"
+        meta["pdfxid:GTS_PDFXVersion"] = PDFX_VERSION
+
+
+def finish(pdf: pikepdf.Pdf, profile: Profile, title: str, *, overprint: bool = False,
+           ink_limit: float = INK_LIMIT) -> None:
+    """Make ``pdf`` a PDF/X-4 file for ``profile``'s printing condition, titled
+    ``title``: the output intent, the document info and XMP labels; and, with
+    ``overprint`` (pages rendered here: cards, the back), black text and thin black
+    rules set to overprint where the ground under them leaves the total ink at most
+    ``ink_limit`` % (:func:`overprint_black`).  Call it last, before saving: a
+    reproducible build's document ids derive from the page labels."""
+    if overprint:
+        for page in pdf.pages:
+            overprint_black(page, ink_limit)
+    _output_intent(pdf, profile)
+    _labelled(pdf, title, build_time())
+
+
+# ---------------------------------------------------------------- reading the painting
+
+Matrix = tuple[float, float, float, float, float, float]
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]
+#: A ground: its DeviceCMYK colour (0-1), or what it is when that is not known.
+Ground = tuple[float, ...] | str
+_IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+_PAPER: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
+_BLACK: tuple[float, ...] = (0.0, 0.0, 0.0, 1.0)
+_EVERYWHERE: Box = (-1e7, -1e7, 1e7, 1e7)
+_FILLS = {"f": False, "F": False, "f*": True, "B": False, "B*": True, "b": False,
+          "b*": True}
+#: Text rendering modes that fill, and that stroke, the glyphs.
+_FILL_MODES = frozenset({0, 2, 4, 6})
+_STROKE_MODES = frozenset({1, 2, 5, 6})
+_CURVE_STEPS = 6
+_MAX_SAMPLES = 32
+_MAX_DEPTH = 12
+
+
+def _multiply(m: Matrix, n: Matrix) -> Matrix:
+    """``m`` then ``n`` (PDF row-vector order)."""
+    a, b, c, d, e, f = m
+    na, nb, nc, nd, ne, nf = n
+    return (a * na + b * nc, a * nb + b * nd, c * na + d * nc, c * nb + d * nd,
+            e * na + f * nc + ne, e * nb + f * nd + nf)
+
+
+def _apply(m: Matrix, x: float, y: float) -> Point:
+    return (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
+
+
+def _numbers(operands: Sequence[object]) -> list[float] | None:
+    try:
+        return [float(v) for v in operands]  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+
+
+def _bounds(points: Sequence[Point]) -> Box:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+#: An edge of a polygon: (x0, y0, x1, y1).
+Edge = tuple[float, float, float, float]
+#: Horizontal bands a region's edges are sorted into (:meth:`_Region.contains`).
+_BANDS = 32
+
+
+@dataclass(frozen=True)
+class _Region:
+    """An area of the page: polygons (page space) filled by the nonzero or even-odd
+    rule."""
+
+    polygons: tuple[tuple[Point, ...], ...]
+    even_odd: bool
+    box: Box
+    #: One axis-aligned rectangle (most clips and grounds): its box says it all.
+    rectangle: bool = False
+
+    @classmethod
+    def of(cls, polygons: Sequence[Sequence[Point]], even_odd: bool) -> _Region | None:
+        kept = tuple(tuple(p) for p in polygons if len(p) >= 2)
+        if not kept:
+            return None
+        box = _bounds([pt for p in kept for pt in p])
+        corners = {(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])}
+        rectangle = len(kept) == 1 and set(kept[0]) <= corners and len(set(kept[0])) == 4
+        return cls(kept, even_odd, box, rectangle)
+
+    @cached_property
+    def _bands(self) -> tuple[float, float, tuple[tuple[Edge, ...], ...]]:
+        """The polygons' edges (not horizontal) by horizontal band of the box: a point
+        is tested against the few edges of its band, not every edge (the frame of a
+        card, a ring of flattened curves, has dozens; ``contains`` runs thousands of
+        times a page)."""
+        edges = []
+        for polygon in self.polygons:
+            count = len(polygon)
+            for i in range(count):
+                (x0, y0), (x1, y1) = polygon[i], polygon[(i + 1) % count]
+                if y0 != y1:
+                    edges.append((x0, y0, x1, y1))
+        low, high = self.box[1], self.box[3]
+        step = max((high - low) / _BANDS, 1e-9)
+        bands: list[list[Edge]] = [[] for _ in range(_BANDS)]
+        for edge in edges:
+            first = min(_BANDS - 1, max(0, int((min(edge[1], edge[3]) - low) / step)))
+            last = min(_BANDS - 1, max(0, int((max(edge[1], edge[3]) - low) / step)))
+            for band in range(first, last + 1):
+                bands[band].append(edge)
+        return low, step, tuple(tuple(band) for band in bands)
+
+    def contains(self, x: float, y: float) -> bool:
+        box = self.box
+        if not (box[0] <= x <= box[2] and box[1] <= y <= box[3]):
+            return False
+        if self.rectangle:
+            return True
+        low, step, bands = self._bands
+        winding = crossings = 0
+        for x0, y0, x1, y1 in bands[min(_BANDS - 1, max(0, int((y - low) / step)))]:
+            if (y0 <= y) != (y1 <= y):
+                at = x0 + (y - y0) * (x1 - x0) / (y1 - y0)
+                if at > x:
+                    crossings += 1
+                    winding += 1 if y1 > y0 else -1
+        return crossings % 2 == 1 if self.even_odd else winding != 0
+
+
+@dataclass(frozen=True)
+class _Paint:
+    """Something painted: where (within its clips) and in what colour."""
+
+    region: _Region
+    clips: tuple[_Region, ...]
+    colour: Ground
+    #: The box of the region within its clips' boxes: a point outside is not covered.
+    box: Box = field(init=False)
+
+    def __post_init__(self) -> None:
+        boxes = [self.region.box, *(c.box for c in self.clips)]
+        object.__setattr__(self, "box", (max(b[0] for b in boxes), max(b[1] for b in boxes),
+                                         min(b[2] for b in boxes), min(b[3] for b in boxes)))
+
+    def covers(self, x: float, y: float) -> bool:
+        box = self.box
+        if not (box[0] <= x <= box[2] and box[1] <= y <= box[3]):
+            return False
+        return self.region.contains(x, y) and all(c.contains(x, y) for c in self.clips)
+
+
+@dataclass(frozen=True)
+class _Colour:
+    """A fill or stroke colour as set: its space (``cmyk`` for DeviceCMYK,
+    ``pattern``, or ``other``) and values."""
+
+    space: str = "other"
+    values: tuple[float, ...] = (0.0,)
+
+
+@dataclass
+class _State:
+    """The graphics state this reading needs (saved by q, restored by Q)."""
+
+    ctm: Matrix = _IDENTITY
+    clips: tuple[_Region, ...] = ()
+    fill: _Colour = field(default_factory=_Colour)
+    stroke: _Colour = field(default_factory=_Colour)
+    line_width: float = 1.0
+    fill_alpha: float = 1.0
+    stroke_alpha: float = 1.0
+    #: A soft mask or a blend mode other than Normal is in force.
+    blended: bool = False
+    #: (OP, op, OPM) as the content set them.
+    overprint: tuple[bool, bool, int] = (False, False, 0)
+    font: pikepdf.Object | None = None
+    font_size: float = 0.0
+    char_spacing: float = 0.0
+    word_spacing: float = 0.0
+    horizontal: float = 1.0
+    leading: float = 0.0
+    rise: float = 0.0
+    mode: int = 0
+
+
+@dataclass
+class _Metrics:
+    """Glyph widths of a font (thousandths of the text size), enough to know where a
+    string ends."""
+
+    two_byte: bool
+    widths: dict[int, float]
+    default: float
+    scale: float = 0.001
+
+    def advance(self, data: bytes, state: _State) -> float:
+        """How far showing ``data`` moves the text position (text space, unscaled by
+        the text matrix)."""
+        size, total = state.font_size, 0.0
+        step = 2 if self.two_byte else 1
+        for i in range(0, len(data) - step + 1, step):
+            code = int.from_bytes(data[i:i + step], "big")
+            width = self.widths.get(code, self.default) * self.scale
+            spacing = state.char_spacing + (state.word_spacing if step == 1 and code == 32
+                                            else 0.0)
+            total += (width * size + spacing) * state.horizontal
+        return total
+
+
+def _metrics(font: pikepdf.Object | None) -> _Metrics:
+    """The widths of ``font``: a Type0 font's /W and /DW (two-byte codes, as
+    WeasyPrint's Identity-H), a simple font's /Widths, a Type3 font's scaled by its
+    /FontMatrix; an unreadable font gives every glyph half an em."""
+    if not isinstance(font, pikepdf.Dictionary):
+        return _Metrics(False, {}, 500.0)
+    try:
+        if font.get("/Subtype") == "/Type0":
+            descendants = font.get("/DescendantFonts")
+            cid = descendants[0] if isinstance(descendants, pikepdf.Array) else {}
+            widths: dict[int, float] = {}
+            listed = cid.get("/W", []) if isinstance(cid, pikepdf.Dictionary) else []
+            items, i = list(listed), 0
+            while i < len(items) - 1:
+                first = int(items[i])
+                if isinstance(items[i + 1], pikepdf.Array):
+                    for offset, width in enumerate(items[i + 1]):
+                        widths[first + offset] = float(width)
+                    i += 2
+                elif i + 2 < len(items):
+                    for code in range(first, min(int(items[i + 1]), first + 65536) + 1):
+                        widths[code] = float(items[i + 2])
+                    i += 3
+                else:
+                    break
+            default = float(cid.get("/DW", 1000)) if isinstance(cid, pikepdf.Dictionary) \
+                else 1000.0
+            return _Metrics(True, widths, default)
+        first = int(font.get("/FirstChar", 0))
+        widths = {first + i: float(w) for i, w in enumerate(font.get("/Widths", []))}
+        descriptor = font.get("/FontDescriptor")
+        missing = float(descriptor.get("/MissingWidth", 0)) \
+            if isinstance(descriptor, pikepdf.Dictionary) else 0.0
+        scale = 0.001
+        if font.get("/Subtype") == "/Type3":
+            matrix = _numbers(list(font.get("/FontMatrix", [0.001])))
+            scale = abs(matrix[0]) if matrix else 0.001
+        return _Metrics(False, widths, missing, scale)
+    except (TypeError, ValueError, KeyError, AttributeError, pikepdf.PdfError):
+        return _Metrics(False, {}, 500.0)
+
+
+@dataclass
+class _Show:
+    """A text-showing operator, as painted."""
+
+    #: How many paints came before it (its ground is among them).
+    ground: int
+    #: Points of its glyph area (page space) to look at the ground under.
+    points: list[Point]
+    #: The text size on the page, in points.
+    size: float
+    fill: _Colour
+    stroke: _Colour
+    mode: int
+    #: Plain painting: opaque, Normal blend, no soft mask.
+    opaque: bool
+    overprint: tuple[bool, bool, int]
+    where: str
+    #: The index of the operator in the page's content, and of the BT that opens its
+    #: text object (None inside a form).
+    index: int | None
+    text_object: int | None
+
+
+@dataclass
+class _Rule:
+    """A pure black path painted: whether it is thin, the points under it."""
+
+    ground: int
+    points: list[Point]
+    thin: bool
+    opaque: bool
+    overprint: tuple[bool, bool, int]
+    #: The indexes of the path's first operator and of its painting operator.
+    start: int
+    index: int
+
+
+class _Painter:
+    """Follows a page's painting: every fill, image and shading as a :class:`_Paint`
+    (in order), every text shown as a :class:`_Show`, every black path as a
+    :class:`_Rule`.
+
+    It reads as much of PDF's imaging model as deciding what colour lies under a
+    point needs: the CTM, clipping paths (nonzero and even-odd), path geometry
+    (curves flattened), DeviceCMYK fill colours, images and shadings (colours not
+    known), forms (their matrix, bounding box and resources) and text positions (the
+    fonts' widths).  Strokes are not a ground (thin lines); text is not a ground."""
+
+    def __init__(self, operators: str = "", grounds: bool = True) -> None:
+        #: Only these operators are read (qpdf filters them, far faster than Python),
+        #: or all of them.
+        self.operators = operators
+        #: Whether text is placed (its points, to look at the ground under them).
+        self.grounds = grounds
+        self.paints: list[_Paint] = []
+        self.shows: list[_Show] = []
+        self.rules: list[_Rule] = []
+        self.text_gs: set[int] = set()
+        self._metrics: dict[tuple[int, int], _Metrics] = {}
+        self._walking: list[tuple[int, int]] = []
+
+    # -- entry
+
+    def walked(self, page: pikepdf.Page) -> _Painter:
+        """Read ``page``; this painter."""
+        self.page(page)
+        return self
+
+    def page(self, page: pikepdf.Page) -> list[Any]:
+        """Read ``page`` (and the forms it draws); its parsed content, to edit."""
+        instructions = pikepdf.parse_content_stream(page, self.operators)
+        resources = page.obj.get("/Resources")
+        self._walk(instructions, resources, _State(), "page content", top=True)
+        return instructions
+
+    def ground(self, x: float, y: float, before: int) -> Ground:
+        """The colour under ``(x, y)`` of the paints before the ``before``-th: the last
+        that covers the point, paper where none does."""
+        for index in range(min(before, len(self.paints)) - 1, -1, -1):
+            paint = self.paints[index]
+            box = paint.box
+            if box[0] <= x <= box[2] and box[1] <= y <= box[3] and paint.covers(x, y):
+                return paint.colour
+        return _PAPER
+
+    # -- the interpreter
+
+    def _walk(self, instructions: Sequence[Any], resources: object, state: _State,
+              where: str, top: bool) -> None:
+        saved: list[_State] = []
+        path: list[list[Point]] = []
+        path_start: int | None = None
+        clip: bool | None = None  # W (False) or W* (True) pending
+        tm = tlm = _IDENTITY
+        text_object: int | None = None
+        for index, instruction in enumerate(instructions):
+            operands, op = instruction.operands, str(instruction.operator)
+            if op == "q":
+                saved.append(copy.copy(state))
+            elif op == "Q":
+                if saved:
+                    state = saved.pop()
+            elif op == "cm":
+                matrix = _numbers(operands)
+                if matrix is not None and len(matrix) == 6:
+                    state.ctm = _multiply(tuple(matrix), state.ctm)  # type: ignore[arg-type]
+            elif op in ("m", "l", "c", "v", "y", "h", "re"):
+                if not path:
+                    path_start = index
+                self._path(op, operands, path, state.ctm)
+            elif op in ("W", "W*"):
+                clip = op == "W*"
+            elif op in _FILLS or op in ("S", "s", "n"):
+                self._painted(op, path, state, top, path_start, index)
+                if clip is not None:
+                    region = _Region.of(path, clip)
+                    if region is not None:
+                        state.clips = (*state.clips, region)
+                path, path_start, clip = [], None, None
+            elif op in ("k", "K", "g", "G", "rg", "RG", "cs", "CS", "sc", "SC", "scn", "SCN"):
+                self._colour(op, operands, state)
+            elif op == "w":
+                width = _numbers(operands)
+                if width:
+                    state.line_width = width[0]
+            elif op == "gs":
+                self._graphics_state(operands, resources, state)
+                if text_object is not None and top:
+                    self.text_gs.add(text_object)
+            elif op == "BT":
+                tm = tlm = _IDENTITY
+                text_object = index
+            elif op == "ET":
+                text_object = None
+            elif op in ("Tc", "Tw", "Tz", "TL", "Ts", "Tr", "Tf"):
+                self._text_state(op, operands, resources, state)
+            elif op in ("Td", "TD", "T*", "'", '"'):
+                if op in ("TD", "Td"):
+                    moved = _numbers(operands)
+                    if moved and len(moved) == 2:
+                        if op == "TD":
+                            state.leading = -moved[1]
+                        tlm = _multiply((1, 0, 0, 1, moved[0], moved[1]), tlm)
+                else:
+                    if op == '"':
+                        spacing = _numbers(operands[:2])
+                        if spacing and len(spacing) == 2:
+                            state.word_spacing, state.char_spacing = spacing
+                    tlm = _multiply((1, 0, 0, 1, 0, -state.leading), tlm)
+                tm = tlm
+                if op in ("'", '"'):
+                    tm = self._show(operands[-1:], state, tm, where,
+                                    index if top else None, text_object if top else None)
+            elif op == "Tm":
+                matrix = _numbers(operands)
+                if matrix is not None and len(matrix) == 6:
+                    tm = tlm = tuple(matrix)  # type: ignore[assignment]
+            elif op in ("Tj", "TJ"):
+                tm = self._show(operands, state, tm, where, index if top else None,
+                                text_object if top else None)
+            elif op == "Do":
+                self._do(operands, resources, state, where)
+            elif op == "sh":
+                x0, y0, x1, y1 = _EVERYWHERE  # a shading paints its whole clip
+                region = _Region.of([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], False)
+                if region is not None:
+                    self.paints.append(_Paint(region, state.clips, "a shading"))
+            elif op == "INLINE IMAGE":
+                self._image(state, "an image", None)
+
+    @staticmethod
+    def _path(op: str, operands: Sequence[object], path: list[list[Point]],
+              ctm: Matrix) -> None:
+        """Add a path operator's points (page space; curves flattened)."""
+        values = _numbers(operands) or []
+        if op == "re" and len(values) == 4:
+            x, y, w, h = values
+            path.append([_apply(ctm, x, y), _apply(ctm, x + w, y), _apply(ctm, x + w, y + h),
+                         _apply(ctm, x, y + h)])
+        elif op == "m" and len(values) == 2:
+            path.append([_apply(ctm, *values)])
+        elif op == "l" and len(values) == 2 and path:
+            path[-1].append(_apply(ctm, *values))
+        elif op in ("c", "v", "y") and path and path[-1]:
+            start = path[-1][-1]
+            points = [_apply(ctm, values[i], values[i + 1]) for i in range(0, len(values) - 1, 2)]
+            if op == "c" and len(points) == 3:
+                one, two, end = points
+            elif op == "v" and len(points) == 2:
+                one, (two, end) = start, points
+            elif op == "y" and len(points) == 2:
+                (one, end), two = points, points[1]
+            else:
+                return
+            for step in range(1, _CURVE_STEPS + 1):
+                t = step / _CURVE_STEPS
+                u = 1 - t
+                path[-1].append((
+                    u ** 3 * start[0] + 3 * u * u * t * one[0] + 3 * u * t * t * two[0]
+                    + t ** 3 * end[0],
+                    u ** 3 * start[1] + 3 * u * u * t * one[1] + 3 * u * t * t * two[1]
+                    + t ** 3 * end[1]))
+
+    def _painted(self, op: str, path: list[list[Point]], state: _State, top: bool,
+                 start: int | None, index: int) -> None:
+        """A path painted: a ground when filled; a rule when pure black."""
+        region = _Region.of(path, _FILLS.get(op, False))
+        if region is None:
+            return
+        opaque = not state.blended
+        if op in _FILLS:
+            opaque = opaque and state.fill_alpha >= 1.0
+            self.paints.append(_Paint(region, state.clips, _ground(state.fill, opaque)))
+            if top and start is not None and op in ("f", "F", "f*") and _black(state.fill):
+                width = min(region.box[2] - region.box[0], region.box[3] - region.box[1])
+                self.rules.append(_Rule(len(self.paints) - 1, _along(region.box),
+                                        width <= RULE_MAX_PT, opaque, state.overprint,
+                                        start, index))
+        elif op in ("S", "s") and top and start is not None and _black(state.stroke):
+            scale = math.sqrt(abs(state.ctm[0] * state.ctm[3] - state.ctm[1] * state.ctm[2]))
+            points = [p for polygon in region.polygons for p in polygon][:_MAX_SAMPLES]
+            self.rules.append(_Rule(len(self.paints), points,
+                                    state.line_width * scale <= RULE_MAX_PT,
+                                    opaque and state.stroke_alpha >= 1.0, state.overprint,
+                                    start, index))
+
+    @staticmethod
+    def _colour(op: str, operands: Sequence[object], state: _State) -> None:
+        stroke = op.isupper()
+        current = state.stroke if stroke else state.fill
+        lower = op.lower()
+        if lower == "k":
+            values = _numbers(operands)
+            colour = _Colour("cmyk", tuple(values)) if values and len(values) == 4 else _Colour()
+        elif lower in ("g", "rg"):
+            colour = _Colour()
+        elif lower == "cs":
+            name = str(operands[0]) if operands else ""
+            colour = (_Colour("cmyk", _BLACK) if name in ("/DeviceCMYK", "/CMYK") else
+                      _Colour("pattern") if name == "/Pattern" else _Colour())
+        elif operands and isinstance(operands[-1], pikepdf.Name):  # scn /Pattern name
+            colour = _Colour("pattern")
+        elif current.space == "cmyk":  # sc, scn: values in the current space
+            values = _numbers(operands)
+            colour = _Colour("cmyk", tuple(values)) if values and len(values) == 4 \
+                else current
+        else:
+            colour = current
+        if stroke:
+            state.stroke = colour
+        else:
+            state.fill = colour
+
+    @staticmethod
+    def _graphics_state(operands: Sequence[object], resources: object,
+                        state: _State) -> None:
+        """An ExtGState's alpha, soft mask, blend mode and overprint."""
+        if not operands or not isinstance(resources, pikepdf.Dictionary):
+            return
+        states = resources.get("/ExtGState")
+        found = states.get(str(operands[0])) if isinstance(states, pikepdf.Dictionary) else None
+        if not isinstance(found, pikepdf.Dictionary):
+            return
+        try:
+            if "/ca" in found:
+                state.fill_alpha = float(found.ca)
+            if "/CA" in found:
+                state.stroke_alpha = float(found.CA)
+            if "/LW" in found:
+                state.line_width = float(found.LW)
+        except (TypeError, ValueError):
+            pass
+        if "/SMask" in found:
+            state.blended = str(found.SMask) != "/None"
+        if "/BM" in found:
+            mode = found.BM
+            names = [str(m) for m in mode] if isinstance(mode, pikepdf.Array) else [str(mode)]
+            state.blended = state.blended or names[0] not in ("/Normal", "/Compatible")
+        op_stroke, op_fill, mode = state.overprint
+        if "/OP" in found:
+            op_stroke = bool(found.OP)
+            op_fill = bool(found.get("/op", found.OP))
+        if "/op" in found:
+            op_fill = bool(found.op)
+        if "/OPM" in found:
+            mode = int(found.OPM)
+        state.overprint = (op_stroke, op_fill, mode)
+
+    def _text_state(self, op: str, operands: Sequence[object], resources: object,
+                    state: _State) -> None:
+        if op == "Tf":
+            if len(operands) == 2:
+                fonts = resources.get("/Font") if isinstance(resources, pikepdf.Dictionary) \
+                    else None
+                state.font = fonts.get(str(operands[0])) \
+                    if isinstance(fonts, pikepdf.Dictionary) else None
+                size = _numbers(operands[1:])
+                state.font_size = size[0] if size else 0.0
+            return
+        values = _numbers(operands)
+        if not values:
+            return
+        value = values[0]
+        if op == "Tc":
+            state.char_spacing = value
+        elif op == "Tw":
+            state.word_spacing = value
+        elif op == "Tz":
+            state.horizontal = value / 100
+        elif op == "TL":
+            state.leading = value
+        elif op == "Ts":
+            state.rise = value
+        elif op == "Tr":
+            state.mode = int(value)
+
+    def _font_metrics(self, font: pikepdf.Object | None) -> _Metrics:
+        key = font.objgen if isinstance(font, pikepdf.Object) and font.is_indirect else None
+        if key is None:
+            return _metrics(font)
+        if key not in self._metrics:
+            self._metrics[key] = _metrics(font)
+        return self._metrics[key]
+
+    def _show(self, operands: Sequence[object], state: _State, tm: Matrix, where: str,
+              index: int | None, text_object: int | None) -> Matrix:
+        """Record a text shown; the text matrix after it."""
+        if not self.grounds:  # its colour and size only (where it is: not needed)
+            placed = _multiply(tm, state.ctm)
+            self.shows.append(_Show(len(self.paints), [], state.font_size * math.hypot(
+                placed[2], placed[3]), state.fill, state.stroke, state.mode, True,
+                state.overprint, where, index, text_object))
+            return tm
+        metrics = self._font_metrics(state.font)
+        advance = 0.0
+        for operand in operands:
+            items = list(operand) if isinstance(operand, pikepdf.Array) else [operand]
+            for item in items:
+                if isinstance(item, pikepdf.String):
+                    advance += metrics.advance(bytes(item), state)
+                else:
+                    number = _numbers([item])
+                    if number:
+                        advance -= number[0] / 1000 * state.font_size * state.horizontal
+        placed = _multiply(tm, state.ctm)
+        size = state.font_size * math.hypot(placed[2], placed[3])
+        low, high = state.rise + 0.15 * state.font_size, state.rise + 0.5 * state.font_size
+        # Two rows of points, an em apart along the line (a ground changing under a
+        # text changes over more than an em), at least both ends.
+        count = max(2, min(_MAX_SAMPLES // 2,
+                           math.ceil(abs(advance) / max(state.font_size, 1e-6)) + 1))
+        points = [_apply(placed, advance * (0.02 + 0.96 * i / (count - 1)), y)
+                  for i in range(count) for y in (low, high)]
+        points = [p for p in points if all(c.contains(*p) for c in state.clips)]
+        if points and state.mode not in (3, 7):
+            opaque = not state.blended and state.fill_alpha >= 1.0 and (
+                state.mode not in _STROKE_MODES or state.stroke_alpha >= 1.0)
+            self.shows.append(_Show(len(self.paints), points, size, state.fill, state.stroke,
+                                    state.mode, opaque, state.overprint, where, index,
+                                    text_object))
+        return _multiply((1, 0, 0, 1, advance, 0), tm)
+
+    def _do(self, operands: Sequence[object], resources: object, state: _State,
+            where: str) -> None:
+        if not operands or not isinstance(resources, pikepdf.Dictionary):
+            return
+        xobjects = resources.get("/XObject")
+        xobject = xobjects.get(str(operands[0])) \
+            if isinstance(xobjects, pikepdf.Dictionary) else None
+        if not isinstance(xobject, pikepdf.Stream):
+            return
+        if xobject.get("/Subtype") == "/Image":
+            self._image(state, "an image", xobject)
+        elif xobject.get("/Subtype") == "/Form":
+            self._form(str(operands[0]), xobject, resources, state, where)
+
+    def _image(self, state: _State, what: str, image: pikepdf.Object | None) -> None:
+        """An image covers the unit square of the CTM; a stencil mask paints the fill
+        colour."""
+        ctm = state.ctm
+        region = _Region.of([[_apply(ctm, 0, 0), _apply(ctm, 1, 0), _apply(ctm, 1, 1),
+                              _apply(ctm, 0, 1)]], False)
+        if region is None:
+            return
+        stencil = image is not None and bool(image.get("/ImageMask", False))
+        colour: Ground = _ground(state.fill, state.fill_alpha >= 1.0 and not state.blended) \
+            if stencil else what
+        self.paints.append(_Paint(region, state.clips, colour))
+
+    def _form(self, name: str, form: pikepdf.Stream, resources: object, state: _State,
+              where: str) -> None:
+        """A form: its matrix, bounding box (a clip) and resources; each form is read
+        in every place it is drawn, never inside itself."""
+        if form.objgen in self._walking or len(self._walking) >= _MAX_DEPTH:
+            return
+        inner = copy.copy(state)
+        matrix = _numbers(list(form.get("/Matrix", [])))
+        if matrix is not None and len(matrix) == 6:
+            inner.ctm = _multiply(tuple(matrix), state.ctm)  # type: ignore[arg-type]
+        box = _numbers(list(form.get("/BBox", [])))
+        if box is not None and len(box) == 4:
+            x0, y0, x1, y1 = box
+            region = _Region.of([[_apply(inner.ctm, x0, y0), _apply(inner.ctm, x1, y0),
+                                  _apply(inner.ctm, x1, y1), _apply(inner.ctm, x0, y1)]],
+                                False)
+            if region is not None:
+                inner.clips = (*inner.clips, region)
+        if "/Group" in form:
+            inner.blended = inner.blended or state.fill_alpha < 1.0
+        self._walking.append(form.objgen)
+        try:
+            instructions = pikepdf.parse_content_stream(form, self.operators)
+            label = f"form {name}" if where == "page content" else f"form {name} in {where}"
+            self._walk(instructions, form.get("/Resources", resources), inner, label,
+                       top=False)
+        except pikepdf.PdfError:
+            pass
+        finally:
+            self._walking.pop()
+
+
+def _black(colour: _Colour) -> bool:
+    """Pure black: DeviceCMYK 0 0 0 1."""
+    return colour.space == "cmyk" and len(colour.values) == 4 and all(
+        abs(v - b) < 1e-6 for v, b in zip(colour.values, _BLACK, strict=True))
+
+
+def _white(colour: _Colour) -> bool:
+    """Paper white: DeviceCMYK 0 0 0 0 (no ink at all)."""
+    return colour.space == "cmyk" and all(abs(v) < 1e-6 for v in colour.values)
+
+
+def _ground(colour: _Colour, opaque: bool) -> Ground:
+    """What a fill leaves as the ground: its DeviceCMYK colour, or what it is."""
+    if not opaque:
+        return "a transparent fill"
+    if colour.space == "cmyk" and len(colour.values) == 4:
+        return tuple(min(1.0, max(0.0, v)) for v in colour.values)
+    return "a pattern" if colour.space == "pattern" else "a colour that is not DeviceCMYK"
+
+
+def _along(box: Box) -> list[Point]:
+    """Points along the middle of a box's long side (a rule's ground)."""
+    x0, y0, x1, y1 = box
+    count = 8
+    if x1 - x0 >= y1 - y0:
+        return [(x0 + (x1 - x0) * (0.02 + 0.96 * i / (count - 1)), (y0 + y1) / 2)
+                for i in range(count)]
+    return [((x0 + x1) / 2, y0 + (y1 - y0) * (0.02 + 0.96 * i / (count - 1)))
+            for i in range(count)]
+
+
+# ------------------------------------------------------------------------ overprint
+
+
+def _fits(painter: _Painter, points: Sequence[Point], before: int, ink_limit: float) -> bool:
+    """Whether black overprinted at ``points`` stays within ``ink_limit``: every ground
+    under them is a known flat colour whose C+M+Y plus the black's 100 % is at most
+    the limit (black replaces the ground's own K)."""
+    for x, y in points:
+        ground = painter.ground(x, y, before)
+        if isinstance(ground, str):
+            return False
+        if (ground[0] + ground[1] + ground[2]) * 100 + 100 > ink_limit + 1e-6:
+            return False
+    return True
+
+
+def _state_name(state: tuple[bool, bool, int]) -> str:
+    stroke, fill, mode = state
+    return f"/TrOP{int(stroke)}{int(fill)}{mode}"
+
+
+_ON: tuple[bool, bool, int] = (True, True, 1)
+
+
+def overprint_black(page: pikepdf.Page, ink_limit: float = INK_LIMIT) -> int:
+    """Set pure-black text (and thin pure-black rules) of ``page``'s own content to
+    overprint; returns how many text objects and rules now do.
+
+    Each is wrapped in ``/TrOP111 gs`` (``/OP true /op true /OPM 1``: with OPM 1 the
+    zero C, M and Y of ``0 0 0 1`` leave the inks under them alone) and a graphics
+    state restoring the overprint that was in force; a text object all black gets
+    them around BT ... ET, one of mixed colours around each black show.  Not set:
+    text in a form (forms may be transparency groups, where overprint means something
+    else), transparent or blended black, and black whose ground is not a known flat
+    colour with C+M+Y at most ``ink_limit`` - 100 % (over an image the sum is not
+    known: it keeps knocking out, as the preflight's ink check measured it before)."""
+    painter = _Painter()
+    instructions = painter.page(page)
+    before: dict[int, list[str]] = {}
+    after: dict[int, list[str]] = {}
+    objects: dict[int, list[tuple[_Show, bool]]] = {}
+    for show in painter.shows:
+        if show.index is None or show.text_object is None:
+            continue
+        fills, strokes = show.mode in _FILL_MODES, show.mode in _STROKE_MODES
+        black = (not fills or _black(show.fill)) and (not strokes or _black(show.stroke))
+        wanted = black and show.opaque and _fits(painter, show.points, show.ground, ink_limit)
+        objects.setdefault(show.text_object, []).append((show, wanted))
+    done = 0
+    for start, shows in objects.items():
+        if all(wanted for _, wanted in shows) and start not in painter.text_gs:
+            end = _text_end(instructions, start)
+            if end is not None:
+                before.setdefault(start, []).append(_state_name(_ON))
+                after.setdefault(end, []).append(_state_name(shows[0][0].overprint))
+                done += 1
+                continue
+        for show, wanted in shows:
+            if wanted and show.index is not None:
+                before.setdefault(show.index, []).append(_state_name(_ON))
+                after.setdefault(show.index, []).append(_state_name(show.overprint))
+                done += 1
+    for rule in painter.rules:
+        if rule.thin and rule.opaque and _fits(painter, rule.points, rule.ground, ink_limit):
+            before.setdefault(rule.start, []).append(_state_name(_ON))
+            after.setdefault(rule.index, []).append(_state_name(rule.overprint))
+            done += 1
+    if not done:
+        return 0
+    _rewrite(page, instructions, before, after)
+    return done
+
+
+def _text_end(instructions: Sequence[Any], start: int) -> int | None:
+    for index in range(start + 1, len(instructions)):
+        if str(instructions[index].operator) == "ET":
+            return index
+    return None
+
+
+def _rewrite(page: pikepdf.Page, instructions: Sequence[Any], before: dict[int, list[str]],
+             after: dict[int, list[str]]) -> None:
+    """Write the content again with the overprint states inserted (a restore followed
+    at once by the next overprint is left out: the black simply goes on overprinting),
+    and add those states to the page's resources."""
+    gs = pikepdf.Operator("gs")
+    out: list[Any] = []
+    pending_restore = False
+    used: set[str] = set()
+
+    def emit(name: str, restore: bool) -> None:
+        nonlocal pending_restore
+        if not restore and pending_restore and name == _state_name(_ON):
+            out.pop()  # the restore just written: overprint simply goes on
+            pending_restore = False
+            return
+        out.append(([pikepdf.Name(name)], gs))
+        used.add(name)
+        pending_restore = restore
+
+    for index, instruction in enumerate(instructions):
+        for name in before.get(index, []):
+            emit(name, restore=False)
+        out.append(instruction)
+        pending_restore = False
+        for name in after.get(index, []):
+            emit(name, restore=True)
+    resources = page.obj.get("/Resources")
+    if not isinstance(resources, pikepdf.Dictionary):
+        resources = page.obj.Resources = pikepdf.Dictionary()
+    states = resources.get("/ExtGState")
+    if not isinstance(states, pikepdf.Dictionary):
+        states = resources.ExtGState = pikepdf.Dictionary()
+    for name in sorted(used):
+        stroke, fill, mode = name[-3] == "1", name[-2] == "1", int(name[-1])
+        states[name] = pikepdf.Dictionary(Type=pikepdf.Name.ExtGState, OP=stroke, op=fill,
+                                          OPM=mode)
+    page.contents_coalesce()  # one stream (a page's own, written in place)
+    page.obj.Contents.write(pikepdf.unparse_content_stream(out))
+
+
+# ------------------------------------------------------------------------ knockouts
+
+
+#: What :func:`knockouts` reads first: the text, its colour and size, and the forms.
+_TEXT_OPERATORS = ("q Q cm cs CS sc SC scn SCN k K g G rg RG gs BT ET Tc Tw Tz TL Ts Tr Tf "
+                   "Td TD T* Tm Tj TJ ' \" Do")
+
+
+def _small_white(show: _Show) -> bool:
+    """Text filled in paper white, smaller than :data:`SMALL_TEXT_PT`."""
+    return show.size < SMALL_TEXT_PT - 1e-6 and show.mode in _FILL_MODES and _white(show.fill)
+
+
+def _ink_count(ground: Ground) -> int:
+    """How many inks of a flat ground are above :data:`INK_PRESENT`."""
+    return 0 if isinstance(ground, str) else sum(1 for v in ground if v > INK_PRESENT)
+
+
+def _inks(colour: tuple[float, ...]) -> str:
+    named = [f"{ink} {round(value * 100):g}" for ink, value in zip("CMYK", colour, strict=False)
+             if value > 1e-6]
+    return " ".join(named) + " %"
+
+
+def knockouts(page: pikepdf.Page) -> list[str]:
+    """White text smaller than :data:`SMALL_TEXT_PT` on a ground of more than one ink
+    above :data:`INK_PRESENT` (or on an image, a shading or a pattern, whose inks are
+    not known): what misregisters on press, one message per kind and place, with how
+    many times it occurs.  Read from the page as painted, forms included: first its
+    text alone (most pages have no small white text: a millisecond), then, if it has
+    some, everything painted under it."""
+    first = _Painter(_TEXT_OPERATORS, grounds=False).walked(page)
+    if not any(_small_white(show) for show in first.shows):
+        return []
+    painter = _Painter()
+    painter.page(page)
+    found: dict[str, int] = {}
+    for show in painter.shows:
+        if not _small_white(show):
+            continue
+        grounds = {painter.ground(x, y, show.ground) for x, y in show.points}
+        unknown = sorted(g for g in grounds if isinstance(g, str))
+        if unknown:
+            ground_text = f"{unknown[0]} (inks not known)"
+        else:
+            worst = max(grounds, key=_ink_count)
+            if _ink_count(worst) < 2:
+                continue
+            ground_text = f"{_ink_count(worst)} inks ({_inks(worst)})"  # type: ignore[arg-type]
+        message = (f"white text of {show.size:.1f} pt knocked out of {ground_text} in "
+                   f"{show.where}: it misregisters on press (coloured fringes, filled "
+                   f"counters); print it at {SMALL_TEXT_PT:g} pt or more, or its ground in "
+                   "one ink (K only, say), or the text in black")
+        found[message] = found.get(message, 0) + 1
+    return [m if n == 1 else f"{m} ({n} times)" for m, n in found.items()]
+
