@@ -527,6 +527,32 @@ def test_the_contact_sheet_proofs_every_card_in_one_run(built: tuple[Path, Path,
     assert sheet.crop((12, 12, 12 + one.width, 12 + one.height)).tobytes() == one.tobytes()
 
 
+def test_a_build_proofs_its_previews_in_few_ghostscript_runs(
+        built: tuple[Path, Path, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from translator.typeset import batch
+    from translator.typeset.build import BuildOptions
+    from translator.typeset.sizes import PRESETS
+
+    _, out, _ = built
+    cards = [out / f"{slug}.en.pdf" for slug in CARDS]
+    runs: list[int] = []
+    real = preview._proofs
+
+    def counted(paths: list[Path], profiles: list[bytes | None], dpi: float) -> list:
+        runs.append(len(paths))
+        return real(paths, profiles, dpi)
+
+    monkeypatch.setattr(preview, "_proofs", counted)
+    proofs = batch._Proofs(batch.Request(["en"], out, BuildOptions(PRESETS["arcmage"]),
+                                         dpi=48))
+    proofs.pending = cards
+    images = [proofs.image(card) for card in cards]
+    # One Ghostscript run for the lot (its start costs more than a card), the same
+    # pictures as one by one.
+    assert runs == [len(cards)]
+    assert images[-1].tobytes() == preview.render_png(cards[-1], 48, trim=2).tobytes()
+
+
 def test_without_an_output_intent_the_preview_is_pdfiums(tmp_path: Path) -> None:
     pdf = pikepdf.Pdf.new()
     pdf.add_blank_page(page_size=(20, 20))
