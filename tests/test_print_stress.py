@@ -36,15 +36,10 @@ import pypdfium2.raw as pdfium_c
 import pytest
 from PIL import Image
 
-from translator.typeset.artwork import find_profile
-
 from .conftest import ROOT
+from .printkit import cmyk_profile
 
-try:
-    find_profile()
-except Exception as error:  # any reason to skip is reported
-    pytest.skip(f"no CMYK profile: {error} (apt-get install ghostscript)",
-                allow_module_level=True)
+cmyk_profile()
 
 LIBRARY = ROOT / "tests" / "data" / "stress-library"
 # The command a user runs (the venv's script), else the same through this Python.

@@ -15,21 +15,18 @@ from PIL import Image
 from translator import cards
 from translator.typeset import assemble
 from translator.typeset import build as typeset
-from translator.typeset.artwork import find_profile
 from translator.typeset.render import Renderer
 from translator.typeset.sizes import PRESETS, card_size
 from translator.typeset.theme import ThemeError, load_theme
+
+from .printkit import cmyk_profile
 
 MM_PT = 72 / 25.4
 SIZE = PRESETS["arcmage"]
 SLUGS = ["courier", "flame-lash", "harbor-lord", "mossgate", "grave-lantern"]
 RGB_OPERATORS = {"rg", "RG", "g", "G", "sc", "SC"}
 
-try:
-    PROFILE = find_profile()
-except Exception as error:  # any reason to skip is reported
-    pytest.skip(f"no CMYK profile: {error} (apt-get install ghostscript)",
-                allow_module_level=True)
+PROFILE = cmyk_profile()
 
 
 @pytest.fixture(scope="module")

@@ -12,15 +12,10 @@ import pikepdf
 import pytest
 from PIL import Image
 
-from translator.typeset.artwork import find_profile
-
 from .lintkit import copy_sample, edit, run
+from .printkit import cmyk_profile
 
-try:
-    find_profile()
-except Exception as error:  # any reason to skip is reported
-    pytest.skip(f"no CMYK profile: {error} (apt-get install ghostscript)",
-                allow_module_level=True)
+cmyk_profile()
 
 CARDS = ["courier", "harbor-lord", "flame-lash"]  # 2 copies each in the sample deck
 SELECT = [arg for slug in CARDS for arg in ("--card", slug)]

@@ -14,18 +14,14 @@ import pytest
 
 from translator import cards, lint
 from translator.typeset import build as typeset
-from translator.typeset.artwork import find_profile
 from translator.typeset.sizes import PRESETS, card_size
 
 from .lintkit import copy_sample, edit, run
+from .printkit import cmyk_profile
 
 MM_PT = 72 / 25.4
 
-try:
-    find_profile()
-except Exception as error:  # any reason to skip is reported
-    pytest.skip(f"no CMYK profile: {error} (apt-get install ghostscript)",
-                allow_module_level=True)
+cmyk_profile()
 
 
 @pytest.fixture(scope="module")

@@ -11,20 +11,15 @@ from pathlib import Path
 
 import pypdfium2
 import pypdfium2.raw as pdfium_c
-import pytest
 
-from translator.typeset.artwork import find_profile
 from translator.typeset.build import text_floor
 
 from .lintkit import run
+from .printkit import cmyk_profile
 
 MM_PT = 72 / 25.4
 
-try:
-    find_profile()
-except Exception as error:  # any reason to skip is reported
-    pytest.skip(f"no CMYK profile: {error} (apt-get install ghostscript)",
-                allow_module_level=True)
+cmyk_profile()
 
 
 def card(directory: Path, slug: str, lang: str = "en", **fields: str) -> None:

@@ -20,16 +20,12 @@ from PIL import Image
 from translator import __version__, cards
 from translator.typeset import build as typeset
 from translator.typeset import manifest
-from translator.typeset.artwork import find_profile
 from translator.typeset.sizes import PRESETS
 
 from .lintkit import copy_sample, edit
+from .printkit import cmyk_profile
 
-try:
-    find_profile()
-except Exception as error:  # any reason to skip is reported
-    pytest.skip(f"no CMYK profile: {error} (apt-get install ghostscript)",
-                allow_module_level=True)
+cmyk_profile()
 
 SLUGS = ["courier", "flame-lash", "mossgate", "harbor-lord"]
 

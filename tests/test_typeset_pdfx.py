@@ -24,12 +24,9 @@ from translator.typeset.preflight import _pam_pages
 from translator.typeset.symbols import templates_root
 
 from .lintkit import copy_sample, run
+from .printkit import cmyk_profile
 
-try:
-    PROFILE = find_profile()
-except Exception as error:  # any reason to skip is reported
-    pytest.skip(f"no CMYK profile: {error} (apt-get install ghostscript)",
-                allow_module_level=True)
+PROFILE = cmyk_profile()
 if shutil.which("gs") is None:
     pytest.skip("Ghostscript (gs) is not installed", allow_module_level=True)
 

@@ -16,19 +16,16 @@ import pytest
 from translator import cards
 from translator.typeset import build as typeset
 from translator.typeset import preflight as pf
-from translator.typeset.artwork import find_profile
 from translator.typeset.sizes import PRESETS, CardSize
+
+from .printkit import cmyk_profile
 
 MM_PT = 72 / 25.4
 ARCMAGE = PRESETS["arcmage"]
 CARD = "harbor-lord.fr.pdf"
 LABEL = "harbor-lord.fr"  # the build labels each page <slug>.<lang>
 
-try:
-    find_profile()
-except Exception as error:  # any reason to skip is reported
-    pytest.skip(f"no CMYK profile: {error} (apt-get install ghostscript)",
-                allow_module_level=True)
+cmyk_profile()
 
 needs_gs = pytest.mark.skipif(not pf.ink_available(), reason="apt-get install ghostscript")
 

@@ -15,16 +15,12 @@ import pikepdf
 import pytest
 
 from translator.typeset import assemble, manifest
-from translator.typeset.artwork import find_profile
 from translator.typeset.sizes import MM_PT, PRESETS
 
 from .lintkit import copy_sample, edit, run
+from .printkit import cmyk_profile
 
-try:
-    find_profile()
-except Exception as error:  # any reason to skip is reported
-    pytest.skip(f"no CMYK profile: {error} (apt-get install ghostscript)",
-                allow_module_level=True)
+cmyk_profile()
 
 #: Nine copies in the sample deck (2 + 2 + 2 + 1 + 1 + 1): one full sheet.
 CARDS = ["courier", "harbor-lord", "flame-lash", "mossgate", "saltmere", "grave-lantern"]
