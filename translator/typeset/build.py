@@ -355,8 +355,8 @@ def _lay_out(renderer: Renderer, pages: list[CardPage], options: BuildOptions
     floor = options.text_floor
     first = renderer.render(pages)
     final = list(first.pages)
-    text = overflows(first)
     measured = [measure_page(page) for page in first.pages]
+    text = [measure.text for measure in measured]
     large = [i for i, (content, frame) in enumerate(text) if content - frame > TOLERANCE_MM]
     too_tall = {large[i]: amount for i, amount in fit(
         renderer, [pages[i] for i in large], floor, [text[i] for i in large]).items()}
@@ -368,10 +368,10 @@ def _lay_out(renderer: Renderer, pages: list[CardPage], options: BuildOptions
     while pending:
         again = renderer.render([pages[i] for i in pending])
         following = []
-        for index, laid_out, heights in zip(pending, again.pages, overflows(again),
-                                            strict=True):
-            final[index], text[index] = laid_out, heights
+        for index, laid_out in zip(pending, again.pages, strict=True):
+            final[index] = laid_out
             measured[index] = measure_page(laid_out)
+            text[index] = heights = measured[index].text
             page = pages[index]
             redo = _shrink(page, measured[index], options)
             if heights[0] - heights[1] > TOLERANCE_MM and index not in too_tall \

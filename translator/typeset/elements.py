@@ -26,6 +26,8 @@ STEP = 0.02
 TOLERANCE_MM = 0.05
 #: The room kept between the type and the faction on the type line (mm).
 TYPE_GAP_MM = 1.2
+#: A text whose box ends this close to its page's bottom may have lost lines there.
+TRUNCATED_MM = 0.5
 
 
 @dataclass(frozen=True)
@@ -93,9 +95,14 @@ class PageMeasure:
     """What a laid-out card page holds: its elements and the smallest text size."""
 
     elements: dict[str, Measure] = field(default_factory=dict)
-    min_size_pt: float | None = None
     #: The smallest text size printed, and the class of the element printing it.
     smallest: tuple[float, str] | None = None
+    #: The height of the rule text and of its frame (mm; 0, 0 without a text box).
+    text: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def min_size_pt(self) -> float | None:
+        return self.smallest[0] if self.smallest is not None else None
 
 
 def _classes(box: Any) -> list[str]:
@@ -124,12 +131,14 @@ def _walk(box: Any, owners: tuple[str, ...]) -> Iterator[tuple[Any, tuple[str, .
         yield from _walk(child, owners)
 
 
-_BOX_CLASSES = {spec.box for spec in SPECS}
+#: The classes of the boxes measured: the elements' and the rule text's content.
+_BOX_CLASSES = {spec.box for spec in SPECS} | {"text-content"}
 _TEXT_CLASSES = {spec.text: spec for spec in SPECS}
 
 
 def measure_page(page: Any) -> PageMeasure:
-    """The elements of one laid-out page (a ``weasyprint.Page``)."""
+    """The elements of one laid-out page (a ``weasyprint.Page``), and the height of its
+    rule text (see :func:`text_heights`), in one walk of its boxes."""
     found = PageMeasure()
     boxes: dict[str, Any] = {}
     for box, owners in _walk(page._page_box, ()):
@@ -164,8 +173,24 @@ def measure_page(page: Any) -> PageMeasure:
     frame = boxes.get("text-frame")
     if frame is not None and "text" not in found.elements:
         found.elements["text"] = Measure("text", _rect(frame), _rect(frame, True))
-    found.min_size_pt = found.smallest[0] if found.smallest else None
+    found.text = text_heights(page, frame, boxes.get("text-content"))
     return found
+
+
+def text_heights(page: Any, frame: Any, content: Any) -> tuple[float, float]:
+    """The height of the rule text and of its frame, in mm.
+
+    The frame has a fixed height and hides what overflows it; its content, a block
+    formatting context, is as tall as its text and floats.  WeasyPrint drops the lines
+    below the page's bottom: a text reaching it is infinitely tall here (measure it on
+    a taller page: ``Renderer.render(measure=True)``)."""
+    if frame is None or content is None:
+        return (0.0, 0.0)
+    height = content.margin_height() * PX_MM
+    if (content.position_y + content.margin_height()) * PX_MM > \
+            page.height * PX_MM - TRUNCATED_MM:
+        height = math.inf  # cut at the page's bottom: taller than can be seen here
+    return (height, frame.height * PX_MM)
 
 
 def too_wide(measures: PageMeasure, spec: Spec) -> float:

@@ -9,10 +9,9 @@ network, is refused and reported.
 
 from __future__ import annotations
 
-import math
 import urllib.parse
 import urllib.request
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
@@ -28,7 +27,7 @@ from ..markup import parse
 from ..markup.html import paragraph_html
 from ..markup.ruletext import symbol_text
 from ..markup.tree import Document, DropCap, Symbol, Text
-from .elements import SPECS
+from .elements import PX_MM, SPECS, measure_page
 from .hyphenation import hyphenated_html
 from .labels import card_labels
 from .sizes import CardSize
@@ -39,14 +38,12 @@ from .theme import Theme
 BODY_PT = 9.0
 #: Card types laid out with the artwork on top; the others have it at the bottom.
 ART_ON_TOP = frozenset({"Creature", "City"})
-CSS_PX_MM = 25.4 / 96
+CSS_PX_MM = PX_MM
 #: The height of the page text is measured on: room for any card text.
 MEASURE_PAGE_MM = 10000
 #: How tall a column mark's drawing is made (em): more than any paragraph, whose
 #: bottom cuts it (card.css: ``.sym-column``).
 COLUMN_EM = 30.0
-#: A text whose box ends this close to its page's bottom may have lost lines there.
-TRUNCATED_MM = 0.5
 
 
 @dataclass
@@ -254,42 +251,8 @@ def _em(scale: float) -> str:
     return "" if scale == 1.0 else f"{scale:.3f}"
 
 
-def _boxes(box: Any) -> Iterator[Any]:
-    """Every box under ``box``, into absolutely positioned ones (which WeasyPrint's
-    ``descendants`` leaves behind their placeholders)."""
-    box = getattr(box, "_box", box)  # an AbsolutePlaceholder holds the laid-out box
-    yield box
-    for child in getattr(box, "children", ()):
-        yield from _boxes(child)
-
-
 def overflows(document: weasyprint.Document) -> list[tuple[float, float]]:
-    """For each page: the height of its text and of the text's frame, in mm.
-
-    Measured on WeasyPrint's layout (pinned version: the box tree is internal API):
-    the frame has a fixed height and hides what overflows it; its content, a block
-    formatting context, is as tall as its text and floats.  WeasyPrint drops the lines
-    below the page's bottom: a text reaching it is infinitely tall here (measure it on
-    a taller page: ``render(measure=True)``).
-    """
-    found = []
-    for page in document.pages:
-        frame = content = None
-        for box in _boxes(page._page_box):
-            element = getattr(box, "element", None)
-            if element is None or not hasattr(box, "margin_height"):
-                continue
-            classes = (element.get("class") or "").split()
-            if "text-frame" in classes and frame is None:
-                frame = box
-            elif "text-content" in classes and content is None:
-                content = box
-        if frame is None or content is None:
-            found.append((0.0, 0.0))
-            continue
-        height = content.margin_height() * CSS_PX_MM
-        if (content.position_y + content.margin_height()) * CSS_PX_MM > \
-                page.height * CSS_PX_MM - TRUNCATED_MM:
-            height = math.inf  # cut at the page's bottom: taller than can be seen here
-        found.append((height, frame.height * CSS_PX_MM))
-    return found
+    """For each page: the height of its text and of the text's frame, in mm
+    (:func:`translator.typeset.elements.text_heights`, measured on WeasyPrint's layout;
+    pinned version: the box tree is internal API)."""
+    return [measure_page(page).text for page in document.pages]
