@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..cards.model import DEFAULT_FOOTERS, SOURCE_LANGUAGE
+
 LANGUAGES = ("en", "fr", "eo")
 STATUSES = ("preferred", "admitted", "deprecated")
 SECTIONS = ("concept", "faction", "type", "subtype", "other", "footer", "phrase")
@@ -120,6 +122,25 @@ class Glossary:
 
     def entries_by_section(self, section: str) -> list[Entry]:
         return [e for e in self.entries.values() if e.section == section]
+
+    def preferred(self, section: str, english: str) -> str | None:
+        """The preferred term of the entry of ``section`` for ``english`` (a card type,
+        a faction: any case), None when there is none."""
+        for entry in self.entries_by_section(section):
+            if entry.en.casefold() == english.casefold() and entry.preferred is not None:
+                return entry.preferred.text
+        return None
+
+    def footer(self, english: str) -> tuple[str, list[str]]:
+        """This language's rendering of an English footer line, and its deprecated
+        spellings; for the default footer, the language's default when the glossary
+        has none ('' for another line the glossary does not have)."""
+        for entry in self.entries_by_section("footer"):
+            if entry.en == english and entry.preferred is not None:
+                return entry.preferred.text, [t.text for t in entry.terms if t.deprecated]
+        if english == DEFAULT_FOOTERS[SOURCE_LANGUAGE]:
+            return DEFAULT_FOOTERS.get(self.lang, english), []
+        return "", []
 
     def subtype(self, english: str) -> tuple[str | None, list[str]]:
         """A compound English subtype in this language, and the words not found.

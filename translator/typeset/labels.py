@@ -54,13 +54,6 @@ def typeset(text: str, lang: str) -> str:
     return text
 
 
-def _term(glossary: Glossary, section: str, english: str) -> str | None:
-    for entry in glossary.entries_by_section(section):
-        if entry.en.casefold() == english.casefold() and entry.preferred is not None:
-            return entry.preferred.text
-    return None
-
-
 def _missing(glossary: Glossary, lang: str, what: str, section: str, english: str) -> str:
     """How to add the glossary entry a card needs (the shipped file and a library's)."""
     language = LANGUAGE_NAMES.get(lang, lang)
@@ -86,7 +79,7 @@ def card_labels(card: Card, lang: str, glossary: Glossary | None) -> Labels:
     def translated(section: str, english: str, what: str) -> str:
         if lang == SOURCE_LANGUAGE or glossary is None or not english:
             return english
-        found = _term(glossary, section, english)
+        found = glossary.preferred(section, english)
         if found is None and strict:
             errors.append(_missing(glossary, lang, what, section, english))
         return english if found is None else found
@@ -134,5 +127,4 @@ def _footer(card: Card, lang: str, glossary: Glossary | None) -> str:
     own = version.fields.get("info") if version is not None else None
     if lang == SOURCE_LANGUAGE or own not in (None, "") or glossary is None:
         return str(card.get("info", lang) or "")
-    found = _term(glossary, "footer", DEFAULT_FOOTERS[SOURCE_LANGUAGE])
-    return found if found is not None else str(card.get("info", lang) or "")
+    return glossary.footer(DEFAULT_FOOTERS[SOURCE_LANGUAGE])[0]

@@ -38,7 +38,7 @@ from ..glossary.matcher import normalize
 from ..glossary.model import Glossary
 from ..lint.context import Language, Resources
 from ..lint.model import plain_text
-from ..lint.rules.translation import ability_line, footer_of, loose, substitute
+from ..lint.rules.translation import ability_line, loose, substitute
 from ..markup.parser import parse
 
 
@@ -97,7 +97,7 @@ class Drafter:
             fields["subtype"] = rendered or str(subtype)
             (filled if rendered else english).append("subtype")
         footer = str(source.fields.get("info") or DEFAULT_FOOTERS[SOURCE_LANGUAGE])
-        rendered_footer = footer_of(self.glossary, footer)[0]
+        rendered_footer = self.glossary.footer(footer)[0]
         fields["info"] = rendered_footer or footer
         (filled if rendered_footer else english).append("footer")
         fields["status"] = "Draft"

@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from ...cards.model import DEFAULT_FOOTERS, SOURCE_LANGUAGE, changed_fields, is_default_footer
 from ...diagnostics import Severity
 from ...glossary.matcher import normalize, words
-from ...glossary.model import Glossary
 from ...markup.tree import SYMBOL_CODES, DropCap, Symbol, Text
 from ...untrusted import invisible_difference, spacing_key
 from ..context import Subject
@@ -807,19 +806,7 @@ def expected_footer(subject: Subject) -> tuple[str, list[str]]:
 
 
 def _footer(subject: Subject) -> tuple[str, list[str]]:
-    return footer_of(subject.language.glossary, DEFAULT_FOOTERS[SOURCE_LANGUAGE])
-
-
-def footer_of(glossary: Glossary, english: str) -> tuple[str, list[str]]:
-    """The glossary's rendering of an English footer line, and its deprecated
-    spellings; for the default footer, the language's default when the glossary has
-    none ('' for another line the glossary does not have)."""
-    for entry in glossary.entries_by_section("footer"):
-        if entry.en == english and entry.preferred is not None:
-            return entry.preferred.text, [t.text for t in entry.terms if t.deprecated]
-    if english == DEFAULT_FOOTERS[SOURCE_LANGUAGE]:
-        return DEFAULT_FOOTERS.get(glossary.lang, english), []
-    return "", []
+    return subject.language.glossary.footer(DEFAULT_FOOTERS[SOURCE_LANGUAGE])
 
 
 @rule("TR701", "footer", Severity.WARNING,
