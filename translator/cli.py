@@ -1218,7 +1218,7 @@ def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
             _Progress(args.format == "text", batch.total_cards(library, request)) as step:
         report = batch.produce(library, request, step.advance, step.stage)
     for result in report.cards:
-        _report_card(result, args.allow_overflow)
+        _report_card(result)
     for problem in report.problems:
         print(f"translator: preflight: {problem}", file=sys.stderr)
     failed = [r for r in report.cards if r.failed]
@@ -1230,7 +1230,7 @@ def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_FINDINGS if failed or report.errors or report.missing else EXIT_OK
 
 
-def _report_card(result: Any, allow_overflow: bool) -> None:
+def _report_card(result: Any) -> None:
     """A card's warnings and why it was not printed, on stderr."""
     for warning in result.warnings:
         print(f"translator: warning: {warning}", file=sys.stderr)

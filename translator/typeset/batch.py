@@ -206,11 +206,11 @@ def produce(library: Library, request: Request,
         if request.previews:
             say(f"previews ({lang})")
             proofs = _Proofs(request)
-            previews = [_preview(pdf, f"{kind}/{slug}.{lang}.{kind}", request, proofs)
-                        for kind in request.previews for slug, pdf in printed.items()]
-            proofs.pending = [pdf for (name, digest, _), pdf in zip(
-                previews, [pdf for _ in request.previews for pdf in printed.values()],
-                strict=True) if not record.fresh(name, digest)]
+            sources = [(f"{kind}/{slug}.{lang}.{kind}", pdf)
+                       for kind in request.previews for slug, pdf in printed.items()]
+            previews = [_preview(pdf, name, request, proofs) for name, pdf in sources]
+            proofs.pending = [pdf for (name, digest, _), (_, pdf) in zip(
+                previews, sources, strict=True) if not record.fresh(name, digest)]
             report.images.extend(str(p) for p in _derive(record, report, previews))
     if request.check:
         say("preflight")

@@ -198,12 +198,7 @@ def too_wide(measures: PageMeasure, spec: Spec) -> float:
     measure = measures.elements.get(spec.name)
     if measure is None:
         return 0.0
-    room = measure.content[2] - measure.content[0]
-    if spec.beside is not None:
-        other = measures.elements.get(spec.beside)
-        if other is not None:
-            room -= other.width + TYPE_GAP_MM
-    excess = measure.width - room
+    excess = measure.width - room(measures, spec)
     return excess if excess > TOLERANCE_MM else 0.0
 
 
