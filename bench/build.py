@@ -11,6 +11,11 @@ Targets (print parts 1 and 2), on 2 cores, medians of 3 runs:
 
     .venv/bin/python bench/build.py            # median of 3 runs
     .venv/bin/python bench/build.py --copies 20 --jobs 2
+    .venv/bin/python bench/build.py --theme out/themes/arcmage --cards-only
+
+The official look (print part 4) must stay within 1.5 times the default theme's time per
+card: ``--theme DIR`` times a theme (``translator theme import-arcmage`` makes it), and
+``--cards-only`` only the card PDFs (part 1 below).
 
 The library is the sample deck copied on disk under new slugs (text, artwork and all;
 each copy with the sample's quantity, so 24 cards x 10 make 240 card files and a deck
@@ -73,14 +78,17 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--lang", default="fr")
+    parser.add_argument("--theme", metavar="DIR", help="a theme directory (default: translator's)")
+    parser.add_argument("--cards-only", action="store_true", help="time the card PDFs only")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temporary:
         directory = Path(temporary)
         deck = make_library(directory, args.copies)
         library, problems = cards.load_library([str(deck)])
         assert not problems, problems[:3]
-        options = typeset.BuildOptions(PRESETS["arcmage"], jobs=args.jobs,
+        options = typeset.BuildOptions(PRESETS["arcmage"], args.theme, jobs=args.jobs,
                                        cache_dir=directory / "cache")
+        print(f"theme: {args.theme or 'default'}")
         out = directory / "out"
         start = time.perf_counter()
         warm = typeset.build_cards(library, args.lang, directory / "warm", options)
@@ -100,6 +108,8 @@ def main() -> None:
         print(f"  time: {summary(times, '.2f', 's')}")
         print(f"  per card: {summary(per_card, '.1f', 'ms')} (target <= 20)")
         print(f"  peak memory of the largest process: {peak:.0f} MB (target <= 500)")
+        if args.cards_only:
+            return
 
         # 2. The deck PDF from scratch: cards, back, deck; then with the preflight.
         def deck_build(force: bool = True, check: bool = False) -> batch.Report:

@@ -7,7 +7,10 @@
 - ``fit-refused.png``: a card refused (its name too wide at 80 %), as it would print
   cut with ``--allow-overflow``, its name's box outlined, with the build's message;
 - ``sheet-a4.fr.png``: a print-and-play sheet of the French sample with the printer's
-  unprintable margin (5 mm) shaded.
+  unprintable margin (5 mm) shaded;
+- ``official-look.png`` (when the official template set is next to the checkout,
+  ``../shared/arcmage-official``): a French card in the default theme and in the
+  official look, beside the official template it is printed on, and a spell likewise.
 """
 
 from __future__ import annotations
@@ -122,12 +125,53 @@ def sheet(out: Path) -> None:
     image.save(DOCS / "sheet-a4.fr.png", optimize=True)
 
 
+def official_look(out: Path) -> None:
+    """Two cards of the French sample in both themes, beside the official templates."""
+    templates = ROOT.parent / "shared" / "arcmage-official"
+    if not (templates / "CardTemplates").is_dir():
+        print(f"no {templates}: official-look.png not made")
+        return
+    theme = out / "arcmage"
+    subprocess.run([*TRANSLATOR, "theme", "import-arcmage", str(templates), "--out",
+                    str(theme), "--no-progress"], check=True, cwd=ROOT, capture_output=True)
+    cards = {"thornback-hydra": "gaian/creature.png", "flame-lash": "red_banner/magic.png"}
+    library = out / "library"
+    library.mkdir()
+    (library / "art").mkdir()
+    sample = ROOT / "cards" / "sample"
+    for slug in cards:
+        for path in [*sample.glob(f"{slug}.*.md"), *(sample / "art").glob(f"{slug}.*")]:
+            target = library / path.relative_to(sample)
+            target.write_bytes(path.read_bytes())
+    (library / "deck.yaml").write_text("name: Pictures\ncards:\n" + "".join(
+        f"  {slug}: 1\n" for slug in cards), "utf-8")
+    build(str(library), "--lang", "fr", "--no-preflight", "--out", str(out / "default"))
+    build(str(library), "--lang", "fr", "--no-preflight", "--theme", str(theme),
+          "--out", str(out / "official"))
+    dpi = 110
+    images, captions = [], []
+    for slug, template in cards.items():
+        default = page_image(out / "default" / f"{slug}.fr.pdf", dpi)
+        official = page_image(out / "official" / f"{slug}.fr.pdf", dpi)
+        # The template page (65 x 92 mm) where the theme prints it: 1.5 mm, 1 mm in.
+        page = Image.new("RGB", official.size, (255, 255, 255))
+        drawn = Image.open(templates / "CardTemplates" / template).convert("RGBA")
+        size = (round(65 / 25.4 * dpi), round(92 / 25.4 * dpi))
+        page.paste(drawn.resize(size, Image.Resampling.LANCZOS),
+                   (round(1.5 / 25.4 * dpi), round(1.0 / 25.4 * dpi)),
+                   drawn.resize(size, Image.Resampling.LANCZOS))
+        images += [default, official, page]
+        captions += ["default theme", "official look", "official template"]
+    side_by_side(images, captions).save(DOCS / "official-look.png", optimize=True)
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as temporary:
         out = Path(temporary)
         shrunk(out / "shrunk")
         refused(out / "refused")
         sheet(out / "sheet")
+        official_look(out / "official-look")
 
 
 if __name__ == "__main__":

@@ -2,15 +2,17 @@
 
 ``tests/data/stress-library`` holds cards a tough user would print (names, type lines
 and texts far too long, every symbol, drop caps, two-digit stats; README.md there).
-It is built once, every language, with ``translator build --format json``; then each
-card PDF is read with pypdfium2, another PDF library than the renderer's, and held to
-what the build claims: every glyph inside the card's safe area and inside the box of
-its element (the report's ``elements``), each element's glyphs at the size the report
-gives, no glyph of one line touching another line's, nothing under the smallest size,
-drop caps over two lines, loyalty marks painted over by nothing, column marks seen
-beside their lines (on PDFium's rendering), no English type word on a translated type
-line; and every card not printed named with a reason.  Nothing here reads WeasyPrint's
-layout: only the report and the PDF.
+It is built once per theme (translator's own and the official Arcmage look made by
+``translator theme import-arcmage``, skipped where ``../shared/arcmage-official`` is
+absent; test ids ``[theme-slug.lang]``), every language, with ``translator build
+--format json``; then each card PDF is read with pypdfium2, another PDF library than
+the renderer's, and held to what the build claims: every glyph inside the card's safe
+area and inside the box of its element (the report's ``elements``), each element's
+glyphs at the size the report gives, no glyph of one line touching another line's,
+nothing under the smallest size, drop caps over two lines, loyalty marks painted over
+by nothing, column marks seen beside their lines (on PDFium's rendering), no English
+type word on a translated type line; and every card not printed named with a reason.
+Nothing here reads WeasyPrint's layout: only the report and the PDF.
 
 A refused card's PDF checks are skipped (the skip says why).  Failures name the card
 and language, the glyph (character, code point, size, place in mm from the page's top
@@ -23,6 +25,7 @@ import ctypes
 import json
 import math
 import re
+import statistics
 import subprocess
 import sys
 from collections.abc import Iterable
@@ -37,7 +40,7 @@ import pytest
 from PIL import Image
 
 from .conftest import ROOT
-from .printkit import cmyk_profile
+from .printkit import arcmage_theme, cmyk_profile
 
 cmyk_profile()
 
@@ -49,6 +52,8 @@ LANGS = ("en", "fr", "eo")
 SLUGS = sorted(path.name.split(".")[0] for path in LIBRARY.glob("*.en.md"))
 CASES = [(slug, lang) for slug in SLUGS for lang in LANGS]
 IDS = [f"{slug}.{lang}" for slug, lang in CASES]
+# translator's own theme, and the official look (`translator theme import-arcmage`).
+THEMES = ("default", "arcmage")
 
 MM = 72 / 25.4          # points in a millimetre
 SAFE_MM = 2.0           # the safe area: the TrimBox less this on every side
@@ -71,12 +76,24 @@ REFUSED = {
 ORDINARY = ("imp", "moss-troll", "fort", "thornwall", "crossroads", "ambush", "spark",
             "arcane-bolt", "war-banner", "war-axe", "traveling-cloak", "quiet-library",
             "colossus", "cypher-study", "grave-call", "last-rites", "market-day")
+# Ordinary cards a theme's smaller boxes cannot hold, and the reason they are refused
+# with there (printed by the other themes).  The official look's spells have a rule
+# text of 56 x 19.4 mm (the template's box, ended above the artwork window), the
+# default theme's 58.4 x 33.3 mm: the five cypher paragraphs of cypher-study need 2.2
+# mm more at the smallest size.
+TIGHTER = {"arcmage": {"cypher-study": r"\btext is [\d.]+ mm too tall"}}
+# The share of the library's card versions a theme prints at least (refusing is for
+# what cannot fit): the official look's boxes are smaller (its creatures' rule text
+# 56 x 22.3 mm, the default's 58.4 x 28.8 mm; spells above), so more of the library's
+# long texts, names and footers are refused.
+PRINTED_SHARE = {"default": 0.7, "arcmage": 0.6}
 
 
 @dataclass(frozen=True)
 class Build:
-    """One run of ``translator build`` over the stress library."""
+    """One run of ``translator build`` over the stress library, in one theme."""
 
+    theme: str
     returncode: int
     report: dict
     stderr: str
@@ -89,12 +106,30 @@ class Build:
         return found[0]
 
 
-@pytest.fixture(scope="module")
-def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
-    """The stress library built once, in every language, two processes."""
-    out = tmp_path_factory.mktemp("stress-build")
+def theme_options(theme: str) -> list[str]:
+    """The build's options for a theme: none for translator's own, ``--theme DIR`` for
+    the official look (imported once per session; skipped without the template set).
+
+    The official look is built without the preflight: nothing here reads it (its
+    findings go to the report's ``preflight``, not to the cards), and on the official
+    frames (a 600 dpi image a card) it is a third of the build, 22 of 73 s on two
+    cores; the default theme's build stays the command as a user runs it."""
+    if theme == "default":
+        return []
+    return ["--theme", str(arcmage_theme()), "--no-preflight"]
+
+
+@pytest.fixture(scope="module", params=THEMES)
+def build(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """The stress library built once per theme, in every language, two processes.
+
+    Every check below runs on both themes' files (test ids ``[theme-slug.lang]``):
+    what a check needs of the design (boxes, sizes) it reads from the build's report.
+    """
+    theme = request.param
+    out = tmp_path_factory.mktemp(f"stress-build-{theme}")
     command = [*TRANSLATOR, "build", str(LIBRARY), "--lang", "all", "--format", "json",
-               "--out", str(out), "--jobs", "2"]
+               "--out", str(out), "--jobs", "2", *theme_options(theme)]
     done = subprocess.run(command, check=False, capture_output=True, text=True,
                           timeout=1800, cwd=ROOT)
     try:
@@ -102,7 +137,7 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     except json.JSONDecodeError:
         pytest.fail(f"`{' '.join(command)}` exited {done.returncode} without a JSON report:\n"
                     f"{done.stderr[-3000:]}")
-    return Build(done.returncode, report, done.stderr, out)
+    return Build(theme, done.returncode, report, done.stderr, out)
 
 
 # ---- the PDF, read with pypdfium2 ---------------------------------------------------
@@ -414,7 +449,7 @@ def test_most_cards_are_printed(build: Build) -> None:
     entries = build.report["cards"]
     printed = [c for c in entries if c.get("pdf")]
     refused = sorted(f"{c['card']}.{c['lang']}" for c in entries if not c.get("pdf"))
-    assert len(printed) >= 0.7 * len(entries), (
+    assert len(printed) >= PRINTED_SHARE[build.theme] * len(entries), (
         f"only {len(printed)} of {len(entries)} printed; refused: {', '.join(refused)}")
 
 
@@ -430,10 +465,13 @@ def test_what_no_size_can_hold_is_refused(build: Build, slug: str) -> None:
 
 @pytest.mark.parametrize("slug", ORDINARY)
 def test_ordinary_cards_are_printed(build: Build, slug: str) -> None:
-    """Short, plain cards are printed in every language (no check passes by refusing)."""
+    """Short, plain cards are printed in every language (no check passes by refusing);
+    one a theme's boxes are known to be too small for is refused for that reason only."""
+    allowed = TIGHTER.get(build.theme, {}).get(slug)
     for lang in LANGS:
         entry = build.entry(slug, lang)
-        assert entry.get("pdf"), f"{slug}.{lang} was refused: {reason(entry)}"
+        assert entry.get("pdf") or (allowed and re.search(allowed, reason(entry))), (
+            f"{slug}.{lang} was refused: {reason(entry)}")
 
 
 # ---- the checks of one card PDF (each returns its problems, named) -----------------
@@ -569,6 +607,27 @@ def centre_in(box: Box, inside: Box) -> bool:
     return holds(inside, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
 
 
+def mark_count(paths: list[Drawn]) -> int:
+    """How many marks the paths draw, whichever way a theme lays them out (side by side,
+    one under the other) and however many paths a mark is (a fill and its outline, an
+    official drawing's shading): two paths are one mark when the centre of either lies
+    in the other's box.  Marks are spaced by more than half their size (else they
+    would hide each other), so the centre of one is never in the box of the next."""
+    group = list(range(len(paths)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    for i, a in enumerate(paths):
+        for j in range(i):
+            b = paths[j]
+            if centre_in(a.box, b.box) or centre_in(b.box, a.box):
+                group[root(i)] = root(j)
+    return len({root(i) for i in range(len(paths))})
+
+
 def loyalty_problems(pdf: str, page: Page, found: dict[str, dict], loyalty: int) -> list[str]:
     """Loyalty marks: as many as the card has, and nothing painted or printed over them."""
     if not loyalty:
@@ -578,11 +637,10 @@ def loyalty_problems(pdf: str, page: Page, found: dict[str, dict], loyalty: int)
     box = tuple(found["loyalty"]["box"])
     drawn = drawings(pdf)
     marks = [d for d in drawn if d.kind == "path" and centre_in(d.box, box)]
-    centres = sorted({round((d.box[0] + d.box[2]) / 2, 1) for d in marks})
     problems = []
-    if len(centres) < loyalty:
-        problems.append(f"{len(centres)} loyalty marks drawn in {list(box)}, the card has "
-                        f"{loyalty}")
+    if mark_count(marks) < loyalty:
+        problems.append(f"{mark_count(marks)} loyalty marks drawn in {list(box)}, the card "
+                        f"has {loyalty}")
     for mark in marks:
         for later in drawn:
             if (later.order > mark.order and later not in marks
@@ -594,10 +652,13 @@ def loyalty_problems(pdf: str, page: Page, found: dict[str, dict], loyalty: int)
             if glyph.ink and overlap(glyph, Glyph(0, "", *mark.box, 0, 0)) > TOUCH_MM:
                 problems.append(f"the loyalty mark at {[round(v, 2) for v in mark.box]} is "
                                 f"under {glyph.describe()}")
-    return problems
+    return list(dict.fromkeys(problems))  # a mark of several paths: each problem once
 
 
 RENDER_PX_MM = 12  # pixels per mm when a check looks at the rendered page (about 300 dpi)
+# How far (grey levels) a mark's ink must stand out from its ground to be seen: on the
+# default theme's ground (238), what is darker than a light grey (110).
+SEEN_CONTRAST = 128
 
 
 @lru_cache(maxsize=4)
@@ -615,7 +676,10 @@ def column_mark_problems(pdf: str, page: Page, found: dict[str, dict]) -> list[s
 
     A column mark's drawing is a head and a stem that runs the paragraph's height (its
     bounds in the PDF are tall and narrow); what is *seen* is told by rendering the page:
-    beside each line of the paragraph, the mark's column must have ink.
+    beside each line of the paragraph, the mark's column must have ink that stands out
+    from the ground (dark on a light ground, light on a dark one: the official look's
+    creatures and cities print light text and marks on dark frames).  The ground is the
+    text box's, just left of the mark, on the same band.
     """
     if "text" not in found:
         return []
@@ -633,13 +697,31 @@ def column_mark_problems(pdf: str, page: Page, found: dict[str, dict]) -> list[s
         x0, y0, x1, _ = mark.box
         for line in paragraph_below(y0, lines):
             top, bottom = line.baseline - 0.6 * line.size / MM, line.baseline
-            strip = image.crop((round(x0 * RENDER_PX_MM), round(top * RENDER_PX_MM),
-                                round(x1 * RENDER_PX_MM), round(bottom * RENDER_PX_MM)))
-            if strip.getextrema()[0] > 110:  # nothing darker than a light grey
+            strip = pixels(image, (x0, top, x1, bottom))
+            ground = pixels(image, (max(text_box[0], x0 - 1.0), top, x0 - 0.3, bottom))
+            assert ground, (f"no ground left of the column mark at x {x0:.2f} mm to tell "
+                            f"whether it is seen (the text box starts at {text_box[0]})")
+            level = statistics.median(ground)
+            if max((abs(value - level) for value in strip), default=0) < SEEN_CONTRAST:
                 problems.append(f"the column mark at x {x0:.2f}-{x1:.2f} mm is not seen "
                                 f"beside the line {line.text[:30]!r} (y {top:.2f}-"
-                                f"{bottom:.2f} mm)")
+                                f"{bottom:.2f} mm): grey levels {strip_range(strip)} on a "
+                                f"ground of {level:.0f}")
     return problems
+
+
+def pixels(image: Image.Image, box: Box) -> list[int]:
+    """The grey levels of the rendered page in a box (mm); empty when it has no pixel."""
+    x0, y0, x1, y1 = (round(v * RENDER_PX_MM) for v in box)
+    if x1 <= x0 or y1 <= y0:
+        return []
+    crop = image.crop((x0, y0, x1, y1))
+    return [crop.getpixel((x, y)) for y in range(crop.height) for x in range(crop.width)]
+
+
+def strip_range(levels: list[int]) -> str:
+    """The darkest and lightest level of a strip, as a failure shows them."""
+    return f"{min(levels)}-{max(levels)}" if levels else "none (no pixel)"
 
 
 def type_line(page: Page, found: dict[str, dict]) -> str:

@@ -628,6 +628,43 @@ def cmd_glossary_check(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # --------------------------------------------------------------------------------------
+# theme
+
+
+def cmd_theme_import_arcmage(args: argparse.Namespace, out: TextIO) -> int:
+    """Import the official template set as a theme (translator.typeset.arcmage)."""
+    from .typeset.arcmage.importer import import_arcmage  # noqa: PLC0415 - Pillow, httpx
+    from .typeset.theme import ThemeError  # noqa: PLC0415
+
+    try:
+        report = import_arcmage(args.source, args.out,
+                                cache_dir=Path(args.cache) if args.cache else None,
+                                progress=False if args.no_progress else None, icc=args.icc)
+    except ThemeError as error:  # the written theme does not load: a bug, said plainly
+        print(f"translator: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    if args.format == "json":
+        json.dump({"version": 1, **report.to_dict()}, out, ensure_ascii=False, indent=2)
+        out.write("\n")
+        return EXIT_OK
+    for note in report.notes:
+        out.write(f"note: {note}\n")
+    svgs = sum(1 for name in report.missing_optional if name.endswith(".svg"))
+    out.write(
+        f"Imported the official look from {report.origin} into {report.theme} in "
+        f"{report.seconds:.1f} s: {_plural(report.frames, 'frame')}, the back, "
+        f"{_plural(report.layouts_from_svg + report.layouts_from_defaults, 'layout')} "
+        f"({report.layouts_from_svg} read from SVG templates, "
+        f"{report.layouts_from_defaults} from translator's defaults"
+        f"{f': the set lacks {svgs} SVG files' if svgs else ''}), "
+        + (f"{_plural(len(report.symbols), 'symbol')} from the official symbol font."
+           if report.symbols else "no symbol font (translator's symbols print).") + "\n")
+    use = "arcmage" if args.out is None else str(args.out)
+    out.write(f"Print with it: translator build DECK --theme {use}\n")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------------------
 # lint
 
 
@@ -1671,6 +1708,33 @@ def build_parser() -> argparse.ArgumentParser:
                        help="default: standard output (no TBX then)")
         p.add_argument("--no-tbx", action="store_true", help="do not write OUTPUT.tbx")
         p.set_defaults(run=cmd_export_exchange)
+
+    group = commands.add_parser("theme", help="print themes: import the official look",
+                                **_help("Themes for translator build --theme.",
+                                        "translator theme import-arcmage "
+                                        "~/src/arcmage"))
+    sub = group.add_subparsers(dest="subcommand", metavar="SUBCOMMAND", parser_class=_Parser)
+    sub.required = True
+    p = sub.add_parser("import-arcmage", help="the official card look, from a template set",
+                       **_help(
+        "Make a theme that prints the official Arcmage cards' look (their frames, back, "
+        "layout and symbol font) from an official template set: a clone of "
+        "wtactics/arcmage, its wwwroot/arcmage folder, or the https:// address of an "
+        "Aminduna server (downloaded with a progress bar, verified, cached).  Without "
+        "--out the theme goes to the user's themes folder, and builds use it with "
+        "--theme arcmage.",
+        "translator theme import-arcmage https://aminduna.arcmage.org/arcmage/"))
+    p.add_argument("source", metavar="SOURCE",
+                   help="a folder shaped like wwwroot/arcmage, or an https:// address")
+    p.add_argument("--out", metavar="DIR",
+                   help="the theme directory (default: the user's themes folder, arcmage)")
+    p.add_argument("--cache", metavar="DIR", help="where downloads are kept "
+                   "(default: the user's cache folder)")
+    p.add_argument("--icc", metavar="PROFILE.icc",
+                   help="the CMYK profile the layout's colours are converted with")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=cmd_theme_import_arcmage)
 
     group = commands.add_parser("glossary", help="the lexicons: look up, export, check",
                                 **_help("The French Lexique, the Esperanto Leksikono and the "

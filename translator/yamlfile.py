@@ -6,12 +6,13 @@ both lets every later check say on which line a value stands.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import yaml
 
 from .problems import Problem
-from .textio import long_number_line
+from .textio import InputError, decode, long_number_line, read_file
 from .untrusted import describe, position
 
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -61,6 +62,22 @@ def load(text: str, path: str, first_line: int,
     finally:
         loader.dispose()
     return data, node
+
+
+def read(path: Path, limit: int, what: str) -> tuple[Any, yaml.Node | None]:
+    """(data, node) of a small YAML file translator reads as settings (a theme.yaml,
+    the official look's layout defaults): at most ``limit`` bytes of UTF-8.  Any
+    problem is a :class:`ValueError` of one line, ``path:line: what is wrong`` (the
+    caller makes it its own error)."""
+    try:
+        text = decode(read_file(path, limit, what), str(path))
+    except InputError as error:
+        raise ValueError(str(error)) from None
+    problems: list[Problem] = []
+    loaded = load(text, str(path), 1, problems)
+    if loaded is None:
+        raise ValueError(str(problems[0]) if problems else f"{path}: malformed YAML")
+    return loaded
 
 
 def _shares_nodes(root: yaml.Node) -> bool:

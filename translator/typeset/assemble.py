@@ -27,6 +27,7 @@ is written through a temporary file (a reader never sees half a deck).
 from __future__ import annotations
 
 import base64
+import hashlib
 import io
 import math
 import tempfile
@@ -97,7 +98,7 @@ def render_back(renderer: Renderer, out: Path, profile: Profile,
                         ink_limit)
     html = theme.environment().get_template("back.html.j2").render(
         size=size, image=image, cos=math.cos, sin=math.sin, pi=math.pi,
-        fonts={face: path.as_uri() for face, path in theme.fonts.items()})
+        fonts=theme.font_urls())
     document = weasyprint.HTML(string=html, url_fetcher=renderer.fetcher,
                                base_url=theme.directories[0].as_uri() + "/")
     rendered = document.render(font_config=renderer.fonts)
@@ -184,10 +185,56 @@ def deck_pdf(card_pdfs: list[tuple[str, int, Path]], back: Path, out: Path,
                     copied.obj.Resources = pdf.make_indirect(copied.obj.Resources)
                 first[key] = copied
         label_pages(pdf, [label for label, _ in order])
+        share_images(pdf)
         # The pages are the card PDFs' (their black overprints already).
         pdfx.finish(pdf, profile, title or Path(out).stem)
         write_atomic(Path(out), pdf)
     return Path(out)
+
+
+def share_images(pdf: pikepdf.Pdf) -> int:
+    """Make every image drawn more than once one object: the card PDFs of a deck each
+    carry their own copy of the frame they share (the official look's frames are 1.2 MB
+    JPEGs), which a deck of 40 cards would hold 40 times.  Images are the same when
+    their encoded bytes and dictionaries are; returns how many copies were dropped."""
+    first: dict[tuple[bytes, str], pikepdf.Object] = {}
+    seen: set[tuple[int, int]] = set()
+    keys: dict[tuple[int, int], tuple[bytes, str]] = {}  # an image read once
+    dropped = 0
+
+    def visit(resources: pikepdf.Object) -> None:
+        nonlocal dropped
+        xobjects = resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) \
+            else None
+        if not isinstance(xobjects, pikepdf.Dictionary):
+            return
+        for name in list(xobjects.keys()):
+            xobject = xobjects[name]
+            if not isinstance(xobject, pikepdf.Stream):
+                continue
+            if xobject.get("/Subtype") == pikepdf.Name.Form:
+                if xobject.is_indirect and xobject.objgen in seen:
+                    continue
+                if xobject.is_indirect:
+                    seen.add(xobject.objgen)
+                visit(xobject.get("/Resources"))
+                continue
+            if xobject.get("/Subtype") != pikepdf.Name.Image:
+                continue
+            key = keys.get(xobject.objgen) if xobject.is_indirect else None
+            if key is None:
+                entries = sorted((k, repr(v)) for k, v in xobject.items() if k != "/Length")
+                key = (hashlib.sha256(xobject.read_raw_bytes()).digest(), repr(entries))
+                if xobject.is_indirect:
+                    keys[xobject.objgen] = key
+            kept = first.setdefault(key, xobject)
+            if kept.is_indirect and xobject.is_indirect and kept.objgen != xobject.objgen:
+                xobjects[name] = kept
+                dropped += 1
+
+    for page in pdf.pages:
+        visit(page.obj.get("/Resources"))
+    return dropped
 
 
 def _source(stack: ExitStack, path: Path, label: str, profile: Profile) -> pikepdf.Page:
@@ -458,6 +505,7 @@ def sheets_pdf(card_pdfs: list[tuple[str, Path]], out: Path, profile: Profile,
                        margin)
                 labels.append(f"sheet {number} back")
         label_pages(pdf, labels)
+        share_images(pdf)
         pdfx.finish(pdf, profile, title or Path(out).stem)
         write_atomic(Path(out), pdf)
     return Path(out)

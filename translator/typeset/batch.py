@@ -285,7 +285,7 @@ def _back(request: Request, profile: Profile, record: _Record, report: Report) -
     renderer (fonts, templates: a third of a second) is made only then."""
     options = request.options
     theme = load_theme(options.theme_dir)
-    digest = manifest.shared_digest(theme.directories, theme.fonts.values(), (),
+    digest = manifest.shared_digest(theme.directories, theme.font_files, (),
                                     profile.sha256, manifest.settings_key(options))
 
     def make(path: Path) -> None:

@@ -33,7 +33,7 @@ from ..cards.model import Card, Library
 from ..glossary.loader import library_files, load_glossary, shipped_files
 from ..glossary.model import Glossary
 from . import manifest, pdfx
-from .artwork import INK_LIMIT, ArtworkError, Profile, find_profile, prepare
+from .artwork import INK_LIMIT, Artwork, ArtworkError, Profile, find_profile, prepare
 from .elements import LINE_ELEMENTS, PageMeasure, Spec, ceil_step, floor_step, measure_page
 from .elements import room as element_room
 from .elements import too_wide as element_too_wide
@@ -129,9 +129,11 @@ def _cmap(path: Path) -> frozenset[int]:
 
 
 def covered(theme: Theme) -> frozenset[int]:
-    """Code points every face of the theme's text font has (and so prints itself)."""
+    """Code points every font of the theme has (and so prints itself): every face of
+    the text font and the fonts of other roles (drop caps, stats, footer), since a card
+    prints any of its characters in one of them."""
     found: frozenset[int] | None = None
-    for path in theme.fonts.values():
+    for path in theme.font_files:
         try:
             cmap = _cmap(path)
         except Exception as error:  # fontTools raises many kinds for a broken font
@@ -393,7 +395,13 @@ def _shrink(page: CardPage, measure: PageMeasure, options: BuildOptions) -> bool
     raised so that it prints at ``min_size`` or more); True if one changed."""
     changed = False
     for spec in LINE_ELEMENTS:
-        if not spec.shrinks or not element_too_wide(measure, spec):
+        if not element_too_wide(measure, spec):
+            continue
+        if spec.narrows and page.narrowable and spec.name not in page.narrow:
+            page.narrow.add(spec.name)  # the narrow face first, then (if it may) smaller
+            changed = True
+            continue
+        if not spec.shrinks:
             continue
         current = page.fit.get(spec.name, 1.0)
         element = measure.elements[spec.name]
@@ -447,6 +455,32 @@ def _judge(results: list[CardResult], pages: list[CardPage], measured: list[Page
                 f"{options.min_size:g} pt minimum (--min-size): the theme sets that size")
 
 
+def _print_frame(page: CardPage, theme: Theme, profile: Profile, cache: Path,
+                 options: BuildOptions, frames: dict[Path, Artwork]) -> None:
+    """Give ``page`` its theme's background (the official look's frame) converted to
+    CMYK through ``profile`` under the ink limit, as artwork is: once per image and
+    profile (the artwork cache; ``frames`` spares even the cache's hashing within a
+    batch, the official frames being 5 MB PNGs)."""
+    path = theme.background(str(page.card.get("faction") or "None"),
+                            str(page.card.get("type") or ""))
+    if path is None:
+        return
+    art = frames.get(path)
+    if art is None:
+        size = options.size
+        try:
+            art = prepare(path, profile, cache, box_mm=(size.page_width, size.page_height),
+                          card=f"the frame {path.name} of theme {theme.name}",
+                          ink_limit=options.ink_limit)
+        except ArtworkError as error:
+            raise ThemeError(str(error)) from None
+        if art.path is None:
+            raise ThemeError(f"{path}: {'; '.join(art.warnings)}")
+        frames[path] = art
+    page.warnings.extend(art.warnings)
+    page.values["background"] = art.path.as_uri() if art.path is not None else None
+
+
 def run_job(job: Job) -> list[CardResult]:
     """Render, fit and write a batch of cards (in a worker process, or this one)."""
     profile = find_profile(job.options.icc)
@@ -454,9 +488,11 @@ def run_job(job: Job) -> list[CardResult]:
     renderer = _renderer(job.options.theme_dir, job.options.size, (*job.roots, cache))
     theme = renderer.theme
     codepoints = covered(theme)
+    frames: dict[Path, Artwork] = {}
     pages = []
     for card, lang in job.cards:
         page = card_page(card, lang, theme, _glossary(lang, tuple(job.roots)))
+        _print_frame(page, theme, profile, cache, job.options, frames)
         image = safe_artwork(card)  # never a file outside the library
         try:
             art = prepare(image, profile, cache, box_mm=art_box(job.options.size,
@@ -509,7 +545,7 @@ def build_cards(library: Library, lang: str, out: str | Path, options: BuildOpti
     glossary_files = [*shipped_files(lang), *library_files(lang, [str(r) for r in
                                                                   library_roots])]
     shared = manifest.shared_digest([*theme.directories, pdfx.registry_path()],
-                                    theme.fonts.values(), glossary_files, profile.sha256,
+                                    theme.font_files, glossary_files, profile.sha256,
                                     manifest.settings_key(options))
     recorded = {} if force else manifest.read(out)
     digests = {card.slug: manifest.card_digest(card, lang, shared) for card in cards}

@@ -44,6 +44,9 @@ class Spec:
     beside: str | None = None
     #: Whether it may shrink at all (the faction label is as small as it may be).
     shrinks: bool = True
+    #: Whether, too wide, it may be set in the theme's narrow face (``fonts.narrow``)
+    #: instead of being refused: the footer, printed at the smallest size already.
+    narrows: bool = False
 
 
 SPECS = (
@@ -56,7 +59,7 @@ SPECS = (
     Spec("attack", "attack", "attack", "attack", "it holds one or two digits"),
     Spec("defense", "defense", "defense", "defense", "it holds one or two digits"),
     Spec("info", "info", "info", "footer", "shorten it (it is printed on one line)",
-         shrinks=False),
+         shrinks=False, narrows=True),
     Spec("loyalty", "loyalty", "loyalty", "loyalty marks", ""),
     Spec("art", "art", "placeholder", "artwork", ""),
     Spec("text", "text-frame", "text-content", "text", "shorten it"),

@@ -38,7 +38,8 @@ above ``ink_limit - 100`` % would exceed the total ink the printer accepts, and 
 over an image (artwork: unknown inks) could too, so those keep knocking out.
 :class:`_Painter` follows the page's painting (paths, clips, images, text) closely
 enough to say which flat colour lies under a point.  The same reading finds small
-white text knocked out of several inks (:func:`knockouts`, a preflight warning).
+white text knocked out of several inks (:func:`knockouts`) and small light text on a
+darker ground (reversed text), two preflight warnings (:class:`TextCheck`).
 """
 
 from __future__ import annotations
@@ -46,9 +47,11 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import hashlib
+import io
 import math
 import os
 import re
+import statistics
 import uuid
 import zlib
 from collections.abc import Sequence
@@ -60,6 +63,7 @@ from typing import Any
 
 import pikepdf
 import yaml
+from PIL import Image, ImageCms
 
 from .. import __version__
 from .artwork import INK_LIMIT, ArtworkError, Profile
@@ -462,6 +466,10 @@ class _Paint:
     colour: Ground
     #: The box of the region within its clips' boxes: a point outside is not covered.
     box: Box = field(init=False)
+    #: An image XObject painted (``colour`` says "an image"), and the CTM it was drawn
+    #: with, so that its pixels can be read under a point (:class:`TextCheck`).
+    image: pikepdf.Object | None = None
+    matrix: Matrix = _IDENTITY
 
     def __post_init__(self) -> None:
         boxes = [self.region.box, *(c.box for c in self.clips)]
@@ -596,6 +604,9 @@ class _Show:
     #: text object (None inside a form).
     index: int | None
     text_object: int | None
+    #: The operator's operands (its strings) and font, to name the text and its weight.
+    operands: Sequence[object] = ()
+    font: pikepdf.Object | None = None
 
 
 @dataclass
@@ -653,12 +664,18 @@ class _Painter:
     def ground(self, x: float, y: float, before: int) -> Ground:
         """The colour under ``(x, y)`` of the paints before the ``before``-th: the last
         that covers the point, paper where none does."""
+        paint = self.under(x, y, before)
+        return _PAPER if paint is None else paint.colour
+
+    def under(self, x: float, y: float, before: int) -> _Paint | None:
+        """The last of the paints before the ``before``-th that covers ``(x, y)``, or
+        None (paper)."""
         for index in range(min(before, len(self.paints)) - 1, -1, -1):
             paint = self.paints[index]
             box = paint.box
             if box[0] <= x <= box[2] and box[1] <= y <= box[3] and paint.covers(x, y):
-                return paint.colour
-        return _PAPER
+                return paint
+        return None
 
     # -- the interpreter
 
@@ -906,7 +923,7 @@ class _Painter:
             placed = _multiply(tm, state.ctm)
             self.shows.append(_Show(len(self.paints), [], state.font_size * math.hypot(
                 placed[2], placed[3]), state.fill, state.stroke, state.mode, True,
-                state.overprint, where, index, text_object))
+                state.overprint, where, index, text_object, operands, state.font))
             return tm
         metrics = self._font_metrics(state.font)
         advance = 0.0
@@ -934,7 +951,7 @@ class _Painter:
                 state.mode not in _STROKE_MODES or state.stroke_alpha >= 1.0)
             self.shows.append(_Show(len(self.paints), points, size, state.fill, state.stroke,
                                     state.mode, opaque, state.overprint, where, index,
-                                    text_object))
+                                    text_object, operands, state.font))
         return _multiply((1, 0, 0, 1, advance, 0), tm)
 
     def _do(self, operands: Sequence[object], resources: object, state: _State,
@@ -962,7 +979,8 @@ class _Painter:
         stencil = image is not None and bool(image.get("/ImageMask", False))
         colour: Ground = _ground(state.fill, state.fill_alpha >= 1.0 and not state.blended) \
             if stencil else what
-        self.paints.append(_Paint(region, state.clips, colour))
+        plain = not (stencil or state.blended or state.fill_alpha < 1.0)  # its pixels show
+        self.paints.append(_Paint(region, state.clips, colour, image if plain else None, ctm))
 
     def _form(self, name: str, form: pikepdf.Stream, resources: object, state: _State,
               where: str) -> None:
@@ -1151,14 +1169,20 @@ def _rewrite(page: pikepdf.Page, instructions: Sequence[Any], before: dict[int, 
 # ------------------------------------------------------------------------ knockouts
 
 
-#: What :func:`knockouts` reads first: the text, its colour and size, and the forms.
+#: What :class:`TextCheck` reads first: the text, its colour, size and font, and the forms.
 _TEXT_OPERATORS = ("q Q cm cs CS sc SC scn SCN k K g G rg RG gs BT ET Tc Tw Tz TL Ts Tr Tf "
                    "Td TD T* Tm Tj TJ ' \" Do")
 
 
+_SIZE_SLACK = 0.005
+"""Points a text size may fall short of a floor and still be at it: WeasyPrint writes
+sizes in CSS pixels scaled by 0.75, so that 8 pt comes out as 7.9999997."""
+
+
 def _small_white(show: _Show) -> bool:
     """Text filled in paper white, smaller than :data:`SMALL_TEXT_PT`."""
-    return show.size < SMALL_TEXT_PT - 1e-6 and show.mode in _FILL_MODES and _white(show.fill)
+    return show.size < SMALL_TEXT_PT - _SIZE_SLACK and show.mode in _FILL_MODES \
+        and _white(show.fill)
 
 
 def _ink_count(ground: Ground) -> int:
@@ -1172,35 +1196,465 @@ def _inks(colour: tuple[float, ...]) -> str:
     return " ".join(named) + " %"
 
 
+def _knockout(painter: _Painter, show: _Show) -> str | None:
+    """The ``knockout`` message of a small white text (:func:`_small_white`), or None
+    when its ground is paper or one ink: what misregisters on press."""
+    grounds = {painter.ground(x, y, show.ground) for x, y in show.points}
+    unknown = sorted(g for g in grounds if isinstance(g, str))
+    if unknown:
+        ground_text = f"{unknown[0]} (inks not known)"
+    else:
+        worst = max(grounds, key=_ink_count)
+        if _ink_count(worst) < 2:
+            return None
+        ground_text = f"{_ink_count(worst)} inks ({_inks(worst)})"  # type: ignore[arg-type]
+    return (f"white text of {show.size:.1f} pt knocked out of {ground_text} in "
+            f"{show.where}: it misregisters on press (coloured fringes, filled "
+            f"counters); print it at {SMALL_TEXT_PT:g} pt or more, or its ground in "
+            "one ink (K only, say), or the text in black")
+
+
 def knockouts(page: pikepdf.Page) -> list[str]:
     """White text smaller than :data:`SMALL_TEXT_PT` on a ground of more than one ink
     above :data:`INK_PRESENT` (or on an image, a shading or a pattern, whose inks are
     not known): what misregisters on press, one message per kind and place, with how
     many times it occurs.  Read from the page as painted, forms included: first its
     text alone (most pages have no small white text: a millisecond), then, if it has
-    some, everything painted under it."""
-    first = _Painter(_TEXT_OPERATORS, grounds=False).walked(page)
-    if not any(_small_white(show) for show in first.shows):
-        return []
-    painter = _Painter()
-    painter.page(page)
-    found: dict[str, int] = {}
-    for show in painter.shows:
-        if not _small_white(show):
-            continue
-        grounds = {painter.ground(x, y, show.ground) for x, y in show.points}
-        unknown = sorted(g for g in grounds if isinstance(g, str))
-        if unknown:
-            ground_text = f"{unknown[0]} (inks not known)"
-        else:
-            worst = max(grounds, key=_ink_count)
-            if _ink_count(worst) < 2:
-                continue
-            ground_text = f"{_ink_count(worst)} inks ({_inks(worst)})"  # type: ignore[arg-type]
-        message = (f"white text of {show.size:.1f} pt knocked out of {ground_text} in "
-                   f"{show.where}: it misregisters on press (coloured fringes, filled "
-                   f"counters); print it at {SMALL_TEXT_PT:g} pt or more, or its ground in "
-                   "one ink (K only, say), or the text in black")
-        found[message] = found.get(message, 0) + 1
-    return [m if n == 1 else f"{m} ({n} times)" for m, n in found.items()]
+    some, everything painted under it.  :class:`TextCheck` without the ``reversed``
+    check (the preflight runs both in one reading)."""
+    return [message for _, message in TextCheck(reversed_text=False).page(page)]
 
+
+# ---------------------------------------------------------------------- reversed text
+
+
+REVERSED_PT = 7.0
+"""Light text on a darker ground ("reversed", knocked out of the ink around it)
+smaller than this gets a ``reversed`` warning.  Prepress guides put reversed type at
+7 to 8 pt at least, serifs at the upper end: the ink spreads on paper (dot gain) into
+the strokes left free, which thins them and fills the serifs and counters in.  7 pt
+is the floor the official Arcmage look needs (its rule text shrinks from 9 pt, its
+footer is 6.2 pt, pale gold on dark frames); the default theme's white 7.5 pt second
+name line (on a K 80 % strip) is above it."""
+
+REVERSED_BOLD_PT = 6.0
+"""The same floor for bold text (see :func:`_bold`): its strokes are about half as
+thick again as the regular's, so the ink's spread takes less of them and it reads a
+point smaller; under 6 pt no weight helps."""
+
+REVERSED_CONTRAST = 30.0
+"""How much lighter than its ground (CIE L*, 0 black to 100 paper white) a text must
+be to count as reversed: a clear step, so that text on a light tint (white on a 15 %
+grey, L* 88 on SWOP) or light grey on paper (darker than its ground) is not; pale gold
+(L* about 88) on a dark brown frame (L* 25 to 35) is, by 50 and more."""
+
+EXCERPT_CHARS = 30
+"""How much of a reported text its warning quotes (then an ellipsis)."""
+
+SAMPLE_PPI = 75.0
+"""The resolution an image under text is decoded at (a JPEG's reduced decoding, an
+other image averaged down): what is wanted is the ground's lightness, not its detail,
+and a pixel of 0.34 mm is less than a 6 pt letter's x-height.  libjpeg's 1/8 decoding
+(75 ppi of a 600 ppi frame) is its cheapest, though not by much: 9 ms for a card's
+frame (1606 x 2220 px), 30 ms whole; hence :data:`DECODED_IMAGES`."""
+
+DECODED_IMAGES = 48
+"""Images decoded for :class:`TextCheck` are kept, by content, this many at most (200
+KB each at :data:`SAMPLE_PPI`): the frames of a deck, or of the separate card files
+one preflight checks, repeat (six factions times a few layouts), each page its own
+copy of the same bytes."""
+
+MAX_IMAGE_PIXELS = 60_000_000
+"""An image under text larger than this is not decoded (its ground is not known):
+a card's frame at 1200 ppi is 14 Mpx."""
+
+#: A font's name whose style part says it is bold (``LiberationSerif-Bold``,
+#: ``Arial,BoldItalic``, ``Inter-SemiBold``, ``Roboto-Black``).
+_BOLD_STYLE = re.compile(r"bold|black|heavy|demi", re.IGNORECASE)
+_BOLD_WEIGHT = 600
+
+
+def intent_profile(pdf: pikepdf.Pdf) -> bytes | None:
+    """The CMYK ICC profile of ``pdf``'s output intent (what its CMYK numbers mean), or
+    None when it has none that can be read."""
+    try:
+        intents = pdf.Root.get("/OutputIntents")
+        if not isinstance(intents, pikepdf.Array):
+            return None
+        for intent in intents:
+            profile = intent.get("/DestOutputProfile") \
+                if isinstance(intent, pikepdf.Dictionary) else None
+            if isinstance(profile, pikepdf.Stream) and int(profile.get("/N", 0)) == 4:
+                return profile.read_bytes()
+    except (pikepdf.PdfError, ValueError, TypeError, AttributeError):
+        return None
+    return None
+
+
+@lru_cache(maxsize=4)
+def _lab(icc: bytes) -> ImageCms.ImageCmsTransform | None:
+    """CMYK in ``icc`` to CIE Lab, relative colorimetric (paper white is L* 100); built
+    once per profile (about 15 ms), None when LittleCMS cannot use the profile."""
+    try:
+        source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+        return ImageCms.buildTransform(source, ImageCms.createProfile("LAB"), "CMYK", "LAB",
+                                       ImageCms.Intent.RELATIVE_COLORIMETRIC)
+    except (OSError, ImageCms.PyCMSError):
+        return None
+
+
+def _naive_lightness(pixel: bytes) -> float:
+    """L* of a CMYK pixel converted as a viewer without a profile does: R = (1 - C)(1 -
+    K) ... read as sRGB."""
+    black = 1 - pixel[3] / 255
+    linear = []
+    for value in pixel[:3]:
+        channel = (1 - value / 255) * black
+        linear.append(channel / 12.92 if channel <= 0.04045
+                      else ((channel + 0.055) / 1.055) ** 2.4)
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    cube = luminance ** (1 / 3) if luminance > 216 / 24389 else (
+        luminance * 24389 / 27 + 16) / 116
+    return 116 * cube - 16
+
+
+class Lightness:
+    """The lightness (CIE L*, 0 black to 100 paper white) of DeviceCMYK colours as they
+    print, to tell light text from a darker ground.
+
+    Through the file's output profile when it has one (LittleCMS, relative
+    colorimetric): the press's own inks, paper and dot gain, so that K 100 % is L* 22
+    on Ghostscript's SWOP profile and a four-ink brown as dark as it prints.  Without
+    one, the naive conversion a viewer makes (R = (1 - C)(1 - K) ..., as sRGB): its
+    shadows are darker than print (K 100 % is L* 0, K 80 % L* 21 where SWOP prints 41),
+    but text and ground go through the same conversion, and it is their difference
+    that is judged."""
+
+    def __init__(self, profile: bytes | None = None) -> None:
+        self._transform = _lab(profile) if profile else None
+        self._known: dict[bytes, float] = {}
+
+    def of(self, pixels: Sequence[bytes]) -> list[float]:
+        """L* of each CMYK pixel (4 bytes, 0-255 each), converted in one call."""
+        wanted = [p for p in dict.fromkeys(pixels) if p not in self._known]
+        if wanted and self._transform is not None:
+            strip = Image.frombytes("CMYK", (len(wanted), 1), b"".join(wanted))
+            try:
+                lab = ImageCms.applyTransform(strip, self._transform)
+            except (OSError, ImageCms.PyCMSError):  # LittleCMS refused: judge as viewers do
+                self._transform = lab = None
+            if lab is not None:
+                for pixel, value in zip(wanted, lab.tobytes()[::3], strict=True):
+                    self._known[pixel] = value * 100 / 255
+                wanted = []
+        for pixel in wanted:
+            self._known[pixel] = _naive_lightness(pixel)
+        return [self._known[p] for p in pixels]
+
+    def colour(self, values: Sequence[float]) -> float:
+        """L* of a DeviceCMYK colour (0-1 each)."""
+        return self.of([_pixel(values)])[0]
+
+
+def _pixel(values: Sequence[float]) -> bytes:
+    return bytes(min(255, max(0, round(v * 255))) for v in values)
+
+
+def _cmyk_image(image: pikepdf.Object) -> bool:
+    """An image whose samples are CMYK, 8 bits each, without a mask (DeviceCMYK or a
+    four-channel ICC space): what :func:`_decoded` reads."""
+    space = image.get("/ColorSpace")
+    if isinstance(space, pikepdf.Array) and len(space) == 2 and space[0] == "/ICCBased":
+        four = isinstance(space[1], pikepdf.Stream) and int(space[1].get("/N", 0)) == 4
+    else:
+        four = space == "/DeviceCMYK"
+    return (four and int(image.get("/BitsPerComponent", 8)) == 8
+            and "/SMask" not in image and "/Mask" not in image)
+
+
+#: Images decoded, by their bytes' and dictionary's digest and the reduction factor.
+_DECODED: dict[tuple[bytes, int], Image.Image | None] = {}
+
+
+def _decoded(image: pikepdf.Stream, matrix: Matrix) -> Image.Image | None:
+    """``image``'s CMYK samples (as the PDF means them: its /Decode applied), reduced to
+    about :data:`SAMPLE_PPI` at the size it is drawn with ``matrix``; None when it is
+    not a CMYK image this reads, or cannot be decoded.  The same bytes are decoded once
+    (:data:`DECODED_IMAGES`).
+
+    A JPEG is decoded reduced (libjpeg's scaled decoding); Pillow inverts an Adobe CMYK
+    JPEG's samples as it reads them, which a /Decode of [1 0 ...] (WeasyPrint writes it
+    for such JPEGs) also does."""
+    try:
+        width, height = int(image.Width), int(image.Height)
+        if not _cmyk_image(image) or not 0 < width * height <= MAX_IMAGE_PIXELS:
+            return None
+        drawn = (math.hypot(matrix[0], matrix[1]), math.hypot(matrix[2], matrix[3]))
+        wanted = [max(1.0, side * SAMPLE_PPI / 72) for side in drawn]
+        factor = max(1, int(min(width / wanted[0], height / wanted[1])))
+        raw = image.read_raw_bytes()
+        described = repr(sorted((k, str(v)) for k, v in image.items() if k != "/Length"))
+        key = (hashlib.sha1(raw + described.encode(), usedforsecurity=False).digest(), factor)
+        if key not in _DECODED:
+            while len(_DECODED) >= DECODED_IMAGES:
+                del _DECODED[next(iter(_DECODED))]
+            _DECODED[key] = _decode(image, raw, factor)
+        return _DECODED[key]
+    except (pikepdf.PdfError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def _decode(image: pikepdf.Stream, raw: bytes, factor: int) -> Image.Image | None:
+    """:func:`_decoded`'s work: ``image`` (its stream's bytes ``raw``) decoded, reduced
+    ``factor`` times."""
+    width, height = int(image.Width), int(image.Height)
+    try:
+        filters = image.get("/Filter")
+        names = [str(f) for f in filters] if isinstance(filters, pikepdf.Array) else \
+            [str(filters)] if filters is not None else []
+        if names == ["/DCTDecode"]:
+            picture = Image.open(io.BytesIO(raw))
+            if picture.mode != "CMYK":
+                return None
+            inverted = "adobe" in picture.info  # the samples as stored are inverted
+            picture.draft("CMYK", (max(1, width // factor), max(1, height // factor)))
+            picture.load()
+        else:
+            data = image.read_bytes()
+            if len(data) < width * height * 4:
+                return None
+            picture = Image.frombytes("CMYK", (width, height), data[:width * height * 4])
+            picture = picture.reduce(factor) if factor > 1 else picture
+            inverted = False
+        decode = _numbers(list(image.get("/Decode", [])))
+        if decode and len(decode) >= 2 and decode[0] > decode[1]:
+            inverted = not inverted
+        return picture.point(lambda v: 255 - v) if inverted else picture
+    except (pikepdf.PdfError, OSError, ValueError, TypeError, KeyError, AttributeError,
+            Image.DecompressionBombError):
+        return None
+
+
+def _bold(show: _Show) -> bool:
+    """Whether a text is bold: its font's name says so in its style part (after the
+    family: ``LiberationSerif-Bold``), or its descriptor's /FontWeight is 600 or more,
+    or the glyphs are filled and stroked (emboldened)."""
+    if show.mode in (2, 6):
+        return True
+    font = show.font
+    if not isinstance(font, pikepdf.Dictionary):
+        return False
+    name = str(font.get("/BaseFont", "")).lstrip("/").split("+")[-1]
+    parts = re.split(r"[-,]", name, maxsplit=1)
+    if len(parts) == 2 and _BOLD_STYLE.search(parts[1]):
+        return True
+    try:
+        descendants = font.get("/DescendantFonts")
+        described = descendants[0] if isinstance(descendants, pikepdf.Array) else font
+        descriptor = described.get("/FontDescriptor")
+        weight = descriptor.get("/FontWeight") if isinstance(descriptor, pikepdf.Dictionary) \
+            else None
+        return weight is not None and float(weight) >= _BOLD_WEIGHT
+    except (pikepdf.PdfError, TypeError, ValueError, IndexError, AttributeError):
+        return False
+
+
+def _unicode(font: pikepdf.Object | None) -> dict[int, str]:
+    """A font's codes to text, from its /ToUnicode CMap (bfchar and bfrange), as a
+    reader copies text from the page; empty without one."""
+    found: dict[int, str] = {}
+    stream = font.get("/ToUnicode") if isinstance(font, pikepdf.Dictionary) else None
+    if not isinstance(stream, pikepdf.Stream):
+        return found
+    try:
+        instructions = pikepdf.parse_content_stream(stream, "endbfchar endbfrange")
+    except pikepdf.PdfError:
+        return found
+
+    def text(value: object) -> str:
+        return bytes(value).decode("utf-16-be", "replace") \
+            if isinstance(value, pikepdf.String) else ""
+
+    for instruction in instructions:
+        operands = list(instruction.operands)
+        if str(instruction.operator) == "endbfchar":
+            for code, value in zip(operands[0::2], operands[1::2], strict=False):
+                if isinstance(code, pikepdf.String):
+                    found[int.from_bytes(bytes(code), "big")] = text(value)
+            continue
+        for start, end, value in zip(operands[0::3], operands[1::3], operands[2::3],
+                                     strict=False):
+            if not (isinstance(start, pikepdf.String) and isinstance(end, pikepdf.String)):
+                continue
+            first, last = int.from_bytes(bytes(start), "big"), int.from_bytes(bytes(end), "big")
+            for offset, code in enumerate(range(first, min(last, first + 65535) + 1)):
+                if isinstance(value, pikepdf.Array):
+                    found[code] = text(value[offset]) if offset < len(value) else ""
+                else:
+                    base = text(value)
+                    found[code] = base[:-1] + chr(ord(base[-1]) + offset) if base else ""
+    return found
+
+
+@dataclass
+class _Reversed:
+    """The reversed texts of one size and weight on a page, to report in one line."""
+
+    size: float
+    bold: bool
+    texts: list[str] = field(default_factory=list)
+    light: list[float] = field(default_factory=list)
+    dark: list[float] = field(default_factory=list)
+
+    def message(self) -> str:
+        """What is found, its lightnesses (a range when they differ) and the cure."""
+        floor = REVERSED_BOLD_PT if self.bold else REVERSED_PT
+        joined = " ".join(" ".join(t.split()) for t in self.texts if t.strip())
+        quoted = f"'{_excerpt(joined)}' " if joined else ""
+        runs = f" ({len(self.texts)} runs of text)" if len(self.texts) > 1 else ""
+        cure = f"print it at {floor:g} pt or more" + (
+            "" if self.bold else f", or bold at {REVERSED_BOLD_PT:g} pt or more")
+        return (f"reversed {'bold ' if self.bold else ''}text under {floor:g} pt: {quoted}"
+                f"at {self.size:.1f} pt{runs}, light ({_span(self.light)}) on dark "
+                f"({_span(self.dark)}): the ink spreads into its thin strokes; {cure}")
+
+
+def _excerpt(text: str) -> str:
+    """The first :data:`EXCERPT_CHARS` of ``text``, cut after a word when one ends in
+    the second half, with an ellipsis when cut."""
+    if len(text) <= EXCERPT_CHARS:
+        return text
+    cut = text[:EXCERPT_CHARS + 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > EXCERPT_CHARS // 2 else cut[:EXCERPT_CHARS]).rstrip() + "…"
+
+
+def _span(values: Sequence[float]) -> str:
+    low, high = round(min(values)), round(max(values))
+    return f"L* {low}" if low == high else f"L* {low}-{high}"
+
+
+class TextCheck:
+    """The preflight's warnings about text and its ground, for the pages of one file:
+
+    * ``knockout``: white text under :data:`SMALL_TEXT_PT` knocked out of a ground of
+      several inks (:func:`knockouts`): it misregisters;
+    * ``reversed``: text at least :data:`REVERSED_CONTRAST` lighter (L*, through the
+      file's output profile: :class:`Lightness`) than what is painted under it, a flat
+      colour or a CMYK image's pixels, smaller than :data:`REVERSED_PT`
+      (:data:`REVERSED_BOLD_PT` bold): the ink's spread makes it hard to read.  One
+      line per size and weight on a page, quoting the text.
+
+    White text small enough gets both: two faults with two cures (its ground in one
+    ink, or the text in black, for the registration; its size or weight for the ink's
+    spread), and 8 pt cures both.
+
+    Both read the page as painted, in one reading: first the text alone (a page with
+    no small light text costs 2 ms), then everything painted under it (8 ms).  The
+    ground of a text is the median lightness under the points it is looked at; points
+    over a shading, a pattern, a transparent fill or an image this does not decode are
+    left out, and a text with no known ground is not judged.  One check serves a
+    file's pages: the lightnesses and the images decoded are kept."""
+
+    def __init__(self, profile: bytes | None = None, *, reversed_text: bool = True) -> None:
+        self.reversed_text = reversed_text
+        self.lightness = Lightness(profile)
+        self._images: dict[tuple[int, int], Image.Image | None] = {}
+        self._unicode: dict[tuple[int, int], dict[int, str]] = {}
+
+    def page(self, page: pikepdf.Page) -> list[tuple[str, str]]:
+        """(code, message) of every warning about ``page``'s text, knockouts first."""
+        first = _Painter(_TEXT_OPERATORS, grounds=False).walked(page)
+        if not any(_small_white(s) or self._small_light(s) for s in first.shows):
+            return []
+        painter = _Painter()
+        painter.page(page)
+        knocked: dict[str, int] = {}
+        reversed_texts: dict[tuple[float, bool], _Reversed] = {}
+        for show in painter.shows:
+            message = _knockout(painter, show) if _small_white(show) else None
+            if message is not None:
+                knocked[message] = knocked.get(message, 0) + 1
+            if self._small_light(show):
+                self._reversed(painter, show, reversed_texts)
+        return ([("knockout", m if n == 1 else f"{m} ({n} times)") for m, n in knocked.items()]
+                + [("reversed", found.message()) for found in reversed_texts.values()])
+
+    def _small_light(self, show: _Show) -> bool:
+        """A text that may be reversed: filled, opaque, in DeviceCMYK, under
+        :data:`REVERSED_PT`, and light enough to be that much lighter than a ground."""
+        return (self.reversed_text and show.size < REVERSED_PT - _SIZE_SLACK and show.opaque
+                and show.mode in _FILL_MODES and show.fill.space == "cmyk"
+                and len(show.fill.values) == 4
+                and self.lightness.colour(show.fill.values) >= REVERSED_CONTRAST)
+
+    def _reversed(self, painter: _Painter, show: _Show,
+                  found: dict[tuple[float, bool], _Reversed]) -> None:
+        """Add ``show`` to the page's reversed texts when it is one."""
+        bold = _bold(show)
+        if show.size >= (REVERSED_BOLD_PT if bold else REVERSED_PT) - _SIZE_SLACK:
+            return
+        pixels = [p for p in (self._under(painter, show, x, y) for x, y in show.points)
+                  if p is not None]
+        if not pixels:
+            return
+        ground = statistics.median(self.lightness.of(pixels))
+        light = self.lightness.colour(show.fill.values)
+        if light - ground < REVERSED_CONTRAST:
+            return
+        group = found.setdefault((round(show.size, 1), bold),
+                                 _Reversed(round(show.size, 1), bold))
+        group.texts.append(self._text(show))
+        group.light.append(light)
+        group.dark.append(ground)
+
+    def _under(self, painter: _Painter, show: _Show, x: float, y: float) -> bytes | None:
+        """The CMYK pixel under ``(x, y)`` before ``show`` (paper where nothing is), or
+        None when it is not known."""
+        paint = painter.under(x, y, show.ground)
+        if paint is None:
+            return _pixel(_PAPER)
+        if not isinstance(paint.colour, str):
+            return _pixel(paint.colour)
+        image = paint.image
+        if not isinstance(image, pikepdf.Stream):
+            return None
+        key = image.objgen
+        if key not in self._images or key == (0, 0):
+            self._images[key] = _decoded(image, paint.matrix)
+        picture = self._images[key]
+        a, b, c, d, e, f = paint.matrix
+        det = a * d - b * c
+        if picture is None or abs(det) < 1e-12:
+            return None
+        u = ((x - e) * d - (y - f) * c) / det
+        v = ((y - f) * a - (x - e) * b) / det
+        column = min(picture.width - 1, max(0, int(u * picture.width)))
+        row = min(picture.height - 1, max(0, int((1 - v) * picture.height)))
+        return bytes(picture.getpixel((column, row)))  # type: ignore[arg-type]
+
+    def _text(self, show: _Show) -> str:
+        """What ``show`` shows, as a reader copies it (its font's /ToUnicode; the
+        codes as Latin-1 for a simple font without one)."""
+        font = show.font
+        if not isinstance(font, pikepdf.Dictionary):
+            return ""
+        key = font.objgen
+        if key not in self._unicode or key == (0, 0):
+            self._unicode[key] = _unicode(font)
+        table = self._unicode[key]
+        two_byte = font.get("/Subtype") == "/Type0"
+        step = 2 if two_byte else 1
+        text = []
+        for operand in show.operands:
+            items = list(operand) if isinstance(operand, pikepdf.Array) else [operand]
+            for item in items:
+                if isinstance(item, pikepdf.String):
+                    data = bytes(item)
+                    for i in range(0, len(data) - step + 1, step):
+                        code = int.from_bytes(data[i:i + step], "big")
+                        text.append(table.get(code, "" if two_byte or code < 32
+                                              else chr(code)))
+                elif (_numbers([item]) or [0])[0] < -250:  # a gap as wide as a space
+                    text.append(" ")
+        return "".join(text)

@@ -28,6 +28,12 @@ here, page by page, naming the page, the card and the object at fault:
     white text under 8 pt knocked out of a ground of more than one ink above 10 %
     (or of an image): the plates never register exactly, and such text gets
     coloured fringes (:func:`.pdfx.knockouts`; card pages only, read as painted).
+``reversed`` (a warning)
+    light text on a darker ground (30 L* lighter, through the output profile), under
+    7 pt, or 6 pt bold: the ink spreads into its strokes, and it is hard to read
+    (:class:`.pdfx.TextCheck`, in the same reading as ``knockout``; one line per
+    size and weight on a page, quoting the text).  Small white text on a dark ground
+    of several inks gets both: two faults, two cures.
 
 Ghostscript renders every file once, split over up to :data:`GS_PROCESSES` processes,
 while pikepdf checks the structure: a 216-page deck takes about 3 s on two cores
@@ -55,7 +61,7 @@ import pikepdf
 from PIL import Image, ImageFilter, ImageMath
 
 from ..limits import MAX_PDF_BYTES
-from .pdfx import knockouts
+from .pdfx import TextCheck, intent_profile
 from .sizes import MM_PT, Box, CardSize, pdf_box
 
 DEFAULT_DPI = 150.0
@@ -89,7 +95,8 @@ INK_ROUNDING = 2
 channels to 8 bits, so a colour exactly at the limit may come out up to 2 levels
 (0.8 %) over it."""
 
-CODES = ("unreadable", "intent", "boxes", "colour", "font", "resolution", "ink", "knockout")
+CODES = ("unreadable", "intent", "boxes", "colour", "font", "resolution", "ink", "knockout",
+         "reversed")
 #: The page labels ``translator build`` gives print-and-play sheets: such a page is
 #: checked as a sheet (paper, with cards placed on it), not as a card.
 SHEET_LABEL = re.compile(r"^sheet \d+( back)?$")
@@ -1105,12 +1112,14 @@ def _structure(path: Path, size: CardSize | None, min_ppi: float, content: bool 
     shown = str(path)
     problems: list[Problem] = []
     checker = _ContentChecker(min_ppi)
-    knocked: dict[tuple, list[str]] = {}
+    knocked: dict[tuple, list[tuple[str, str]]] = {}
     with pikepdf.open(path) as pdf:
         fault = _intent_fault(pdf)
         if fault is not None:
             problems.append(Problem(shown, 0, "", "intent", "error", fault))
         cards = _card_names(pdf, path)
+        # One check for the file's pages: the profile's lightness, the images decoded.
+        texts = TextCheck(intent_profile(pdf)) if content and size is not None else None
         for number, page in enumerate(pdf.pages, start=1):
             card = cards[number - 1]
             try:
@@ -1123,18 +1132,18 @@ def _structure(path: Path, size: CardSize | None, min_ppi: float, content: bool 
                 if content:
                     problems += [Problem(shown, number, card, code, severity, message)
                                  for code, severity, message in checker.check_page(page)]
-                if content and size is not None and not sheet:
+                if texts is not None and not sheet:
                     # Card pages only: a sheet draws the same cards, warned about once.
                     # A page drawing the very objects of one read (a card repeated in a
-                    # deck) gets its findings.
+                    # deck) gets its findings.  Knockouts and reversed text: warnings.
                     key = _drawing_key(page.obj)
                     found = knocked.get(key) if key is not None else None
                     if found is None:
-                        found = knockouts(page)
+                        found = texts.page(page)
                         if key is not None:
                             knocked[key] = found
-                    problems += [Problem(shown, number, card, "knockout", "warning", message)
-                                 for message in found]
+                    problems += [Problem(shown, number, card, code, "warning", message)
+                                 for code, message in found]
             except (pikepdf.PdfError, KeyError, ValueError, TypeError, AttributeError,
                     IndexError) as error:
                 problems.append(Problem(shown, number, card, "unreadable", "error",

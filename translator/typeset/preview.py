@@ -49,6 +49,7 @@ import pikepdf
 import pypdfium2
 from PIL import Image, ImageCms, ImageDraw
 
+from .pdfx import intent_profile
 from .preflight import _pam_pages
 
 PROOF_INTENT = ImageCms.Intent.RELATIVE_COLORIMETRIC
@@ -160,18 +161,11 @@ def _fit(image: Image.Image, size: tuple[int, int]) -> Image.Image:
 
 
 def _intent_profile(pdf: Path) -> bytes | None:
-    """The CMYK profile of ``pdf``'s output intent (what its CMYK numbers mean), or
-    None when it has none or cannot be read."""
+    """The CMYK profile of ``pdf``'s output intent, or None when it has none or cannot
+    be read."""
     try:
         with pikepdf.open(pdf) as document:
-            intents = document.Root.get("/OutputIntents")
-            if not isinstance(intents, pikepdf.Array):
-                return None
-            for intent in intents:
-                profile = intent.get("/DestOutputProfile") \
-                    if isinstance(intent, pikepdf.Dictionary) else None
-                if isinstance(profile, pikepdf.Stream) and int(profile.get("/N", 0)) == 4:
-                    return profile.read_bytes()
+            return intent_profile(document)
     except (OSError, pikepdf.PdfError, ValueError, TypeError):
         return None
     return None

@@ -30,9 +30,9 @@ from ..markup.tree import Document, DropCap, Symbol, Text
 from .elements import PX_MM, SPECS, measure_page
 from .hyphenation import hyphenated_html
 from .labels import card_labels
-from .sizes import CardSize
-from .symbols import symbol_svg
-from .theme import Theme
+from .sizes import CardSize, card_size
+from .symbols import inline_drawing, symbol_svg
+from .theme import Theme, ThemeError, cmyk
 
 #: The card text's size at scale 1, in points (the reference's 9 pt).
 BODY_PT = 9.0
@@ -60,6 +60,9 @@ class CardPage:
     scale: float = 1.0
     #: The scale of each one-line element shrunk to fit its box (name, type, ...).
     fit: dict[str, float] = field(default_factory=dict)
+    #: Elements set in the theme's narrow face to fit (the footer), if it has one.
+    narrow: set[str] = field(default_factory=set)
+    narrowable: bool = False
     warnings: list[str] = field(default_factory=list)
     #: Why the card cannot be printed whatever its size (a word with no translation).
     errors: list[str] = field(default_factory=list)
@@ -81,21 +84,23 @@ def art_box(size: CardSize, card_type: str) -> tuple[float, float]:
     return (width, 33.5) if card_type in ART_ON_TOP else (width, size.height - 61.6)
 
 
-def _symbol(theme: Theme):  # noqa: ANN202 - a SymbolRenderer
+def _symbol(theme: Theme, ink: str | None = None):  # noqa: ANN202 - a SymbolRenderer
     def render(node: Symbol) -> str:
         label = escape(symbol_text(node.code).rstrip(","), quote=True)
         drawing = symbol_svg(node.code, theme_dir=theme.directories[0],
-                             tall=COLUMN_EM if node.kind == "column" else None)
+                             tall=COLUMN_EM if node.kind == "column" else None, ink=ink)
         return (f'<span class="sym sym-{node.kind} sym-{node.code}" role="img" '
                 f'aria-label="{label}">{drawing}</span>')
     return render
 
 
-def text_html(document: Document, theme: Theme, lang: str | None = None) -> str:
+def text_html(document: Document, theme: Theme, lang: str | None = None,
+              ink: str | None = None) -> str:
     """The card text as HTML, every run escaped (translator.markup.html); in ``lang``,
     with its break points (translator.typeset.hyphenation; the card's tree is kept
-    as it is, for the font check)."""
-    render = _symbol(theme)
+    as it is, for the font check).  ``ink``: the text's colour, for the theme's own
+    symbols (see :func:`~translator.typeset.symbols.symbol_svg`)."""
+    render = _symbol(theme, ink)
     if lang:
         return hyphenated_html(document, lang, render)
     return "\n".join(paragraph_html(p, render) for p in document.paragraphs)
@@ -137,8 +142,10 @@ def card_page(card: Card, lang: str, theme: Theme, glossary: Glossary | None) ->
         "type_line": type_line, "faction_name": faction_name,
         "info": labels.footer,
         "faction_slug": faction_slug(faction),
-        "text": weasyprint_markup(text_html(document, theme, lang)),
+        "text": weasyprint_markup(text_html(document, theme, lang,
+                                            theme.text_ink(faction, card_type))),
         "artwork": None, "placeholder": "artwork missing", "background": None,
+        "loyalty_mark": _loyalty_mark(theme, faction, card_type),
     }
     background = theme.background(faction, card_type)
     if background is not None:
@@ -148,6 +155,7 @@ def card_page(card: Card, lang: str, theme: Theme, glossary: Glossary | None) ->
                                        values["attack"] or "", values["defense"] or ""))
     page = CardPage(card, lang, card.slug, values["family"], values,
                     printed + printed_characters(document))
+    page.narrowable = "narrow" in theme.extra_fonts
     page.errors.extend(f"{page.where}: {error}" for error in labels.errors)
     version = card.version(lang)
     if lang != SOURCE_LANGUAGE and version is None:
@@ -157,6 +165,18 @@ def card_page(card: Card, lang: str, theme: Theme, glossary: Glossary | None) ->
         page.warnings.append(f"{page.label}: the translation is marked wip (work in "
                              "progress)")
     return page
+
+
+def _loyalty_mark(theme: Theme, faction: str, card_type: str) -> Any:
+    """The theme's drawing of a loyalty mark for the faction (``loyalty/<faction>.svg``,
+    when its layout says ``drawing: svg``) as inline SVG, or None (the template draws
+    its own)."""
+    slug = faction_slug(faction)
+    entry = ((theme.layout.get(slug) or {}).get(card_type.lower()) or {}).get("loyalty") or {}
+    if entry.get("drawing") != "svg":
+        return None
+    path = theme.directories[0] / "loyalty" / f"{slug}.svg"
+    return weasyprint_markup(inline_drawing(path, f"loyalty-{slug}")) if path.is_file() else None
 
 
 def weasyprint_markup(html: str) -> Any:
@@ -205,17 +225,24 @@ class Renderer:
     fonts: FontConfiguration = field(default_factory=FontConfiguration)
 
     def __post_init__(self) -> None:
+        if self.theme.size is not None and card_size(self.theme.size) != self.size:
+            raise ThemeError(
+                f"the theme {self.theme.name!r} is drawn for {self.theme.size} cards "
+                f"({describe_size(card_size(self.theme.size))}), not "
+                f"{describe_size(self.size)}: build with --size {self.theme.size}"
+            )
         self.fetcher = Fetcher([*self.roots, *self.theme.roots])
         # Theme templates run sandboxed; any error in one is a ThemeError naming the
         # template file and line (Theme.template, Theme.render).
         self.template = self.theme.template("deck.html.j2")
         bleed = self.size.bleed
-        fonts = {face: path.as_uri() for face, path in self.theme.fonts.items()}
+        fonts = self.theme.font_urls()
         page = self.theme.render("page.css.j2", size=self.size, fonts=fonts)
         cards = self.theme.render(
             "card.css.j2", size=self.size, at=lambda mm: f"{mm + bleed:.3f}mm",
             factions={faction_slug(name): self.theme.colours(name)
-                      for name in self.theme.factions})
+                      for name in self.theme.factions},
+            layout=self.theme.layout, metrics=self.theme.metrics(), ink=cmyk)
         # Parsed once: a stylesheet inside the document would be parsed at every render
         # (a sixth of the time of a batch).
         self.stylesheet = weasyprint.CSS(string=page + cards, base_url=self._base_url,
@@ -232,7 +259,8 @@ class Renderer:
     def html(self, pages: Sequence[CardPage], measure: bool = False) -> str:
         return self.template.render(
             cards=[{**page.values, "font_size": f"{BODY_PT * page.scale:.3f}",
-                    "fit": {spec.name: _em(page.fit.get(spec.name, 1.0)) for spec in SPECS}}
+                    "fit": {spec.name: _em(page.fit.get(spec.name, 1.0)) for spec in SPECS},
+                    "narrow": sorted(page.narrow)}
                    for page in pages],
             size=self.size, measure=measure)
 
@@ -243,6 +271,11 @@ class Renderer:
                                url_fetcher=self.fetcher)
         sheets = [self.stylesheet, self.measuring] if measure else [self.stylesheet]
         return html.render(font_config=self.fonts, stylesheets=sheets)
+
+
+def describe_size(size: CardSize) -> str:
+    """A card size in words: '64 x 90 mm + 2 mm bleed'."""
+    return f"{size.width:g} x {size.height:g} mm + {size.bleed:g} mm bleed"
 
 
 def _em(scale: float) -> str:

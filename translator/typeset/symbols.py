@@ -193,8 +193,28 @@ def _em(value: float) -> str:
     return f"{value:.4f}".rstrip("0").rstrip(".") + "em"
 
 
+def inline_drawing(path: Path, name: str) -> str:
+    """A theme's drawing that is not a symbol (the official look's loyalty mark) as
+    inline ``<svg>`` markup filling its box: read and normalised as symbols are (ids
+    prefixed with ``name``, comments left out).  Inline, not an ``<img>``: WeasyPrint
+    paints an SVG image inside an RGB transparency group, which a CMYK print file may
+    not have."""
+    drawing = _load(Path(path).resolve(), name)
+    attributes = [f'xmlns="{SVG_NS}"']
+    if "xlink:" in drawing.content:
+        attributes.append(f'xmlns:xlink="{XLINK_NS}"')
+    attributes += [f'{key}="{escape(value, quote=True)}"' for key, value in drawing.attributes
+                   if not key.startswith("xmlns")]
+    attributes += ['width="100%"', 'height="100%"', 'preserveAspectRatio="none"']
+    return f"<svg {' '.join(attributes)}>{drawing.content}</svg>"
+
+
+#: The ink of a theme's own drawings that ``symbol_svg(ink=...)`` recolours.
+BLACK_INK = "device-cmyk(0 0 0 1)"
+
+
 def symbol_svg(code: str, css_class: str = "", *, theme_dir: str | Path | None = None,
-               tall: float | None = None) -> str:
+               tall: float | None = None, ink: str | None = None) -> str:
     """The inline ``<svg>`` markup of the symbol ``code`` (``g3``, ``m``, ``mis``...).
 
     ``css_class`` becomes the root's ``class``; ``theme_dir`` is a theme directory
@@ -204,8 +224,11 @@ def symbol_svg(code: str, css_class: str = "", *, theme_dir: str | Path | None =
     a height in em for the viewBox, kept as wide, running on below the drawing's (a
     column mark's stem, drawn below its viewBox, is visible down to there: WeasyPrint
     clips a drawing to its viewBox, and does not stretch an SVG to a box whose height
-    comes from its top and bottom).  Raises :class:`ValueError` for a code that is not a
-    symbol, :class:`SymbolError` for a drawing that cannot be used.
+    comes from its top and bottom).  ``ink``: a colour for the black (:data:`BLACK_INK`)
+    of the theme's own drawing, as the official cards print their symbols in the text's
+    colour (the shipped drawings, black discs with white figures, keep theirs).  Raises
+    :class:`ValueError` for a code that is not a symbol, :class:`SymbolError` for a
+    drawing that cannot be used.
     """
     drawing = symbol_drawing(code, theme_dir)
     width, height = drawing.size_em
@@ -224,4 +247,7 @@ def symbol_svg(code: str, css_class: str = "", *, theme_dir: str | Path | None =
     attributes += [f'width="{_em(width)}"', f'height="{_em(height)}"']
     if css_class:
         attributes.append(f'class="{escape(css_class, quote=True)}"')
-    return f"<svg {' '.join(attributes)}>{drawing.content}</svg>"
+    content = drawing.content
+    if ink is not None and not drawing.path.is_relative_to(default_symbols_dir()):
+        content = content.replace(f'"{BLACK_INK}"', f'"{escape(ink, quote=True)}"')
+    return f"<svg {' '.join(attributes)}>{content}</svg>"

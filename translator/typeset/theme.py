@@ -19,6 +19,7 @@ import os
 import stat
 import traceback
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,13 @@ from .symbols import templates_root
 
 FACTION_KEYS = ("Gaian", "Dark Legion", "Red Banner", "House of Nobles", "The Empire", "None")
 FACES = ("regular", "bold", "italic", "bold-italic")
+#: The Debian packages with the fonts of the shipped themes (for the message when one
+#: is not installed).
+SHIPPED_FONT_PACKAGES = {"default": "fonts-sil-gentiumplus",
+                         "arcmage": "fonts-liberation fonts-urw-base35"}
+#: Font roles a theme may add to its text font (``fonts.caps``, ``fonts.footer``, and
+#: ``fonts.narrow``: a narrow face the footer is set in when it does not fit its line).
+EXTRA_FONTS = ("caps", "footer", "narrow")
 
 #: The first bytes of a font file: TrueType (``00 01 00 00``, ``true``), OpenType
 #: (``OTTO``), a TrueType collection (``ttcf``), WOFF and WOFF2.
@@ -75,6 +83,13 @@ class Theme:
     backgrounds: dict[str, dict[str, Path]] = field(default_factory=dict)
     #: An image printed as the card back instead of ``back.html.j2`` (``back:``).
     back: Path | None = None
+    #: Fonts of other roles than the text (``caps``: drop caps, cost and stats;
+    #: ``footer``), given to ``page.css.j2`` with the text faces.
+    extra_fonts: dict[str, Path] = field(default_factory=dict)
+    #: Element positions by faction slug and type slug (``layout:``), for card.css.j2.
+    layout: dict[str, Any] = field(default_factory=dict)
+    #: The card size the theme is drawn for (``size:``), or None for any size.
+    size: str | None = None
     _environment: jinja2.Environment | None = field(
         default=None, init=False, repr=False, compare=False
     )
@@ -86,7 +101,17 @@ class Theme:
     def roots(self) -> list[Path]:
         """What the renderer may read for this theme: its directories and its font
         files (the files themselves, not the directories they are in)."""
-        return [*self.directories, *self.fonts.values()]
+        return [*self.directories, *self.font_files]
+
+    @property
+    def font_files(self) -> list[Path]:
+        """Every font file the theme prints with: the text faces, then the others."""
+        return [*self.fonts.values(), *self.extra_fonts.values()]
+
+    def font_urls(self) -> dict[str, str]:
+        """Every font role and face (``regular``... ``caps``, ``footer``) as a file URL,
+        for ``page.css.j2``."""
+        return {face: path.as_uri() for face, path in {**self.fonts, **self.extra_fonts}.items()}
 
     def environment(self) -> jinja2.Environment:
         """The theme's Jinja environment: sandboxed, reading only the theme's files;
@@ -105,12 +130,46 @@ class Theme:
         :class:`ThemeError` ``path/to/template:LINE: what went wrong (what to do)``."""
         return self.template(name).render(**variables)
 
+    def metrics(self) -> dict[str, dict[str, float]]:
+        """Each font face's vertical metrics in em (``ascent``, ``descent``,
+        ``cap``: what Pango lays lines out with, the hhea table's), so that a theme's CSS
+        can place a text by its baseline as an SVG template does: in a line of height
+        ``h`` em the baseline is ``(h - ascent - descent) / 2 + ascent`` em below the top."""
+        return {face: font_metrics(path)
+                for face, path in {**self.fonts, **self.extra_fonts}.items()}
+
+    def text_ink(self, faction: str, card_type: str) -> str | None:
+        """The rule text's colour of a faction and card type in the theme's layout (a
+        ``device-cmyk()`` colour), or None when the layout does not say."""
+        entry = (self.layout.get(faction.lower().replace(" ", "-")) or {}).get(
+            card_type.lower()) or {}
+        colour = (entry.get("text") or {}).get("colour")
+        return cmyk(colour) if colour is not None else None
+
     def colours(self, faction: str) -> dict[str, str]:
         found = self.factions.get(faction) or self.factions["None"]
         return {name: cmyk(value) for name, value in found.items()}
 
     def background(self, faction: str, card_type: str) -> Path | None:
         return self.backgrounds.get(faction, {}).get(card_type)
+
+
+@lru_cache(maxsize=32)
+def font_metrics(path: Path) -> dict[str, float]:
+    """``ascent``, ``descent`` (positive) and ``cap`` height of a font, in em."""
+    from fontTools.ttLib import TTFont  # noqa: PLC0415 - only themes that place by baseline
+
+    try:
+        font = TTFont(str(path), lazy=True)
+        units = font["head"].unitsPerEm
+        hhea = font["hhea"]
+        os2 = font.get("OS/2", None)
+        cap = getattr(os2, "sCapHeight", 0) or 0.7 * units
+        return {"ascent": hhea.ascent / units, "descent": -hhea.descent / units,
+                "cap": cap / units}
+    except Exception as error:  # fontTools raises many kinds for a broken font
+        raise ThemeError(f"{path}: not a usable font ({type(error).__name__}: "
+                         f"{str(error)[:200]}): give a TrueType or OpenType file") from None
 
 
 # ----------------------------------------------------------------------- theme.yaml
@@ -134,15 +193,38 @@ class Colour:
 
 
 @dataclass(frozen=True)
+class Number:
+    """A value of the schema: a number from ``low`` to ``high`` (a length in mm, a size
+    in pt): the bounds keep a typo from placing text a metre away."""
+
+    what: str
+    low: float
+    high: float
+    nullable: bool = False
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A value of the schema: one of a few words (written into CSS, so never free text)."""
+
+    what: str
+    choices: tuple[str, ...]
+    nullable: bool = False
+
+
+@dataclass(frozen=True)
 class Keys:
     """A value of the schema: a mapping of these keys (each optional unless
     ``required``); ``nullable``: an empty value (``null``) means none."""
 
     what: str
     example: str
-    keys: dict[str, Text | Colour | Keys]
+    keys: dict[str, Shape]
     required: tuple[str, ...] = ()
     nullable: bool = False
+
+
+Shape = Text | Colour | Number | Choice | Keys
 
 
 _FONT_EXAMPLE = "{regular: a.ttf, bold: b.ttf, italic: c.ttf, bold-italic: d.ttf}"
@@ -152,12 +234,62 @@ _FACTION_COLOURS = Keys(
     {"ink": Colour(), "tint": Colour()},
     required=("ink", "tint"),
 )
+#: The element boxes of a layout (``layout:``): where a card's name, type line, text...
+#: print, in mm from the trim's top-left corner (the card as cut; negative in the
+#: bleed), sizes in pt.  A text element is placed by its baseline and anchor, as an SVG
+#: text is; a box by its corner and size.
+_LENGTH = Number("a length in mm from the trim's top-left corner", -20.0, 400.0)
+_SIZE = Number("a size in mm", 0.0, 400.0)
+_LINE = Keys(
+    "a one-line text's anchor, size and colour",
+    "{x: 59.7, baseline: 45.5, anchor: end, size: 13.3, colour: [8, 10, 38, 0]}",
+    {
+        "x": _LENGTH,
+        "baseline": _LENGTH,
+        "anchor": Choice("where x is on the text", ("start", "middle", "end")),
+        "size": Number("a font size in pt", 4.0, 72.0),
+        "colour": Colour(),
+    },
+    required=("x", "baseline", "anchor", "size"),
+)
+_BOX = {"x": _LENGTH, "y": _LENGTH, "width": _SIZE, "height": _SIZE}
+LAYOUT_LINES = ("name", "name1", "name2", "type", "cost", "attack", "defense", "info")
+_ELEMENTS = Keys(
+    "a card layout's elements",
+    "{name: {x: 59.7, baseline: 45.5, anchor: end, size: 13.3}, art: {x: 0, y: 0, "
+    "width: 64, height: 53}}",
+    {
+        **dict.fromkeys(LAYOUT_LINES, _LINE),
+        "art": Keys("the artwork window", "{x: 0, y: 0, width: 64, height: 53}", _BOX,
+                    required=tuple(_BOX)),
+        "text": Keys(
+            "the rule text's box, size and colour",
+            "{x: 5.1, y: 58.6, width: 53.6, height: 29.6, size: 9, colour: [8, 10, 38, 0]}",
+            {**_BOX, "size": Number("a font size in pt", 4.0, 72.0), "colour": Colour()},
+            required=tuple(_BOX),
+        ),
+        "loyalty": Keys(
+            "the first loyalty mark's box, the step to the next and its colours",
+            "{x: 58.8, y: 13.3, width: 5.3, height: 7.1, step: 5.6}",
+            {**_BOX, "step": Number("the distance between two marks in mm", -100, 100),
+             "fill": Colour(), "stroke": Colour(),
+             "drawing": Choice("the mark's drawing: loyalty/<faction>.svg in the theme",
+                               ("svg",))},
+            required=(*_BOX, "step"),
+        ),
+    },
+)
+#: The faction and card-type slugs of a layout (``layout: {gaian: {creature: ...}}``).
+FACTION_SLUGS = tuple(key.lower().replace(" ", "-") for key in FACTION_KEYS)
+TYPE_SLUGS = tuple(card_type.lower() for card_type in CARD_TYPES)
 #: What a theme.yaml holds: every key it may have and what its value must be.
 SCHEMA = Keys(
     "the theme's settings",
     "name: my theme",
     {
         "name": Text("the theme's name", "name: my theme"),
+        "base": Choice("a theme shipped with translator this one builds on", ("arcmage",)),
+        "size": Text("the card size the theme is drawn for", "size: arcmage"),
         "fonts": Keys(
             "font roles",
             f"fonts: {{text: {_FONT_EXAMPLE}}}",
@@ -171,6 +303,10 @@ SCHEMA = Keys(
                     },
                     required=FACES,
                 ),
+                "caps": Text("the font of drop caps, cost and stats", "caps: Caps.otf"),
+                "footer": Text("the footer's font", "footer: Sans.ttf"),
+                "narrow": Text("a narrow font for a footer too long for its line",
+                               "narrow: SansNarrow.ttf"),
             },
         ),
         "factions": Keys(
@@ -200,6 +336,19 @@ SCHEMA = Keys(
         ),
         "back": Text(
             "an image in the theme printed as the card back", "back: back.jpg", nullable=True
+        ),
+        "layout": Keys(
+            "factions and their card layouts",
+            "layout: {gaian: {creature: {name: {...}, text: {...}}}}",
+            {
+                faction: Keys(
+                    "card types and their layouts",
+                    "{creature: {name: {...}}}",
+                    dict.fromkeys(TYPE_SLUGS, _ELEMENTS),
+                )
+                for faction in FACTION_SLUGS
+            },
+            nullable=True,
         ),
     },
 )
@@ -250,7 +399,7 @@ def validate(
     data: object,
     node: yaml.Node | None,
     path: Path,
-    shape: Text | Colour | Keys = SCHEMA,
+    shape: Shape = SCHEMA,
     keys: tuple[str | int, ...] = (),
 ) -> None:
     """Check the value ``data`` of a theme.yaml at ``keys`` against ``shape`` (the whole
@@ -308,6 +457,20 @@ def validate(
             ):
                 at = f"{path}:{yamlfile.line_of(node, *keys, index)}"
                 raise ThemeError(f"{at}: {name}[{index}] is {_show(value)}; write {expected}")
+    elif isinstance(shape, Number):
+        if isinstance(data, bool) or not isinstance(data, int | float) or not (
+            shape.low <= data <= shape.high
+        ):
+            raise ThemeError(
+                f"{where}: {name} is {_show(data)}; it must be {shape.what}, a number "
+                f"from {shape.low:g} to {shape.high:g}"
+            )
+    elif isinstance(shape, Choice):
+        if data not in shape.choices:
+            raise ThemeError(
+                f"{where}: {name} is {_show(data)}; it must be {shape.what}: "
+                f"{' or '.join(shape.choices)}"
+            )
     elif not isinstance(data, str) or not data.strip() or "\x00" in data or len(data) > 4096:
         raise ThemeError(
             f"{where}: {name} is {_kind(data)}; it must be {shape.what}, "
@@ -318,14 +481,9 @@ def validate(
 def _read(path: Path) -> _File:
     """A theme.yaml, read (small, UTF-8, YAML without aliases) and validated."""
     try:
-        text = decode(read_file(path, MAX_CONFIG_BYTES, "theme.yaml"), str(path))
-    except InputError as error:
+        data, node = yamlfile.read(path, MAX_CONFIG_BYTES, "theme.yaml")
+    except ValueError as error:
         raise ThemeError(str(error)) from None
-    problems: list[Any] = []
-    loaded = yamlfile.load(text, str(path), 1, problems)
-    if loaded is None:
-        raise ThemeError(str(problems[0]) if problems else f"{path}: malformed YAML")
-    data, node = loaded
     data = {} if data is None else data
     validate(data, node, path)
     return _File(path, data, node)
@@ -339,14 +497,16 @@ def load_theme(directory: str | Path | None = None) -> Theme:
     files = [default]
     directories = [default_dir]
     if directory is not None:
-        own = Path(directory).resolve()
-        if not (own / "theme.yaml").is_file():
-            raise ThemeError(
-                f"{own}: no theme.yaml (a theme is a directory with a "
-                "theme.yaml, see templates/README.md)"
-            )
+        own = resolve_theme(directory)
         files.insert(0, _read(own / "theme.yaml"))
         directories.insert(0, own)
+        base = files[0].data.get("base")
+        if base is not None:
+            # A shipped theme it builds on (the official look's templates): between the
+            # theme and the default, for templates and settings alike.
+            base_dir = templates_root() / str(base)
+            files.insert(1, _read(base_dir / "theme.yaml"))
+            directories.insert(1, base_dir)
     theme_file = files[0]
 
     def given(*keys: str) -> _File:
@@ -390,17 +550,58 @@ def load_theme(directory: str | Path | None = None) -> Theme:
     found = given("back")
     if found.data.get("back") is not None:
         back = _image(directories, found, ("back",), "back image")
+    extra_fonts = {}
+    for role in EXTRA_FONTS:
+        found = given("fonts", role)
+        if role in (found.data.get("fonts") or {}):
+            extra_fonts[role] = _font(found, role)
+    layout = given("layout").data.get("layout") or {}
+    size = given("size").data.get("size")
     name = theme_file.data.get("name") or (
         directories[0].name if directory is not None else "theme"
     )
-    return Theme(str(name), directories, fonts, factions, backgrounds, back)
+    return Theme(str(name), directories, fonts, factions, backgrounds, back,
+                 extra_fonts=extra_fonts, layout=layout,
+                 size=None if size is None else str(size))
+
+
+def themes_home() -> Path:
+    """Where ``translator theme import-arcmage`` puts a theme by default, and where
+    ``--theme NAME`` finds one: ``$XDG_DATA_HOME/translator/themes`` (else
+    ``~/.local/share/translator/themes``)."""
+    base = os.environ.get("XDG_DATA_HOME")
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".local" / "share"
+    return root / "translator" / "themes"
+
+
+def resolve_theme(directory: str | Path) -> Path:
+    """The theme directory ``directory`` names: a path, or the bare name of a theme
+    imported into :func:`themes_home` (``--theme arcmage``)."""
+    given = Path(directory)
+    own = given.resolve()
+    if (own / "theme.yaml").is_file():
+        return own
+    named = themes_home() / str(directory)
+    if given.name == str(directory) and (named / "theme.yaml").is_file():
+        return named.resolve()
+    if given.name == str(directory) and not own.exists():
+        raise ThemeError(
+            f"{directory}: no such theme directory, and no theme {str(directory)!r} in "
+            f"{themes_home()} (give a directory with a theme.yaml, or import the official "
+            "look first: translator theme import-arcmage SOURCE)"
+        )
+    raise ThemeError(
+        f"{own}: no theme.yaml (a theme is a directory with a "
+        "theme.yaml, see templates/README.md)"
+    )
 
 
 def _font(file: _File, face: str) -> Path:
     """A font file named in ``file`` (absolute, or relative to its theme): a regular
     file, not too large, whose first bytes are a font's."""
-    value = file.data["fonts"]["text"][face]
-    where = file.where("fonts", "text", face)
+    keys = ("fonts", face) if face in EXTRA_FONTS else ("fonts", "text", face)
+    value = file.data["fonts"][face] if face in EXTRA_FONTS else file.data["fonts"]["text"][face]
+    where = file.where(*keys)
     path = Path(value)
     if not path.is_absolute():
         path = file.path.parent / path
@@ -408,10 +609,11 @@ def _font(file: _File, face: str) -> Path:
         path = path.resolve()
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        if file.path.parent == templates_root() / "default":
+        shipped = SHIPPED_FONT_PACKAGES.get(file.path.parent.name)
+        if shipped is not None and file.path.parent.parent == templates_root():
             raise ThemeError(
                 f"{where}: the {face} font {path} is not installed (apt-get install "
-                "fonts-sil-gentiumplus, as ./dev setup does)"
+                f"{shipped}, as ./dev setup does)"
             ) from None
         raise ThemeError(
             f"{where}: the {face} font {value!r} does not exist ({path}) (name "

@@ -1,0 +1,1 @@
+"""The official Arcmage look: a theme made from the official card template set."""
