@@ -57,7 +57,7 @@ def render_page_srgb(pdf: Path, page: int, dpi: float, profile_path: Path) -> Im
                     del document.pages[index]
             document.Root.OutputIntents = pikepdf.Array([_intent(document, icc)])
             document.save(single)
-        return preview.render_png(single, dpi, proof=True).convert("RGB")
+        return preview.soft_proofs([single], dpi, strict=True)[0].convert("RGB")
 
 
 def render_pages_srgb(pdfs: Sequence[Path], dpi: float,
@@ -71,22 +71,12 @@ def render_pages_srgb(pdfs: Sequence[Path], dpi: float,
 
     Raises as :func:`render_page_srgb`; ValueError for a file whose output intent is
     not that profile, RuntimeError for one Ghostscript cannot proof."""
-    if not preview.proof_available():
-        raise RuntimeError("Ghostscript (gs) is needed for a soft proof")
     icc = profile_path.read_bytes()
     _check_cmyk(icc, profile_path)
     for pdf in pdfs:
-        if preview._intent_profile(pdf) != icc:
+        if preview.intent_of(pdf) != icc:
             raise ValueError(f"{pdf}: its output intent is not {profile_path}")
-    images: list[Image.Image] = []
-    for start in range(0, len(pdfs), preview.FILES_PER_RUN):
-        chunk = list(pdfs[start:start + preview.FILES_PER_RUN])
-        for pdf, image in zip(chunk, preview._proofs(chunk, [icc] * len(chunk), dpi),
-                              strict=True):
-            if image is None:
-                raise RuntimeError(f"{pdf}: Ghostscript cannot proof it")
-            images.append(preview._fit(image, preview._pdfium_size(pdf, dpi)).convert("RGB"))
-    return images
+    return [image.convert("RGB") for image in preview.soft_proofs(pdfs, dpi, strict=True)]
 
 
 def _check_cmyk(icc: bytes, path: Path) -> None:

@@ -226,6 +226,14 @@ def _next_scale(samples: Sequence[tuple[float, float, float]], steps: list[float
     if not unknown:  # too tall at every step: settled at the floor once measured there
         floor = steps[-1]
         return floor, any(abs(s - floor) < 1e-9 for s, _, _ in samples)
+    if len(samples) == 1 and samples[0][1] > samples[0][2] > 0:
+        # The first probe below a text too tall: where it would fit if its height went
+        # as the square of the scale (its line height and its number of lines both
+        # shrink), the usual case; from there the steps left are bisected.  A probe
+        # only orders the measures: the answer is the same largest step that fits.
+        measured, content, frame = samples[0]
+        guess = measured * math.sqrt(frame / content)
+        return min(unknown, key=lambda scale: abs(scale - guess)), False
     return unknown[len(unknown) // 2], False
 
 

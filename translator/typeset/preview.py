@@ -90,13 +90,16 @@ def render_png(pdf: str | Path, dpi: float = 300, trim: float | None = None,
 
 
 def soft_proofs(pdfs: Sequence[str | Path], dpi: float = 300,
-                trim: float | None = None) -> list[Image.Image]:
+                trim: float | None = None, strict: bool = False) -> list[Image.Image]:
     """The first page of each of ``pdfs`` as a soft proof in sRGB (see the module's
     description), in one Ghostscript run for every :data:`FILES_PER_RUN` files; a
-    file that cannot be proofed is PDFium's render.  Each picture has the size PDFium
-    gives the page at ``dpi``, less ``trim`` mm on every side."""
+    file that cannot be proofed is PDFium's render (``strict``: a RuntimeError naming
+    it, for a measurement that a plain render would falsify).  Each picture has the
+    size PDFium gives the page at ``dpi``, less ``trim`` mm on every side."""
+    if strict and not proof_available():
+        raise RuntimeError("Ghostscript (gs) is needed for a soft proof")
     paths = [Path(p) for p in pdfs]
-    profiles = [_intent_profile(path) for path in paths] if proof_available() else \
+    profiles = [intent_of(path) for path in paths] if proof_available() else \
         [None] * len(paths)
     proofed: dict[int, Image.Image] = {}
     todo = [i for i, profile in enumerate(profiles) if profile is not None]
@@ -109,6 +112,9 @@ def soft_proofs(pdfs: Sequence[str | Path], dpi: float = 300,
     for index, path in enumerate(paths):
         if index in proofed:
             image = _fit(proofed[index], _pdfium_size(path, dpi))
+        elif strict:
+            raise RuntimeError(f"{path}: no soft proof (no CMYK output intent, or "
+                               "Ghostscript cannot render it)")
         else:
             image = _pdfium(path, dpi)
         images.append(_cut(image, dpi, trim))
@@ -160,7 +166,7 @@ def _fit(image: Image.Image, size: tuple[int, int]) -> Image.Image:
     return fitted
 
 
-def _intent_profile(pdf: Path) -> bytes | None:
+def intent_of(pdf: Path) -> bytes | None:
     """The CMYK profile of ``pdf``'s output intent, or None when it has none or cannot
     be read."""
     try:
