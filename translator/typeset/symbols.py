@@ -123,7 +123,7 @@ def _text(value: str | None, keep_spaces: bool) -> str:
     return escape(value, quote=False)
 
 
-def _serialise(element: ET.Element, prefix: str, in_text: bool = False) -> str:
+def serialise_svg(element: ET.Element, prefix: str, in_text: bool = False) -> str:
     """An element (of an SVG file) as inline markup, its ids prefixed with ``prefix``
     so that two symbols on one page cannot clash.  Whitespace between elements is
     dropped, except inside ``<text>``."""
@@ -137,7 +137,7 @@ def _serialise(element: ET.Element, prefix: str, in_text: bool = False) -> str:
         if name is not None:
             parts.append(f' {name}="{escape(_prefix_ids(name, value, prefix), quote=True)}"')
     inner = _text(element.text, inside) + "".join(
-        _serialise(child, prefix, inside) for child in element)
+        serialise_svg(child, prefix, inside) for child in element)
     parts.append(f">{inner}</{tag}>" if inner else "/>")
     return "".join(parts) + _text(element.tail, in_text)
 
@@ -175,7 +175,7 @@ def _load(path: Path, code: str) -> SymbolDrawing:
         for key, value in root.attrib.items()
         if (name := _name(key)) is not None and name not in ("width", "height", "class"))
     # Children only; the parser leaves out comments (the drawings' provenance notes).
-    content = "".join(_serialise(child, prefix) for child in root)
+    content = "".join(serialise_svg(child, prefix) for child in root)
     return SymbolDrawing(code, path, (x, y, width, height), attributes, content)
 
 

@@ -62,7 +62,7 @@ from ... import yamlfile
 from ...cards.model import CARD_TYPES, FACTIONS
 from ...limits import MAX_CONFIG_BYTES, MAX_FILE_BYTES
 from ...textio import InputError, read_file
-from ..symbols import SVG_NS, XLINK_NS, _serialise, templates_root
+from ..symbols import SVG_NS, XLINK_NS, serialise_svg, templates_root
 
 #: One template unit (1/90 inch) in mm and in pt.
 UNIT_MM = 25.4 / 90
@@ -1281,7 +1281,7 @@ def loyalty_svg(svg: Path, prefix: str | None = None,
     def markup(element: ET.Element) -> str:
         if recolour is not None or solid:
             element = _recoloured(document, element, recolour or (lambda c: c), solid=solid)
-        return _serialise(element, prefix)
+        return serialise_svg(element, prefix)
 
     defs = "".join(markup(item) for item in _referenced(document, group))
     body = "".join(markup(child) for child in group)
