@@ -1509,7 +1509,19 @@ class _Reversed:
     def message(self) -> str:
         """What is found, its lightnesses (a range when they differ) and the cure."""
         floor = REVERSED_BOLD_PT if self.bold else REVERSED_PT
-        joined = " ".join(" ".join(t.split()) for t in self.texts if t.strip())
+        # Runs are pieces of lines (a font change, a line break): a run ends with its
+        # space where a word ends, and a line's last run has none, so a space is put
+        # only between runs that do not already meet at one or at punctuation.
+        joined = ""
+        for text in self.texts:
+            piece = " ".join(text.split())
+            if not piece:
+                continue
+            if joined and not joined.endswith(" ") and not text[:1].isspace() \
+                    and piece[0] not in ",.;:!?)»’":
+                joined += " "
+            joined += piece + (" " if text[-1:].isspace() else "")
+        joined = joined.strip()
         quoted = f"'{_excerpt(joined)}' " if joined else ""
         runs = f" ({len(self.texts)} runs of text)" if len(self.texts) > 1 else ""
         cure = f"print it at {floor:g} pt or more" + (
