@@ -146,7 +146,8 @@ def server() -> Iterator[str]:
 
 def test_import_from_a_server_into_the_users_themes(tmp_path: Path, server: str) -> None:
     """Without --out, into the user's data folder; then ``--theme arcmage`` finds it."""
-    env = {"XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env = {"XDG_DATA_HOME": str(tmp_path / "data"),
+           "TRANSLATOR_CACHE": str(tmp_path / "cache" / "translator")}
     done = run("theme", "import-arcmage", server, "--no-progress", env=env)
     assert done.returncode == 0, done.stderr
     theme = tmp_path / "data" / "translator" / "themes" / "arcmage"
