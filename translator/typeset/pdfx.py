@@ -67,6 +67,7 @@ from PIL import Image, ImageCms
 
 from .. import __version__
 from .artwork import INK_LIMIT, ArtworkError, Profile
+from .geometry import IDENTITY, Matrix, Point, apply, multiply
 from .symbols import templates_root
 
 PDFX_VERSION = "PDF/X-4"
@@ -347,12 +348,9 @@ def finish(pdf: pikepdf.Pdf, profile: Profile, title: str, *, overprint: bool = 
 
 # ---------------------------------------------------------------- reading the painting
 
-Matrix = tuple[float, float, float, float, float, float]
-Point = tuple[float, float]
 Box = tuple[float, float, float, float]
 #: A ground: its DeviceCMYK colour (0-1), or what it is when that is not known.
 Ground = tuple[float, ...] | str
-_IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 _PAPER: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
 _BLACK: tuple[float, ...] = (0.0, 0.0, 0.0, 1.0)
 _EVERYWHERE: Box = (-1e7, -1e7, 1e7, 1e7)
@@ -364,18 +362,6 @@ _STROKE_MODES = frozenset({1, 2, 5, 6})
 _CURVE_STEPS = 6
 _MAX_SAMPLES = 32
 _MAX_DEPTH = 12
-
-
-def _multiply(m: Matrix, n: Matrix) -> Matrix:
-    """``m`` then ``n`` (PDF row-vector order)."""
-    a, b, c, d, e, f = m
-    na, nb, nc, nd, ne, nf = n
-    return (a * na + b * nc, a * nb + b * nd, c * na + d * nc, c * nb + d * nd,
-            e * na + f * nc + ne, e * nb + f * nd + nf)
-
-
-def _apply(m: Matrix, x: float, y: float) -> Point:
-    return (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
 
 
 def _numbers(operands: Sequence[object]) -> list[float] | None:
@@ -469,7 +455,7 @@ class _Paint:
     #: An image XObject painted (``colour`` says "an image"), and the CTM it was drawn
     #: with, so that its pixels can be read under a point (:class:`TextCheck`).
     image: pikepdf.Object | None = None
-    matrix: Matrix = _IDENTITY
+    matrix: Matrix = IDENTITY
 
     def __post_init__(self) -> None:
         boxes = [self.region.box, *(c.box for c in self.clips)]
@@ -496,7 +482,7 @@ class _Colour:
 class _State:
     """The graphics state this reading needs (saved by q, restored by Q)."""
 
-    ctm: Matrix = _IDENTITY
+    ctm: Matrix = IDENTITY
     clips: tuple[_Region, ...] = ()
     fill: _Colour = field(default_factory=_Colour)
     stroke: _Colour = field(default_factory=_Colour)
@@ -685,7 +671,7 @@ class _Painter:
         path: list[list[Point]] = []
         path_start: int | None = None
         clip: bool | None = None  # W (False) or W* (True) pending
-        tm = tlm = _IDENTITY
+        tm = tlm = IDENTITY
         text_object: int | None = None
         for index, instruction in enumerate(instructions):
             operands, op = instruction.operands, str(instruction.operator)
@@ -697,7 +683,7 @@ class _Painter:
             elif op == "cm":
                 matrix = _numbers(operands)
                 if matrix is not None and len(matrix) == 6:
-                    state.ctm = _multiply(tuple(matrix), state.ctm)  # type: ignore[arg-type]
+                    state.ctm = multiply(tuple(matrix), state.ctm)  # type: ignore[arg-type]
             elif op in ("m", "l", "c", "v", "y", "h", "re"):
                 if not path:
                     path_start = index
@@ -722,7 +708,7 @@ class _Painter:
                 if text_object is not None and top:
                     self.text_gs.add(text_object)
             elif op == "BT":
-                tm = tlm = _IDENTITY
+                tm = tlm = IDENTITY
                 text_object = index
             elif op == "ET":
                 text_object = None
@@ -734,13 +720,13 @@ class _Painter:
                     if moved and len(moved) == 2:
                         if op == "TD":
                             state.leading = -moved[1]
-                        tlm = _multiply((1, 0, 0, 1, moved[0], moved[1]), tlm)
+                        tlm = multiply((1, 0, 0, 1, moved[0], moved[1]), tlm)
                 else:
                     if op == '"':
                         spacing = _numbers(operands[:2])
                         if spacing and len(spacing) == 2:
                             state.word_spacing, state.char_spacing = spacing
-                    tlm = _multiply((1, 0, 0, 1, 0, -state.leading), tlm)
+                    tlm = multiply((1, 0, 0, 1, 0, -state.leading), tlm)
                 tm = tlm
                 if op in ("'", '"'):
                     tm = self._show(operands[-1:], state, tm, where,
@@ -769,15 +755,15 @@ class _Painter:
         values = _numbers(operands) or []
         if op == "re" and len(values) == 4:
             x, y, w, h = values
-            path.append([_apply(ctm, x, y), _apply(ctm, x + w, y), _apply(ctm, x + w, y + h),
-                         _apply(ctm, x, y + h)])
+            path.append([apply(ctm, x, y), apply(ctm, x + w, y), apply(ctm, x + w, y + h),
+                         apply(ctm, x, y + h)])
         elif op == "m" and len(values) == 2:
-            path.append([_apply(ctm, *values)])
+            path.append([apply(ctm, *values)])
         elif op == "l" and len(values) == 2 and path:
-            path[-1].append(_apply(ctm, *values))
+            path[-1].append(apply(ctm, *values))
         elif op in ("c", "v", "y") and path and path[-1]:
             start = path[-1][-1]
-            points = [_apply(ctm, values[i], values[i + 1]) for i in range(0, len(values) - 1, 2)]
+            points = [apply(ctm, values[i], values[i + 1]) for i in range(0, len(values) - 1, 2)]
             if op == "c" and len(points) == 3:
                 one, two, end = points
             elif op == "v" and len(points) == 2:
@@ -920,7 +906,7 @@ class _Painter:
               index: int | None, text_object: int | None) -> Matrix:
         """Record a text shown; the text matrix after it."""
         if not self.grounds:  # its colour and size only (where it is: not needed)
-            placed = _multiply(tm, state.ctm)
+            placed = multiply(tm, state.ctm)
             self.shows.append(_Show(len(self.paints), [], state.font_size * math.hypot(
                 placed[2], placed[3]), state.fill, state.stroke, state.mode, True,
                 state.overprint, where, index, text_object, operands, state.font))
@@ -936,14 +922,14 @@ class _Painter:
                     number = _numbers([item])
                     if number:
                         advance -= number[0] / 1000 * state.font_size * state.horizontal
-        placed = _multiply(tm, state.ctm)
+        placed = multiply(tm, state.ctm)
         size = state.font_size * math.hypot(placed[2], placed[3])
         low, high = state.rise + 0.15 * state.font_size, state.rise + 0.5 * state.font_size
         # Two rows of points, an em apart along the line (a ground changing under a
         # text changes over more than an em), at least both ends.
         count = max(2, min(_MAX_SAMPLES // 2,
                            math.ceil(abs(advance) / max(state.font_size, 1e-6)) + 1))
-        points = [_apply(placed, advance * (0.02 + 0.96 * i / (count - 1)), y)
+        points = [apply(placed, advance * (0.02 + 0.96 * i / (count - 1)), y)
                   for i in range(count) for y in (low, high)]
         points = [p for p in points if all(c.contains(*p) for c in state.clips)]
         if points and state.mode not in (3, 7):
@@ -952,7 +938,7 @@ class _Painter:
             self.shows.append(_Show(len(self.paints), points, size, state.fill, state.stroke,
                                     state.mode, opaque, state.overprint, where, index,
                                     text_object, operands, state.font))
-        return _multiply((1, 0, 0, 1, advance, 0), tm)
+        return multiply((1, 0, 0, 1, advance, 0), tm)
 
     def _do(self, operands: Sequence[object], resources: object, state: _State,
             where: str) -> None:
@@ -972,8 +958,8 @@ class _Painter:
         """An image covers the unit square of the CTM; a stencil mask paints the fill
         colour."""
         ctm = state.ctm
-        region = _Region.of([[_apply(ctm, 0, 0), _apply(ctm, 1, 0), _apply(ctm, 1, 1),
-                              _apply(ctm, 0, 1)]], False)
+        region = _Region.of([[apply(ctm, 0, 0), apply(ctm, 1, 0), apply(ctm, 1, 1),
+                              apply(ctm, 0, 1)]], False)
         if region is None:
             return
         stencil = image is not None and bool(image.get("/ImageMask", False))
@@ -991,12 +977,12 @@ class _Painter:
         inner = copy.copy(state)
         matrix = _numbers(list(form.get("/Matrix", [])))
         if matrix is not None and len(matrix) == 6:
-            inner.ctm = _multiply(tuple(matrix), state.ctm)  # type: ignore[arg-type]
+            inner.ctm = multiply(tuple(matrix), state.ctm)  # type: ignore[arg-type]
         box = _numbers(list(form.get("/BBox", [])))
         if box is not None and len(box) == 4:
             x0, y0, x1, y1 = box
-            region = _Region.of([[_apply(inner.ctm, x0, y0), _apply(inner.ctm, x1, y0),
-                                  _apply(inner.ctm, x1, y1), _apply(inner.ctm, x0, y1)]],
+            region = _Region.of([[apply(inner.ctm, x0, y0), apply(inner.ctm, x1, y0),
+                                  apply(inner.ctm, x1, y1), apply(inner.ctm, x0, y1)]],
                                 False)
             if region is not None:
                 inner.clips = (*inner.clips, region)

@@ -61,6 +61,7 @@ import pikepdf
 from PIL import Image, ImageFilter, ImageMath
 
 from ..limits import MAX_PDF_BYTES
+from .geometry import IDENTITY, Matrix, multiply
 from .pdfx import TextCheck, intent_profile
 from .sizes import MM_PT, Box, CardSize, pdf_box
 
@@ -123,11 +124,9 @@ _PAGE = "page content"
 #: images come through only when BI, ID and EI are all named.
 _WANTED = " ".join(sorted(_OPERATORS - {"INLINE IMAGE"})) + " BI ID EI"
 
-Matrix = tuple[float, float, float, float, float, float]
 Instructions = list[tuple[str, list]]
 Fault = tuple[str, str]
 """(severity, description) of something that is not CMYK."""
-_IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -164,23 +163,15 @@ class _FileReport:
 # Geometry
 
 
-def _multiply(m: Matrix, n: Matrix) -> Matrix:
-    """``m`` then ``n`` (PDF row-vector order: ``cm`` makes CTM' = m x CTM)."""
-    a, b, c, d, e, f = m
-    na, nb, nc, nd, ne, nf = n
-    return (a * na + b * nc, a * nb + b * nd, c * na + d * nc, c * nb + d * nd,
-            e * na + f * nc + ne, e * nb + f * nd + nf)
-
-
 def _matrix(value: object) -> Matrix:
     """A /Matrix entry, or the identity when it is absent or malformed."""
     if isinstance(value, pikepdf.Array) and len(value) == 6:
         try:
             a, b, c, d, e, f = (float(v) for v in value)
         except (TypeError, ValueError):
-            return _IDENTITY
+            return IDENTITY
         return (a, b, c, d, e, f)
-    return _IDENTITY
+    return IDENTITY
 
 
 def _mm(points: float) -> float:
@@ -337,7 +328,7 @@ class _ContentChecker:
         resources = _inherited(page.obj, "/Resources")
         self._group(page.obj, "transparency group of the page", resources)
         self._colours = [False, False]
-        self._walk(self._page_instructions(page), resources, _IDENTITY, _PAGE, _IDENTITY)
+        self._walk(self._page_instructions(page), resources, IDENTITY, _PAGE, IDENTITY)
         self._colours = None
         self._annotations(page.obj)
         return [(code, severity, message if count == 1 else f"{message} ({count} times)")
@@ -459,7 +450,7 @@ class _ContentChecker:
                 self._add("colour", fault[0], f"{label} (shading, {fault[1]})")
             return
         if isinstance(pattern, pikepdf.Stream):
-            ctm = None if base is None else _multiply(_matrix(pattern.get("/Matrix")), base)
+            ctm = None if base is None else multiply(_matrix(pattern.get("/Matrix")), base)
             self._walk_apart(self._stream_instructions(pattern),
                              pattern.get("/Resources", resources), ctm, label, ctm)
 
@@ -518,7 +509,7 @@ class _ContentChecker:
         label = _within(where, f"form {name}")
         form_resources = form.get("/Resources", resources)
         self._group(form, f"transparency group of {label}", form_resources)
-        inner = None if ctm is None else _multiply(_matrix(form.get("/Matrix")), ctm)
+        inner = None if ctm is None else multiply(_matrix(form.get("/Matrix")), ctm)
         self._walking.append(form.objgen)
         colours = None if self._colours is None else list(self._colours)
         try:
@@ -641,7 +632,7 @@ def _concat(operands: list, ctm: Matrix | None) -> Matrix | None:
         a, b, c, d, e, f = (float(v) for v in operands)
     except (TypeError, ValueError):
         return ctm
-    return _multiply((a, b, c, d, e, f), ctm)
+    return multiply((a, b, c, d, e, f), ctm)
 
 
 def _shading_fault(shading: object, resources: object) -> Fault | None:
@@ -716,7 +707,7 @@ def _sheet_faults(page: pikepdf.Page, size: CardSize) -> list[str]:
         return []  # reported by :func:`_box_faults`
     faults: list[str] = []
     sizes: dict[str, tuple[float, float, int]] = {}
-    ctm, saved = _IDENTITY, []
+    ctm, saved = IDENTITY, []
     for operands, operator in pikepdf.parse_content_stream(page, "q Q cm Do"):
         op = str(operator)
         if op == "q":
@@ -724,7 +715,7 @@ def _sheet_faults(page: pikepdf.Page, size: CardSize) -> list[str]:
         elif op == "Q" and saved:
             ctm = saved.pop()
         elif op == "cm" and len(operands) == 6:
-            ctm = _multiply(_matrix(pikepdf.Array(operands)), ctm)
+            ctm = multiply(_matrix(pikepdf.Array(operands)), ctm)
         elif op == "Do" and operands:
             name = str(operands[0])
             form = _lookup(resources, "/XObject", name)
@@ -732,7 +723,7 @@ def _sheet_faults(page: pikepdf.Page, size: CardSize) -> list[str]:
                 and form.get("/Subtype") == "/Form" else None
             if box is None:
                 continue  # an image, or not a card
-            placed = _placed(box, _multiply(_matrix(form.get("/Matrix")), ctm))
+            placed = _placed(box, multiply(_matrix(form.get("/Matrix")), ctm))
             width, height = _mm(placed[2] - placed[0]), _mm(placed[3] - placed[1])
             count = sizes.get(name, (width, height, 0))[2]
             sizes[name] = (width, height, count + 1)

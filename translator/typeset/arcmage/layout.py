@@ -62,6 +62,7 @@ from ... import yamlfile
 from ...cards.model import CARD_TYPES, FACTIONS
 from ...limits import MAX_CONFIG_BYTES, MAX_FILE_BYTES
 from ...textio import InputError, read_file
+from ..geometry import IDENTITY, Matrix, Point, apply, multiply
 from ..symbols import SVG_NS, XLINK_NS, serialise_svg, templates_root
 
 #: One template unit (1/90 inch) in mm and in pt.
@@ -83,10 +84,7 @@ OVERLAY_ID = "overlaylayer"
 LOYALTY_IDS = ("L1", "L2", "L3")
 ANCHORS = ("start", "middle", "end")
 
-Matrix = tuple[float, float, float, float, float, float]
-Point = tuple[float, float]
 Rect = tuple[float, float, float, float]  # min x, min y, max x, max y
-IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 _ID_REF = re.compile(r"url\(\s*['\"]?#([^)'\"\s]+)['\"]?\s*\)")
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -376,7 +374,7 @@ class _Document:
         chain = self.chain(element)
         for item in chain if own else chain[:-1]:
             if item is not self.root and item.get("transform"):
-                matrix = _multiply(matrix, self.transform(item))
+                matrix = multiply(self.transform(item), matrix)
         return matrix
 
     def transform(self, element: ET.Element) -> Matrix:
@@ -699,20 +697,6 @@ def _rgb(colour: str) -> tuple[int, int, int]:
 # --- transforms -----------------------------------------------------------------------
 
 
-def _multiply(m: Matrix, n: Matrix) -> Matrix:
-    """``m`` after ``n``: a point is mapped by ``n`` first."""
-    a, b, c, d, e, f = m
-    p, q, r, s, t, u = n
-    return (a * p + c * q, b * p + d * q, a * r + c * s, b * r + d * s,
-            a * t + c * u + e, b * t + d * u + f)
-
-
-def apply(matrix: Matrix, x: float, y: float) -> Point:
-    """A point mapped by a matrix."""
-    a, b, c, d, e, f = matrix
-    return a * x + c * y + e, b * x + d * y + f
-
-
 def _scale(matrix: Matrix) -> float:
     """How much a matrix scales lengths (areas' square root): for font sizes and
     stroke widths."""
@@ -731,7 +715,7 @@ def parse_transform(text: str) -> Matrix:
             raise ValueError(f"transform {text!r} not understood")
         name, arguments = match.groups()
         numbers = [float(v) for v in _NUMBER.findall(arguments)]
-        matrix = _multiply(matrix, _one_transform(name, numbers, text))
+        matrix = multiply(_one_transform(name, numbers, text), matrix)
         position = match.end()
         while position < len(text) and text[position] in " ,\t\r\n":
             position += 1
@@ -756,7 +740,7 @@ def _one_transform(name: str, v: list[float], text: str) -> Matrix:
         if len(v) == 3:
             to = (1.0, 0.0, 0.0, 1.0, v[1], v[2])
             back = (1.0, 0.0, 0.0, 1.0, -v[1], -v[2])
-            return _multiply(_multiply(to, rotation), back)
+            return multiply(back, multiply(rotation, to))
         return rotation
     tangent = math.tan(math.radians(v[0]))
     return (1.0, 0.0, tangent, 1.0, 0.0, 0.0) if name == "skewX" else \
@@ -1092,7 +1076,7 @@ def _clip_rect(document: _Document, element: ET.Element, matrix: Matrix) -> Rect
     clip = document.by_id.get(reference.group(1))
     if clip is None or clip.get("clipPathUnits") == "objectBoundingBox":
         return None
-    matrix = _multiply(matrix, document.transform(clip))
+    matrix = multiply(document.transform(clip), matrix)
     return _outline(document, clip, matrix, stroked=False, top=True)
 
 
@@ -1106,7 +1090,7 @@ def _outline(document: _Document, element: ET.Element, matrix: Matrix, *,
     if not top and style.get("display") == "none":
         return None
     if element is not document.root and _local(element.tag) != "clipPath":
-        matrix = _multiply(matrix, document.transform(element))
+        matrix = multiply(document.transform(element), matrix)
     rect: Rect | None = None
     outline = _shape_outline(document, element)
     if outline is not None:
