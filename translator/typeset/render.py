@@ -32,7 +32,7 @@ from .hyphenation import hyphenated_html
 from .labels import card_labels
 from .sizes import CardSize, card_size
 from .symbols import inline_drawing, symbol_svg
-from .theme import Theme, ThemeError, cmyk
+from .theme import Theme, ThemeError, cmyk, faction_slug
 
 #: The card text's size at scale 1, in points (the reference's 9 pt).
 BODY_PT = 9.0
@@ -118,11 +118,6 @@ def printed_characters(document: Document) -> str:
     return "".join(parts)
 
 
-def faction_slug(faction: str) -> str:
-    """A faction as a CSS class name: 'Dark Legion' -> 'dark-legion'."""
-    return faction.lower().replace(" ", "-")
-
-
 def card_page(card: Card, lang: str, theme: Theme, glossary: Glossary | None) -> CardPage:
     """The printed fields of ``card`` in ``lang`` (translations inherit stats and art)."""
     card_type = str(card.get("type") or "")
@@ -171,10 +166,9 @@ def _loyalty_mark(theme: Theme, faction: str, card_type: str) -> Any:
     """The theme's drawing of a loyalty mark for the faction (``loyalty/<faction>.svg``,
     when its layout says ``drawing: svg``) as inline SVG, or None (the template draws
     its own)."""
-    slug = faction_slug(faction)
-    entry = ((theme.layout.get(slug) or {}).get(card_type.lower()) or {}).get("loyalty") or {}
-    if entry.get("drawing") != "svg":
+    if (theme.layout_of(faction, card_type).get("loyalty") or {}).get("drawing") != "svg":
         return None
+    slug = faction_slug(faction)
     path = theme.directories[0] / "loyalty" / f"{slug}.svg"
     return weasyprint_markup(inline_drawing(path, f"loyalty-{slug}")) if path.is_file() else None
 

@@ -72,6 +72,11 @@ def cmyk(values: list[float] | tuple[float, ...]) -> str:
     return "device-cmyk({})".format(" ".join(f"{v / 100:g}" for v in values))
 
 
+def faction_slug(faction: str) -> str:
+    """A faction as a CSS class name and a layout key: 'Dark Legion' -> 'dark-legion'."""
+    return faction.lower().replace(" ", "-")
+
+
 @dataclass
 class Theme:
     """A loaded theme: its directories (own first, default last) and settings."""
@@ -138,12 +143,16 @@ class Theme:
         return {face: font_metrics(path)
                 for face, path in {**self.fonts, **self.extra_fonts}.items()}
 
+    def layout_of(self, faction: str, card_type: str) -> dict[str, Any]:
+        """The elements of a faction ('Dark Legion') and card type ('Creature') in the
+        theme's layout (``layout:``), empty when it has none."""
+        return (self.layout.get(faction_slug(faction)) or {}).get(
+            card_type.lower()) or {}
+
     def text_ink(self, faction: str, card_type: str) -> str | None:
         """The rule text's colour of a faction and card type in the theme's layout (a
         ``device-cmyk()`` colour), or None when the layout does not say."""
-        entry = (self.layout.get(faction.lower().replace(" ", "-")) or {}).get(
-            card_type.lower()) or {}
-        colour = (entry.get("text") or {}).get("colour")
+        colour = (self.layout_of(faction, card_type).get("text") or {}).get("colour")
         return cmyk(colour) if colour is not None else None
 
     def colours(self, faction: str) -> dict[str, str]:
@@ -280,7 +289,7 @@ _ELEMENTS = Keys(
     },
 )
 #: The faction and card-type slugs of a layout (``layout: {gaian: {creature: ...}}``).
-FACTION_SLUGS = tuple(key.lower().replace(" ", "-") for key in FACTION_KEYS)
+FACTION_SLUGS = tuple(faction_slug(key) for key in FACTION_KEYS)
 TYPE_SLUGS = tuple(card_type.lower() for card_type in CARD_TYPES)
 #: What a theme.yaml holds: every key it may have and what its value must be.
 SCHEMA = Keys(

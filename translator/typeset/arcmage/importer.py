@@ -43,7 +43,7 @@ import yaml
 from ... import __version__
 from ...textio import InputError
 from ..artwork import Profile, find_profile, solid_cmyk
-from ..theme import FACTION_KEYS, TYPE_SLUGS, cmyk, load_theme, themes_home
+from ..theme import FACTION_KEYS, TYPE_SLUGS, cmyk, faction_slug, load_theme, themes_home
 from . import glyphs, raster
 from .layout import Layout, faction_slugs, layouts, loyalty_svg, template_svg, templates_dir
 from .source import TemplateSet, open_source
@@ -144,7 +144,7 @@ def _frames(templates: TemplateSet, work: Path) -> dict[tuple[str, str], Path]:
     """Every faction x card type's frame, by (faction key, card type): one file per
     distinct template image (the set repeats one image for several types)."""
     made: dict[tuple[str, str], Path] = {}
-    folder = {key.lower().replace(" ", "-"): key for key in FACTION_KEYS}
+    folder = {faction_slug(key): key for key in FACTION_KEYS}
     for slug, name in faction_slugs().items():
         done: dict[str, Path] = {}
         border = templates.path(f"CardTemplates/{name}/border.png")

@@ -64,6 +64,7 @@ from ...limits import MAX_CONFIG_BYTES, MAX_FILE_BYTES
 from ...textio import InputError, read_file
 from ..geometry import IDENTITY, Matrix, Point, apply, multiply
 from ..symbols import SVG_NS, XLINK_NS, serialise_svg, templates_root
+from ..theme import faction_slug
 
 #: One template unit (1/90 inch) in mm and in pt.
 UNIT_MM = 25.4 / 90
@@ -304,9 +305,9 @@ def default_layout(faction: str, card_type: str, path: Path | None = None) -> La
 
 
 def faction_slugs() -> dict[str, str]:
-    """Our faction slug (as ``render.faction_slug`` makes it: ``dark-legion``) -> the
+    """Our faction slug (as ``theme.faction_slug`` makes it: ``dark-legion``) -> the
     template set's folder (as Aminduna's Repository makes it: ``dark_legion``)."""
-    return {name.lower().replace(" ", "-"): name.lower().replace(" ", "_")
+    return {faction_slug(name): name.lower().replace(" ", "_")
             for name in FACTIONS}
 
 
