@@ -18,7 +18,7 @@ from typing import Any
 import pypdfium2
 import pypdfium2.raw as pdfium
 import pytest
-from fontTools.ttLib import TTFont, newTable
+from fontTools.ttLib import newTable
 from PIL import Image
 
 from translator import cards
@@ -216,13 +216,6 @@ def text_fonts() -> list[Any]:
     return fonts
 
 
-def font_metrics(path: Path) -> Metrics:
-    font = TTFont(path)
-    units = font["head"].unitsPerEm
-    return Metrics(font["hhea"].ascent / units, -font["hhea"].descent / units,
-                   font["OS/2"].sCapHeight / units)
-
-
 @pytest.fixture(scope="module", params=text_fonts())
 def printed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
             ) -> tuple[bytes, Path]:
@@ -240,7 +233,7 @@ def printed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     (directory / "theme.yaml").write_text(yaml, encoding="utf-8")
     theme = load_theme(directory)
     write_symbols(FONT, directory / "symbols", ink=MAGENTA,
-                  text=font_metrics(theme.fonts["regular"]))
+                  text=Metrics(**theme.metrics()["regular"]))
     sample = (ROOT / "cards" / "sample").resolve()
     library, problems = cards.load_library([str(sample)])
     assert not problems

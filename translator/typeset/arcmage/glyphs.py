@@ -87,7 +87,6 @@ class Table:
     sizes: Mapping[str, float]
     codes: Mapping[str, tuple[str, str]]
     shapes: Mapping[str, tuple[float, float]]
-    text: Metrics
     frames: Mapping[str, Mapping[str, float]]
     stem: Mapping[str, Any] | None
     ink: tuple[float, ...]
@@ -112,7 +111,6 @@ def load_table(path: Path | None = None) -> Table:
             codes=codes,
             shapes={name: (float(low), float(high))
                     for name, (low, high) in data["shapes"].items()},
-            text=Metrics(**{key: float(value) for key, value in data["text"].items()}),
             frames=data["frames"], stem=data.get("stem"), ink=tuple(data["ink"]))
     except (OSError, yaml.YAMLError, KeyError, TypeError, ValueError) as error:
         raise ValueError(f"{path}: not a usable symbol table ({type(error).__name__}: "
@@ -227,6 +225,15 @@ def number(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+@cache
+def official_text() -> Metrics:
+    """The metrics of the official look's text font (its base theme's regular face,
+    Liberation Serif), read from the font as the stylesheet's are."""
+    from ..theme import font_metrics, load_theme  # noqa: PLC0415 - the theme needs symbols
+
+    return Metrics(**font_metrics(load_theme(templates_root() / "arcmage").fonts["regular"]))
+
+
 def baseline(code: str, table: Table, text: Metrics) -> tuple[float, float]:
     """The height of ``code``'s box and its baseline below the box's top, in em, as
     text.css.j2 places the box: inline symbols by ``vertical-align``; large marks
@@ -264,7 +271,7 @@ def drawing(code: str, font: SymbolFont, table: Table, ink: str,
     glyph = font.glyph(char)
     if glyph is None:
         return None
-    text = text or table.text
+    text = text or official_text()
     scale = table.scale(code) * UNITS / font.units  # viewBox units per font unit
     height, below = baseline(code, table, text)
     base = below * UNITS
@@ -299,7 +306,8 @@ def write_symbols(font: Path, out_dir: Path, *, ink: Iterable[float] | None = No
     has, and return those codes (in the table's order).
 
     ``ink``: the glyphs' colour, CMYK percentages (default: the table's, black ink);
-    ``text``: the card text font's metrics, if not Liberation Serif's.  A code the font
+    ``text``: the card text font's metrics (default: the official look's, read from its
+    Liberation Serif by :func:`official_text`).  A code the font
     lacks gets no file (the default theme's drawing prints instead), and a file of an
     earlier run for it is removed.  Raises :class:`GlyphError` for a font that is not
     the Arcmage symbol font."""
@@ -371,7 +379,7 @@ def _sheet_html(theme_dir: Path, codes: Iterable[str] | None) -> str:
     def cell(code: str, theme: Path | None) -> str:
         width, height = symbol_size(code, theme)
         tall = height + 2 if symbol_kind(code) == "column" else None
-        _, below = baseline(code, table, table.text)
+        _, below = baseline(code, table, official_text())
         depth = (tall or height) - below
         svg = symbol_svg(code, theme_dir=theme, tall=tall)
         return (f'<td><span class="box" style="vertical-align: -{number(depth)}em">'
