@@ -45,7 +45,15 @@ from ...textio import InputError
 from ..artwork import Profile, find_profile, solid_cmyk
 from ..theme import FACTION_KEYS, TYPE_SLUGS, cmyk, faction_slug, load_theme, themes_home
 from . import glyphs, raster
-from .layout import Layout, faction_slugs, layouts, loyalty_svg, template_svg, templates_dir
+from .layout import (
+    Layout,
+    faction_slugs,
+    hex_rgb,
+    layouts,
+    loyalty_svg,
+    template_svg,
+    templates_dir,
+)
 from .source import TemplateSet, open_source
 
 #: The name of the theme in the user's themes folder (``--theme arcmage``).
@@ -262,8 +270,7 @@ def trim_layout(layout: Layout, profile: Profile) -> dict[str, Any]:
 
 
 def _cmyk(colour: str, profile: Profile, text: bool) -> tuple[float, ...]:
-    rgb = (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
-    cmyk = solid_cmyk(rgb, profile)
+    cmyk = solid_cmyk(hex_rgb(colour), profile)
     if text and cmyk[3] >= BLACK_TEXT_K:
         return (0.0, 0.0, 0.0, 100.0)
     return cmyk

@@ -687,11 +687,12 @@ def _gradient_middle(document: _Document, gradient: ET.Element) -> str:
     if high[0] <= low[0]:
         return low[1]
     t = (0.5 - low[0]) / (high[0] - low[0])
-    a, b = _rgb(low[1]), _rgb(high[1])
+    a, b = hex_rgb(low[1]), hex_rgb(high[1])
     return "#" + "".join(f"{round(p + (q - p) * t):02x}" for p, q in zip(a, b, strict=True))
 
 
-def _rgb(colour: str) -> tuple[int, int, int]:
+def hex_rgb(colour: str) -> tuple[int, int, int]:
+    """A ``#rrggbb`` colour (as :class:`Layout` holds them) as its three channels."""
     return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
 
 
