@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import atexit
+import ctypes
+import math
 import shutil
 import tempfile
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from pathlib import Path
 
+import pypdfium2
+import pypdfium2.raw as pdfium_c
 import pytest
 
 from translator.typeset.arcmage.importer import import_arcmage
@@ -51,3 +56,66 @@ def arcmage_theme() -> Path:
     """The official look imported from :func:`official_templates`, once per test
     session (about 15 s), into a temporary folder."""
     return _imported(str(official_templates()))
+
+
+#: Points in a millimetre.
+MM = 72 / 25.4
+
+
+@dataclass(frozen=True)
+class PrintedChar:
+    """A character of a PDF page as PDFium reads it (another library than the
+    renderer's), in mm from the page's top left: its tight box (x0, y0, x1, y1), its
+    origin (x, baseline), its size and the PDF font's name."""
+
+    index: int
+    char: str
+    box: tuple[float, float, float, float]
+    origin: tuple[float, float]
+    size_pt: float
+    font: str
+
+
+@cache
+def printed_chars(path: str) -> tuple[tuple[PrintedChar, ...], tuple[float, float, float, float]]:
+    """The characters of the first page of ``path`` (not the line ends PDFium adds,
+    nor unmapped codes) and its TrimBox, in mm from the page's top left.
+
+    A character's size is PDFium's (the ``Tf`` size) times the scale of its matrix
+    (text matrix and CTM): WeasyPrint draws in CSS pixels under a 0.75 scale, so
+    ``FPDFText_GetFontSize`` alone would say 14 for 10.5 pt."""
+    pdf = pypdfium2.PdfDocument(path)
+    try:
+        page = pdf[0]
+        left, _, _, top = page.get_mediabox()
+        trim_l, trim_b, trim_r, trim_t = page.get_trimbox()
+        textpage = page.get_textpage()
+        chars = []
+        for index in range(textpage.count_chars()):
+            if pdfium_c.FPDFText_IsGenerated(textpage, index):
+                continue  # line ends PDFium adds, not printed
+            code = pdfium_c.FPDFText_GetUnicode(textpage, index)
+            if code in (0, 0xFFFE, 0xFFFF):
+                continue
+            x0, y0, x1, y1 = textpage.get_charbox(index)
+            matrix = pdfium_c.FS_MATRIX()
+            pdfium_c.FPDFText_GetMatrix(textpage, index, ctypes.byref(matrix))
+            scale = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
+            ox, oy = ctypes.c_double(), ctypes.c_double()
+            pdfium_c.FPDFText_GetCharOrigin(textpage, index, ctypes.byref(ox),
+                                            ctypes.byref(oy))
+            length = pdfium_c.FPDFText_GetFontInfo(textpage, index, None, 0, None)
+            name = ctypes.create_string_buffer(length)
+            pdfium_c.FPDFText_GetFontInfo(textpage, index, name, length, None)
+            chars.append(PrintedChar(
+                index, chr(code),
+                ((x0 - left) / MM, (top - y1) / MM, (x1 - left) / MM, (top - y0) / MM),
+                ((ox.value - left) / MM, (top - oy.value) / MM),
+                pdfium_c.FPDFText_GetFontSize(textpage, index) * scale,
+                name.value.decode("latin-1")))
+        textpage.close()
+        trim = ((trim_l - left) / MM, (top - trim_t) / MM, (trim_r - left) / MM,
+                (top - trim_b) / MM)
+        return tuple(chars), trim
+    finally:
+        pdf.close()

@@ -25,7 +25,6 @@ build's report and the PDFs.
 
 from __future__ import annotations
 
-import ctypes
 import json
 import subprocess
 import sys
@@ -35,7 +34,6 @@ from functools import cache
 from pathlib import Path
 
 import pypdfium2
-import pypdfium2.raw as pdfium_c
 import pytest
 from fontTools.ttLib import TTFont
 from PIL import Image, ImageChops, ImageCms, ImageStat
@@ -55,7 +53,7 @@ from .official_look import (
     render_pages_srgb,
     template_on_page,
 )
-from .printkit import arcmage_theme, cmyk_profile, official_templates
+from .printkit import arcmage_theme, cmyk_profile, official_templates, printed_chars
 
 PROFILE: Profile = cmyk_profile()
 if not preview.proof_available():
@@ -309,50 +307,19 @@ class Page:
 
 @cache
 def read_page(path: str) -> Page:
-    """The glyphs and TrimBox of a one-page card PDF, read with pypdfium2.  A glyph's
-    size is PDFium's ``Tf`` size times its matrix's scale (WeasyPrint draws under a
-    0.75 scale), its face the theme face of its PDF font's name."""
-    pdf = pypdfium2.PdfDocument(path)
-    try:
-        page = pdf[0]
-        left, _, _, top = page.get_mediabox()
-        trim_l, trim_b, trim_r, trim_t = page.get_trimbox()
-        textpage = page.get_textpage()
-        glyphs = []
-        for index in range(textpage.count_chars()):
-            code = pdfium_c.FPDFText_GetUnicode(textpage, index)
-            if (pdfium_c.FPDFText_IsGenerated(textpage, index)
-                    or code in (0, 0xFFFE, 0xFFFF) or chr(code).isspace()):
-                continue
-            x0, y0, x1, y1 = textpage.get_charbox(index)
-            matrix = pdfium_c.FS_MATRIX()
-            pdfium_c.FPDFText_GetMatrix(textpage, index, ctypes.byref(matrix))
-            scale = abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5
-            ox, oy = ctypes.c_double(), ctypes.c_double()
-            pdfium_c.FPDFText_GetCharOrigin(textpage, index, ctypes.byref(ox),
-                                            ctypes.byref(oy))
-            glyphs.append(Glyph(
-                chr(code), (ox.value - left) / MM, (top - oy.value) / MM,
-                ((x0 - left) / MM, (top - y1) / MM, (x1 - left) / MM, (top - y0) / MM),
-                pdfium_c.FPDFText_GetFontSize(textpage, index) * scale,
-                _face(textpage, index)))
-        textpage.close()
-        trim = ((trim_l - left) / MM, (top - trim_t) / MM, (trim_r - left) / MM,
-                (top - trim_b) / MM)
-        return Page(tuple(glyphs), trim)
-    finally:
-        pdf.close()
+    """The glyphs (not the spaces) and TrimBox of a one-page card PDF, as PDFium reads
+    them (:func:`tests.printkit.printed_chars`), each with its theme face."""
+    chars, trim = printed_chars(path)
+    return Page(tuple(Glyph(c.char, *c.origin, c.box, c.size_pt, _face(c.font))
+                      for c in chars if not c.char.isspace()), trim)
 
 
-def _face(textpage: pypdfium2.PdfTextPage, index: int) -> str:
+def _face(font: str) -> str:
     """The theme face a glyph is printed in (``bold``, ``caps``...), from its PDF
     font's name, which WeasyPrint makes of the ``@font-face`` family and the face's
     weight, style and stretch (``ABCDEF+Card-Text-Bold-Italic``,
     ``Card-Footer-Narrow-Bold-Condensed``); the name itself for an unknown family."""
-    length = pdfium_c.FPDFText_GetFontInfo(textpage, index, None, 0, None)
-    buffer = ctypes.create_string_buffer(length)
-    pdfium_c.FPDFText_GetFontInfo(textpage, index, buffer, length, None)
-    name = buffer.value.decode("latin-1").split("+", 1)[-1]
+    name = font.split("+", 1)[-1]
     parts = name.split("-")
     styles = {"Bold", "Italic", "Condensed"}
     while parts and parts[-1] in styles:

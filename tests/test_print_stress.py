@@ -21,9 +21,7 @@ left, the text around it) and the element.
 
 from __future__ import annotations
 
-import ctypes
 import json
-import math
 import re
 import statistics
 import subprocess
@@ -40,7 +38,7 @@ import pytest
 from PIL import Image
 
 from .conftest import ROOT
-from .printkit import arcmage_theme, cmyk_profile
+from .printkit import arcmage_theme, cmyk_profile, printed_chars
 
 cmyk_profile()
 
@@ -183,42 +181,11 @@ class Page:
 
 @cache
 def read_page(path: str) -> Page:
-    """The glyphs, TrimBox and size of a one-page card PDF, in mm from the top left.
-
-    The font size of a glyph is PDFium's (the ``Tf`` size) times the scale of the
-    character's matrix (text matrix and CTM): WeasyPrint draws in CSS pixels under a
-    0.75 scale, so ``FPDFText_GetFontSize`` alone would say 14 for 10.5 pt.
-    """
-    pdf = pypdfium2.PdfDocument(path)
-    try:
-        page = pdf[0]
-        left, _, _, top = page.get_mediabox()
-        trim_l, trim_b, trim_r, trim_t = page.get_trimbox()
-        textpage = page.get_textpage()
-        glyphs = []
-        for index in range(textpage.count_chars()):
-            if pdfium_c.FPDFText_IsGenerated(textpage, index):
-                continue  # line ends PDFium adds, not printed
-            code = pdfium_c.FPDFText_GetUnicode(textpage, index)
-            if code in (0, 0xFFFE, 0xFFFF):
-                continue
-            x0, y0, x1, y1 = textpage.get_charbox(index)
-            matrix = pdfium_c.FS_MATRIX()
-            pdfium_c.FPDFText_GetMatrix(textpage, index, ctypes.byref(matrix))
-            scale = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
-            size = pdfium_c.FPDFText_GetFontSize(textpage, index) * scale
-            ox, oy = ctypes.c_double(), ctypes.c_double()
-            pdfium_c.FPDFText_GetCharOrigin(textpage, index, ctypes.byref(ox),
-                                            ctypes.byref(oy))
-            glyphs.append(Glyph(index, chr(code), (x0 - left) / MM, (top - y1) / MM,
-                                (x1 - left) / MM, (top - y0) / MM, size,
-                                (top - oy.value) / MM))
-        textpage.close()
-        trim = ((trim_l - left) / MM, (top - trim_t) / MM, (trim_r - left) / MM,
-                (top - trim_b) / MM)
-        return Page(tuple(glyphs), trim)
-    finally:
-        pdf.close()
+    """The glyphs and TrimBox of a one-page card PDF, in mm from the top left, as PDFium
+    reads them (:func:`tests.printkit.printed_chars`)."""
+    chars, trim = printed_chars(path)
+    return Page(tuple(Glyph(c.index, c.char, *c.box, c.size_pt, c.origin[1]) for c in chars),
+                trim)
 
 
 # ---- glyphs and the report's elements -----------------------------------------------
