@@ -363,6 +363,7 @@ def _lay_out(renderer: Renderer, pages: list[CardPage], options: BuildOptions
     bounded, a width not exactly proportional): a card still too large goes a step
     down, until it fits or is at its floor."""
     floor = options.text_floor
+    narrows = "narrow" in renderer.theme.extra_fonts  # a narrow face for the footer
     first = renderer.render(pages)
     final = list(first.pages)
     measured = [measure_page(page) for page in first.pages]
@@ -372,7 +373,7 @@ def _lay_out(renderer: Renderer, pages: list[CardPage], options: BuildOptions
         renderer, [pages[i] for i in large], floor, [text[i] for i in large]).items()}
     pending = []
     for index, page in enumerate(pages):
-        shrunk = _shrink(page, measured[index], options)
+        shrunk = _shrink(page, measured[index], options, narrows)
         if shrunk or page.scale < 1.0:
             pending.append(index)
     while pending:
@@ -383,7 +384,7 @@ def _lay_out(renderer: Renderer, pages: list[CardPage], options: BuildOptions
             measured[index] = measure_page(laid_out)
             text[index] = heights = measured[index].text
             page = pages[index]
-            redo = _shrink(page, measured[index], options)
+            redo = _shrink(page, measured[index], options, narrows)
             if heights[0] - heights[1] > TOLERANCE_MM and index not in too_tall \
                     and page.scale > floor + 1e-9:
                 page.scale = round(page.scale - STEP, 2)
@@ -397,15 +398,17 @@ def _lay_out(renderer: Renderer, pages: list[CardPage], options: BuildOptions
     return (first, final), measured, too_tall
 
 
-def _shrink(page: CardPage, measure: PageMeasure, options: BuildOptions) -> bool:
+def _shrink(page: CardPage, measure: PageMeasure, options: BuildOptions,
+            narrows: bool = False) -> bool:
     """Give each one-line element of ``page`` too wide for its box the scale its width
     asks for, a step lower if that was tried, never under its floor (``shrink_floor``,
-    raised so that it prints at ``min_size`` or more); True if one changed."""
+    raised so that it prints at ``min_size`` or more), or first the theme's narrow face
+    when ``narrows`` (it has one) and the element may take it; True if one changed."""
     changed = False
     for spec in LINE_ELEMENTS:
         if not element_too_wide(measure, spec):
             continue
-        if spec.narrows and page.narrowable and spec.name not in page.narrow:
+        if spec.narrows and narrows and spec.name not in page.narrow:
             page.narrow.add(spec.name)  # the narrow face first, then (if it may) smaller
             changed = True
             continue

@@ -62,7 +62,6 @@ class CardPage:
     fit: dict[str, float] = field(default_factory=dict)
     #: Elements set in the theme's narrow face to fit (the footer), if it has one.
     narrow: set[str] = field(default_factory=set)
-    narrowable: bool = False
     warnings: list[str] = field(default_factory=list)
     #: Why the card cannot be printed whatever its size (a word with no translation).
     errors: list[str] = field(default_factory=list)
@@ -150,7 +149,6 @@ def card_page(card: Card, lang: str, theme: Theme, glossary: Glossary | None) ->
                                        values["attack"] or "", values["defense"] or ""))
     page = CardPage(card, lang, card.slug, values["family"], values,
                     printed + printed_characters(document))
-    page.narrowable = "narrow" in theme.extra_fonts
     page.errors.extend(f"{page.where}: {error}" for error in labels.errors)
     version = card.version(lang)
     if lang != SOURCE_LANGUAGE and version is None:
