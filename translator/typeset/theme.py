@@ -590,10 +590,11 @@ def resolve_theme(directory: str | Path) -> Path:
     own = given.resolve()
     if (own / "theme.yaml").is_file():
         return own
+    bare = given.name == str(directory)  # a name, not a path
     named = themes_home() / str(directory)
-    if given.name == str(directory) and (named / "theme.yaml").is_file():
+    if bare and (named / "theme.yaml").is_file():
         return named.resolve()
-    if given.name == str(directory) and not own.exists():
+    if bare and not own.exists():
         raise ThemeError(
             f"{directory}: no such theme directory, and no theme {str(directory)!r} in "
             f"{themes_home()} (give a directory with a theme.yaml, or import the official "
