@@ -250,3 +250,14 @@ def test_a_build_warns_of_reversed_text_and_goes_on(
                for line in lines), lines
     assert all(" at 6.0 pt, light (L* " in line and line.endswith("(warning)")
                for line in lines), lines
+
+
+def test_the_quoted_text_joins_its_runs_as_printed() -> None:
+    """Runs of text (a font change, a line's end) are quoted as the page reads: no
+    space before punctuation that follows a run, one between lines."""
+    found = pdfx._Reversed(6.1, False, texts=["Quand tu fondes cette ", "cité", ", pioche",
+                                              "deux cartes."], light=[87], dark=[21])
+    assert "'Quand tu fondes cette cité,…' at 6.1 pt (4 runs of text)" in found.message()
+    lines = pdfx._Reversed(6.1, False, texts=["une carte.", "Puis pioche."], light=[87],
+                           dark=[21])
+    assert "'une carte. Puis pioche.'" in lines.message()
