@@ -558,6 +558,9 @@ def test_without_an_output_intent_the_preview_is_pdfiums(tmp_path: Path) -> None
     pdf.save(path)
     assert preview.render_png(path, 72).tobytes() == \
         preview.render_png(path, 72, proof=False).tobytes()
+    # A measurement asks for a proof or nothing: PDFium's colours would falsify it.
+    with pytest.raises(RuntimeError, match=r"plain.pdf: no soft proof"):
+        preview.soft_proofs([path], 72, strict=True)
 
 
 # ---------------------------------------------------- Ghostscript reads every output
