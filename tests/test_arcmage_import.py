@@ -169,6 +169,7 @@ def test_the_theme_prints_only_its_card_size(tmp_path: Path) -> None:
     done = run("build", str(library), "--theme", str(arcmage_theme()), "--size", "poker",
                "--out", str(tmp_path / "out"), "--no-preflight")
     assert done.returncode == 2
+    assert "theme.yaml: the theme" in done.stderr
     assert "is drawn for arcmage cards" in done.stderr and "--size arcmage" in done.stderr
     assert "Traceback" not in done.stderr
 

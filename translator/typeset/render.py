@@ -219,7 +219,8 @@ class Renderer:
     def __post_init__(self) -> None:
         if self.theme.size is not None and card_size(self.theme.size) != self.size:
             raise ThemeError(
-                f"the theme {self.theme.name!r} is drawn for {self.theme.size} cards "
+                f"{self.theme.directories[0] / 'theme.yaml'}: the theme "
+                f"{self.theme.name!r} is drawn for {self.theme.size} cards "
                 f"({describe_size(card_size(self.theme.size))}), not "
                 f"{describe_size(self.size)}: build with --size {self.theme.size}"
             )
