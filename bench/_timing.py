@@ -23,5 +23,7 @@ def repeat(function: Callable[[], object], runs: int) -> list[float]:
 
 def summary(values: Sequence[float], spec: str, unit: str) -> str:
     """'median V unit (runs: a, b, c)', every value formatted with ``spec``."""
-    return (f"median {format(statistics.median(values), spec)} {unit} "
-            f"(runs: {', '.join(format(v, spec) for v in values)})")
+    return (
+        f"median {format(statistics.median(values), spec)} {unit} "
+        f"(runs: {', '.join(format(v, spec) for v in values)})"
+    )

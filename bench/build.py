@@ -59,8 +59,9 @@ def make_library(directory: Path, copies: int) -> Path:
             (deck / f"{slug}-{copy}.{lang}.md").write_text(path.read_text("utf-8"), "utf-8")
             if lang == "en":
                 listed.append(f"  {slug}-{copy}: {quantities[slug]}")
-    (deck / "deck.yaml").write_text("name: Bench\ncards:\n" + "\n".join(listed) + "\n",
-                                    encoding="utf-8")
+    (deck / "deck.yaml").write_text(
+        "name: Bench\ncards:\n" + "\n".join(listed) + "\n", encoding="utf-8"
+    )
     return deck
 
 
@@ -86,8 +87,9 @@ def main() -> None:
         deck = make_library(directory, args.copies)
         library, problems = cards.load_library([str(deck)])
         assert not problems, problems[:3]
-        options = typeset.BuildOptions(PRESETS["arcmage"], args.theme, jobs=args.jobs,
-                                       cache_dir=directory / "cache")
+        options = typeset.BuildOptions(
+            PRESETS["arcmage"], args.theme, jobs=args.jobs, cache_dir=directory / "cache"
+        )
         print(f"theme: {args.theme or 'default'}")
         out = directory / "out"
         start = time.perf_counter()
@@ -97,14 +99,20 @@ def main() -> None:
         shrunk = sum(1 for r in warm if r.scale < 1)
 
         # 1. Card PDFs, every one rendered.
-        times = repeat(lambda: typeset.build_cards(library, args.lang, out, options,
-                                                   force=True), args.runs)
+        times = repeat(
+            lambda: typeset.build_cards(library, args.lang, out, options, force=True), args.runs
+        )
         per_card = [t / count * 1000 for t in times]
-        peak = max([resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                    *(_peak_mb(pid) for pool in typeset._POOLS.values()
-                      for pid in pool._processes)])
-        print(f"card PDFs: {count} cards ({args.lang}, {shrunk} with shrunk text), "
-              f"{args.jobs} processes")
+        peak = max(
+            [
+                resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                *(_peak_mb(pid) for pool in typeset._POOLS.values() for pid in pool._processes),
+            ]
+        )
+        print(
+            f"card PDFs: {count} cards ({args.lang}, {shrunk} with shrunk text), "
+            f"{args.jobs} processes"
+        )
         print(f"  time: {summary(times, '.2f', 's')}")
         print(f"  per card: {summary(per_card, '.1f', 'ms')} (target <= 20)")
         print(f"  peak memory of the largest process: {peak:.0f} MB (target <= 500)")
@@ -113,19 +121,22 @@ def main() -> None:
 
         # 2. The deck PDF from scratch: cards, back, deck; then with the preflight.
         def deck_build(force: bool = True, check: bool = False) -> batch.Report:
-            request = batch.Request([args.lang], out, options, force=force, deck=True,
-                                    check=check)
+            request = batch.Request([args.lang], out, options, force=force, deck=True, check=check)
             return batch.produce(library, request)
 
         report = deck_build()
         deck_pdf = next(Path(f) for f in report.files if f.endswith(".deck.pdf"))
         fronts = sum(library.decks["deck"].quantities.values())
         times = repeat(deck_build, args.runs)
-        print(f"deck PDF from scratch: {count} card files, a deck of {fronts} cards "
-              f"({report.pages - count} pages with backs)")
+        print(
+            f"deck PDF from scratch: {count} card files, a deck of {fronts} cards "
+            f"({report.pages - count} pages with backs)"
+        )
         print(f"  time: {summary(times, '.2f', 's')}")
-        print(f"  per card of the deck: {summary([t / fronts * 1000 for t in times], '.1f', 'ms')}"
-              " (target <= 15)")
+        print(
+            f"  per card of the deck: {summary([t / fronts * 1000 for t in times], '.1f', 'ms')}"
+            " (target <= 15)"
+        )
         print(f"  per card file: {summary([t / count * 1000 for t in times], '.1f', 'ms')}")
         checked = repeat(lambda: deck_build(check=True), args.runs)
         print(f"  with the preflight of every file: {summary(checked, '.2f', 's')}")
@@ -141,16 +152,20 @@ def main() -> None:
             done = batch.produce(library, batch.Request([args.lang], out, options, deck=True))
             rebuilds.append(time.perf_counter() - start)
             assert sum(1 for r in done.cards if not r.reused) == 1
-        print("rebuild after changing one card (card, deck, preflight of both): "
-              f"{summary(rebuilds, '.2f', 's')} (target <= 1)")
+        print(
+            "rebuild after changing one card (card, deck, preflight of both): "
+            f"{summary(rebuilds, '.2f', 's')} (target <= 1)"
+        )
 
         # 4. Preflight of the deck PDF, ink measured on every page.
         pages = report.pages - count
         found: list = []
         times = repeat(lambda: found.append(preflight.preflight(deck_pdf)), args.runs)
-        print(f"preflight of the deck PDF ({pages} pages, {fronts} cards): "
-              f"{summary(times, '.2f', 's')} (target <= 10); "
-              f"{statistics.mean(len(f) for f in found):.0f} problems")
+        print(
+            f"preflight of the deck PDF ({pages} pages, {fronts} cards): "
+            f"{summary(times, '.2f', 's')} (target <= 10); "
+            f"{statistics.mean(len(f) for f in found):.0f} problems"
+        )
 
 
 if __name__ == "__main__":

@@ -55,13 +55,15 @@ def make_library(directory: Path, count: int) -> int:
                 deck.mkdir(parents=True)
                 if (sample / "art").is_dir():
                     _link_art(sample / "art", directory / ".art", deck / "art")
-                (deck / "deck.yaml").write_text(f"name: Deck {copy // 100}\ncards: {{}}\n",
-                                                encoding="utf-8")
+                (deck / "deck.yaml").write_text(
+                    f"name: Deck {copy // 100}\ncards: {{}}\n", encoding="utf-8"
+                )
             new_slug = f"{slug}-{copy}"
             for path in paths:
                 lang = CARD_FILE_RE.match(path.name)["lang"]
-                (deck / f"{new_slug}.{lang}.md").write_text(path.read_text(encoding="utf-8"),
-                                                           encoding="utf-8")
+                (deck / f"{new_slug}.{lang}.md").write_text(
+                    path.read_text(encoding="utf-8"), encoding="utf-8"
+                )
                 written += 1
             copy += 1
             if written >= count:
@@ -70,8 +72,9 @@ def make_library(directory: Path, count: int) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--files", type=int, default=5_000)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()

@@ -26,15 +26,20 @@ from translator import cards, glossary  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--cards", type=int, default=5_000)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     library, _ = cards.load_library([str(ROOT / "cards" / "sample")])
     texts: list[tuple[str, str]] = []
-    sources = [(lang, card.get("text", lang)) for card in library.cards.values()
-               for lang in ("fr", "eo") if card.version(lang)]
+    sources = [
+        (lang, card.get("text", lang))
+        for card in library.cards.values()
+        for lang in ("fr", "eo")
+        if card.version(lang)
+    ]
     while len(texts) < args.cards:
         for lang, text in sources:
             texts.append((lang, f"{len(texts)} {text}"))
@@ -48,8 +53,10 @@ def main() -> None:
         return sum(1 for lang, text in texts for _ in matchers[lang].find(text))
 
     times = repeat(find_all, args.runs)
-    print(f"{len(texts):,} card texts ({sum(len(t) for _, t in texts) // len(texts)} characters "
-          f"on average); {find_all():,} terms found; matchers built in {built:.2f} s")
+    print(
+        f"{len(texts):,} card texts ({sum(len(t) for _, t in texts) // len(texts)} characters "
+        f"on average); {find_all():,} terms found; matchers built in {built:.2f} s"
+    )
     print(f"find every term: {summary(times, '.3f', 's')}")
 
 

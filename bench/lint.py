@@ -48,11 +48,13 @@ def make_library(translations: int) -> Library:
         for card in originals:
             slug = f"{card.slug}-{copy}"
             assert card.source is not None
-            clone = Card(slug, card.deck, replace(card.source, slug=slug,
-                                                   path=card.source.path + f"#{copy}"))
+            clone = Card(
+                slug, card.deck, replace(card.source, slug=slug, path=card.source.path + f"#{copy}")
+            )
             for lang, version in card.translations.items():
-                clone.translations[lang] = replace(version, slug=slug,
-                                                   path=version.path + f"#{copy}")
+                clone.translations[lang] = replace(
+                    version, slug=slug, path=version.path + f"#{copy}"
+                )
                 count += 1
             library.cards[(card.deck, slug)] = clone
             if count >= translations:
@@ -79,15 +81,13 @@ def main() -> None:
 
     def run(select: list[str]) -> list[float]:
         chosen = lint.Options(select=select)
-        return repeat(lambda: reports.append(lint.lint(library, resources, chosen)),
-                      args.runs)
+        return repeat(lambda: reports.append(lint.lint(library, resources, chosen)), args.runs)
 
     def parse_only() -> None:
         with fewer_collections():
             for card in library.cards.values():
                 for version in (card.source, *card.translations.values()):
-                    plain_text(markup.parse(version.body, version.body_line).document,
-                               version.lang)
+                    plain_text(markup.parse(version.body, version.body_line).document, version.lang)
 
     everything = run([])
     report = reports[-1]
@@ -99,20 +99,28 @@ def main() -> None:
     def rates(times: list[float]) -> str:
         return summary([translations / t for t in times], ",.0f", "translations/s")
 
-    print(f"lint: {translations:,} translations ({report.files:,} card files, "
-          f"{len(lint.selected_rules(options))} rules), {len(report.findings)} findings")
+    print(
+        f"lint: {translations:,} translations ({report.files:,} card files, "
+        f"{len(lint.selected_rules(options))} rules), {len(report.findings)} findings"
+    )
     print(f"  glossaries, indexes and dictionaries loaded once: {load:.2f} s")
-    print(f"  every rule (MK TR GL LN FR EO SP), parsing included: "
-          f"{summary(everything, '.3f', 's')}")
+    print(
+        f"  every rule (MK TR GL LN FR EO SP), parsing included: {summary(everything, '.3f', 's')}"
+    )
     print(f"    rate: {rates(everything)}")
     print(f"  parsing every card version (markup stage): {summary(parsing, '.3f', 's')}")
     print(f"  lint part 1 (TR GL LN), parsing included: {summary(part1, '.3f', 's')}")
     print(f"    rate: {rates(part1)}")
-    print(f"    its checks alone (minus the median parse time): "
-          f"{rates([t - parse_median for t in part1])} (target >= 2,000)")
-    print(f"  lint parts 1 and 2 (TR GL LN FR EO SP), parsing and spelling included: "
-          f"{summary(parts, '.3f', 's')}")
+    print(
+        f"    its checks alone (minus the median parse time): "
+        f"{rates([t - parse_median for t in part1])} (target >= 2,000)"
+    )
+    print(
+        f"  lint parts 1 and 2 (TR GL LN FR EO SP), parsing and spelling included: "
+        f"{summary(parts, '.3f', 's')}"
+    )
     print(f"    rate: {rates(parts)} (target >= 1,000)")
+
 
 if __name__ == "__main__":
     main()

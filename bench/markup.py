@@ -27,9 +27,17 @@ from _timing import repeat, summary  # noqa: E402
 from translator import markup  # noqa: E402
 from translator.textio import read_source  # noqa: E402
 
-OPENINGS = [":W:hen I come into play, ", ":Q:uand ***je*** viens en jeu, ",
-            ":K:iam mi venas en ludon, ", ":A:t the start of your turn, ", ":m: ", ":m2: ",
-            ":mc: ", "", ""]
+OPENINGS = [
+    ":W:hen I come into play, ",
+    ":Q:uand ***je*** viens en jeu, ",
+    ":K:iam mi venas en ludon, ",
+    ":A:t the start of your turn, ",
+    ":m: ",
+    ":m2: ",
+    ":mc: ",
+    "",
+    "",
+]
 EFFECTS = [
     "deal **2 damage** to target ***creature***.",
     "inflige **2 dégâts** à la ***créature*** ciblée.",
@@ -49,7 +57,7 @@ ABILITIES = [
     "***First Strike***\\\n*In combat, I deal damage first.*",
 ]
 FLAVOUR = [
-    "*\"The herds follow her song.\"*",
+    '*"The herds follow her song."*',
     "*« Les troupeaux suivent son chant. »*",
     "*« La vento konas mian nomon. »*",
 ]
@@ -85,8 +93,9 @@ def timed(function, texts: list[str]) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--cards", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
@@ -101,11 +110,14 @@ def main() -> None:
         return markup.check(markup.parse(text))
 
     timed(convert, texts[:200])  # warm up: imports, regex compilation
-    for name, function, runs in (("parse + layout XML", convert, args.runs),
-                                 ("parse + all MK checks", check, 3),
-                                 ("format", markup.format_text, 3)):
-        rates = [len(texts) / seconds
-                 for seconds in repeat(lambda f=function: timed(f, texts), runs)]
+    for name, function, runs in (
+        ("parse + layout XML", convert, args.runs),
+        ("parse + all MK checks", check, 3),
+        ("format", markup.format_text, 3),
+    ):
+        rates = [
+            len(texts) / seconds for seconds in repeat(lambda f=function: timed(f, texts), runs)
+        ]
         print(f"{name:<24} {summary(rates, ',.0f', 'cards/s')}")
 
 

@@ -33,8 +33,15 @@ from translator.typeset.sizes import PRESETS  # noqa: E402
 
 def build_cards(out: Path) -> list[Path]:
     """The sample's French card PDFs, built with the command line."""
-    command = [str(ROOT / ".venv" / "bin" / "translator"), "build", "cards/sample",
-               "--lang", "fr", "--out", str(out)]
+    command = [
+        str(ROOT / ".venv" / "bin" / "translator"),
+        "build",
+        "cards/sample",
+        "--lang",
+        "fr",
+        "--out",
+        str(out),
+    ]
     subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     return sorted(out.glob("*.pdf"))
 
@@ -85,13 +92,14 @@ def main() -> None:
         start = time.perf_counter()
         code = pf.run(cards, size=size, out=io.StringIO())
         separate = time.perf_counter() - start
-    print(f"preflight: {pages} pages ({len(cards)} cards x {args.copies}), "
-          f"{args.dpi:g} dpi, {len(problems)} problems")
+    print(
+        f"preflight: {pages} pages ({len(cards)} cards x {args.copies}), "
+        f"{args.dpi:g} dpi, {len(problems)} problems"
+    )
     print(f"  deck, ink included: {summary(times, '.2f', 's')} (target <= 10)")
     print(f"  per page: {summary([t / pages * 1000 for t in times], '.1f', 'ms')}")
     print(f"  structure only (ink=False): {summary(structure, '.2f', 's')}")
-    print(f"  the {len(cards)} card PDFs as separate files (run): {separate:.2f} s, "
-          f"exit {code}")
+    print(f"  the {len(cards)} card PDFs as separate files (run): {separate:.2f} s, exit {code}")
     for problem in problems[:5]:
         print(f"  {problem}")
 

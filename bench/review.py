@@ -30,14 +30,17 @@ from translator.cli import main as cli  # noqa: E402
 
 
 def sheet(out: Path, lang: str) -> None:
-    code = cli(["review-sheet", str(ROOT / "cards" / "sample"), "--lang", lang, "--out",
-                str(out)], io.StringIO())
+    code = cli(
+        ["review-sheet", str(ROOT / "cards" / "sample"), "--lang", lang, "--out", str(out)],
+        io.StringIO(),
+    )
     assert code == 0
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--lang", default="fr")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
@@ -49,8 +52,7 @@ def main() -> None:
             sheet(out, args.lang)
 
         times = repeat(fresh, args.runs)
-        print(f"sample deck, {args.lang}, from scratch: {summary(times, '.2f', 's')} "
-              "(target 10 s)")
+        print(f"sample deck, {args.lang}, from scratch: {summary(times, '.2f', 's')} (target 10 s)")
         times = repeat(lambda: sheet(out, args.lang), args.runs)
         print(f"sample deck, {args.lang}, again (renders kept): {summary(times, '.2f', 's')}")
 

@@ -43,8 +43,9 @@ def run(*args: str) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--cards", type=int, default=1_200)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
@@ -53,8 +54,10 @@ def main() -> None:
         make_library(library, args.cards * 3)
         deck = sorted(library.glob("deck-*"))[0]
         cards = len(list(library.glob("*/*.en.md")))
-        print(f"{cards:,} cards in {len(list(library.glob('deck-*')))} decks, "
-              "English, French and Esperanto")
+        print(
+            f"{cards:,} cards in {len(list(library.glob('deck-*')))} decks, "
+            "English, French and Esperanto"
+        )
 
         times = repeat(lambda: run("status", str(library), "--format", "json"), args.runs)
         print(f"status, {cards * 2:,} translations: {summary(times, '.2f', 's')}")
@@ -72,18 +75,21 @@ def main() -> None:
         draft_times: list[float] = []
         for _ in range(args.runs):
             draft()
-        print(f"translate --lang eo, {cards:,} drafts: {summary(draft_times, '.2f', 's')} "
-              f"({1000 * sorted(draft_times)[len(draft_times) // 2] / cards:.1f} ms per card)")
+        print(
+            f"translate --lang eo, {cards:,} drafts: {summary(draft_times, '.2f', 's')} "
+            f"({1000 * sorted(draft_times)[len(draft_times) // 2] / cards:.1f} ms per card)"
+        )
 
         po = Path(scratch) / "deck.fr.po"
-        times = repeat(lambda: run("export", "po", str(deck), "--lang", "fr", "-o", str(po)),
-                       args.runs)
+        times = repeat(
+            lambda: run("export", "po", str(deck), "--lang", "fr", "-o", str(po)), args.runs
+        )
         entries = po.read_text("utf-8").count("msgctxt")
-        print(f"export po, one deck ({entries} entries, TBX included): "
-              f"{summary(times, '.2f', 's')}")
+        print(
+            f"export po, one deck ({entries} entries, TBX included): {summary(times, '.2f', 's')}"
+        )
 
-        times = repeat(lambda: run("import", "po", str(po), "--library", str(library)),
-                       args.runs)
+        times = repeat(lambda: run("import", "po", str(po), "--library", str(library)), args.runs)
         print(f"import po, nothing changed: {summary(times, '.2f', 's')}")
 
         text = po.read_text("utf-8")
@@ -93,16 +99,20 @@ def main() -> None:
 
         def import_edited() -> None:
             run("import", "po", str(po), "--library", str(library))
-            po.write_text(text.replace('msgstr "Ossements sans repos"',
-                                       'msgstr "Os sans repos"', 1), "utf-8")
+            po.write_text(
+                text.replace('msgstr "Ossements sans repos"', 'msgstr "Os sans repos"', 1), "utf-8"
+            )
             for path in deck.glob("restless-bones-*.fr.md"):
                 content = path.read_text("utf-8")
                 if "Os sans repos" in content:
-                    path.write_text(content.replace("Os sans repos", "Ossements sans repos"),
-                                    "utf-8")
+                    path.write_text(
+                        content.replace("Os sans repos", "Ossements sans repos"), "utf-8"
+                    )
+
         times = repeat(import_edited, args.runs)
-        print(f"import po, one entry changed (lint and write included): "
-              f"{summary(times, '.2f', 's')}")
+        print(
+            f"import po, one entry changed (lint and write included): {summary(times, '.2f', 's')}"
+        )
 
 
 if __name__ == "__main__":

@@ -33,8 +33,13 @@ FONT = "/usr/share/fonts/truetype/gentiumplus/GentiumBookPlus-Regular.ttf"
 
 
 def build(*args: str) -> dict:
-    done = subprocess.run([*TRANSLATOR, "build", *args, "--format", "json", "--jobs", "2"],
-                          capture_output=True, text=True, cwd=ROOT, check=False)
+    done = subprocess.run(
+        [*TRANSLATOR, "build", *args, "--format", "json", "--jobs", "2"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
     return json.loads(done.stdout)
 
 
@@ -61,24 +66,46 @@ def side_by_side(images: list[Image.Image], captions: list[str], gap: int = 16) 
 
 
 def shrunk(out: Path) -> None:
-    report = build(str(STRESS), "--lang", "all", "--out", str(out), "--card", "imp",
-                   "--card", "hollow-choir-herald", "--card", "seventh-legion-vexillary",
-                   "--card", "grave-marshal")
+    report = build(
+        str(STRESS),
+        "--lang",
+        "all",
+        "--out",
+        str(out),
+        "--card",
+        "imp",
+        "--card",
+        "hollow-choir-herald",
+        "--card",
+        "seventh-legion-vexillary",
+        "--card",
+        "grave-marshal",
+    )
     by_card = {(r["card"], r["lang"]): r for r in report["cards"]}
     images, captions = [], []
-    for slug, lang, what in (("imp", "en", "name"), ("hollow-choir-herald", "en", "name"),
-                             ("seventh-legion-vexillary", "eo", "name"),
-                             ("grave-marshal", "en", "type")):
+    for slug, lang, what in (
+        ("imp", "en", "name"),
+        ("hollow-choir-herald", "en", "name"),
+        ("seventh-legion-vexillary", "eo", "name"),
+        ("grave-marshal", "en", "type"),
+    ):
         result = by_card[slug, lang]
         images.append(page_image(result["pdf"]))
-        captions.append(f"{slug}.{lang}: {what} at "
-                        f"{result['elements'][what]['size_pt']:.1f} pt")
+        captions.append(f"{slug}.{lang}: {what} at {result['elements'][what]['size_pt']:.1f} pt")
     side_by_side(images, captions).save(DOCS / "fit-shrunk.png", optimize=True)
 
 
 def refused(out: Path) -> None:
-    report = build(str(STRESS), "--lang", "en", "--out", str(out), "--card",
-                   "moss-grove-warden", "--allow-overflow")
+    report = build(
+        str(STRESS),
+        "--lang",
+        "en",
+        "--out",
+        str(out),
+        "--card",
+        "moss-grove-warden",
+        "--allow-overflow",
+    )
     [result] = report["cards"]
     image = page_image(result["pdf"])
     draw = ImageDraw.Draw(image)
@@ -109,19 +136,29 @@ def _wrap(text: str, width: int) -> list[str]:
 
 
 def sheet(out: Path) -> None:
-    report = build(str(ROOT / "cards" / "sample"), "--lang", "fr", "--out", str(out),
-                   "--sheets", "a4", "--no-preflight")
+    report = build(
+        str(ROOT / "cards" / "sample"),
+        "--lang",
+        "fr",
+        "--out",
+        str(out),
+        "--sheets",
+        "a4",
+        "--no-preflight",
+    )
     path = next(f for f in report["files"] if f.endswith(".sheets-a4.pdf"))
     dpi = 60
     image = page_image(path, dpi)
     margin = round(5 / 25.4 * dpi)
     shade = Image.new("RGB", image.size, (255, 190, 190))
     mask = Image.new("L", image.size, 110)
-    ImageDraw.Draw(mask).rectangle((margin, margin, image.width - margin - 1,
-                                    image.height - margin - 1), fill=0)
+    ImageDraw.Draw(mask).rectangle(
+        (margin, margin, image.width - margin - 1, image.height - margin - 1), fill=0
+    )
     image = Image.composite(shade, image, mask)
-    ImageDraw.Draw(image).rectangle((margin, margin, image.width - margin - 1,
-                                     image.height - margin - 1), outline=(200, 40, 40))
+    ImageDraw.Draw(image).rectangle(
+        (margin, margin, image.width - margin - 1, image.height - margin - 1), outline=(200, 40, 40)
+    )
     image.save(DOCS / "sheet-a4.fr.png", optimize=True)
 
 
@@ -132,8 +169,20 @@ def official_look(out: Path) -> None:
         print(f"no {templates}: official-look.png not made")
         return
     theme = out / "arcmage"
-    subprocess.run([*TRANSLATOR, "theme", "import-arcmage", str(templates), "--out",
-                    str(theme), "--no-progress"], check=True, cwd=ROOT, capture_output=True)
+    subprocess.run(
+        [
+            *TRANSLATOR,
+            "theme",
+            "import-arcmage",
+            str(templates),
+            "--out",
+            str(theme),
+            "--no-progress",
+        ],
+        check=True,
+        cwd=ROOT,
+        capture_output=True,
+    )
     cards = {"thornback-hydra": "gaian/creature.png", "flame-lash": "red_banner/magic.png"}
     library = out / "library"
     library.mkdir()
@@ -143,11 +192,20 @@ def official_look(out: Path) -> None:
         for path in [*sample.glob(f"{slug}.*.md"), *(sample / "art").glob(f"{slug}.*")]:
             target = library / path.relative_to(sample)
             target.write_bytes(path.read_bytes())
-    (library / "deck.yaml").write_text("name: Pictures\ncards:\n" + "".join(
-        f"  {slug}: 1\n" for slug in cards), "utf-8")
+    (library / "deck.yaml").write_text(
+        "name: Pictures\ncards:\n" + "".join(f"  {slug}: 1\n" for slug in cards), "utf-8"
+    )
     build(str(library), "--lang", "fr", "--no-preflight", "--out", str(out / "default"))
-    build(str(library), "--lang", "fr", "--no-preflight", "--theme", str(theme),
-          "--out", str(out / "official"))
+    build(
+        str(library),
+        "--lang",
+        "fr",
+        "--no-preflight",
+        "--theme",
+        str(theme),
+        "--out",
+        str(out / "official"),
+    )
     dpi = 110
     images, captions = [], []
     for slug, template in cards.items():
@@ -157,9 +215,11 @@ def official_look(out: Path) -> None:
         page = Image.new("RGB", official.size, (255, 255, 255))
         drawn = Image.open(templates / "CardTemplates" / template).convert("RGBA")
         size = (round(65 / 25.4 * dpi), round(92 / 25.4 * dpi))
-        page.paste(drawn.resize(size, Image.Resampling.LANCZOS),
-                   (round(1.5 / 25.4 * dpi), round(1.0 / 25.4 * dpi)),
-                   drawn.resize(size, Image.Resampling.LANCZOS))
+        page.paste(
+            drawn.resize(size, Image.Resampling.LANCZOS),
+            (round(1.5 / 25.4 * dpi), round(1.0 / 25.4 * dpi)),
+            drawn.resize(size, Image.Resampling.LANCZOS),
+        )
         images += [default, official, page]
         captions += ["default theme", "official look", "official template"]
     side_by_side(images, captions).save(DOCS / "official-look.png", optimize=True)

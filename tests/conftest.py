@@ -46,6 +46,7 @@ def review_sheet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, 
 def seeds() -> list[Path]:
     """The seed documents (../shared/seeds), for the measurements on their prose."""
     from translator.lint import prose
+
     shared = shared_dir()
     paths = [shared / "seeds" / name for name in prose.SEEDS] if shared else []
     if not paths or not all(path.is_file() for path in paths):

@@ -19,10 +19,19 @@ from .conftest import ROOT
 SAMPLE = ROOT / "cards" / "sample"
 
 
-def lint_card(resources: Resources, options: lint.Options, english: str, text: str, *,
-              lang: str, name: str = "Carte", english_name: str = "Card",
-              subtype: str | None = None, english_subtype: str | None = None,
-              settings: dict | None = None) -> list[lint.Finding]:
+def lint_card(
+    resources: Resources,
+    options: lint.Options,
+    english: str,
+    text: str,
+    *,
+    lang: str,
+    name: str = "Carte",
+    english_name: str = "Card",
+    subtype: str | None = None,
+    english_subtype: str | None = None,
+    settings: dict | None = None,
+) -> list[lint.Finding]:
     """The findings on one translation (``lang``) of an English card with these texts."""
     library = Library()
     front = f"name: {english_name}\ntype: Creature\nfaction: Gaian\n"
@@ -34,8 +43,9 @@ def lint_card(resources: Resources, options: lint.Options, english: str, text: s
     translation_front = f"name: {name}\n" + (f"subtype: {subtype}\n" if subtype else "")
     translation_front += f'source: "{source_fingerprint(source)}"\n'
     problems: list = []
-    translation = parse_card_text(f"deck/card.{lang}.md", "deck",
-                                  f"---\n{translation_front}---\n{text}\n", problems)
+    translation = parse_card_text(
+        f"deck/card.{lang}.md", "deck", f"---\n{translation_front}---\n{text}\n", problems
+    )
     assert translation is not None and not problems, problems
     library.add(translation)
     resources.settings = {**DEFAULT_SETTINGS, **(settings or {})}
@@ -47,8 +57,9 @@ def apply_text_fixes(findings: list[lint.Finding], text: str, lang: str) -> str:
     content = f"---\nname: Carte\n---\n{text}\n"
     file = parse_card_text(f"deck/card.{lang}.md", "deck", content, [])
     assert file is not None
-    done = fix_file(file, content, [f.edit for f in findings
-                                    if f.edit is not None and f.edit.key == "text"])
+    done = fix_file(
+        file, content, [f.edit for f in findings if f.edit is not None and f.edit.key == "text"]
+    )
     assert done is not None
     return done[0].split("---\n", 2)[2].rstrip("\n")
 

@@ -60,8 +60,7 @@ def render_page_srgb(pdf: Path, page: int, dpi: float, profile_path: Path) -> Im
         return preview.soft_proofs([single], dpi, strict=True)[0].convert("RGB")
 
 
-def render_pages_srgb(pdfs: Sequence[Path], dpi: float,
-                      profile_path: Path) -> list[Image.Image]:
+def render_pages_srgb(pdfs: Sequence[Path], dpi: float, profile_path: Path) -> list[Image.Image]:
     """The first page of each of ``pdfs`` as :func:`render_page_srgb` proofs it, for
     card PDFs whose output intent is already the profile in ``profile_path`` (as a
     build writes them): in one Ghostscript run for many files (its start costs more
@@ -96,8 +95,11 @@ def _intent(document: pikepdf.Pdf, icc: bytes) -> pikepdf.Dictionary:
     stream = pikepdf.Stream(document, icc)
     stream["/N"] = 4
     return pikepdf.Dictionary(
-        Type=pikepdf.Name.OutputIntent, S=pikepdf.Name.GTS_PDFX,
-        OutputConditionIdentifier="Custom", DestOutputProfile=stream)
+        Type=pikepdf.Name.OutputIntent,
+        S=pikepdf.Name.GTS_PDFX,
+        OutputConditionIdentifier="Custom",
+        DestOutputProfile=stream,
+    )
 
 
 def delta_e76(a: Image.Image, b: Image.Image, mask: Image.Image | None = None) -> float:
@@ -109,8 +111,9 @@ def delta_e76(a: Image.Image, b: Image.Image, mask: Image.Image | None = None) -
     if a.size != b.size:
         raise ValueError(f"the images differ in size: {a.size} and {b.size}")
     counted = _coverage(a.size, [mask, _alpha(a), _alpha(b)])
-    bands = [ImageChops.difference(x, y)
-             for x, y in zip(_lab(a).split(), _lab(b).split(), strict=True)]
+    bands = [
+        ImageChops.difference(x, y) for x, y in zip(_lab(a).split(), _lab(b).split(), strict=True)
+    ]
     # a* and b* are stored offset by 128, so their byte differences are theirs
     colours = Image.merge("RGBA", [*bands, counted]).getcolors(a.width * a.height)
     assert colours is not None  # maxcolors is the pixel count
@@ -144,9 +147,13 @@ def _coverage(size: tuple[int, int], masks: list[Image.Image | None]) -> Image.I
 @lru_cache(maxsize=1)
 def _to_lab() -> ImageCms.ImageCmsTransform:
     """sRGB to LittleCMS's built-in D50 LAB, relative colorimetric."""
-    return ImageCms.buildTransform(ImageCms.createProfile("sRGB"),
-                                   ImageCms.createProfile("LAB"), "RGB", "LAB",
-                                   ImageCms.Intent.RELATIVE_COLORIMETRIC)
+    return ImageCms.buildTransform(
+        ImageCms.createProfile("sRGB"),
+        ImageCms.createProfile("LAB"),
+        "RGB",
+        "LAB",
+        ImageCms.Intent.RELATIVE_COLORIMETRIC,
+    )
 
 
 def _lab(image: Image.Image) -> Image.Image:
@@ -155,10 +162,15 @@ def _lab(image: Image.Image) -> Image.Image:
     return lab
 
 
-def template_on_page(template_png: Path, page_size_px: tuple[int, int], dpi: float, *,
-                     border_png: Path | None = None,
-                     page_mm: tuple[float, float] = raster.PAGE_MM,
-                     template_mm: tuple[float, float] = raster.TEMPLATE_MM) -> Image.Image:
+def template_on_page(
+    template_png: Path,
+    page_size_px: tuple[int, int],
+    dpi: float,
+    *,
+    border_png: Path | None = None,
+    page_mm: tuple[float, float] = raster.PAGE_MM,
+    template_mm: tuple[float, float] = raster.TEMPLATE_MM,
+) -> Image.Image:
     """The official ``template_png`` placed where the theme prints it, as an RGBA image
     of ``page_size_px`` (a render of the whole print page at ``dpi``): at the offsets of
     :func:`translator.typeset.arcmage.raster.compose_frame`, on its pixel grid, with
@@ -179,9 +191,12 @@ def template_on_page(template_png: Path, page_size_px: tuple[int, int], dpi: flo
         frame = Image.new("RGBA", size, (0, 0, 0, 0))
         frame.paste(template.image, offset)
     # The render's pixel j covers j * 25.4 / dpi mm; the frame's pixel i, i * page / size.
-    box = (0.0, 0.0,
-           page_size_px[0] * MM_PER_INCH / dpi * size[0] / page_mm[0],
-           page_size_px[1] * MM_PER_INCH / dpi * size[1] / page_mm[1])
+    box = (
+        0.0,
+        0.0,
+        page_size_px[0] * MM_PER_INCH / dpi * size[0] / page_mm[0],
+        page_size_px[1] * MM_PER_INCH / dpi * size[1] / page_mm[1],
+    )
     frame = _extend(frame, (math.ceil(box[2]), math.ceil(box[3])))
     return frame.resize(page_size_px, Image.Resampling.LANCZOS, box=box)
 
@@ -203,8 +218,12 @@ def _extend(frame: Image.Image, size: tuple[int, int]) -> Image.Image:
     return extended
 
 
-def mask_outside(boxes_mm: list[tuple[float, float, float, float]],
-                 size_px: tuple[int, int], dpi: float, grow_mm: float) -> Image.Image:
+def mask_outside(
+    boxes_mm: list[tuple[float, float, float, float]],
+    size_px: tuple[int, int],
+    dpi: float,
+    grow_mm: float,
+) -> Image.Image:
     """A mask (mode L) of ``size_px`` at ``dpi``: on (255) except in ``boxes_mm`` (x, y,
     width, height in mm from the page's top-left corner: artwork, text, symbols), each
     grown by ``grow_mm`` on every side; a pixel a box touches at all is off."""

@@ -27,8 +27,9 @@ def cmyk_profile() -> Profile:
     try:
         return find_profile()
     except Exception as error:  # any reason to skip is reported
-        pytest.skip(f"no CMYK profile: {error} (apt-get install ghostscript)",
-                    allow_module_level=True)
+        pytest.skip(
+            f"no CMYK profile: {error} (apt-get install ghostscript)", allow_module_level=True
+        )
 
 
 def official_templates() -> Path:
@@ -38,8 +39,10 @@ def official_templates() -> Path:
     shared = shared_dir()
     folder = shared / "arcmage-official" if shared is not None else None
     if folder is None or not (folder / "CardTemplates" / "back.png").is_file():
-        pytest.skip("../shared/arcmage-official is not next to this checkout (the "
-                    "official template set; set TRANSLATOR_SHARED)")
+        pytest.skip(
+            "../shared/arcmage-official is not next to this checkout (the "
+            "official template set; set TRANSLATOR_SHARED)"
+        )
     return folder
 
 
@@ -102,20 +105,27 @@ def printed_chars(path: str) -> tuple[tuple[PrintedChar, ...], tuple[float, floa
             pdfium_c.FPDFText_GetMatrix(textpage, index, ctypes.byref(matrix))
             scale = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
             ox, oy = ctypes.c_double(), ctypes.c_double()
-            pdfium_c.FPDFText_GetCharOrigin(textpage, index, ctypes.byref(ox),
-                                            ctypes.byref(oy))
+            pdfium_c.FPDFText_GetCharOrigin(textpage, index, ctypes.byref(ox), ctypes.byref(oy))
             length = pdfium_c.FPDFText_GetFontInfo(textpage, index, None, 0, None)
             name = ctypes.create_string_buffer(length)
             pdfium_c.FPDFText_GetFontInfo(textpage, index, name, length, None)
-            chars.append(PrintedChar(
-                index, chr(code),
-                ((x0 - left) / MM, (top - y1) / MM, (x1 - left) / MM, (top - y0) / MM),
-                ((ox.value - left) / MM, (top - oy.value) / MM),
-                pdfium_c.FPDFText_GetFontSize(textpage, index) * scale,
-                name.value.decode("latin-1")))
+            chars.append(
+                PrintedChar(
+                    index,
+                    chr(code),
+                    ((x0 - left) / MM, (top - y1) / MM, (x1 - left) / MM, (top - y0) / MM),
+                    ((ox.value - left) / MM, (top - oy.value) / MM),
+                    pdfium_c.FPDFText_GetFontSize(textpage, index) * scale,
+                    name.value.decode("latin-1"),
+                )
+            )
         textpage.close()
-        trim = ((trim_l - left) / MM, (top - trim_t) / MM, (trim_r - left) / MM,
-                (top - trim_b) / MM)
+        trim = (
+            (trim_l - left) / MM,
+            (top - trim_t) / MM,
+            (trim_r - left) / MM,
+            (top - trim_b) / MM,
+        )
         return tuple(chars), trim
     finally:
         pdf.close()

@@ -21,8 +21,9 @@ def broken_sample(tmp_path: Path) -> Path:
     edit(deck / "harbor-lord.fr.md", "»*", "»* " + "Et le port paie encore. " * 60)
     edit(deck / "sudden-bloom.en.md", "gets +2/+2", "gets +3/+3")  # stale in French
     edit(deck / "sudden-bloom.fr.md", "+2/+2", "+3/+3")
-    code, output = run("review", "thornback-hydra", "--lang", "fr", "--library", str(deck),
-                       "--by", "Ana")
+    code, output = run(
+        "review", "thornback-hydra", "--lang", "fr", "--library", str(deck), "--by", "Ana"
+    )
     assert code == 0, output
     return deck
 
@@ -31,9 +32,8 @@ def make_review_sheet(root: Path) -> tuple[Path, Path, str]:
     """(deck, out, JSON report) of the French sheet, renders included."""
     deck = broken_sample(root)
     out = root / "review"
-    code, output = run("review-sheet", str(deck), "--lang", "fr", "--out", str(out),
-                       "--format", "json")
+    code, output = run(
+        "review-sheet", str(deck), "--lang", "fr", "--out", str(out), "--format", "json"
+    )
     assert code == 0, output
     return deck, out, output
-
-

@@ -84,8 +84,7 @@ def test_every_code_is_mapped_and_written(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("code", sorted(SYMBOL_CODES))
-def test_each_file_is_a_theme_symbol_of_the_official_size(theme_dir: Path,
-                                                          code: str) -> None:
+def test_each_file_is_a_theme_symbol_of_the_official_size(theme_dir: Path, code: str) -> None:
     assert symbol_path(code, theme_dir) == theme_dir / "symbols" / f"{code}.svg"
     drawing = symbol_drawing(code, theme_dir)
     width, height = expected_size(code)
@@ -201,9 +200,11 @@ def test_a_font_without_the_symbols_is_refused(tmp_path: Path) -> None:
 
 # --- printed by WeasyPrint -------------------------------------------------------------
 
-TEXT = ("Pay :g3: now, then :mis: it.\n\n"
-        ":m2: Deal two damage.\\\nDraw a card.\n\n"
-        ":mc: One.\\\nTwo.\\\nThree.")
+TEXT = (
+    "Pay :g3: now, then :mis: it.\n\n"
+    ":m2: Deal two damage.\\\nDraw a card.\n\n"
+    ":mc: One.\\\nTwo.\\\nThree."
+)
 
 
 def text_fonts() -> list[Any]:
@@ -211,29 +212,43 @@ def text_fonts() -> list[Any]:
     installed: the symbols' baselines follow the font's metrics."""
     fonts = [pytest.param(None, id="default-font")]
     liberation = LIBERATION / "LiberationSerif-Regular.ttf"
-    fonts.append(pytest.param(liberation, id="liberation-serif", marks=pytest.mark.skipif(
-        not liberation.is_file(), reason="fonts-liberation is not installed")))
+    fonts.append(
+        pytest.param(
+            liberation,
+            id="liberation-serif",
+            marks=pytest.mark.skipif(
+                not liberation.is_file(), reason="fonts-liberation is not installed"
+            ),
+        )
+    )
     return fonts
 
 
 @pytest.fixture(scope="module", params=text_fonts())
-def printed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-            ) -> tuple[bytes, Path]:
+def printed(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[bytes, Path]:
     """A sample creature whose text has each kind of symbol, in a theme whose symbols
     are the font's (magenta, to be found), printed by translator's renderer."""
     directory = tmp_path_factory.mktemp("printed")
     yaml = "name: official glyphs\n"
     regular = request.param
     if regular is not None:
-        faces = {"regular": "Regular", "bold": "Bold", "italic": "Italic",
-                 "bold-italic": "BoldItalic"}
+        faces = {
+            "regular": "Regular",
+            "bold": "Bold",
+            "italic": "Italic",
+            "bold-italic": "BoldItalic",
+        }
         yaml += "fonts:\n  text:\n" + "".join(
             f"    {face}: {LIBERATION / f'LiberationSerif-{name}.ttf'}\n"
-            for face, name in faces.items())
+            for face, name in faces.items()
+        )
     (directory / "theme.yaml").write_text(yaml, encoding="utf-8")
     theme = load_theme(directory)
-    write_symbols(FONT, directory / "symbols", ink=MAGENTA,
-                  text=Metrics(**theme.metrics()["regular"]))
+    write_symbols(
+        FONT, directory / "symbols", ink=MAGENTA, text=Metrics(**theme.metrics()["regular"])
+    )
     sample = (ROOT / "cards" / "sample").resolve()
     library, problems = cards.load_library([str(sample)])
     assert not problems
@@ -273,8 +288,7 @@ def test_the_symbols_print_in_cmyk(printed: tuple[bytes, Path]) -> None:
     assert page_problems(printed[0]) == [[]]
 
 
-def test_the_glyphs_sit_on_the_baselines_at_the_official_size(
-        printed: tuple[bytes, Path]) -> None:
+def test_the_glyphs_sit_on_the_baselines_at_the_official_size(printed: tuple[bytes, Path]) -> None:
     document = pypdfium2.PdfDocument(printed[0])
     try:
         page = document[0]
@@ -315,8 +329,14 @@ def test_the_render_shows_the_ink_where_the_glyph_is(printed: tuple[bytes, Path]
 
     def pixels(box: tuple[float, float, float, float]) -> Image.Image:
         left, bottom, right, top = (v / 25.4 * dpi for v in box)
-        return image.crop((round(left), round(height / 25.4 * dpi - top),
-                           round(right), round(height / 25.4 * dpi - bottom)))
+        return image.crop(
+            (
+                round(left),
+                round(height / 25.4 * dpi - top),
+                round(right),
+                round(height / 25.4 * dpi - bottom),
+            )
+        )
 
     def magenta(part: Image.Image) -> float:
         data = part.tobytes()

@@ -39,8 +39,14 @@ SAMPLE = ROOT / "cards" / "sample"
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*TRANSLATOR, *args], capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, check=False, timeout=600)
+    return subprocess.run(
+        [*TRANSLATOR, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        check=False,
+        timeout=600,
+    )
 
 
 def one_card(tmp_path: Path, *slugs: str) -> Path:
@@ -55,7 +61,8 @@ def one_card(tmp_path: Path, *slugs: str) -> Path:
         for art in (SAMPLE / "art").glob(f"{slug}.*"):
             shutil.copyfile(art, library / "art" / art.name)
     (library / "deck.yaml").write_text(
-        "name: Test\ncards:\n" + "".join(f"  {slug}: 1\n" for slug in slugs), "utf-8")
+        "name: Test\ncards:\n" + "".join(f"  {slug}: 1\n" for slug in slugs), "utf-8"
+    )
     return library
 
 
@@ -65,8 +72,16 @@ def one_card(tmp_path: Path, *slugs: str) -> Path:
 def test_import_writes_a_theme_that_loads(tmp_path: Path) -> None:
     folder = official_templates()
     out = tmp_path / "theme"
-    done = run("theme", "import-arcmage", str(folder), "--out", str(out), "--format", "json",
-               "--no-progress")
+    done = run(
+        "theme",
+        "import-arcmage",
+        str(folder),
+        "--out",
+        str(out),
+        "--format",
+        "json",
+        "--no-progress",
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["theme"] == str(out.resolve())
@@ -78,14 +93,19 @@ def test_import_writes_a_theme_that_loads(tmp_path: Path) -> None:
     assert theme.directories[1] == ROOT / "templates" / "arcmage"  # base: arcmage
     assert set(theme.extra_fonts) == {"caps", "footer", "narrow"}
     assert theme.back == (out / "back.png").resolve()
-    assert set(theme.backgrounds) == {"Gaian", "Dark Legion", "Red Banner",
-                                      "House of Nobles", "The Empire", "None"}
+    assert set(theme.backgrounds) == {
+        "Gaian",
+        "Dark Legion",
+        "Red Banner",
+        "House of Nobles",
+        "The Empire",
+        "None",
+    }
     # Several types share one template image: one frame file for them.
     gaian = theme.backgrounds["Gaian"]
     assert gaian["Magic"] == gaian["Event"] == gaian["Enchantment"]
     assert (out / "LICENSES").is_dir() and (out / "source.json").is_file()
-    assert sorted(p.name for p in (out / "loyalty").iterdir()) == ["gaian.svg",
-                                                                   "red-banner.svg"]
+    assert sorted(p.name for p in (out / "loyalty").iterdir()) == ["gaian.svg", "red-banner.svg"]
     # Positions are from the trim's corner: the template page is 0.5 and 1 mm outside.
     creature = theme.layout["gaian"]["creature"]
     assert creature["art"]["x"] == -0.5 and creature["art"]["y"] == -1.0
@@ -112,8 +132,14 @@ def test_import_never_replaces_a_directory_it_did_not_make(tmp_path: Path) -> No
 
 
 def test_a_bad_source_is_exit_2_in_one_line(tmp_path: Path) -> None:
-    done = run("theme", "import-arcmage", str(tmp_path / "nothing"), "--out",
-               str(tmp_path / "theme"), "--no-progress")
+    done = run(
+        "theme",
+        "import-arcmage",
+        str(tmp_path / "nothing"),
+        "--out",
+        str(tmp_path / "theme"),
+        "--no-progress",
+    )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert not (tmp_path / "theme").exists()
@@ -133,8 +159,9 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 def server() -> Iterator[str]:
     """The template set served on 127.0.0.1, as an Aminduna server serves it."""
     folder = official_templates()
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                            partial(_Quiet, directory=str(folder)))
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), partial(_Quiet, directory=str(folder))
+    )
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
@@ -146,8 +173,10 @@ def server() -> Iterator[str]:
 
 def test_import_from_a_server_into_the_users_themes(tmp_path: Path, server: str) -> None:
     """Without --out, into the user's data folder; then ``--theme arcmage`` finds it."""
-    env = {"XDG_DATA_HOME": str(tmp_path / "data"),
-           "TRANSLATOR_CACHE": str(tmp_path / "cache" / "translator")}
+    env = {
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "TRANSLATOR_CACHE": str(tmp_path / "cache" / "translator"),
+    }
     done = run("theme", "import-arcmage", server, "--no-progress", env=env)
     assert done.returncode == 0, done.stderr
     theme = tmp_path / "data" / "translator" / "themes" / "arcmage"
@@ -155,8 +184,20 @@ def test_import_from_a_server_into_the_users_themes(tmp_path: Path, server: str)
     assert "--theme arcmage" in done.stdout
     assert any((tmp_path / "cache" / "translator").rglob("back.png"))  # kept for next time
     library = one_card(tmp_path, "courier")
-    built = run("build", str(library), "--theme", "arcmage", "--out", str(tmp_path / "out"),
-                "--lang", "en", "--no-preflight", "--format", "json", env=env)
+    built = run(
+        "build",
+        str(library),
+        "--theme",
+        "arcmage",
+        "--out",
+        str(tmp_path / "out"),
+        "--lang",
+        "en",
+        "--no-preflight",
+        "--format",
+        "json",
+        env=env,
+    )
     assert built.returncode == 0, built.stderr
     assert (tmp_path / "out" / "courier.en.pdf").is_file()
 
@@ -166,8 +207,17 @@ def test_import_from_a_server_into_the_users_themes(tmp_path: Path, server: str)
 
 def test_the_theme_prints_only_its_card_size(tmp_path: Path) -> None:
     library = one_card(tmp_path, "courier")
-    done = run("build", str(library), "--theme", str(arcmage_theme()), "--size", "poker",
-               "--out", str(tmp_path / "out"), "--no-preflight")
+    done = run(
+        "build",
+        str(library),
+        "--theme",
+        str(arcmage_theme()),
+        "--size",
+        "poker",
+        "--out",
+        str(tmp_path / "out"),
+        "--no-preflight",
+    )
     assert done.returncode == 2
     assert "theme.yaml: the theme" in done.stderr
     assert "is drawn for arcmage cards" in done.stderr and "--size arcmage" in done.stderr
@@ -180,16 +230,25 @@ def test_a_card_in_the_official_look(tmp_path: Path) -> None:
     and is set in Liberation Sans Narrow instead of being refused."""
     library = one_card(tmp_path, "courier")
     out = tmp_path / "out"
-    done = run("build", str(library), "--theme", str(arcmage_theme()), "--out", str(out),
-               "--lang", "fr", "--format", "json")
+    done = run(
+        "build",
+        str(library),
+        "--theme",
+        str(arcmage_theme()),
+        "--out",
+        str(out),
+        "--lang",
+        "fr",
+        "--format",
+        "json",
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     [card] = report["cards"]
     assert card["errors"] == [] and card["pdf"]
     assert report["summary"]["preflight_errors"] == 0
     with pikepdf.open(out / "courier.fr.pdf") as pdf:
-        fonts = {str(font.get("/BaseFont")) for font in
-                 pdf.pages[0].Resources.Font.values()}
+        fonts = {str(font.get("/BaseFont")) for font in pdf.pages[0].Resources.Font.values()}
     names = " ".join(fonts)  # WeasyPrint names them by their @font-face family
     for family in ("Card-Text-Bold", "Card-Caps", "Card-Footer-Narrow"):
         assert family in names, fonts
@@ -200,32 +259,66 @@ def test_the_frame_is_converted_once(tmp_path: Path) -> None:
     the artwork cache, converted once (a second build finds them there)."""
     library = one_card(tmp_path, "courier", "mossgate")
     out = tmp_path / "out"
-    first = run("build", str(library), "--theme", str(arcmage_theme()), "--out", str(out),
-                "--lang", "en", "--no-preflight")
+    first = run(
+        "build",
+        str(library),
+        "--theme",
+        str(arcmage_theme()),
+        "--out",
+        str(out),
+        "--lang",
+        "en",
+        "--no-preflight",
+    )
     assert first.returncode == 0, first.stderr
     cached = sorted((out / ".cache").glob("*.jpg"))
-    second = run("build", str(library), "--theme", str(arcmage_theme()), "--out", str(out),
-                 "--lang", "en", "--no-preflight", "--force")
+    second = run(
+        "build",
+        str(library),
+        "--theme",
+        str(arcmage_theme()),
+        "--out",
+        str(out),
+        "--lang",
+        "en",
+        "--no-preflight",
+        "--force",
+    )
     assert second.returncode == 0, second.stderr
     assert sorted((out / ".cache").glob("*.jpg")) == cached
     with pikepdf.open(out / "courier.en.pdf") as pdf:
-        images = [x for x in pdf.pages[0].Resources.XObject.values()
-                  if x.get("/Subtype") == pikepdf.Name.Image]
-        assert any(i.ColorSpace == pikepdf.Name.DeviceCMYK and i.Width >= 1500
-                   for i in images)
+        images = [
+            x
+            for x in pdf.pages[0].Resources.XObject.values()
+            if x.get("/Subtype") == pikepdf.Name.Image
+        ]
+        assert any(i.ColorSpace == pikepdf.Name.DeviceCMYK and i.Width >= 1500 for i in images)
 
 
 def test_a_deck_holds_each_frame_once(tmp_path: Path) -> None:
     library = one_card(tmp_path, "courier", "iron-legionnaire")  # two Empire creatures
     out = tmp_path / "out"
-    done = run("build", str(library), "--theme", str(arcmage_theme()), "--out", str(out),
-               "--lang", "en", "--deck", "--no-preflight")
+    done = run(
+        "build",
+        str(library),
+        "--theme",
+        str(arcmage_theme()),
+        "--out",
+        str(out),
+        "--lang",
+        "en",
+        "--deck",
+        "--no-preflight",
+    )
     assert done.returncode == 0, done.stderr
     [deck] = out.glob("*.deck.pdf")
     with pikepdf.open(deck) as pdf:
-        frames = {x.objgen for page in pdf.pages
-                  for x in page.Resources.get("/XObject", {}).values()
-                  if x.get("/Subtype") == pikepdf.Name.Image and x.Width >= 1500}
+        frames = {
+            x.objgen
+            for page in pdf.pages
+            for x in page.Resources.get("/XObject", {}).values()
+            if x.get("/Subtype") == pikepdf.Name.Image and x.Width >= 1500
+        }
         fronts = [page for page in pdf.pages if "/XObject" in page.Resources]
     assert len(fronts) >= 3
     assert len(frames) == 2, frames  # the Empire creature's frame and the back
@@ -246,22 +339,44 @@ def test_symbols_take_the_text_colour_in_the_theme_only() -> None:
 def test_a_layout_value_is_checked(tmp_path: Path) -> None:
     theme = tmp_path / "theme"
     theme.mkdir()
-    (theme / "theme.yaml").write_text(yaml.safe_dump({
-        "base": "arcmage",
-        "layout": {"gaian": {"creature": {"name": {
-            "x": 60, "baseline": 45, "anchor": "right", "size": 13}}}}}), "utf-8")
-    with pytest.raises(ThemeError, match=r"theme.yaml:\d+: layout.gaian.creature.name"
-                                         r".anchor is 'right'.*start or middle or end"):
+    (theme / "theme.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "base": "arcmage",
+                "layout": {
+                    "gaian": {
+                        "creature": {
+                            "name": {"x": 60, "baseline": 45, "anchor": "right", "size": 13}
+                        }
+                    }
+                },
+            }
+        ),
+        "utf-8",
+    )
+    with pytest.raises(
+        ThemeError,
+        match=r"theme.yaml:\d+: layout.gaian.creature.name"
+        r".anchor is 'right'.*start or middle or end",
+    ):
         load_theme(theme)
-    (theme / "theme.yaml").write_text(yaml.safe_dump({
-        "layout": {"gaian": {"creature": {"text": {
-            "x": 5, "y": 5000, "width": 50, "height": 30}}}}}), "utf-8")
+    (theme / "theme.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "layout": {
+                    "gaian": {"creature": {"text": {"x": 5, "y": 5000, "width": 50, "height": 30}}}
+                }
+            }
+        ),
+        "utf-8",
+    )
     with pytest.raises(ThemeError, match=r"layout.gaian.creature.text.y is 5000"):
         load_theme(theme)
 
 
-def test_a_bare_theme_name_that_is_not_imported(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bare_theme_name_that_is_not_imported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.chdir(tmp_path)
     with pytest.raises(ThemeError, match="translator theme import-arcmage SOURCE"):

@@ -24,8 +24,9 @@ U = L.UNIT_MM  # one template unit in mm
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
-needs_shared = pytest.mark.skipif(not (TEMPLATES / "gaian").is_dir(),
-                                  reason=f"no official template set at {SHARED}")
+needs_shared = pytest.mark.skipif(
+    not (TEMPLATES / "gaian").is_dir(), reason=f"no official template set at {SHARED}"
+)
 
 
 def mm(units: float) -> float:
@@ -35,10 +36,12 @@ def mm(units: float) -> float:
 
 def overlay_svg(body: str, defs: str = "", root: str = "") -> str:
     """A minimal Aminduna template: ``body`` inside the overlay layer."""
-    return ('<svg xmlns="http://www.w3.org/2000/svg" '
-            'xmlns:xlink="http://www.w3.org/1999/xlink" width="230.31496" '
-            f'height="325.98425"{root}><defs>{defs}</defs>'
-            f'<g id="overlaylayer">{body}</g></svg>')
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" '
+        'xmlns:xlink="http://www.w3.org/1999/xlink" width="230.31496" '
+        f'height="325.98425"{root}><defs>{defs}</defs>'
+        f'<g id="overlaylayer">{body}</g></svg>'
+    )
 
 
 # --- the official templates -----------------------------------------------------------
@@ -49,14 +52,17 @@ def test_gaian_creature_known_values() -> None:
     layout = L.read_layout(TEMPLATES / "gaian" / "creature_overlay_plain.svg")
     name = layout.lines["name"]
     assert (name.x, name.baseline, name.anchor) == (mm(215.05379), mm(164.81366), "end")
-    assert (name.size, name.weight, name.style) == (round(16.60347176 * 0.8, 2), "bold",
-                                                    "normal")
+    assert (name.size, name.weight, name.style) == (round(16.60347176 * 0.8, 2), "bold", "normal")
     assert name.family == "Liberation Serif" and name.colour == "#e6daa6"
     assert layout.lines["name1"].baseline == mm(158.6651)
     assert layout.lines["name2"].baseline == mm(172.96222)
     cost = layout.lines["cost"]
-    assert (cost.anchor, cost.x, cost.size, cost.family) == ("middle", mm(203.71957), 20.0,
-                                                             "NimbusRomNo9L")
+    assert (cost.anchor, cost.x, cost.size, cost.family) == (
+        "middle",
+        mm(203.71957),
+        20.0,
+        "NimbusRomNo9L",
+    )
     # The type line names no family: it is the template's other text's.
     kind = layout.lines["type"]
     assert (kind.family, kind.style, kind.anchor) == ("Liberation Serif", "italic", "end")
@@ -110,8 +116,10 @@ def test_defaults_equal_what_the_svgs_say() -> None:
         for card_type, layout in found[faction].items():
             if layout.source.endswith(".svg"):
                 compared += 1
-                assert layout.to_dict() == L.default_layout(faction, card_type).to_dict(), \
-                    (faction, card_type)
+                assert layout.to_dict() == L.default_layout(faction, card_type).to_dict(), (
+                    faction,
+                    card_type,
+                )
     assert compared == 6  # creature, city, magic of each
 
 
@@ -119,7 +127,8 @@ def test_defaults_equal_what_the_svgs_say() -> None:
 def test_missing_svg_comes_from_the_defaults() -> None:
     found = L.layouts(SHARED)
     assert set(found) == set(L.faction_slugs()) and all(
-        set(types) == set(L.type_slugs()) for types in found.values())
+        set(types) == set(L.type_slugs()) for types in found.values()
+    )
     assert found["gaian"]["enchantment"].source == str(L.defaults_path())
     assert found["dark-legion"]["creature"].source == str(L.defaults_path())
     assert found["gaian"]["creature"].source.endswith("gaian/creature_overlay_plain.svg")
@@ -175,14 +184,16 @@ def test_official_malformed_copy_is_one_line_error(tmp_path: Path) -> None:
 
 
 def test_transforms_of_ancestors_apply(tmp_path: Path) -> None:
-    body = ('<g transform="translate(10,20)"><g transform="scale(2)">'
-            '<text id="ignored" x="1" y="1"/></g></g>'
-            '<text id="nametext" transform="matrix(2,0,0,2,5,5)" x="10" y="20" '
-            'style="font-size:10px;font-family:\'Liberation Serif\';text-anchor:middle;'
-            'fill:#ABC"/>'
-            '<text id="cardtext" transform="translate(20,211.25)" style="fill:#1f170d"/>'
-            '<image id="artwork" transform="translate(0,10)" x="0" y="0" width="230" '
-            'height="190"/>')
+    body = (
+        '<g transform="translate(10,20)"><g transform="scale(2)">'
+        '<text id="ignored" x="1" y="1"/></g></g>'
+        '<text id="nametext" transform="matrix(2,0,0,2,5,5)" x="10" y="20" '
+        "style=\"font-size:10px;font-family:'Liberation Serif';text-anchor:middle;"
+        'fill:#ABC"/>'
+        '<text id="cardtext" transform="translate(20,211.25)" style="fill:#1f170d"/>'
+        '<image id="artwork" transform="translate(0,10)" x="0" y="0" width="230" '
+        'height="190"/>'
+    )
     svg = tmp_path / "t.svg"
     svg.write_text(overlay_svg(body))
     layout = L.read_layout(svg)
@@ -199,16 +210,23 @@ def test_transforms_of_ancestors_apply(tmp_path: Path) -> None:
 def test_the_root_viewbox_is_not_the_page(tmp_path: Path) -> None:
     """Aminduna prints the user space at the page size, whatever the root says."""
     svg = tmp_path / "t.svg"
-    svg.write_text(overlay_svg('<text id="nametext" x="100" y="100" '
-                               'style="font-size:10px"/>', root=' viewBox="0 0 230 326"'))
+    svg.write_text(
+        overlay_svg(
+            '<text id="nametext" x="100" y="100" style="font-size:10px"/>',
+            root=' viewBox="0 0 230 326"',
+        )
+    )
     assert L.read_layout(svg).lines["name"].x == mm(100)
 
 
 def test_styles_are_inherited(tmp_path: Path) -> None:
     svg = tmp_path / "t.svg"
-    svg.write_text(overlay_svg('<text id="infotext" x="1" y="2"/>').replace(
-        '<g id="overlaylayer">',
-        '<g id="overlaylayer" style="font-size:8px;fill:white" font-weight="bold">'))
+    svg.write_text(
+        overlay_svg('<text id="infotext" x="1" y="2"/>').replace(
+            '<g id="overlaylayer">',
+            '<g id="overlaylayer" style="font-size:8px;fill:white" font-weight="bold">',
+        )
+    )
     info = L.read_layout(svg).lines["info"]
     assert (info.size, info.colour, info.weight) == (6.4, "#ffffff", "bold")
 
@@ -216,15 +234,21 @@ def test_styles_are_inherited(tmp_path: Path) -> None:
 def test_loyalty_of_arcs_clips_and_gradients(tmp_path: Path) -> None:
     """A mark drawn with an arc, cut by a clip path, filled with a gradient: its box is
     the visible part's, and its drawing carries the gradient and clip path along."""
-    defs = ('<linearGradient id="stops"><stop offset="0" style="stop-color:#000000"/>'
-            '<stop offset="1" style="stop-color:#ffffff"/></linearGradient>'
-            '<linearGradient id="grad" xlink:href="#stops"/>'
-            '<clipPath id="cut" clipPathUnits="userSpaceOnUse">'
-            '<rect x="0" y="0" width="215" height="400"/></clipPath>')
-    mark = ('<path d="M 200,50 A 10,10 0 0 1 220,50 A 10,10 0 0 1 200,50 Z" '
-            'style="fill:url(#grad);stroke:#102030;stroke-width:2" clip-path="url(#cut)"/>')
-    body = (f'<g id="L1" style="display:none">{mark}</g>'
-            f'<g id="L2" transform="translate(0,30)" style="display:none">{mark}</g>')
+    defs = (
+        '<linearGradient id="stops"><stop offset="0" style="stop-color:#000000"/>'
+        '<stop offset="1" style="stop-color:#ffffff"/></linearGradient>'
+        '<linearGradient id="grad" xlink:href="#stops"/>'
+        '<clipPath id="cut" clipPathUnits="userSpaceOnUse">'
+        '<rect x="0" y="0" width="215" height="400"/></clipPath>'
+    )
+    mark = (
+        '<path d="M 200,50 A 10,10 0 0 1 220,50 A 10,10 0 0 1 200,50 Z" '
+        'style="fill:url(#grad);stroke:#102030;stroke-width:2" clip-path="url(#cut)"/>'
+    )
+    body = (
+        f'<g id="L1" style="display:none">{mark}</g>'
+        f'<g id="L2" transform="translate(0,30)" style="display:none">{mark}</g>'
+    )
     svg = tmp_path / "t.svg"
     svg.write_text(overlay_svg(body, defs))
     loyalty = L.read_layout(svg).loyalty
@@ -242,8 +266,10 @@ def test_loyalty_of_arcs_clips_and_gradients(tmp_path: Path) -> None:
 def test_loyalty_svg_recoloured_and_solid(tmp_path: Path) -> None:
     """For a CMYK page: every colour through ``recolour``; ``solid``, gradients as
     their colour half-way (WeasyPrint writes SVG gradients in RGB)."""
-    defs = ('<linearGradient id="g"><stop offset="0" stop-color="#000000"/>'
-            '<stop offset="100%" style="stop-color:#fff"/></linearGradient>')
+    defs = (
+        '<linearGradient id="g"><stop offset="0" stop-color="#000000"/>'
+        '<stop offset="100%" style="stop-color:#fff"/></linearGradient>'
+    )
     mark = '<rect x="200" y="50" width="20" height="20" fill="#FF0000" style="stroke:url(#g)"/>'
     svg = tmp_path / "t.svg"
     svg.write_text(overlay_svg(f'<g id="L1">{mark}</g>', defs))
@@ -257,8 +283,10 @@ def test_loyalty_svg_recoloured_and_solid(tmp_path: Path) -> None:
 def test_miter_joins_reach_beyond_half_the_stroke(tmp_path: Path) -> None:
     """A sharp corner's miter sticks out further than half the stroke width."""
     defs = ""
-    wedge = ('<path d="M 100,100 L 140,110 L 100,120 Z" '
-             'style="fill:#000;stroke:#fff;stroke-width:2;stroke-miterlimit:10"/>')
+    wedge = (
+        '<path d="M 100,100 L 140,110 L 100,120 Z" '
+        'style="fill:#000;stroke:#fff;stroke-width:2;stroke-miterlimit:10"/>'
+    )
     svg = tmp_path / "t.svg"
     svg.write_text(overlay_svg(f'<g id="L1">{wedge}</g>', defs))
     loyalty = L.read_layout(svg).loyalty
@@ -291,15 +319,22 @@ def test_transform_lists() -> None:
         L.parse_transform("translate(1,2) frobnicate(3)")
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    ("<svg", "malformed XML"),
-    ('<svg xmlns="http://www.w3.org/2000/svg"><g id="layer1"/></svg>', "overlaylayer"),
-    ('<!DOCTYPE svg [<!ENTITY a "aaaa">]><svg xmlns="http://www.w3.org/2000/svg"/>',
-     "entities"),
-    ("<html/>", "not an SVG document"),
-    ('<svg xmlns="http://www.w3.org/2000/svg">' + "<g>" * 100 + "</g>" * 100 + "</svg>",
-     "nested"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("<svg", "malformed XML"),
+        ('<svg xmlns="http://www.w3.org/2000/svg"><g id="layer1"/></svg>', "overlaylayer"),
+        (
+            '<!DOCTYPE svg [<!ENTITY a "aaaa">]><svg xmlns="http://www.w3.org/2000/svg"/>',
+            "entities",
+        ),
+        ("<html/>", "not an SVG document"),
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg">' + "<g>" * 100 + "</g>" * 100 + "</svg>",
+            "nested",
+        ),
+    ],
+)
 def test_bad_templates_are_one_line_errors(tmp_path: Path, content: str, message: str) -> None:
     svg = tmp_path / "bad.svg"
     svg.write_text(content)
@@ -313,8 +348,9 @@ def test_bad_values_name_the_element(tmp_path: Path) -> None:
     svg.write_text(overlay_svg('<text id="nametext" x="1" y="2" style="font-size:1em"/>'))
     with pytest.raises(L.LayoutError, match=r"nametext.*font-size"):
         L.read_layout(svg)
-    svg.write_text(overlay_svg('<text id="nametext" x="1" y="2" style="font-size:9px"/>'
-                               '<text id="nametext"/>'))
+    svg.write_text(
+        overlay_svg('<text id="nametext" x="1" y="2" style="font-size:9px"/><text id="nametext"/>')
+    )
     with pytest.raises(L.LayoutError, match="two elements"):
         L.read_layout(svg)
 
@@ -335,8 +371,7 @@ def test_defaults_cover_every_faction_and_type() -> None:
             assert layout.loyalty is not None and "name" in layout.lines
             assert layout.to_dict() == L.Layout.from_dict(layout.to_dict(), "here").to_dict()
     constants = L.generator()
-    assert (constants.text_width, constants.text_height, constants.body_size) == (190, 105,
-                                                                                  11.25)
+    assert (constants.text_width, constants.text_height, constants.body_size) == (190, 105, 11.25)
 
 
 def test_defaults_file_is_checked(tmp_path: Path) -> None:

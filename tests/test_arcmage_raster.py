@@ -33,8 +33,7 @@ def official() -> Path:
     for base in (os.environ.get("TRANSLATOR_SHARED"), ROOT.parent / "shared"):
         if base and (Path(base) / "arcmage-official" / "CardTemplates").is_dir():
             return Path(base) / "arcmage-official" / "CardTemplates"
-    pytest.skip("../shared/arcmage-official is not next to this checkout "
-                "(set TRANSLATOR_SHARED)")
+    pytest.skip("../shared/arcmage-official is not next to this checkout (set TRANSLATOR_SHARED)")
 
 
 def opaque(image: Image.Image) -> Image.Image:
@@ -63,11 +62,14 @@ def save_png(path: Path, image: Image.Image, dpi: float | None) -> Path:
 # ------------------------------------------------------------------- the official set
 
 
-@pytest.mark.parametrize(("faction", "kind"), [
-    *((faction, "creature") for faction in FACTIONS),
-    ("gaian", "magic"),  # 40 % of its pixels slightly translucent over the border
-    ("dark_legion", "event"),  # a 600 dpi template on a 599 dpi border
-])
+@pytest.mark.parametrize(
+    ("faction", "kind"),
+    [
+        *((faction, "creature") for faction in FACTIONS),
+        ("gaian", "magic"),  # 40 % of its pixels slightly translucent over the border
+        ("dark_legion", "event"),  # a 600 dpi template on a 599 dpi border
+    ],
+)
 def test_frame_of_the_official_templates(tmp_path: Path, faction: str, kind: str) -> None:
     source = official()
     template_png, border_png = source / faction / f"{kind}.png", source / faction / "border.png"
@@ -91,22 +93,33 @@ def test_frame_of_the_official_templates(tmp_path: Path, faction: str, kind: str
     border = Image.open(border_png).convert("RGB").resize(written.size, Image.LANCZOS)
     corner = (x + 1, y + 1)
     assert template.getpixel((1, 1))[3] == 0
-    assert max(abs(a - b) for a, b in zip(written.getpixel(corner), border.getpixel(corner),
-                                          strict=True)) <= 2
+    assert (
+        max(
+            abs(a - b)
+            for a, b in zip(written.getpixel(corner), border.getpixel(corner), strict=True)
+        )
+        <= 2
+    )
 
 
 def test_translucent_template_is_blended_over_the_border(tmp_path: Path) -> None:
     source = official()
-    frame = raster.compose_frame(source / "gaian" / "magic.png", source / "gaian" / "border.png",
-                                 tmp_path / "frame.png")
+    frame = raster.compose_frame(
+        source / "gaian" / "magic.png", source / "gaian" / "border.png", tmp_path / "frame.png"
+    )
     template = Image.open(source / "gaian" / "magic.png").convert("RGBA")
     written = Image.open(frame.path)
-    border = Image.open(source / "gaian" / "border.png").convert("RGB").resize(
-        written.size, Image.LANCZOS)
+    border = (
+        Image.open(source / "gaian" / "border.png")
+        .convert("RGB")
+        .resize(written.size, Image.LANCZOS)
+    )
     x, y = px(1.5, frame.dpi), px(1.0, frame.dpi)
     column = template.width // 2  # its lower panel is 89 % to 99 % opaque
-    point = min(((column, row) for row in range(template.height // 2, template.height)),
-                key=lambda where: template.getpixel(where)[3])
+    point = min(
+        ((column, row) for row in range(template.height // 2, template.height)),
+        key=lambda where: template.getpixel(where)[3],
+    )
     r, g, b, a = template.getpixel(point)
     assert 0 < a < 240
     under = border.getpixel((x + point[0], y + point[1]))
@@ -117,15 +130,15 @@ def test_translucent_template_is_blended_over_the_border(tmp_path: Path) -> None
 
 def test_back_keeps_its_pixels(tmp_path: Path) -> None:
     source = official()
-    frame = raster.compose_back(source / "back.png", source / "border.png",
-                                tmp_path / "back.png")
+    frame = raster.compose_back(source / "back.png", source / "border.png", tmp_path / "back.png")
     back = Image.open(source / "back.png").convert("RGBA")
     written = Image.open(frame.path)
     assert written.mode == "RGB"
     assert frame.dpi == pytest.approx(Image.open(source / "back.png").info["dpi"][0])
     offset = px(2, frame.dpi)
     assert frame.placement_mm == pytest.approx(
-        (2, 2, back.width / frame.dpi * 25.4, back.height / frame.dpi * 25.4), abs=0.03)
+        (2, 2, back.width / frame.dpi * 25.4, back.height / frame.dpi * 25.4), abs=0.03
+    )
     crop = written.crop((offset, offset, offset + back.width, offset + back.height))
     assert crop.size == back.size  # not resampled
     assert opaque(back).getextrema() == (0, 255)  # its corners are transparent
@@ -141,8 +154,9 @@ def test_every_official_template_is_accepted() -> None:
         border = raster.load(source / faction / "border.png", raster.PAGE_MM, "a border")
         assert border.dpi == pytest.approx(599.0, abs=0.1)
         for kind in ("creature", "city", "event", "magic", "enchantment", "equipment"):
-            template = raster.load(source / faction / f"{kind}.png", raster.TEMPLATE_MM,
-                                   "a card template")
+            template = raster.load(
+                source / faction / f"{kind}.png", raster.TEMPLATE_MM, "a card template"
+            )
             size, (x, y) = raster.page_grid(raster.PAGE_MM, raster.TEMPLATE_MM, template.dpi)
             assert x + template.image.width <= size[0] and y + template.image.height <= size[1]
             assert size[0] / template.dpi * 25.4 == pytest.approx(68, abs=25.4 / template.dpi)
@@ -156,8 +170,7 @@ def test_wrong_official_files_are_refused(tmp_path: Path) -> None:
     assert str(source / "back.png") in str(caught.value)
     assert "65 x 92 mm" in str(caught.value) and "\n" not in str(caught.value)
     with pytest.raises(InputError, match="must be 68 x 94 mm"):  # a template as border
-        raster.compose_frame(source / "gaian" / "magic.png", source / "gaian" / "magic.png",
-                             out)
+        raster.compose_frame(source / "gaian" / "magic.png", source / "gaian" / "magic.png", out)
     with pytest.raises(InputError, match="the card back must be 64 x 90"):
         raster.compose_back(source / "gaian" / "magic.png", source / "border.png", out)
     assert list(tmp_path.iterdir()) == []
@@ -175,8 +188,10 @@ def synthetic(tmp_path: Path, dpi: float = 100, border_dpi: float = 100) -> tupl
     template.putpixel((0, 0), (0, 0, 0, 0))
     border = Image.new("RGBA", (px(68, border_dpi), px(94, border_dpi)), (0, 128, 0, 255))
     border.paste((0, 0, 0, 0), (0, 0, border.width, 1))
-    return (save_png(tmp_path / "template.png", template, dpi),
-            save_png(tmp_path / "border.png", border, border_dpi))
+    return (
+        save_png(tmp_path / "template.png", template, dpi),
+        save_png(tmp_path / "border.png", border, border_dpi),
+    )
 
 
 def test_synthetic_frame(tmp_path: Path) -> None:
@@ -211,8 +226,9 @@ def test_resolution_from_pixels_when_phys_is_wrong(tmp_path: Path) -> None:
     frame = raster.compose_frame(template_png, border_png, tmp_path / "frame.png")
     assert frame.dpi == pytest.approx(256 / 65 * 25.4)
     save_png(template_png, wrong.copy(), None)  # no pHYs at all
-    assert raster.compose_frame(template_png, border_png, tmp_path / "frame.png").dpi \
-        == pytest.approx(256 / 65 * 25.4)
+    assert raster.compose_frame(
+        template_png, border_png, tmp_path / "frame.png"
+    ).dpi == pytest.approx(256 / 65 * 25.4)
 
 
 @pytest.mark.parametrize("size", [(256, 300), (300, 362), (100, 100)])
@@ -222,7 +238,8 @@ def test_wrong_shape_refused(tmp_path: Path, size: tuple[int, int]) -> None:
     with pytest.raises(InputError) as caught:
         raster.compose_frame(bad, border_png, tmp_path / "frame.png")
     assert caught.value.path == str(bad) and "a card template must be 65 x 92 mm" in str(
-        caught.value)
+        caught.value
+    )
     assert not (tmp_path / "frame.png").exists()
 
 
@@ -278,14 +295,17 @@ def test_changed_border_is_read_again(tmp_path: Path) -> None:
 def reference_lab(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
     """CIELAB (D50) of an sRGB colour by the textbook formulas: the sRGB curve, the
     ICC sRGB profile's D50 (Bradford-adapted) matrix, the CIE L*a*b* functions."""
+
     def linear(channel: int) -> float:
         c = channel / 255
         return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
     r, g, b = (linear(c) for c in rgb)
-    xyz = (0.4360747 * r + 0.3850649 * g + 0.1430804 * b,
-           0.2225045 * r + 0.7168786 * g + 0.0606169 * b,
-           0.0139322 * r + 0.0971045 * g + 0.7141733 * b)
+    xyz = (
+        0.4360747 * r + 0.3850649 * g + 0.1430804 * b,
+        0.2225045 * r + 0.7168786 * g + 0.0606169 * b,
+        0.0139322 * r + 0.0971045 * g + 0.7141733 * b,
+    )
 
     def f(t: float) -> float:
         return t ** (1 / 3) if t > (6 / 29) ** 3 else t / (3 * (6 / 29) ** 2) + 4 / 29
@@ -299,14 +319,18 @@ def test_delta_e_of_identical_images_is_zero() -> None:
     assert delta_e76(image, image.copy()) == 0
 
 
-@pytest.mark.parametrize(("first", "second"), [
-    ((200, 120, 80), (190, 130, 90)),
-    ((250, 250, 250), (240, 245, 235)),
-    ((30, 60, 200), (200, 60, 30)),
-    ((10, 10, 10), (20, 20, 20)),
-])
-def test_delta_e_of_a_known_shift(first: tuple[int, int, int],
-                                  second: tuple[int, int, int]) -> None:
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ((200, 120, 80), (190, 130, 90)),
+        ((250, 250, 250), (240, 245, 235)),
+        ((30, 60, 200), (200, 60, 30)),
+        ((10, 10, 10), (20, 20, 20)),
+    ],
+)
+def test_delta_e_of_a_known_shift(
+    first: tuple[int, int, int], second: tuple[int, int, int]
+) -> None:
     expected = math.dist(reference_lab(first), reference_lab(second))
     got = delta_e76(Image.new("RGB", (20, 10), first), Image.new("RGB", (20, 10), second))
     assert got == pytest.approx(expected, abs=1.0)  # 8-bit LAB: steps of 0.39 and 1
@@ -316,8 +340,9 @@ def test_delta_e_counts_only_the_mask_and_opaque_pixels() -> None:
     a = Image.new("RGB", (40, 20), (200, 120, 80))
     b = a.copy()
     b.paste((190, 130, 90), (20, 0, 40, 20))  # the right half differs
-    shift = delta_e76(Image.new("RGB", (1, 1), (200, 120, 80)),
-                      Image.new("RGB", (1, 1), (190, 130, 90)))
+    shift = delta_e76(
+        Image.new("RGB", (1, 1), (200, 120, 80)), Image.new("RGB", (1, 1), (190, 130, 90))
+    )
     assert delta_e76(a, b) == pytest.approx(shift / 2)
     dpi = 25.4  # one pixel a millimetre
     no_right = mask_outside([(20, 0, 20, 20)], a.size, dpi, grow_mm=0)
@@ -365,8 +390,9 @@ def test_template_on_page_matches_the_frame(tmp_path: Path) -> None:
     where the template is opaque (the frame resampled as a renderer would)."""
     source = official()
     template_png = source / "red_banner" / "creature.png"
-    frame = raster.compose_frame(template_png, source / "red_banner" / "border.png",
-                                 tmp_path / "frame.png")
+    frame = raster.compose_frame(
+        template_png, source / "red_banner" / "border.png", tmp_path / "frame.png"
+    )
     dpi = 127.0  # the page is 340 x 470 px: whole pixels, as the resize below assumes
     size = (340, 470)
     rendered = Image.open(frame.path).resize(size, Image.LANCZOS)
@@ -381,12 +407,20 @@ def cmyk_pdf(path: Path, icc: bytes, fills: list[str]) -> Path:
     for fill in fills:
         document.add_blank_page(page_size=(192.7559, 266.4567))
         document.pages[-1].Contents = document.make_stream(
-            f"{fill} k 0 0 192.7559 266.4567 re f".encode("ascii"))
+            f"{fill} k 0 0 192.7559 266.4567 re f".encode("ascii")
+        )
     stream = pikepdf.Stream(document, icc)
     stream["/N"] = 4
-    document.Root.OutputIntents = pikepdf.Array([pikepdf.Dictionary(
-        Type=pikepdf.Name.OutputIntent, S=pikepdf.Name.GTS_PDFX,
-        OutputConditionIdentifier="Custom", DestOutputProfile=stream)])
+    document.Root.OutputIntents = pikepdf.Array(
+        [
+            pikepdf.Dictionary(
+                Type=pikepdf.Name.OutputIntent,
+                S=pikepdf.Name.GTS_PDFX,
+                OutputConditionIdentifier="Custom",
+                DestOutputProfile=stream,
+            )
+        ]
+    )
     document.save(path)
     return path
 
@@ -397,12 +431,22 @@ def test_render_page_srgb_renders_the_page_asked(tmp_path: Path) -> None:
     profile = cmyk_profile()
     pdf = cmyk_pdf(tmp_path / "two.pdf", profile.icc_bytes(), ["0 1 1 0", "1 0 0 0.2"])
     image = render_page_srgb(pdf, 2, 30, profile.path)
-    assert image.mode == "RGB" and image.size == (math.ceil(68 / 25.4 * 30),
-                                                  math.ceil(94 / 25.4 * 30))
+    assert image.mode == "RGB" and image.size == (
+        math.ceil(68 / 25.4 * 30),
+        math.ceil(94 / 25.4 * 30),
+    )
     cmyk = Image.new("CMYK", (1, 1), (255, 0, 0, 51))
-    expected = ImageCms.applyTransform(cmyk, ImageCms.buildTransform(
-        profile.cms_profile(), ImageCms.createProfile("sRGB"), "CMYK", "RGB",
-        preview.PROOF_INTENT, flags=preview.PROOF_FLAGS))
+    expected = ImageCms.applyTransform(
+        cmyk,
+        ImageCms.buildTransform(
+            profile.cms_profile(),
+            ImageCms.createProfile("sRGB"),
+            "CMYK",
+            "RGB",
+            preview.PROOF_INTENT,
+            flags=preview.PROOF_FLAGS,
+        ),
+    )
     assert expected is not None
     got = image.getpixel((image.width // 2, image.height // 2))
     assert max(abs(a - b) for a, b in zip(got, expected.getpixel((0, 0)), strict=True)) <= 2

@@ -41,12 +41,18 @@ def need_shared() -> None:
     """Skip the calling test (or fixture) without the reference set; the tests of single
     files and addresses run anyway."""
     if SHARED is None:
-        pytest.skip("../shared/arcmage-official is not next to this checkout "
-                    "(set TRANSLATOR_SHARED)")
+        pytest.skip(
+            "../shared/arcmage-official is not next to this checkout (set TRANSLATOR_SHARED)"
+        )
 
 
-def link_tree(source_dir: Path, target: Path, *, skip: tuple[str, ...] = (),
-              only: tuple[str, ...] | None = None) -> Path:
+def link_tree(
+    source_dir: Path,
+    target: Path,
+    *,
+    skip: tuple[str, ...] = (),
+    only: tuple[str, ...] | None = None,
+) -> Path:
     """``target`` as a copy of ``source_dir`` made of symbolic links (real folders),
     without the relative paths in ``skip``, or with only those in ``only``."""
     for path in sorted(source_dir.rglob("*")):
@@ -134,8 +140,7 @@ class Server:
 
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,),
-                                       daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,), daemon=True)
         self.thread.start()
 
     def statuses(self, suffix: str = "") -> list[int]:
@@ -182,8 +187,9 @@ def full_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
-def downloaded(full_server: Server, tmp_path_factory: pytest.TempPathFactory
-               ) -> tuple[TemplateSet, Path, list[tuple[str, int]]]:
+def downloaded(
+    full_server: Server, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[TemplateSet, Path, list[tuple[str, int]]]:
     """The set downloaded once from the server's root: (set, cache folder, answers)."""
     cache = tmp_path_factory.mktemp("cache")
     result = open_source(full_server.url, cache_dir=cache, progress=False)
@@ -192,10 +198,14 @@ def downloaded(full_server: Server, tmp_path_factory: pytest.TempPathFactory
     return result, cache, log
 
 
-SMALL = ("CardTemplates/back.png", "CardTemplates/border.png",
-         "CardTemplates/gaian/creature_overlay_plain.svg",
-         "CardTemplates/the_empire/creature_overlay_plain.svg", "Fonts/WTactics Symbols.ttf",
-         "Lic/README.txt")
+SMALL = (
+    "CardTemplates/back.png",
+    "CardTemplates/border.png",
+    "CardTemplates/gaian/creature_overlay_plain.svg",
+    "CardTemplates/the_empire/creature_overlay_plain.svg",
+    "Fonts/WTactics Symbols.ttf",
+    "Lic/README.txt",
+)
 
 
 @pytest.fixture
@@ -250,28 +260,41 @@ def _kind(name: str) -> source.Kind:
     return next(e.kind for e in source.catalogue().files if e.kind.name == name)
 
 
-@pytest.mark.parametrize(("data", "kind", "expected"), [
-    (b"not a png at all", "template", "not a PNG image"),
-    (png_bytes((100, 100)), "template", "is 100 x 100 pixels"),
-    (png_bytes((1535, 2173), "L"), "template", "is a L image"),
-    (png_bytes((1535, 2173), "P"), "template", "is a P image"),
-    (png_bytes((768, 1087)), "template", None),  # 300 dpi
-    (png_bytes((2173, 1535)), "template", "not 65 x 92 mm"),  # landscape
-    (png_bytes((1512, 2126), "RGBA"), "back", None),
-    (png_bytes((1512, 2126))[:-200], "back", "not a PNG image"),  # cut short
-    (b"<svg xmlns='http://www.w3.org/2000/svg'><g id='overlaylayer'/></svg>",
-     "template-svg", None),
-    (b"<svg xmlns='http://www.w3.org/2000/svg'><g id='other'/></svg>", "template-svg",
-     'no <g id="overlaylayer">'),
-    (b"<html><g id='overlaylayer'/></html>", "template-svg", "not an SVG image"),
-    (b"<svg xmlns='http://www.w3.org/2000/svg'><g", "template-svg", "not well-formed"),
-    (b"<!DOCTYPE svg [<!ENTITY a 'aaaa'>]><svg xmlns='http://www.w3.org/2000/svg'>"
-     b"<g id='overlaylayer'>&a;</g></svg>", "template-svg", "declares an XML entity"),
-    (b"\x00\x01\x00\x00rest", "font", None),
-    (b"<html>", "font", "not a font file"),
-    (b"licence \xe2\x80\x94 text", "text", None),
-    (b"\xff\xfe", "text", "not UTF-8"),
-])
+@pytest.mark.parametrize(
+    ("data", "kind", "expected"),
+    [
+        (b"not a png at all", "template", "not a PNG image"),
+        (png_bytes((100, 100)), "template", "is 100 x 100 pixels"),
+        (png_bytes((1535, 2173), "L"), "template", "is a L image"),
+        (png_bytes((1535, 2173), "P"), "template", "is a P image"),
+        (png_bytes((768, 1087)), "template", None),  # 300 dpi
+        (png_bytes((2173, 1535)), "template", "not 65 x 92 mm"),  # landscape
+        (png_bytes((1512, 2126), "RGBA"), "back", None),
+        (png_bytes((1512, 2126))[:-200], "back", "not a PNG image"),  # cut short
+        (
+            b"<svg xmlns='http://www.w3.org/2000/svg'><g id='overlaylayer'/></svg>",
+            "template-svg",
+            None,
+        ),
+        (
+            b"<svg xmlns='http://www.w3.org/2000/svg'><g id='other'/></svg>",
+            "template-svg",
+            'no <g id="overlaylayer">',
+        ),
+        (b"<html><g id='overlaylayer'/></html>", "template-svg", "not an SVG image"),
+        (b"<svg xmlns='http://www.w3.org/2000/svg'><g", "template-svg", "not well-formed"),
+        (
+            b"<!DOCTYPE svg [<!ENTITY a 'aaaa'>]><svg xmlns='http://www.w3.org/2000/svg'>"
+            b"<g id='overlaylayer'>&a;</g></svg>",
+            "template-svg",
+            "declares an XML entity",
+        ),
+        (b"\x00\x01\x00\x00rest", "font", None),
+        (b"<html>", "font", "not a font file"),
+        (b"licence \xe2\x80\x94 text", "text", None),
+        (b"\xff\xfe", "text", "not UTF-8"),
+    ],
+)
 def test_check_file(data: bytes, kind: str, expected: str | None):
     problem = source.check_file(data, _kind(kind))
     if expected is None:
@@ -290,8 +313,9 @@ def test_folder_source_is_read_in_place(folder_set: TemplateSet):
     entries = source.catalogue()
     assert all(entry.path in folder_set.files for entry in entries.files if entry.required)
     back = folder_set.path("CardTemplates/back.png")
-    assert folder_set.files["CardTemplates/back.png"] == \
-        hashlib.sha256(back.read_bytes()).hexdigest()
+    assert (
+        folder_set.files["CardTemplates/back.png"] == hashlib.sha256(back.read_bytes()).hexdigest()
+    )
     # two factions have SVG templates in the reference set: the rest are missing
     assert folder_set.has("CardTemplates/gaian/creature_overlay_plain.svg")
     assert "CardTemplates/the_empire/creature_overlay_plain.svg" in folder_set.missing_optional
@@ -306,12 +330,17 @@ def test_clone_layout(tmp_path: Path, folder_set: TemplateSet, small_catalogue):
     inner = link_tree(SHARED, tmp_path / "arcmage" / "Arcmage.Server.Api" / "wwwroot" / "arcmage")
     result = open_source(str(tmp_path / "arcmage"), progress=False)
     assert result.root == inner
-    assert result.files == {name: folder_set.files[name] for name in SMALL
-                            if name in folder_set.files}
+    assert result.files == {
+        name: folder_set.files[name] for name in SMALL if name in folder_set.files
+    }
     assert result.missing_optional == ["CardTemplates/the_empire/creature_overlay_plain.svg"]
     # the other ways in: part of the clone's path, the CardTemplates folder
-    for given in (tmp_path / "arcmage" / "Arcmage.Server.Api", inner.parent, inner,
-                  inner / "CardTemplates"):
+    for given in (
+        tmp_path / "arcmage" / "Arcmage.Server.Api",
+        inner.parent,
+        inner,
+        inner / "CardTemplates",
+    ):
         assert source.locate_folder(str(given)) == inner
 
 
@@ -338,8 +367,9 @@ def test_missing_required_file(tmp_path: Path):
 
 def test_several_missing_required_files(tmp_path: Path):
     need_shared()
-    link_tree(SHARED, tmp_path, skip=("CardTemplates/gaian/creature.png",
-                                      "CardTemplates/none/border.png"))
+    link_tree(
+        SHARED, tmp_path, skip=("CardTemplates/gaian/creature.png", "CardTemplates/none/border.png")
+    )
     with pytest.raises(SourceError, match=r"missing \(and 1 more required files\)"):
         open_source(str(tmp_path), progress=False)
 
@@ -366,37 +396,42 @@ def test_optional_file_invalid_is_an_error(tmp_path: Path, small_catalogue):
 # -- an address ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("address", "expected"), [
-    ("http://aminduna.arcmage.org/arcmage/", "plain http:// is refused"),
-    ("http://192.168.1.10/arcmage/", "plain http:// is refused"),
-    ("ftp://127.0.0.1/arcmage/", "ftp:// addresses are not supported"),
-    ("https:///arcmage/", "names no server"),
-    ("https://user:secret@aminduna.arcmage.org/arcmage/", "user name"),
-    ("https://aminduna.arcmage.org/arcmage/?x=1", "no ?query"),
-    ("https://aminduna.arcmage.org/a/../arcmage/", "'..'"),
-    ("https://aminduna.arcmage.org:99999/", "not a valid address"),
-])
+@pytest.mark.parametrize(
+    ("address", "expected"),
+    [
+        ("http://aminduna.arcmage.org/arcmage/", "plain http:// is refused"),
+        ("http://192.168.1.10/arcmage/", "plain http:// is refused"),
+        ("ftp://127.0.0.1/arcmage/", "ftp:// addresses are not supported"),
+        ("https:///arcmage/", "names no server"),
+        ("https://user:secret@aminduna.arcmage.org/arcmage/", "user name"),
+        ("https://aminduna.arcmage.org/arcmage/?x=1", "no ?query"),
+        ("https://aminduna.arcmage.org/a/../arcmage/", "'..'"),
+        ("https://aminduna.arcmage.org:99999/", "not a valid address"),
+    ],
+)
 def test_refused_addresses(address: str, expected: str, tmp_path: Path):
     with pytest.raises(SourceError, match=expected.replace("?", r"\?").replace(".", r"\.")):
         open_source(address, cache_dir=tmp_path)
 
 
 def test_loopback_http_and_https_addresses_are_accepted():
-    assert source.parse_address("http://127.0.0.1:8000/arcmage") == \
-        "http://127.0.0.1:8000/arcmage/"
+    assert source.parse_address("http://127.0.0.1:8000/arcmage") == "http://127.0.0.1:8000/arcmage/"
     assert source.parse_address("http://[::1]:8000/") == "http://[::1]:8000/"
     assert source.parse_address("HTTP://LOCALHOST/arcmage/") == "http://localhost/arcmage/"
-    assert source.parse_address("https://aminduna.arcmage.org") == \
-        "https://aminduna.arcmage.org/"
+    assert source.parse_address("https://aminduna.arcmage.org") == "https://aminduna.arcmage.org/"
 
 
 def test_default_cache_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     monkeypatch.delenv("TRANSLATOR_CACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert source.default_cache_dir("https://aminduna.arcmage.org/arcmage/") == \
-        tmp_path / "translator" / "arcmage" / "aminduna.arcmage.org"
-    assert source.default_cache_dir("http://127.0.0.1:8123/") == \
-        tmp_path / "translator" / "arcmage" / "127.0.0.1_8123"
+    assert (
+        source.default_cache_dir("https://aminduna.arcmage.org/arcmage/")
+        == tmp_path / "translator" / "arcmage" / "aminduna.arcmage.org"
+    )
+    assert (
+        source.default_cache_dir("http://127.0.0.1:8123/")
+        == tmp_path / "translator" / "arcmage" / "127.0.0.1_8123"
+    )
     monkeypatch.setenv("TRANSLATOR_CACHE", "")
     with pytest.raises(SourceError, match="need a cache folder"):
         source.default_cache_dir("https://aminduna.arcmage.org/arcmage/")
@@ -407,8 +442,9 @@ def test_download_from_the_server_root(downloaded, folder_set: TemplateSet):
     assert result.root == cache / "arcmage"
     assert result.files == folder_set.files  # the same bytes as the folder's
     assert result.missing_optional == folder_set.missing_optional
-    assert any("under http://127.0.0.1" in note and note.endswith("/arcmage/")
-               for note in result.notes)
+    assert any(
+        "under http://127.0.0.1" in note and note.endswith("/arcmage/") for note in result.notes
+    )
     for relative, digest in result.files.items():
         assert hashlib.sha256(result.path(relative).read_bytes()).hexdigest() == digest
     statuses = [code for _, code in log]
@@ -515,7 +551,9 @@ def test_a_web_page_is_no_file(tmp_path: Path, serve, small_catalogue):
     assert sorted(result.files) == sorted(only)
     assert result.missing_optional == [
         "CardTemplates/gaian/creature_overlay_plain.svg",
-        "CardTemplates/the_empire/creature_overlay_plain.svg", "Fonts/WTactics Symbols.ttf"]
+        "CardTemplates/the_empire/creature_overlay_plain.svg",
+        "Fonts/WTactics Symbols.ttf",
+    ]
     assert server.log[0] == ("/CardTemplates/back.png", 200)  # the page, not the file
     (root / "arcmage" / "CardTemplates" / "border.png").unlink()
     with pytest.raises(SourceError, match="answered with a web page"):
@@ -554,10 +592,15 @@ def test_no_redirect_to_another_host(tmp_path: Path, serve):
 
 def test_a_redirect_on_the_same_host_is_followed(tmp_path: Path, serve):
     need_shared()
-    server = serve(link_tree(SHARED, tmp_path / "www",
-                             only=("CardTemplates/back.png", "CardTemplates/border.png")))
+    server = serve(
+        link_tree(
+            SHARED, tmp_path / "www", only=("CardTemplates/back.png", "CardTemplates/border.png")
+        )
+    )
     server.redirect["/moved/CardTemplates/back.png"] = "/CardTemplates/back.png"
     with pytest.raises(SourceError, match=r"moved/CardTemplates/border\.png: not found"):
         open_source(server.url + "moved/", cache_dir=tmp_path / "cache", progress=False)
-    assert server.log[:2] == [("/moved/CardTemplates/back.png", 302),
-                              ("/CardTemplates/back.png", 200)]
+    assert server.log[:2] == [
+        ("/moved/CardTemplates/back.png", 302),
+        ("/CardTemplates/back.png", 200),
+    ]

@@ -31,8 +31,10 @@ def write(path: Path, text: str | bytes) -> Path:
 
 def deck(tmp_path: Path, files: dict[str, str | bytes], deck_yaml: str | None = None) -> Path:
     directory = tmp_path / "cards" / "demo"
-    write(directory / "deck.yaml", deck_yaml if deck_yaml is not None else
-          "name: Demo\ncards:\n  hawk: 2\n")
+    write(
+        directory / "deck.yaml",
+        deck_yaml if deck_yaml is not None else "name: Demo\ncards:\n  hawk: 2\n",
+    )
     for name, text in files.items():
         write(directory / name, text)
     return directory
@@ -107,45 +109,84 @@ def test_fingerprint_changes_with_translated_fields_only(tmp_path: Path) -> None
 # Validation: every problem at once, with file, line and hint.
 
 
-@pytest.mark.parametrize(("files", "expected"), [
-    ({"hawk.en.md": HAWK.replace("faction: Red Banner", "faction: Red Baner")},
-     "hawk.en.md:4: unknown faction 'Red Baner' (did you mean 'Red Banner'?)"),
-    ({"hawk.en.md": HAWK.replace("type: Creature", "type: Creatur")},
-     "hawk.en.md:3: unknown type 'Creatur' (did you mean 'Creature'?)"),
-    ({"hawk.en.md": HAWK.replace("subtype: Bird", "subtyp: Bird")},
-     "hawk.en.md:5: unknown key 'subtyp' (did you mean 'subtype'?)"),
-    ({"hawk.en.md": HAWK.replace("loyalty: 1", "loyalty: 4")},
-     "hawk.en.md:7: loyalty '4' is not 0, 1, 2 or 3"),
-    ({"hawk.en.md": HAWK.replace("attack: 2", "attack: two")},
-     "hawk.en.md:8: attack 'two' is not a number"),
-    ({"hawk.en.md": HAWK.replace("cost: 2", "cost: Y")},
-     "hawk.en.md:6: cost 'Y' is not a number (a whole number, or X)"),
-    ({"hawk.en.md": HAWK.replace("type: Creature", "type: City")},
-     "hawk.en.md:8: a City card prints no attack"),
-    ({"hawk.en.md": HAWK.replace("status: Draft", "status: draft")},
-     "hawk.en.md:10: unknown status 'draft' (did you mean 'Draft'?)"),
-    ({"hawk.en.md": HAWK.replace("status: Draft", "status: Draft\nartwork: art/none.jpg")},
-     "hawk.en.md:11: artwork 'art/none.jpg' not found"),
-    ({"hawk.en.md": HAWK.replace("status: Draft", "status: Draft\nguid: 42")},
-     "hawk.en.md:11: '42' is not an Aminduna guid"),
-    ({"hawk.en.md": HAWK.replace("subtype: Bird", "subtype: [Bird")},
-     "hawk.en.md:6:5: malformed YAML"),
-    ({"hawk.en.md": HAWK.replace("name: Storm Hawk\n", "name: Storm Hawk\nname: Hawk\n")},
-     "hawk.en.md:3: 'name' is set twice"),
-    ({"hawk.en.md": "no front matter\n"}, "hawk.en.md:1: no front matter"),
-    ({"hawk.en.md": "---\nname: x\n"}, "hawk.en.md:1: no front matter (close it"),
-    ({"hawk.en.md": b"---\nname: Faucon\xe9\n---\n"}, "hawk.en.md:2:13: not valid UTF-8"),
-    ({"hawk.en.md": HAWK, "hawk.fr.md": HAWK_FR}, None),
-    ({"hawk.en.md": HAWK, "hawk.fr.md": HAWK_FR.replace("status: Draft", "status: Draft\n"
-                                                          "attack: 3")},
-     "hawk.fr.md:5: 'attack' is inherited from the source card (set it in hawk.en.md"),
-    ({"hawk.en.md": HAWK, "hawk.fr.md": HAWK_FR.replace("status: Draft",
-                                                          "status: Draft\nsource: 123456789012")},
-     "hawk.fr.md:5: '123456789012' is not a source fingerprint"),
-    ({"hawk.en.md": HAWK, "bird.fr.md": HAWK_FR},
-     "bird.fr.md:1: translation without a source card"),
-    ({"hawk.en.md": HAWK, "Hawk.en.md": HAWK}, "Hawk.en.md:1: card files are named"),
-])
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        (
+            {"hawk.en.md": HAWK.replace("faction: Red Banner", "faction: Red Baner")},
+            "hawk.en.md:4: unknown faction 'Red Baner' (did you mean 'Red Banner'?)",
+        ),
+        (
+            {"hawk.en.md": HAWK.replace("type: Creature", "type: Creatur")},
+            "hawk.en.md:3: unknown type 'Creatur' (did you mean 'Creature'?)",
+        ),
+        (
+            {"hawk.en.md": HAWK.replace("subtype: Bird", "subtyp: Bird")},
+            "hawk.en.md:5: unknown key 'subtyp' (did you mean 'subtype'?)",
+        ),
+        (
+            {"hawk.en.md": HAWK.replace("loyalty: 1", "loyalty: 4")},
+            "hawk.en.md:7: loyalty '4' is not 0, 1, 2 or 3",
+        ),
+        (
+            {"hawk.en.md": HAWK.replace("attack: 2", "attack: two")},
+            "hawk.en.md:8: attack 'two' is not a number",
+        ),
+        (
+            {"hawk.en.md": HAWK.replace("cost: 2", "cost: Y")},
+            "hawk.en.md:6: cost 'Y' is not a number (a whole number, or X)",
+        ),
+        (
+            {"hawk.en.md": HAWK.replace("type: Creature", "type: City")},
+            "hawk.en.md:8: a City card prints no attack",
+        ),
+        (
+            {"hawk.en.md": HAWK.replace("status: Draft", "status: draft")},
+            "hawk.en.md:10: unknown status 'draft' (did you mean 'Draft'?)",
+        ),
+        (
+            {"hawk.en.md": HAWK.replace("status: Draft", "status: Draft\nartwork: art/none.jpg")},
+            "hawk.en.md:11: artwork 'art/none.jpg' not found",
+        ),
+        (
+            {"hawk.en.md": HAWK.replace("status: Draft", "status: Draft\nguid: 42")},
+            "hawk.en.md:11: '42' is not an Aminduna guid",
+        ),
+        (
+            {"hawk.en.md": HAWK.replace("subtype: Bird", "subtype: [Bird")},
+            "hawk.en.md:6:5: malformed YAML",
+        ),
+        (
+            {"hawk.en.md": HAWK.replace("name: Storm Hawk\n", "name: Storm Hawk\nname: Hawk\n")},
+            "hawk.en.md:3: 'name' is set twice",
+        ),
+        ({"hawk.en.md": "no front matter\n"}, "hawk.en.md:1: no front matter"),
+        ({"hawk.en.md": "---\nname: x\n"}, "hawk.en.md:1: no front matter (close it"),
+        ({"hawk.en.md": b"---\nname: Faucon\xe9\n---\n"}, "hawk.en.md:2:13: not valid UTF-8"),
+        ({"hawk.en.md": HAWK, "hawk.fr.md": HAWK_FR}, None),
+        (
+            {
+                "hawk.en.md": HAWK,
+                "hawk.fr.md": HAWK_FR.replace("status: Draft", "status: Draft\nattack: 3"),
+            },
+            "hawk.fr.md:5: 'attack' is inherited from the source card (set it in hawk.en.md",
+        ),
+        (
+            {
+                "hawk.en.md": HAWK,
+                "hawk.fr.md": HAWK_FR.replace(
+                    "status: Draft", "status: Draft\nsource: 123456789012"
+                ),
+            },
+            "hawk.fr.md:5: '123456789012' is not a source fingerprint",
+        ),
+        (
+            {"hawk.en.md": HAWK, "bird.fr.md": HAWK_FR},
+            "bird.fr.md:1: translation without a source card",
+        ),
+        ({"hawk.en.md": HAWK, "Hawk.en.md": HAWK}, "Hawk.en.md:1: card files are named"),
+    ],
+)
 def test_problems(tmp_path: Path, files: dict, expected: str | None) -> None:
     found = problems_of(deck(tmp_path, files))
     if expected is None:
@@ -155,15 +196,21 @@ def test_problems(tmp_path: Path, files: dict, expected: str | None) -> None:
 
 
 def test_all_problems_are_reported_at_once(tmp_path: Path) -> None:
-    bad = (HAWK.replace("faction: Red Banner", "faction: Nope")
-           .replace("loyalty: 1", "loyalty: 9").replace("attack: 2", "attack: x"))
+    bad = (
+        HAWK.replace("faction: Red Banner", "faction: Nope")
+        .replace("loyalty: 1", "loyalty: 9")
+        .replace("attack: 2", "attack: x")
+    )
     found = problems_of(deck(tmp_path, {"hawk.en.md": bad}))
     assert len(found) == 3
 
 
 def test_deck_problems(tmp_path: Path) -> None:
-    directory = deck(tmp_path, {"hawk.en.md": HAWK},
-                     "name: Demo\ncards:\n  hawk: 2\n  owl: 1\n  crow: zero\nfoo: 1\n")
+    directory = deck(
+        tmp_path,
+        {"hawk.en.md": HAWK},
+        "name: Demo\ncards:\n  hawk: 2\n  owl: 1\n  crow: zero\nfoo: 1\n",
+    )
     found = problems_of(directory)
     assert any("deck.yaml:4: the deck lists 'owl', which has no card file" in p for p in found)
     assert any("deck.yaml:5: quantity of 'crow' is not a positive number" in p for p in found)
@@ -172,8 +219,7 @@ def test_deck_problems(tmp_path: Path) -> None:
 
 def test_duplicate_guids_and_slugs(tmp_path: Path) -> None:
     with_guid = HAWK.replace("status: Draft", f"status: Draft\nguid: {GUID}")
-    deck(tmp_path, {"hawk.en.md": with_guid,
-                    "owl.en.md": with_guid.replace("Storm Hawk", "Owl")})
+    deck(tmp_path, {"hawk.en.md": with_guid, "owl.en.md": with_guid.replace("Storm Hawk", "Owl")})
     write(tmp_path / "cards" / "other" / "deck.yaml", "name: Other\ncards:\n  hawk: 1\n")
     write(tmp_path / "cards" / "other" / "hawk.en.md", HAWK)
     found = problems_of(tmp_path / "cards")
@@ -190,27 +236,46 @@ def test_no_deck_here(tmp_path: Path) -> None:
 # Aminduna import.
 
 
-def aminduna_card(name: str, lang: str = "en", guid: str = GUID, master: str | None = None,
-                  **extra: object) -> dict:
-    card = {"id": 913, "name": name, "firstName": name, "lastName": "",
-            "subType": "Human Keeper", "type": {"id": 2, "name": "Creature"},
-            "faction": {"id": 2, "name": "Gaian"}, "status": {"id": 1, "name": "Draft"},
-            "cost": "3", "loyalty": 1, "attack": "2", "defense": "2",
-            "info": cards.DEFAULT_FOOTERS.get(lang, ""), "markdownText": ":W:hen x.\r\n\r\ny",
-            "ruleText": "When x.", "flavorText": "",
-            "language": {"name": "English" if lang == "en" else lang, "languageCode": lang},
-            "artwork": "https://aminduna.arcmage.org/api/Cards/x/artwork.png",
-            "artist": "Some One", "artworkLicense": {"name": "CC BY-SA 4.0"},
-            "serie": {"name": "Rebirth"}, "guid": guid}
+def aminduna_card(
+    name: str, lang: str = "en", guid: str = GUID, master: str | None = None, **extra: object
+) -> dict:
+    card = {
+        "id": 913,
+        "name": name,
+        "firstName": name,
+        "lastName": "",
+        "subType": "Human Keeper",
+        "type": {"id": 2, "name": "Creature"},
+        "faction": {"id": 2, "name": "Gaian"},
+        "status": {"id": 1, "name": "Draft"},
+        "cost": "3",
+        "loyalty": 1,
+        "attack": "2",
+        "defense": "2",
+        "info": cards.DEFAULT_FOOTERS.get(lang, ""),
+        "markdownText": ":W:hen x.\r\n\r\ny",
+        "ruleText": "When x.",
+        "flavorText": "",
+        "language": {"name": "English" if lang == "en" else lang, "languageCode": lang},
+        "artwork": "https://aminduna.arcmage.org/api/Cards/x/artwork.png",
+        "artist": "Some One",
+        "artworkLicense": {"name": "CC BY-SA 4.0"},
+        "serie": {"name": "Rebirth"},
+        "guid": guid,
+    }
     if master:
-        card["masterCard"] = {"guid": master, "name": "Addax Keeper",
-                              "language": {"name": "English", "languageCode": "en"}}
+        card["masterCard"] = {
+            "guid": master,
+            "name": "Addax Keeper",
+            "language": {"name": "English", "languageCode": "en"},
+        }
     card.update(extra)
     return card
 
 
-def import_json(tmp_path: Path, documents: dict[str, object], into: str = "demo") -> tuple[
-        int, str, str]:
+def import_json(
+    tmp_path: Path, documents: dict[str, object], into: str = "demo"
+) -> tuple[int, str, str]:
     paths = []
     for name, document in documents.items():
         text = document if isinstance(document, str) else json.dumps(document)
@@ -219,6 +284,7 @@ def import_json(tmp_path: Path, documents: dict[str, object], into: str = "demo"
     out = io.StringIO()
     err = io.StringIO()
     import sys
+
     saved = sys.stderr
     sys.stderr = err
     try:
@@ -235,8 +301,14 @@ def test_import_single_card_then_translation_in_another_file(tmp_path: Path) -> 
     assert "guid: " + GUID in source and "artwork_url: https://" in source
     assert "info:" not in source  # the default footer is not written
     assert source.endswith("---\n:W:hen x.\n\ny\n")
-    fr = aminduna_card("Addax Keeper (fr wip)", "fr", GUID_FR, master=GUID,
-                       firstName="Gardien des addax", subType="Gardien, humain")
+    fr = aminduna_card(
+        "Addax Keeper (fr wip)",
+        "fr",
+        GUID_FR,
+        master=GUID,
+        firstName="Gardien des addax",
+        subType="Gardien, humain",
+    )
     code, out, _ = import_json(tmp_path, {"fr.json": fr})
     assert code == 0
     translation = (tmp_path / "cards" / "demo" / "addax-keeper.fr.md").read_text("utf-8")
@@ -253,8 +325,11 @@ def test_import_shapes(tmp_path: Path, shape: str) -> None:
     translation = aminduna_card("Gardien des addax", "fr", GUID_FR, master=GUID)
     entries = [source, translation]
     if shape == "deck":
-        document = {"guid": "11111111-2222-4333-8444-555555555555", "name": "Demo deck",
-                    "deckCards": [{"quantity": 3, "card": c} for c in entries]}
+        document = {
+            "guid": "11111111-2222-4333-8444-555555555555",
+            "name": "Demo deck",
+            "deckCards": [{"quantity": 3, "card": c} for c in entries],
+        }
     elif shape == "list":
         document = entries
     else:
@@ -275,11 +350,11 @@ def test_reimport_updates_in_place_and_keeps_local_fields(tmp_path: Path) -> Non
     import_json(tmp_path, {"card.json": aminduna_card("Addax Keeper")})
     path = tmp_path / "cards" / "demo" / "addax-keeper.en.md"
     write(tmp_path / "cards" / "demo" / "art" / "addax.jpg", b"\xff\xd8\xff")
-    path.write_text(path.read_text("utf-8").replace("status: Draft",
-                                                    "status: Draft\nartwork: art/addax.jpg"),
-                    encoding="utf-8")
-    code, out, _ = import_json(tmp_path, {"card.json": aminduna_card("Addax Keeper",
-                                                                     attack="4")})
+    path.write_text(
+        path.read_text("utf-8").replace("status: Draft", "status: Draft\nartwork: art/addax.jpg"),
+        encoding="utf-8",
+    )
+    code, out, _ = import_json(tmp_path, {"card.json": aminduna_card("Addax Keeper", attack="4")})
     assert code == 0 and "1 updated" in out
     text = path.read_text("utf-8")
     assert "attack: 4" in text and "artwork: art/addax.jpg" in text
@@ -289,18 +364,17 @@ def test_reimport_updates_in_place_and_keeps_local_fields(tmp_path: Path) -> Non
 def test_failed_import_leaves_the_library_unchanged(tmp_path: Path) -> None:
     import_json(tmp_path, {"card.json": aminduna_card("Addax Keeper")})
     before = {p: p.read_bytes() for p in (tmp_path / "cards").rglob("*") if p.is_file()}
-    orphan = aminduna_card("Orphelin", "fr", GUID_FR,
-                           master="99999999-9999-4999-8999-999999999999")
-    code, _, err = import_json(tmp_path, {"ok.json": aminduna_card("Addax Keeper", attack="9"),
-                                          "orphan.json": orphan})
+    orphan = aminduna_card("Orphelin", "fr", GUID_FR, master="99999999-9999-4999-8999-999999999999")
+    code, _, err = import_json(
+        tmp_path, {"ok.json": aminduna_card("Addax Keeper", attack="9"), "orphan.json": orphan}
+    )
     assert code == 2
     assert "has no source card" in err and "library is unchanged" in err
     after = {p: p.read_bytes() for p in (tmp_path / "cards").rglob("*") if p.is_file()}
     assert after == before
     code, _, err = import_json(tmp_path, {"bad.json": "{not json"})
     assert code == 2 and "bad.json:1:2: not valid JSON" in err
-    code, _, err = import_json(tmp_path, {"bad.json": aminduna_card("X",
-                                                                    faction={"name": "Q"})})
+    code, _, err = import_json(tmp_path, {"bad.json": aminduna_card("X", faction={"name": "Q"})})
     assert code == 2 and "unknown faction 'Q'" in err
     assert {p: p.read_bytes() for p in (tmp_path / "cards").rglob("*") if p.is_file()} == before
 
@@ -314,8 +388,9 @@ def test_translation_source_found_in_the_library(tmp_path: Path) -> None:
 
 
 def test_plan_does_not_write(tmp_path: Path) -> None:
-    plan = plan_import([("x.json", aminduna_card("Addax Keeper"))], tmp_path / "demo",
-                       cards.Library())
+    plan = plan_import(
+        [("x.json", aminduna_card("Addax Keeper"))], tmp_path / "demo", cards.Library()
+    )
     assert list(plan.files) and not (tmp_path / "demo").exists()
 
 
@@ -330,8 +405,18 @@ def test_export_shape() -> None:
     first = data["deckCards"][0]
     card = first["card"]
     assert list(card)[-1] in ("guid", "translator")
-    for key in ("name", "firstName", "type", "faction", "markdownText", "ruleText",
-                "flavorText", "language", "masterCard", "info"):
+    for key in (
+        "name",
+        "firstName",
+        "type",
+        "faction",
+        "markdownText",
+        "ruleText",
+        "flavorText",
+        "language",
+        "masterCard",
+        "info",
+    ):
         assert key in card, key
     assert all(value is not None for value in card.values())
     assert card["masterCard"]["language"]["languageCode"] == "en"
@@ -352,8 +437,9 @@ def test_export_missing_translation_is_a_wip_stand_in(tmp_path: Path) -> None:
 def test_import_of_export_is_lossless(tmp_path: Path) -> None:
     library, _ = cards.load_library([str(SAMPLE)])
     languages = sorted({lang for card in library.cards.values() for lang in card.languages()})
-    documents = {f"deck.{lang}.json": cards.export_deck(library, "sample", lang)[0]
-                 for lang in languages}
+    documents = {
+        f"deck.{lang}.json": cards.export_deck(library, "sample", lang)[0] for lang in languages
+    }
     # The artwork files travel beside the JSON (Aminduna only has their URLs).
     shutil.copytree(SAMPLE / "art", tmp_path / "cards" / "sample" / "art")
     code, _, err = import_json(tmp_path, documents, into="sample")
@@ -374,8 +460,9 @@ def test_import_of_export_is_lossless(tmp_path: Path) -> None:
 
 def test_cli_export_writes_json_and_deck_txt(tmp_path: Path) -> None:
     output = tmp_path / "deck.fr.json"
-    code = main(["export", "arcmage", str(SAMPLE), "--lang", "fr", "-o", str(output)],
-                io.StringIO())
+    code = main(
+        ["export", "arcmage", str(SAMPLE), "--lang", "fr", "-o", str(output)], io.StringIO()
+    )
     assert code == 0
     assert json.loads(output.read_text("utf-8"))["language"]["languageCode"] == "fr"
     assert (tmp_path / "deck.fr.txt").read_text("utf-8").startswith("# Sample by")

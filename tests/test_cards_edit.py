@@ -37,8 +37,13 @@ CARD = (
     "\n"
     ":m: La *joueureuse ciblée* pioche une carte.\n"
 )
-FIELDS = {"name": "Messager", "name2": "du ciel de fer", "subtype": "Oiseau, soldat",
-          "status": "Draft", "source": "13bd-01c1-b0f5-5f06-7423"}
+FIELDS = {
+    "name": "Messager",
+    "name2": "du ciel de fer",
+    "subtype": "Oiseau, soldat",
+    "status": "Draft",
+    "source": "13bd-01c1-b0f5-5f06-7423",
+}
 
 
 def parse(text: str, path: str = PATH) -> CardFile:
@@ -48,8 +53,9 @@ def parse(text: str, path: str = PATH) -> CardFile:
     return card
 
 
-def edit(text: str, changes: dict[str, Any] | None = None, body: str | None = None,
-         path: str = PATH) -> str:
+def edit(
+    text: str, changes: dict[str, Any] | None = None, body: str | None = None, path: str = PATH
+) -> str:
     return edit_card(parse(text, path), text, changes, body)
 
 
@@ -65,7 +71,7 @@ def index_of(lines: list[str], key: str) -> int:
 
 
 def without(lines: list[str], index: int) -> list[str]:
-    return lines[:index] + lines[index + 1:]
+    return lines[:index] + lines[index + 1 :]
 
 
 def test_the_hand_written_card_reads_as_intended() -> None:
@@ -78,24 +84,27 @@ def test_the_hand_written_card_reads_as_intended() -> None:
 # 1. One value changed: its quoting and comment kept, every other line identical
 
 
-@pytest.mark.parametrize(("key", "value", "line"), [
-    # double quoted stays double quoted, and keeps its comment and its spacing
-    ("name", "Courrier", 'name: "Courrier"  # le nom imprimé\n'),
-    ("name", 'Le "vrai" courrier', 'name: "Le \\"vrai\\" courrier"  # le nom imprimé\n'),
-    # single quoted stays single quoted (a quote is doubled, as YAML wants)
-    ("name2", "de l'air", "name2: 'de l''air'\n"),
-    # plain stays plain, with its comment
-    ("subtype", "Oiseau", "subtype: Oiseau # sous-type\n"),
-    ("subtype", "Oiseau, soldat, messager", "subtype: Oiseau, soldat, messager # sous-type\n"),
-    ("status", "Final", "status: Final\n"),
-    # plain is impossible: quoted, so that it reads back as the same string
-    ("subtype", "2026-01-01", 'subtype: "2026-01-01" # sous-type\n'),
-    ("subtype", "yes", 'subtype: "yes" # sous-type\n'),
-    ("subtype", "a # b", 'subtype: "a # b" # sous-type\n'),
-    ("subtype", "Oiseau: soldat", 'subtype: "Oiseau: soldat" # sous-type\n'),
-    # a fingerprint on a quoted line stays quoted
-    ("source", "0000-1111-2222-3333-4444", 'source: "0000-1111-2222-3333-4444"\n'),
-])
+@pytest.mark.parametrize(
+    ("key", "value", "line"),
+    [
+        # double quoted stays double quoted, and keeps its comment and its spacing
+        ("name", "Courrier", 'name: "Courrier"  # le nom imprimé\n'),
+        ("name", 'Le "vrai" courrier', 'name: "Le \\"vrai\\" courrier"  # le nom imprimé\n'),
+        # single quoted stays single quoted (a quote is doubled, as YAML wants)
+        ("name2", "de l'air", "name2: 'de l''air'\n"),
+        # plain stays plain, with its comment
+        ("subtype", "Oiseau", "subtype: Oiseau # sous-type\n"),
+        ("subtype", "Oiseau, soldat, messager", "subtype: Oiseau, soldat, messager # sous-type\n"),
+        ("status", "Final", "status: Final\n"),
+        # plain is impossible: quoted, so that it reads back as the same string
+        ("subtype", "2026-01-01", 'subtype: "2026-01-01" # sous-type\n'),
+        ("subtype", "yes", 'subtype: "yes" # sous-type\n'),
+        ("subtype", "a # b", 'subtype: "a # b" # sous-type\n'),
+        ("subtype", "Oiseau: soldat", 'subtype: "Oiseau: soldat" # sous-type\n'),
+        # a fingerprint on a quoted line stays quoted
+        ("source", "0000-1111-2222-3333-4444", 'source: "0000-1111-2222-3333-4444"\n'),
+    ],
+)
 def test_changing_one_value_rewrites_only_its_line(key: str, value: str, line: str) -> None:
     before = front_lines(CARD)
     new = edit(CARD, {key: value})
@@ -112,10 +121,17 @@ def test_several_values_changed_at_once() -> None:
     new = edit(CARD, {"name": "Courrier", "name2": "des nuages", "status": "Final"})
     before, after = front_lines(CARD), front_lines(new)
     changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
-    assert [after[i] for i in changed] == ['name: "Courrier"  # le nom imprimé\n',
-                                           "name2: 'des nuages'\n", "status: Final\n"]
-    assert parse(new).fields == {**FIELDS, "name": "Courrier", "name2": "des nuages",
-                                 "status": "Final"}
+    assert [after[i] for i in changed] == [
+        'name: "Courrier"  # le nom imprimé\n',
+        "name2: 'des nuages'\n",
+        "status: Final\n",
+    ]
+    assert parse(new).fields == {
+        **FIELDS,
+        "name": "Courrier",
+        "name2": "des nuages",
+        "status": "Final",
+    }
 
 
 def test_no_change_returns_the_content_unchanged() -> None:
@@ -147,7 +163,9 @@ def test_changing_a_value_of_the_sample_card() -> None:
     new = edit_card(card, content, {"source": "1111-2222-3333-4444-5555"})
     assert 'source: "1111-2222-3333-4444-5555"\n' in new
     assert parse(new, "sample/courier.fr.md").fields == {
-        **card.fields, "source": "1111-2222-3333-4444-5555"}
+        **card.fields,
+        "source": "1111-2222-3333-4444-5555",
+    }
 
 
 # --------------------------------------------------------------------------------------
@@ -174,8 +192,7 @@ def test_adding_reviewed_to_the_sample_card() -> None:
     new = edit_card(card, content, {"reviewed": "2026-11-30"})
     lines = content.splitlines(keepends=True)
     at = index_of(lines, "source") + 1
-    assert new.splitlines(keepends=True) == [*lines[:at], 'reviewed: "2026-11-30"\n',
-                                             *lines[at:]]
+    assert new.splitlines(keepends=True) == [*lines[:at], 'reviewed: "2026-11-30"\n', *lines[at:]]
     read = parse(new, "sample/courier.fr.md")
     assert read.fields == {**card.fields, "reviewed": "2026-11-30"}
     assert edit_card(read, new, {"reviewed": "2026-11-30"}) == new
@@ -185,7 +202,12 @@ def test_adding_reviewed_to_the_sample_card() -> None:
 def test_adding_wip_puts_it_right_after_status(text: str) -> None:
     before = front_lines(text)
     assert [line.split(":")[0] for line in before if ":" in line and line[0] != "#"] == [
-        "name", "name2", "subtype", "status", "source"]
+        "name",
+        "name2",
+        "subtype",
+        "status",
+        "source",
+    ]
     new = edit(text, {"wip": True})
     after = front_lines(new)
     at = index_of(before, "status") + 1
@@ -194,25 +216,48 @@ def test_adding_wip_puts_it_right_after_status(text: str) -> None:
     assert edit(new, {"wip": True}) == new
 
 
-@pytest.mark.parametrize(("text", "key", "value", "after_key", "line"), [
-    # nothing comes before name: right after the opening ---
-    ("---\nstatus: Draft\n---\nx\n", "name", "Messager", None, "name: Messager\n"),
-    ("---\nname: A\nstatus: Draft\n---\nx\n", "name2", "B", "name", "name2: B\n"),
-    ("---\nname: A\nsubtype: S\nstatus: Draft\n---\nx\n", "info", "Pied", "subtype",
-     "info: Pied\n"),
-    # guid comes before source
-    ('---\nname: A\nstatus: Draft\nsource: "13bd-01c1-b0f5-5f06-7423"\n---\nx\n', "guid",
-     "3e2a7c51-0b9d-4f0e-a6c4-1d2e3f405162", "status",
-     "guid: 3e2a7c51-0b9d-4f0e-a6c4-1d2e3f405162\n"),
-    # lint-ignore is last; a list is written in flow style on one line
-    ("---\nname: A\nstatus: Draft\n---\nx\n", "lint-ignore", ["TR404"], "status",
-     'lint-ignore: ["TR404"]\n'),
-    # after the lines that continue the value of the key before
-    ("---\nname: A\nname2: |\n  two\n  lines\nstatus: Draft\n---\nx\n", "subtype", "S",
-     "name2", "subtype: S\n"),
-])
-def test_new_key_goes_where_the_file_order_puts_it(text: str, key: str, value: Any,
-                                                   after_key: str | None, line: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "key", "value", "after_key", "line"),
+    [
+        # nothing comes before name: right after the opening ---
+        ("---\nstatus: Draft\n---\nx\n", "name", "Messager", None, "name: Messager\n"),
+        ("---\nname: A\nstatus: Draft\n---\nx\n", "name2", "B", "name", "name2: B\n"),
+        (
+            "---\nname: A\nsubtype: S\nstatus: Draft\n---\nx\n",
+            "info",
+            "Pied",
+            "subtype",
+            "info: Pied\n",
+        ),
+        # guid comes before source
+        (
+            '---\nname: A\nstatus: Draft\nsource: "13bd-01c1-b0f5-5f06-7423"\n---\nx\n',
+            "guid",
+            "3e2a7c51-0b9d-4f0e-a6c4-1d2e3f405162",
+            "status",
+            "guid: 3e2a7c51-0b9d-4f0e-a6c4-1d2e3f405162\n",
+        ),
+        # lint-ignore is last; a list is written in flow style on one line
+        (
+            "---\nname: A\nstatus: Draft\n---\nx\n",
+            "lint-ignore",
+            ["TR404"],
+            "status",
+            'lint-ignore: ["TR404"]\n',
+        ),
+        # after the lines that continue the value of the key before
+        (
+            "---\nname: A\nname2: |\n  two\n  lines\nstatus: Draft\n---\nx\n",
+            "subtype",
+            "S",
+            "name2",
+            "subtype: S\n",
+        ),
+    ],
+)
+def test_new_key_goes_where_the_file_order_puts_it(
+    text: str, key: str, value: Any, after_key: str | None, line: str
+) -> None:
     before = front_lines(text)
     new = edit(text, {key: value})
     after = front_lines(new)
@@ -226,8 +271,9 @@ def test_new_key_goes_where_the_file_order_puts_it(text: str, key: str, value: A
     assert parse(new).fields == {**parse(text).fields, key: value}
 
 
-@pytest.mark.parametrize("value", ["2026-11-30", "true", "1.0", "123456789012", "null", "~",
-                                   "12:30", "0x1F", "yes"])
+@pytest.mark.parametrize(
+    "value", ["2026-11-30", "true", "1.0", "123456789012", "null", "~", "12:30", "0x1F", "yes"]
+)
 def test_a_new_string_value_that_yaml_would_retype_is_quoted(value: str) -> None:
     new = edit(CARD, {"info": value})
     line = front_lines(new)[index_of(front_lines(new), "info")]
@@ -267,15 +313,19 @@ def test_review_changes_add_replace_and_remove_in_one_edit() -> None:
     """What ``translator review`` does: date, fresh fingerprint, no more ``wip``."""
     text = CARD.replace("status: Draft\n", "status: Draft\nwip: true  # brouillon\n")
     before = front_lines(text)
-    new = edit(text, {"reviewed": "2026-11-30", "source": "aaaa-bbbb-cccc-dddd-eeee",
-                      "wip": REMOVE})
+    new = edit(
+        text, {"reviewed": "2026-11-30", "source": "aaaa-bbbb-cccc-dddd-eeee", "wip": REMOVE}
+    )
     expected = without(before, index_of(before, "wip"))
     at = index_of(expected, "source")
     expected[at] = 'source: "aaaa-bbbb-cccc-dddd-eeee"\n'
     expected.insert(at + 1, 'reviewed: "2026-11-30"\n')
     assert front_lines(new) == expected
-    assert parse(new).fields == {**FIELDS, "source": "aaaa-bbbb-cccc-dddd-eeee",
-                                 "reviewed": "2026-11-30"}
+    assert parse(new).fields == {
+        **FIELDS,
+        "source": "aaaa-bbbb-cccc-dddd-eeee",
+        "reviewed": "2026-11-30",
+    }
 
 
 # --------------------------------------------------------------------------------------
@@ -298,22 +348,28 @@ BLOCK = (
 
 
 def test_the_block_card_reads_as_intended() -> None:
-    assert parse(BLOCK).fields == {"name": "Messager", "name2": "two\nlines\n",
-                                   "subtype": "Oiseau", "status": "Draft",
-                                   "lint-ignore": ["TR404", "GL1"]}
+    assert parse(BLOCK).fields == {
+        "name": "Messager",
+        "name2": "two\nlines\n",
+        "subtype": "Oiseau",
+        "status": "Draft",
+        "lint-ignore": ["TR404", "GL1"],
+    }
 
 
-@pytest.mark.parametrize("changes", [
-    {"name2": "one line"},
-    {"name2": "three\nlines\nnow"},
-    {"name2": REMOVE},
-    {"lint-ignore": ["TR1"]},
-    {"lint-ignore": REMOVE},
-    {"name2": REMOVE, "lint-ignore": REMOVE, "wip": True},
-    {"name2": "one line", "status": "Final", "reviewed": "2026-11-30"},
-])
-def test_a_multi_line_value_is_rewritten_with_the_intended_fields(
-        changes: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"name2": "one line"},
+        {"name2": "three\nlines\nnow"},
+        {"name2": REMOVE},
+        {"lint-ignore": ["TR1"]},
+        {"lint-ignore": REMOVE},
+        {"name2": REMOVE, "lint-ignore": REMOVE, "wip": True},
+        {"name2": "one line", "status": "Final", "reviewed": "2026-11-30"},
+    ],
+)
+def test_a_multi_line_value_is_rewritten_with_the_intended_fields(changes: dict[str, Any]) -> None:
     new = edit(BLOCK, changes)
     expected = {**parse(BLOCK).fields}
     for key, value in changes.items():
@@ -377,12 +433,15 @@ def test_the_same_body_changes_nothing() -> None:
 CRLF = CARD.replace("\n", "\r\n")
 
 
-@pytest.mark.parametrize(("key", "value", "line"), [
-    ("name", "Courrier", 'name: "Courrier"  # le nom imprimé\r\n'),
-    ("name2", "des nuages", "name2: 'des nuages'\r\n"),
-    ("subtype", "Oiseau", "subtype: Oiseau # sous-type\r\n"),
-    ("status", "Final", "status: Final\r\n"),
-])
+@pytest.mark.parametrize(
+    ("key", "value", "line"),
+    [
+        ("name", "Courrier", 'name: "Courrier"  # le nom imprimé\r\n'),
+        ("name2", "des nuages", "name2: 'des nuages'\r\n"),
+        ("subtype", "Oiseau", "subtype: Oiseau # sous-type\r\n"),
+        ("status", "Final", "status: Final\r\n"),
+    ],
+)
 def test_crlf_edited_line_keeps_crlf(key: str, value: str, line: str) -> None:
     before = CRLF.splitlines(keepends=True)
     new = edit(CRLF, {key: value})
@@ -415,12 +474,15 @@ def test_crlf_front_matter_written_again_keeps_crlf() -> None:
 # 8. The file changed since it was read; a result that would not read back
 
 
-@pytest.mark.parametrize("content", [
-    CARD.replace("status: Draft", "status: Final"),  # front matter changed
-    CARD + "Une ligne de plus.\n",  # body changed
-    CARD.replace("\n", "\r\n"),  # line ends changed
-    "",
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        CARD.replace("status: Draft", "status: Final"),  # front matter changed
+        CARD + "Une ligne de plus.\n",  # body changed
+        CARD.replace("\n", "\r\n"),  # line ends changed
+        "",
+    ],
+)
 def test_edit_error_when_the_content_is_not_what_was_read(content: str) -> None:
     card = parse(CARD)
     with pytest.raises(EditError, match="changed since it was read"):
@@ -445,21 +507,53 @@ def test_edit_error_when_no_way_of_writing_reads_back(monkeypatch: pytest.Monkey
 # The helpers: scalar, render, set_line
 
 
-@pytest.mark.parametrize(("rest", "found"), [
-    ('"a \\" b"  # c', ('"', 'a \\" b', "  # c")),
-    ("'l''air' # c", ("'", "l''air", " # c")),
-    ("Oiseau, soldat   # c", ("", "Oiseau, soldat", "   # c")),
-    ("a#b", ("", "a#b", "")),
-    ("|", None), (">-", None), ("[TR1]", None), ("{a: 1}", None), ("&x a", None),
-    ("*x", None), ("!!str a", None), ("", None), ('"unclosed', None),
-])
+@pytest.mark.parametrize(
+    ("rest", "found"),
+    [
+        ('"a \\" b"  # c', ('"', 'a \\" b', "  # c")),
+        ("'l''air' # c", ("'", "l''air", " # c")),
+        ("Oiseau, soldat   # c", ("", "Oiseau, soldat", "   # c")),
+        ("a#b", ("", "a#b", "")),
+        ("|", None),
+        (">-", None),
+        ("[TR1]", None),
+        ("{a: 1}", None),
+        ("&x a", None),
+        ("*x", None),
+        ("!!str a", None),
+        ("", None),
+        ('"unclosed', None),
+    ],
+)
 def test_scalar(rest: str, found: tuple[str, str, str] | None) -> None:
     assert scalar(rest) == found
 
 
-@pytest.mark.parametrize("value", ["Messager", "Oiseau, soldat", "2026-11-30", "true", "no",
-                                   "1.0", "1e3", "null", "", " a", "a ", "a # b", "a: b",
-                                   "- a", "'", '"', "l'air", "two\nlines", "\t", "#"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "Messager",
+        "Oiseau, soldat",
+        "2026-11-30",
+        "true",
+        "no",
+        "1.0",
+        "1e3",
+        "null",
+        "",
+        " a",
+        "a ",
+        "a # b",
+        "a: b",
+        "- a",
+        "'",
+        '"',
+        "l'air",
+        "two\nlines",
+        "\t",
+        "#",
+    ],
+)
 @pytest.mark.parametrize("style", ["", '"', "'"])
 def test_render_reads_back_as_the_same_string(value: str, style: str) -> None:
     import yaml
@@ -479,13 +573,16 @@ def test_set_line_keeps_style_comment_and_line_end() -> None:
     assert lines[2] == "status: Final\r\n"
 
 
-@pytest.mark.parametrize(("line", "key"), [
-    ("name: Messager\n", "status"),  # another key
-    ("name2: |\n", "name2"),  # a block scalar
-    ("lint-ignore: [TR1]\n", "lint-ignore"),  # a flow list
-    ("lint-ignore:\n", "lint-ignore"),  # a block list follows
-    ("# name: commented out\n", "name"),
-])
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [
+        ("name: Messager\n", "status"),  # another key
+        ("name2: |\n", "name2"),  # a block scalar
+        ("lint-ignore: [TR1]\n", "lint-ignore"),  # a flow list
+        ("lint-ignore:\n", "lint-ignore"),  # a block list follows
+        ("# name: commented out\n", "name"),
+    ],
+)
 def test_set_line_refuses_what_it_cannot_rewrite(line: str, key: str) -> None:
     lines = [line]
     assert not set_line(lines, 0, key, "x")
@@ -496,16 +593,68 @@ def test_set_line_refuses_what_it_cannot_rewrite(line: str, key: str) -> None:
 # 9. Any name: read back exactly, or refused
 
 
-TRICKY = ["yes", "no", "on", "off", "null", "~", "true", "False", "1e3", "1.0", ".inf",
-          "0x1F", "0o17", "12:30", "2026-01-01", "2026-01-01 10:00:00", "123456789012",
-          "13bd-01c1-b0f5-5f06-7423", ": ", "a: b", "#", " # c", "a #b", "'", '"', "''",
-          '"a"', "'a'", " lead", "trail ", "- a", "? a", "[a]", "{a}", "&a", "*a", "!a",
-          "|", ">", "%", "@", "`", "<<", "=", "---", "...", "\\", "\t", "a\nb", "\r", "é"]
+TRICKY = [
+    "yes",
+    "no",
+    "on",
+    "off",
+    "null",
+    "~",
+    "true",
+    "False",
+    "1e3",
+    "1.0",
+    ".inf",
+    "0x1F",
+    "0o17",
+    "12:30",
+    "2026-01-01",
+    "2026-01-01 10:00:00",
+    "123456789012",
+    "13bd-01c1-b0f5-5f06-7423",
+    ": ",
+    "a: b",
+    "#",
+    " # c",
+    "a #b",
+    "'",
+    '"',
+    "''",
+    '"a"',
+    "'a'",
+    " lead",
+    "trail ",
+    "- a",
+    "? a",
+    "[a]",
+    "{a}",
+    "&a",
+    "*a",
+    "!a",
+    "|",
+    ">",
+    "%",
+    "@",
+    "`",
+    "<<",
+    "=",
+    "---",
+    "...",
+    "\\",
+    "\t",
+    "a\nb",
+    "\r",
+    "é",
+]
 NAMES = st.one_of(
     st.sampled_from(TRICKY),
     st.text(max_size=24),
-    st.builds(lambda a, b, c: a + b + c, st.sampled_from(TRICKY),
-              st.text(max_size=6), st.sampled_from(TRICKY)),
+    st.builds(
+        lambda a, b, c: a + b + c,
+        st.sampled_from(TRICKY),
+        st.text(max_size=6),
+        st.sampled_from(TRICKY),
+    ),
 )
 BASES = [
     CARD,

@@ -17,8 +17,9 @@ from .conftest import ROOT
 SAMPLE = ROOT / "cards" / "sample"
 
 
-def run(*args: str, stdin: str | bytes | None = None,
-        monkeypatch: pytest.MonkeyPatch | None = None) -> tuple[int, str]:
+def run(
+    *args: str, stdin: str | bytes | None = None, monkeypatch: pytest.MonkeyPatch | None = None
+) -> tuple[int, str]:
     if stdin is not None:
         assert monkeypatch is not None
         data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
@@ -63,15 +64,16 @@ def test_markdown_reverse(monkeypatch: pytest.MonkeyPatch) -> None:
     code, out = run("markup", "markdown", "-", stdin=xml, monkeypatch=monkeypatch)
     assert code == 0
     assert out == ":W:en\\\r\nx\r\n\r\n\\"
-    code, out = run("markup", "markdown", "--newline", "lf", "-", stdin=xml,
-                    monkeypatch=monkeypatch)
+    code, out = run(
+        "markup", "markdown", "--newline", "lf", "-", stdin=xml, monkeypatch=monkeypatch
+    )
     assert out == ":W:en\\\nx\n\n\\\n"
 
 
-def test_markdown_bad_xml_names_line(monkeypatch: pytest.MonkeyPatch,
-                                     capsys: pytest.CaptureFixture[str]) -> None:
-    code, _ = run("markup", "markdown", "-", stdin="<layout>\n<p><n>x</p>",
-                  monkeypatch=monkeypatch)
+def test_markdown_bad_xml_names_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _ = run("markup", "markdown", "-", stdin="<layout>\n<p><n>x</p>", monkeypatch=monkeypatch)
     assert code == 2
     err = capsys.readouterr().err
     assert "<stdin>:2:" in err and "not well-formed" in err
@@ -81,8 +83,10 @@ def test_rules_json(tmp_path: Path) -> None:
     path = write(tmp_path, "c.md", ":m: Pay :g2:.\n\n*« Les troupeaux suivent son chant. »*")
     code, out = run("markup", "rules", "--lang", "fr", path)
     assert code == 0
-    assert json.loads(out) == {"ruleText": "M, Pay 2.",
-                               "flavorText": "Les troupeaux suivent son chant."}
+    assert json.loads(out) == {
+        "ruleText": "M, Pay 2.",
+        "flavorText": "Les troupeaux suivent son chant.",
+    }
 
 
 def test_html_escapes_card_text(tmp_path: Path) -> None:
@@ -109,8 +113,10 @@ def test_check_text_output_and_exit_code(tmp_path: Path) -> None:
     code, out = run("markup", "check", path)
     assert code == 1
     lines = out.splitlines()
-    assert lines[0] == f'{path}:4:6: MK101 \':30 and 11:\' prints as a drop cap "30 and 11": ' \
-                       "these colons pair up"
+    assert (
+        lines[0] == f"{path}:4:6: MK101 ':30 and 11:' prints as a drop cap \"30 and 11\": "
+        "these colons pair up"
+    )
     assert lines[1].startswith(f"{path}:6:5: MK102 ") and lines[1].endswith("[fix]")
     assert lines[-1] == "2 findings in 1 file: 2 errors, 0 warnings, 0 infos. 1 fixable with --fix."
 
@@ -122,9 +128,17 @@ def test_check_json_shape(tmp_path: Path) -> None:
     data = json.loads(out)
     assert data["version"] == 1
     [finding] = data["findings"]
-    assert finding == {"path": path, "code": "MK102", "severity": "error",
-                       "message": finding["message"], "line": 1, "column": 5, "end_line": 1,
-                       "end_column": 9, "fix": ":g1:"}
+    assert finding == {
+        "path": path,
+        "code": "MK102",
+        "severity": "error",
+        "message": finding["message"],
+        "line": 1,
+        "column": 5,
+        "end_line": 1,
+        "end_column": 9,
+        "fix": ":g1:",
+    }
     assert data["summary"]["errors"] == 1
 
 
@@ -135,8 +149,9 @@ def test_check_select_ignore(tmp_path: Path) -> None:
     assert run("markup", "check", "--select", "MK2", path)[0] == 0
 
 
-def test_check_unknown_rule_is_a_usage_error(tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_unknown_rule_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, "c.md", "x")
     assert run("markup", "check", "--select", "XX9", path)[0] == 2
     assert "no rule matches XX9" in capsys.readouterr().err
@@ -195,7 +210,8 @@ def test_nul_bytes_are_findings_not_crashes(tmp_path: Path) -> None:
 
 
 def test_xml_refuses_what_the_reference_cannot_convert(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, "crash.md", "Intro.\n\nSee u/www.arcmage.org.")
     assert run("markup", "xml", path)[0] == 2
     err = capsys.readouterr().err
@@ -223,17 +239,32 @@ def test_crlf_input(tmp_path: Path) -> None:
 
 
 def test_help_has_examples() -> None:
-    for args in (["--help"], ["markup", "--help"], ["markup", "check", "--help"],
-                 ["markup", "xml", "--help"], ["markup", "format", "--help"],
-                 ["markup", "rules", "--help"], ["markup", "html", "--help"],
-                 ["markup", "markdown", "--help"], ["cards", "check", "--help"],
-                 ["cards", "list", "--help"], ["cards", "show", "--help"],
-                 ["import", "arcmage", "--help"], ["export", "arcmage", "--help"],
-                 ["glossary", "lookup", "--help"], ["glossary", "export", "--help"],
-                 ["glossary", "check", "--help"], ["translate", "--help"],
-                 ["status", "--help"], ["review", "--help"], ["export", "po", "--help"],
-                 ["export", "xliff", "--help"], ["import", "po", "--help"],
-                 ["import", "xliff", "--help"], ["review-sheet", "--help"]):
+    for args in (
+        ["--help"],
+        ["markup", "--help"],
+        ["markup", "check", "--help"],
+        ["markup", "xml", "--help"],
+        ["markup", "format", "--help"],
+        ["markup", "rules", "--help"],
+        ["markup", "html", "--help"],
+        ["markup", "markdown", "--help"],
+        ["cards", "check", "--help"],
+        ["cards", "list", "--help"],
+        ["cards", "show", "--help"],
+        ["import", "arcmage", "--help"],
+        ["export", "arcmage", "--help"],
+        ["glossary", "lookup", "--help"],
+        ["glossary", "export", "--help"],
+        ["glossary", "check", "--help"],
+        ["translate", "--help"],
+        ["status", "--help"],
+        ["review", "--help"],
+        ["export", "po", "--help"],
+        ["export", "xliff", "--help"],
+        ["import", "po", "--help"],
+        ["import", "xliff", "--help"],
+        ["review-sheet", "--help"],
+    ):
         out = io.StringIO()
         with pytest.raises(SystemExit) as exit_info:
             sys.stdout, saved = out, sys.stdout
@@ -247,8 +278,13 @@ def test_help_has_examples() -> None:
 
 def test_installed_console_script() -> None:
     """The ``translator`` entry point of the installed package runs."""
-    result = subprocess.run([sys.executable, "-m", "translator", "markup", "xml", "-"],
-                            input=":g1:", capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "translator", "markup", "xml", "-"],
+        input=":g1:",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0
     assert result.stdout == "<layout><p><g1 /></p></layout>\n"
 
@@ -265,8 +301,13 @@ def test_every_subpackage_is_packaged() -> None:
 
     from .conftest import ROOT
 
-    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
-                 ["tool"]["setuptools"]["packages"])
-    found = {".".join(p.parent.relative_to(ROOT).parts)
-             for p in (ROOT / "translator").rglob("__init__.py")}
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"][
+            "packages"
+        ]
+    )
+    found = {
+        ".".join(p.parent.relative_to(ROOT).parts)
+        for p in (ROOT / "translator").rglob("__init__.py")
+    }
     assert found <= listed, sorted(found - listed)

@@ -74,6 +74,13 @@ def test_recorded_reference_behaviour(case: dict) -> None:
 
 def test_recordings_cover_every_kind_of_trap() -> None:
     names = {c["name"] for c in RECORDED}
-    for needed in ("time pair", "fence unclosed", "setext after two lines", "url uppercase",
-                   "crash list in quote", "entities", "pa at end"):
+    for needed in (
+        "time pair",
+        "fence unclosed",
+        "setext after two lines",
+        "url uppercase",
+        "crash list in quote",
+        "entities",
+        "pa at end",
+    ):
         assert needed in names

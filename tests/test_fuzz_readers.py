@@ -38,11 +38,18 @@ def fuzz_settings(examples: int) -> settings:
     """Derandomized (the same examples on every run, no example database); no shrinking:
     a failing example is reported as found, so that a failure costs no more time than a
     pass (shrinking a file through the command line takes minutes)."""
-    return settings(max_examples=examples, deadline=None, derandomize=True, database=None,
-                    phases=(Phase.explicit, Phase.generate),
-                    suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                           HealthCheck.too_slow,
-                                           HealthCheck.filter_too_much])
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=(Phase.explicit, Phase.generate),
+        suppress_health_check=[
+            HealthCheck.function_scoped_fixture,
+            HealthCheck.too_slow,
+            HealthCheck.filter_too_much,
+        ],
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -65,8 +72,9 @@ def cli(*args: str) -> tuple[int, str, str]:
         code = error.code if isinstance(error.code, int) else 2
     except BaseException as error:  # the test's very subject
         tb = "".join(traceback.format_exception(error))
-        raise Escaped(f"{type(error).__name__} escaped main({list(args)}): "
-                      f"{str(error)[:300]}\n{tb[-3000:]}") from None
+        raise Escaped(
+            f"{type(error).__name__} escaped main({list(args)}): {str(error)[:300]}\n{tb[-3000:]}"
+        ) from None
     return code, out.getvalue() + stdout.getvalue(), err.getvalue()
 
 
@@ -79,23 +87,29 @@ def check(args: tuple[str, ...], fuzzed: Path, *also: Path) -> int:
     """Run the command; assert what holds for any input.  ``also``: other input files a
     message may name instead (a JSON translation and its English source)."""
     code, out, err = cli(*args)
-    shown = (f"translator {' '.join(args)} -> exit {code}\n--- stdout ---\n{out[-1500:]}\n"
-             f"--- stderr ---\n{err[-2500:]}")
+    shown = (
+        f"translator {' '.join(args)} -> exit {code}\n--- stdout ---\n{out[-1500:]}\n"
+        f"--- stderr ---\n{err[-2500:]}"
+    )
     if os.environ.get("FUZZ_TRACE"):  # to see what the examples do: FUZZ_TRACE=1 pytest -s
-        print(f"exit {code}: {' '.join(args)[:60]} <- {fuzzed.name}: "
-              f"{(err or out).strip().splitlines()[:1]}")
+        print(
+            f"exit {code}: {' '.join(args)[:60]} <- {fuzzed.name}: "
+            f"{(err or out).strip().splitlines()[:1]}"
+        )
     assert code in (0, 1, 2), shown
     assert "Traceback" not in err, shown
     if code == 2:
         # the report of a check command is its output
         diagnostics = out + err if args[:2] in CHECKS else err
-        lines = [line for line in diagnostics.splitlines()
-                 if line.strip() and not NOTICE.match(line)]
+        lines = [
+            line for line in diagnostics.splitlines() if line.strip() and not NOTICE.match(line)
+        ]
         assert lines, f"exit code 2 and no message\n{shown}"
         assert FILE_NAME.search(lines[0]), f"the first line names no file\n{shown}"
         names = {fuzzed.name, *(p.name for p in also)}
-        assert any(name in diagnostics for name in names), \
+        assert any(name in diagnostics for name in names), (
             f"exit code 2, and no message names {sorted(names)}\n{shown}"
+        )
     return code
 
 
@@ -178,7 +192,9 @@ def world(tmp_path_factory: pytest.TempPathFactory):
         shutil.copy(SAMPLE / "art" / f"{slug}.jpg", deck / "art")
     (deck / "deck.yaml").write_text(
         "# a small deck\nname: Mini\ncreator: fuzz\ncards:\n  courier: 2\n  mossgate: 1\n"
-        "  soul-drain: 2\n", encoding="utf-8")
+        "  soul-drain: 2\n",
+        encoding="utf-8",
+    )
     (root / "cards" / "glossary" / "fr").mkdir(parents=True)
     (root / "cards" / "glossary" / "fr" / "extra.yaml").write_text(VALID_GLOSSARY, "utf-8")
     for directory in ("json", "po", "xliff", "theme", "imp/new"):
@@ -190,8 +206,9 @@ def world(tmp_path_factory: pytest.TempPathFactory):
         patch.chdir(root)
         patch.setenv("NO_COLOR", "1")
         for lang in ("en", "fr"):
-            code, _, err = cli("export", "arcmage", "cards/mini", "--lang", lang,
-                               "-o", f"json/deck.{lang}.json")
+            code, _, err = cli(
+                "export", "arcmage", "cards/mini", "--lang", lang, "-o", f"json/deck.{lang}.json"
+            )
             assert code == 0, err
         document = json.loads((root / "json" / "deck.en.json").read_text("utf-8"))
         for entry in document["deckCards"]:
@@ -199,11 +216,13 @@ def world(tmp_path_factory: pytest.TempPathFactory):
         (root / "json" / "deck.en.json").write_text(json.dumps(document, indent=2), "utf-8")
         for output in ("json/deck.en.txt", "json/deck.fr.txt"):
             (root / output).unlink(missing_ok=True)
-        code, _, err = cli("export", "po", "cards/mini", "--lang", "fr", "-o",
-                           "po/mini.fr.po", "--no-tbx")
+        code, _, err = cli(
+            "export", "po", "cards/mini", "--lang", "fr", "-o", "po/mini.fr.po", "--no-tbx"
+        )
         assert code == 0, err
-        code, _, err = cli("export", "xliff", "cards/mini", "--lang", "eo", "-o",
-                           "xliff/mini.eo.xlf", "--no-tbx")
+        code, _, err = cli(
+            "export", "xliff", "cards/mini", "--lang", "eo", "-o", "xliff/mini.eo.xlf", "--no-tbx"
+        )
         assert code == 0, err
         world = World(root)
         world.freeze()
@@ -223,21 +242,133 @@ def fresh(world: World) -> World:
 #: Snippets of syntax and trouble: YAML, JSON, PO, XML, TOML, card markup, control and
 #: invisible characters, numbers of every kind.
 POOL = [
-    ":", ": ", "-", "- ", "[", "]", "{", "}", ",", "&a ", "*a", "*a ", "!!", "!!str ",
-    "!!python/object/apply:os.system ['true'] ", "!!binary ", "|", "|-\n", ">", "'", '"',
-    "#", "%YAML 1.1\n", "%TAG ! tag:x,2000:\n", "---\n", "---", "...\n", "? ", "<<: ",
-    "\\", "\\n", "\\u0000", "\\ud800", "\\x1b", "\\e", "\n", "\r\n", "\r", "\t", " ",
-    "\x00", "\x1b", "\x1b[31m", "\x07", "\x08", "\x7f", "\x85", "\ufeff", "\u202e",
-    "\u2028", "\u2029", "\u200b", "\u00a0", "\ufffd", "é", "«", "»", "’",
-    "msgid ", "msgstr ", "msgctxt ", "msgid_plural ", "msgstr[0] ", "#, fuzzy\n",
-    "#| msgid ", "#~ ", '""\n', '"\n"', "<", ">", "&", "&amp;", "&#0;", "&#x1b;",
-    "<![CDATA[", "]]>", "<!--", "-->", "<target>", "</target>", "<source/>",
-    "<!DOCTYPE x [<!ENTITY e 'e'>]>", "&e;", "=", " = ", "[lint]\n", "[[lint]]\n",
-    "[tool.translator.lint]\n", "'''", '"""', "NaN", "Infinity", "-Infinity", "nan",
-    "inf", "1e999", "-0", "0x1F", "0o17", "1_000", "null", "true", "false", "~", "yes",
-    "9" * 5000, "2026-13-45", "2026-11-30", "X", "-1", "+1/+1", "***", "**", "*", ":m:",
-    ":g1:", ":G1:", ":", "\\\n", "# ", "[x](http://example.org)", "<script>",
-    "../", "/etc/passwd", "%s", "{0}", "${x}",
+    ":",
+    ": ",
+    "-",
+    "- ",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    "&a ",
+    "*a",
+    "*a ",
+    "!!",
+    "!!str ",
+    "!!python/object/apply:os.system ['true'] ",
+    "!!binary ",
+    "|",
+    "|-\n",
+    ">",
+    "'",
+    '"',
+    "#",
+    "%YAML 1.1\n",
+    "%TAG ! tag:x,2000:\n",
+    "---\n",
+    "---",
+    "...\n",
+    "? ",
+    "<<: ",
+    "\\",
+    "\\n",
+    "\\u0000",
+    "\\ud800",
+    "\\x1b",
+    "\\e",
+    "\n",
+    "\r\n",
+    "\r",
+    "\t",
+    " ",
+    "\x00",
+    "\x1b",
+    "\x1b[31m",
+    "\x07",
+    "\x08",
+    "\x7f",
+    "\x85",
+    "\ufeff",
+    "\u202e",
+    "\u2028",
+    "\u2029",
+    "\u200b",
+    "\u00a0",
+    "\ufffd",
+    "é",
+    "«",
+    "»",
+    "’",
+    "msgid ",
+    "msgstr ",
+    "msgctxt ",
+    "msgid_plural ",
+    "msgstr[0] ",
+    "#, fuzzy\n",
+    "#| msgid ",
+    "#~ ",
+    '""\n',
+    '"\n"',
+    "<",
+    ">",
+    "&",
+    "&amp;",
+    "&#0;",
+    "&#x1b;",
+    "<![CDATA[",
+    "]]>",
+    "<!--",
+    "-->",
+    "<target>",
+    "</target>",
+    "<source/>",
+    "<!DOCTYPE x [<!ENTITY e 'e'>]>",
+    "&e;",
+    "=",
+    " = ",
+    "[lint]\n",
+    "[[lint]]\n",
+    "[tool.translator.lint]\n",
+    "'''",
+    '"""',
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "nan",
+    "inf",
+    "1e999",
+    "-0",
+    "0x1F",
+    "0o17",
+    "1_000",
+    "null",
+    "true",
+    "false",
+    "~",
+    "yes",
+    "9" * 5000,
+    "2026-13-45",
+    "2026-11-30",
+    "X",
+    "-1",
+    "+1/+1",
+    "***",
+    "**",
+    "*",
+    ":m:",
+    ":g1:",
+    ":G1:",
+    ":",
+    "\\\n",
+    "# ",
+    "[x](http://example.org)",
+    "<script>",
+    "../",
+    "/etc/passwd",
+    "%s",
+    "{0}",
+    "${x}",
 ]
 RAW_BYTES = [b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xef\xbb\xbf", b"\xc0\x80", b"\xf4\x90\x80\x80"]
 
@@ -250,15 +381,18 @@ def text_mutations(draw: st.DrawFn, base: str) -> bytes:
     """``base`` with 1-4 random edits, as bytes (sometimes not UTF-8)."""
     text = base
     for _ in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(("insert", "insert", "delete", "replace", "replace",
-                                     "truncate", *LINE_OPS)))
+        kind = draw(
+            st.sampled_from(
+                ("insert", "insert", "delete", "replace", "replace", "truncate", *LINE_OPS)
+            )
+        )
         pos = draw(st.integers(0, len(text)))
         if kind == "insert":
             text = text[:pos] + draw(snippets) + text[pos:]
         elif kind == "delete":
-            text = text[:pos] + text[pos + draw(st.integers(1, 30)):]
+            text = text[:pos] + text[pos + draw(st.integers(1, 30)) :]
         elif kind == "replace":
-            text = text[:pos] + draw(snippets) + text[pos + draw(st.integers(1, 6)):]
+            text = text[:pos] + draw(snippets) + text[pos + draw(st.integers(1, 6)) :]
         elif kind == "truncate":
             text = text[:pos]
         else:
@@ -272,8 +406,9 @@ def text_mutations(draw: st.DrawFn, base: str) -> bytes:
                 j = draw(st.integers(0, len(lines) - 1))
                 lines[i], lines[j] = lines[j], lines[i]
             else:
-                lines.insert(i, draw(snippets) + draw(st.sampled_from(["", ": ", " = "]))
-                             + draw(snippets))
+                lines.insert(
+                    i, draw(snippets) + draw(st.sampled_from(["", ": ", " = "])) + draw(snippets)
+                )
             text = "\n".join(lines)
     data = text.encode("utf-8", "surrogatepass")
     if draw(st.integers(0, 9)) == 0:
@@ -283,24 +418,104 @@ def text_mutations(draw: st.DrawFn, base: str) -> bytes:
 
 
 scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(-10**6, 10**6), st.integers(2**63, 10**40),
-    st.floats(), st.text(max_size=20),
-    st.sampled_from(["X", "", "Gaian", "Creature", "City", "Magic", "Draft", "Final", "None",
-                     "-1", "1.5", "4", "fr", "en", "TR101", "courier", "Courier"]),
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**6), 10**6),
+    st.integers(2**63, 10**40),
+    st.floats(),
+    st.text(max_size=20),
+    st.sampled_from(
+        [
+            "X",
+            "",
+            "Gaian",
+            "Creature",
+            "City",
+            "Magic",
+            "Draft",
+            "Final",
+            "None",
+            "-1",
+            "1.5",
+            "4",
+            "fr",
+            "en",
+            "TR101",
+            "courier",
+            "Courier",
+        ]
+    ),
     st.dates(),
 )
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
-                      | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=5)
+values = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=5,
+)
 #: Raw YAML put in place of a value (what safe_dump would never write).
-RAW_YAML = ["9" * 5000, ".nan", "-.inf", "0x1F", "0o17", "1_000", "2026-13-45", "*nope",
-            "&x 1", "!!binary AAAA", "!!python/object/apply:os.system ['true']", "!!set {a, b}",
-            "[" * 200 + "]" * 200, "{a: [b, {c: d}]}", "'unterminated", '"\\e[31m"',
-            '"\\0"', '"\\u202E"', "|\n  block\n  text", "~", "yes", "NO", "1e400", "-0",
-            "'  '", '""', "? complex\n: key", "[*a, &a 1]", "<<: {a: 1}", "- - -", "\t1"]
-RAW_JSON = ["NaN", "Infinity", "-Infinity", "1e999", "9" * 5000, "-0", "[" * 300 + "]" * 300,
-            '"\\u0000"', '"\\ud800"', '"\\u001b[31m"', "01", "0x10", "'single'", "true",
-            "null", "{}", "[]", '""', '"' + "a" * 70000 + '"', '{"a": 1, "a": 2}', "1.0",
-            "-1", "2.5e-3", '"²"', '"٣"', '"\\u202e"']
+RAW_YAML = [
+    "9" * 5000,
+    ".nan",
+    "-.inf",
+    "0x1F",
+    "0o17",
+    "1_000",
+    "2026-13-45",
+    "*nope",
+    "&x 1",
+    "!!binary AAAA",
+    "!!python/object/apply:os.system ['true']",
+    "!!set {a, b}",
+    "[" * 200 + "]" * 200,
+    "{a: [b, {c: d}]}",
+    "'unterminated",
+    '"\\e[31m"',
+    '"\\0"',
+    '"\\u202E"',
+    "|\n  block\n  text",
+    "~",
+    "yes",
+    "NO",
+    "1e400",
+    "-0",
+    "'  '",
+    '""',
+    "? complex\n: key",
+    "[*a, &a 1]",
+    "<<: {a: 1}",
+    "- - -",
+    "\t1",
+]
+RAW_JSON = [
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "1e999",
+    "9" * 5000,
+    "-0",
+    "[" * 300 + "]" * 300,
+    '"\\u0000"',
+    '"\\ud800"',
+    '"\\u001b[31m"',
+    "01",
+    "0x10",
+    "'single'",
+    "true",
+    "null",
+    "{}",
+    "[]",
+    '""',
+    '"' + "a" * 70000 + '"',
+    '{"a": 1, "a": 2}',
+    "1.0",
+    "-1",
+    "2.5e-3",
+    '"²"',
+    '"٣"',
+    '"\\u202e"',
+]
 
 
 def node_paths(data: object, path: tuple = ()) -> list[tuple]:
@@ -350,8 +565,22 @@ def structure_mutations(draw: st.DrawFn, data: object, dump, raws: list[str]) ->
     elif kind == "delete":
         del parent[key]
     elif kind == "add" and isinstance(parent, dict):
-        parent[draw(st.sampled_from([*map(str, parent), "lint-ignore", "wip", "source",
-                                     "guid", "x", "info", "name2"]))] = draw(values)
+        parent[
+            draw(
+                st.sampled_from(
+                    [
+                        *map(str, parent),
+                        "lint-ignore",
+                        "wip",
+                        "source",
+                        "guid",
+                        "x",
+                        "info",
+                        "name2",
+                    ]
+                )
+            )
+        ] = draw(values)
     elif kind == "add":
         parent.append(draw(values))
     else:
@@ -420,22 +649,41 @@ def po_quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-PO_HEADER_VALUES = ["fr", "FR", "fr_CA", "eo", "en", "", "xx", "../fr", "mini", "sample",
-                    "../../etc", "nope", "charset=latin-1", "charset=utf-16", "nplurals=x;"]
+PO_HEADER_VALUES = [
+    "fr",
+    "FR",
+    "fr_CA",
+    "eo",
+    "en",
+    "",
+    "xx",
+    "../fr",
+    "mini",
+    "sample",
+    "../../etc",
+    "nope",
+    "charset=latin-1",
+    "charset=utf-16",
+    "nplurals=x;",
+]
 
 
 @st.composite
 def po_mutations(draw: st.DrawFn, base: str) -> bytes:
     """A PO file: an entry's msgstr, msgctxt or flags changed, an entry duplicated or
     deleted, a header field changed; or edited as text."""
-    kind = draw(st.sampled_from(("text", "msgstr", "msgstr", "msgctxt", "fuzzy",
-                                 "duplicate", "delete", "header")))
+    kind = draw(
+        st.sampled_from(
+            ("text", "msgstr", "msgstr", "msgctxt", "fuzzy", "duplicate", "delete", "header")
+        )
+    )
     if kind == "text":
         return draw(text_mutations(base))
     header, *entries = base.rstrip("\n").split("\n\n")
     if kind == "header":
-        field = draw(st.sampled_from(["Language", "X-Translator-Deck", "Content-Type",
-                                      "Plural-Forms"]))
+        field = draw(
+            st.sampled_from(["Language", "X-Translator-Deck", "Content-Type", "Plural-Forms"])
+        )
         value = draw(st.one_of(st.sampled_from(PO_HEADER_VALUES), st.text(max_size=10)))
         value = value.replace("\\", "").replace('"', "").replace("\n", "")
         header = re.sub(rf'"{field}: [^"]*\\n"', f'"{field}: {value}\\\\n"', header)
@@ -443,14 +691,31 @@ def po_mutations(draw: st.DrawFn, base: str) -> bytes:
         i = draw(st.integers(0, len(entries) - 1))
         entry = entries[i]
         if kind == "msgstr":
-            new = draw(st.one_of(st.text(max_size=40), st.sampled_from(POOL),
-                                 st.just("a" * 70000)))
-            entry = re.sub(r'msgstr ("(?:[^"\\]|\\.)*"\n?)+', lambda m: "msgstr " +
-                           po_quote(new) + "\n", entry + "\n").rstrip("\n")
+            new = draw(st.one_of(st.text(max_size=40), st.sampled_from(POOL), st.just("a" * 70000)))
+            entry = re.sub(
+                r'msgstr ("(?:[^"\\]|\\.)*"\n?)+',
+                lambda m: "msgstr " + po_quote(new) + "\n",
+                entry + "\n",
+            ).rstrip("\n")
         elif kind == "msgctxt":
-            new = draw(st.one_of(st.text(max_size=20), st.sampled_from(
-                ["courier:name", "courier:bogus", "nope:name", ":", "", "../x:name",
-                 "courier:name2", "mossgate:flavour", "soul-drain:info"])))
+            new = draw(
+                st.one_of(
+                    st.text(max_size=20),
+                    st.sampled_from(
+                        [
+                            "courier:name",
+                            "courier:bogus",
+                            "nope:name",
+                            ":",
+                            "",
+                            "../x:name",
+                            "courier:name2",
+                            "mossgate:flavour",
+                            "soul-drain:info",
+                        ]
+                    ),
+                )
+            )
             entry = re.sub(r'msgctxt "[^"]*"', lambda m: "msgctxt " + po_quote(new), entry)
         elif kind == "fuzzy":
             entry = "#, fuzzy\n" + entry
@@ -469,8 +734,9 @@ def xml_escape(text: str) -> str:
 
 @st.composite
 def xliff_mutations(draw: st.DrawFn, base: str) -> bytes:
-    kind = draw(st.sampled_from(("text", "target", "target", "id", "attribute",
-                                 "entity", "duplicate")))
+    kind = draw(
+        st.sampled_from(("text", "target", "target", "id", "attribute", "entity", "duplicate"))
+    )
     if kind == "text":
         return draw(text_mutations(base))
     text = base
@@ -480,39 +746,79 @@ def xliff_mutations(draw: st.DrawFn, base: str) -> bytes:
             new = xml_escape(new)
         targets = list(re.finditer(r"(<target[^>]*>)(.*?)(</target>)", text, re.S))
         m = draw(st.sampled_from(targets))
-        text = text[:m.start(2)] + new + text[m.end(2):]
+        text = text[: m.start(2)] + new + text[m.end(2) :]
     elif kind == "id":
-        new = draw(st.one_of(st.text(max_size=15), st.sampled_from(
-            ["courier:name", "courier:bogus", "nope:text", "", "../x:name"])))
+        new = draw(
+            st.one_of(
+                st.text(max_size=15),
+                st.sampled_from(["courier:name", "courier:bogus", "nope:text", "", "../x:name"]),
+            )
+        )
         ids = list(re.finditer(r'id="([^"]*)"', text))
         m = draw(st.sampled_from(ids))
-        text = text[:m.start(1)] + xml_escape(new).replace('"', "&quot;") + text[m.end(1):]
+        text = text[: m.start(1)] + xml_escape(new).replace('"', "&quot;") + text[m.end(1) :]
     elif kind == "attribute":
-        attribute = draw(st.sampled_from(["target-language", "source-language", "approved",
-                                          "original", "state"]))
-        value = draw(st.sampled_from(["fr", "EO", "", "x", "no", "yes", "../..", "sample",
-                                      "needs-translation"]))
+        attribute = draw(
+            st.sampled_from(["target-language", "source-language", "approved", "original", "state"])
+        )
+        value = draw(
+            st.sampled_from(
+                ["fr", "EO", "", "x", "no", "yes", "../..", "sample", "needs-translation"]
+            )
+        )
         text = re.sub(rf'{attribute}="[^"]*"', f'{attribute}="{value}"', text, count=1)
     elif kind == "entity":
-        entity = draw(st.sampled_from([
-            '<!DOCTYPE xliff [<!ENTITY e "x">]>',
-            '<!DOCTYPE xliff [<!ENTITY e SYSTEM "secret.txt">]>',
-            '<!DOCTYPE xliff [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">'
-            '<!ENTITY e "&b;&b;&b;&b;&b;&b;&b;&b;">]>']))
+        entity = draw(
+            st.sampled_from(
+                [
+                    '<!DOCTYPE xliff [<!ENTITY e "x">]>',
+                    '<!DOCTYPE xliff [<!ENTITY e SYSTEM "secret.txt">]>',
+                    '<!DOCTYPE xliff [<!ENTITY a "aaaaaaaaaa">'
+                    '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">'
+                    '<!ENTITY e "&b;&b;&b;&b;&b;&b;&b;&b;">]>',
+                ]
+            )
+        )
         head, _, rest = text.partition("\n")
-        text = f"{head}\n{entity}\n" + rest.replace("<target state=\"translated\">",
-                                                    "<target state=\"translated\">&e;", 1)
+        text = f"{head}\n{entity}\n" + rest.replace(
+            '<target state="translated">', '<target state="translated">&e;', 1
+        )
     else:
         units = list(re.finditer(r"<trans-unit.*?</trans-unit>", text, re.S))
         m = draw(st.sampled_from(units))
-        text = text[:m.end()] + text[m.start():]
+        text = text[: m.end()] + text[m.start() :]
     return text.encode("utf-8", "surrogatepass")
 
 
-RAW_TOML = ["5", '"x"', "[1, \"a\"]", "{a = 1}", "true", "1979-05-27T07:32:00Z", "inf", "nan",
-            "9" * 5000, "[" * 300 + "]" * 300, "'''multi\nline'''", '"\\u0000"', '"\\e"',
-            '["does-not-exist"]', '["/"]', '["../../.."]', '"narrow"', '"’"', "'", "[[]]",
-            '"error"', '"info"', '["TR101", 5]', '["ZZ999"]', "-0", "0x10", "1e999"]
+RAW_TOML = [
+    "5",
+    '"x"',
+    '[1, "a"]',
+    "{a = 1}",
+    "true",
+    "1979-05-27T07:32:00Z",
+    "inf",
+    "nan",
+    "9" * 5000,
+    "[" * 300 + "]" * 300,
+    "'''multi\nline'''",
+    '"\\u0000"',
+    '"\\e"',
+    '["does-not-exist"]',
+    '["/"]',
+    '["../../.."]',
+    '"narrow"',
+    '"’"',
+    "'",
+    "[[]]",
+    '"error"',
+    '"info"',
+    '["TR101", 5]',
+    '["ZZ999"]',
+    "-0",
+    "0x10",
+    "1e999",
+]
 
 
 @st.composite
@@ -544,15 +850,28 @@ def write(path: Path, data: bytes) -> None:
 
 
 CARD_FILES = [f"cards/mini/{slug}.{lang}.md" for slug in SLUGS for lang in ("en", "fr")]
-CARD_COMMANDS = [("cards", "check", "cards"), ("cards", "list", "cards"),
-                 ("cards", "show", "courier"), ("status", "cards"), ("lint", "{file}"),
-                 ("lint", "cards/mini/courier.fr.md", "--select", "TR,GL,LN")]
+CARD_COMMANDS = [
+    ("cards", "check", "cards"),
+    ("cards", "list", "cards"),
+    ("cards", "show", "courier"),
+    ("status", "cards"),
+    ("lint", "{file}"),
+    ("lint", "cards/mini/courier.fr.md", "--select", "TR,GL,LN"),
+]
 
 
 def test_baselines(fresh: World) -> None:
     """Every command below, on the unchanged files, is no input error."""
-    for command in [*CARD_COMMANDS, *DECK_COMMANDS, *GLOSSARY_COMMANDS, *PO_COMMANDS,
-                    *XLIFF_COMMANDS, JSON_IMPORT, JSON_LINT, TOML_COMMAND]:
+    for command in [
+        *CARD_COMMANDS,
+        *DECK_COMMANDS,
+        *GLOSSARY_COMMANDS,
+        *PO_COMMANDS,
+        *XLIFF_COMMANDS,
+        JSON_IMPORT,
+        JSON_LINT,
+        TOML_COMMAND,
+    ]:
         args = tuple(a.replace("{file}", "cards/mini/courier.fr.md") for a in command)
         code, out, err = cli(*args)
         assert code in (0, 1), (args, code, out[-800:], err[-800:])
@@ -572,25 +891,31 @@ def test_fuzz_card_files(fresh: World, data: st.DataObject) -> None:
         fresh.reset()
 
 
-DECK_COMMANDS = [("cards", "check", "cards"), ("cards", "list", "cards"), ("status", "cards"),
-                 ("lint", "cards/mini/courier.fr.md"),
-                 ("export", "arcmage", "cards/mini", "--lang", "fr", "-o", "out.json")]
+DECK_COMMANDS = [
+    ("cards", "check", "cards"),
+    ("cards", "list", "cards"),
+    ("status", "cards"),
+    ("lint", "cards/mini/courier.fr.md"),
+    ("export", "arcmage", "cards/mini", "--lang", "fr", "-o", "out.json"),
+]
 
 
 @fuzz_settings(80)
 @given(data=st.data())
 def test_fuzz_deck_yaml(fresh: World, data: st.DataObject) -> None:
     path = fresh.root / "cards/mini/deck.yaml"
-    write(path, data.draw(yaml_file_mutations(fresh.text("cards/mini/deck.yaml")),
-                          label="content"))
+    write(path, data.draw(yaml_file_mutations(fresh.text("cards/mini/deck.yaml")), label="content"))
     try:
         check(data.draw(st.sampled_from(DECK_COMMANDS), label="command"), path)
     finally:
         fresh.reset()
 
 
-GLOSSARY_COMMANDS = [("glossary", "check", "--library", "cards"), ("lint", "cards"),
-                     ("glossary", "lookup", "Saltmere town", "--lang", "fr", "--library", "cards")]
+GLOSSARY_COMMANDS = [
+    ("glossary", "check", "--library", "cards"),
+    ("lint", "cards"),
+    ("glossary", "lookup", "Saltmere town", "--lang", "fr", "--library", "cards"),
+]
 
 
 @fuzz_settings(80)
@@ -605,8 +930,7 @@ def test_fuzz_glossary(fresh: World, data: st.DataObject) -> None:
         fresh.reset()
 
 
-JSON_IMPORT = ("import", "arcmage", "json/deck.en.json", "json/deck.fr.json", "--into",
-               "imp/new")
+JSON_IMPORT = ("import", "arcmage", "json/deck.en.json", "json/deck.fr.json", "--into", "imp/new")
 JSON_LINT = ("lint", "json/deck.fr.json", "--source", "json/deck.en.json")
 
 
@@ -615,13 +939,13 @@ JSON_LINT = ("lint", "json/deck.fr.json", "--source", "json/deck.en.json")
 def test_fuzz_aminduna_import(fresh: World, data: st.DataObject) -> None:
     lang = data.draw(st.sampled_from(["en", "fr"]), label="file")
     path = fresh.root / f"json/deck.{lang}.json"
-    write(path, data.draw(json_file_mutations(fresh.text(f"json/deck.{lang}.json")),
-                          label="content"))
+    write(
+        path, data.draw(json_file_mutations(fresh.text(f"json/deck.{lang}.json")), label="content")
+    )
     try:
         code = check(JSON_IMPORT, path, *(fresh.root / "json").glob("deck.*.json"))
         if code == 2:
-            assert not any((fresh.root / "imp" / "new").iterdir()), \
-                "a failed import wrote files"
+            assert not any((fresh.root / "imp" / "new").iterdir()), "a failed import wrote files"
     finally:
         fresh.reset()
 
@@ -631,16 +955,19 @@ def test_fuzz_aminduna_import(fresh: World, data: st.DataObject) -> None:
 def test_fuzz_aminduna_lint(fresh: World, data: st.DataObject) -> None:
     lang = data.draw(st.sampled_from(["en", "fr"]), label="file")
     path = fresh.root / f"json/deck.{lang}.json"
-    write(path, data.draw(json_file_mutations(fresh.text(f"json/deck.{lang}.json")),
-                          label="content"))
+    write(
+        path, data.draw(json_file_mutations(fresh.text(f"json/deck.{lang}.json")), label="content")
+    )
     try:
         check(JSON_LINT, path, *(fresh.root / "json").glob("deck.*.json"))
     finally:
         fresh.reset()
 
 
-PO_COMMANDS = [("import", "po", "po/mini.fr.po", "--library", "cards"),
-               ("import", "po", "po/mini.fr.po", "--library", "cards", "--fuzzy", "--dry-run")]
+PO_COMMANDS = [
+    ("import", "po", "po/mini.fr.po", "--library", "cards"),
+    ("import", "po", "po/mini.fr.po", "--library", "cards", "--fuzzy", "--dry-run"),
+]
 
 
 @fuzz_settings(80)
@@ -665,8 +992,9 @@ def test_fuzz_xliff(fresh: World, data: st.DataObject) -> None:
     try:
         check(XLIFF_COMMANDS[0], path)
         for card in (fresh.root / "cards" / "mini").glob("*.md"):
-            assert SECRET not in card.read_text(encoding="utf-8", errors="replace"), \
+            assert SECRET not in card.read_text(encoding="utf-8", errors="replace"), (
                 f"an external entity was read into {card.name}"
+            )
     finally:
         fresh.reset()
 
@@ -695,8 +1023,21 @@ def test_translator_toml_baseline(fresh: World) -> None:
         (fresh.root / "translator.toml").unlink()
 
 
-THEME_BUILD = ("build", "cards/mini", "--lang", "en", "--card", "mossgate", "--out", "out",
-               "--no-preflight", "--jobs", "1", "--theme", "theme")
+THEME_BUILD = (
+    "build",
+    "cards/mini",
+    "--lang",
+    "en",
+    "--card",
+    "mossgate",
+    "--out",
+    "out",
+    "--no-preflight",
+    "--jobs",
+    "1",
+    "--theme",
+    "theme",
+)
 
 
 def test_theme_baseline(fresh: World) -> None:

@@ -47,15 +47,18 @@ def term(target: glossary.Glossary, entry_id: str, text: str) -> glossary.Term:
     return found
 
 
-@pytest.mark.parametrize(("target", "entry_id", "old", "new"), [
-    ("eo", "army", "militistaro", "armeo"),
-    ("eo", "resource", "resurso", "rimedo"),
-    ("fr", "defend", "défendre contre", "bloquer"),
-    ("fr", "devotion", "dévotion d'une cité", "dévotion"),
-    ("fr", "spell", "enchantements, magie, évènements", "sort"),
-    ("fr", "counter", "compteur", "marqueur"),
-    ("fr", "city", "ville", "cité"),
-])
+@pytest.mark.parametrize(
+    ("target", "entry_id", "old", "new"),
+    [
+        ("eo", "army", "militistaro", "armeo"),
+        ("eo", "resource", "resurso", "rimedo"),
+        ("fr", "defend", "défendre contre", "bloquer"),
+        ("fr", "devotion", "dévotion d'une cité", "dévotion"),
+        ("fr", "spell", "enchantements, magie, évènements", "sort"),
+        ("fr", "counter", "compteur", "marqueur"),
+        ("fr", "city", "ville", "cité"),
+    ],
+)
 def test_history_is_recorded(target: str, entry_id: str, old: str, new: str) -> None:
     gloss = GLOSSARIES[target]
     deprecated = term(gloss, entry_id, old)
@@ -77,19 +80,26 @@ def test_style_notes_are_attached() -> None:
     assert FR.entries["player"].note
 
 
-@pytest.mark.parametrize(("english", "french", "esperanto"), [
-    ("Human Wizard", "Sorcier, humain", "Homo Sorĉisto"),
-    ("Undead Skeleton Token", "Jeton, squelette, mort-vivant", "Malmortulo Skeleto Ĵetono"),
-    ("Human Lord", "Seigneur, humain", "Homo Sinjoro"),
-])
+@pytest.mark.parametrize(
+    ("english", "french", "esperanto"),
+    [
+        ("Human Wizard", "Sorcier, humain", "Homo Sorĉisto"),
+        ("Undead Skeleton Token", "Jeton, squelette, mort-vivant", "Malmortulo Skeleto Ĵetono"),
+        ("Human Lord", "Seigneur, humain", "Homo Sinjoro"),
+    ],
+)
 def test_compound_subtypes(english: str, french: str, esperanto: str) -> None:
     assert FR.subtype(english) == (french, [])
     assert EO.subtype(english) == (esperanto, [])
 
 
 def test_faction_adjectives() -> None:
-    assert FR.entries["gaian"].adjective == {"m": "gaïen", "f": "gaïenne", "mp": "gaïens",
-                                             "fp": "gaïennes"}
+    assert FR.entries["gaian"].adjective == {
+        "m": "gaïen",
+        "f": "gaïenne",
+        "mp": "gaïens",
+        "fp": "gaïennes",
+    }
 
 
 def test_footers_agree_with_the_card_model() -> None:
@@ -125,8 +135,11 @@ def ids(matcher: glossary.Matcher, text: str) -> dict[str, set[str]]:
 
 def test_french_sentences_from_the_seeds() -> None:
     # Liste des capacités, Vengeance sanguinaire and Infiltré; Assemblage de Règles Chouettes.
-    found = ids(FR_MATCHER, "J'entre en jeu avec des marqueurs x+1/+0, où x est égal aux dégâts "
-                            "infligés au tour précédent par la créature adverse ciblée.")
+    found = ids(
+        FR_MATCHER,
+        "J'entre en jeu avec des marqueurs x+1/+0, où x est égal aux dégâts "
+        "infligés au tour précédent par la créature adverse ciblée.",
+    )
     assert "counter" in found["marqueurs"]
     assert "damage" in found["dégâts"]
     found = ids(FR_MATCHER, "Je peux me déplacer dans la cité d'un adversaire.")
@@ -141,15 +154,21 @@ def test_french_near_misses() -> None:
 
 
 def test_french_deprecated_terms_are_flagged() -> None:
-    matches = [m for m in FR_MATCHER.find("Mets deux compteurs sur la ville ciblée.")
-               if m.hit.status == "deprecated"]
+    matches = [
+        m
+        for m in FR_MATCHER.find("Mets deux compteurs sur la ville ciblée.")
+        if m.hit.status == "deprecated"
+    ]
     assert {(m.text, m.hit.id) for m in matches} == {("compteurs", "counter"), ("ville", "city")}
 
 
 def test_esperanto_sentences_from_the_seeds() -> None:
     # Listo de kapabloj: Evoluonto; Elterigonto.
-    found = ids(EO_MATCHER, "Kiam mi mortas, metu unu nagon kun ĵetkosto 4 aŭ malpli el via "
-                            "mano al vian armeon, markitan.")
+    found = ids(
+        EO_MATCHER,
+        "Kiam mi mortas, metu unu nagon kun ĵetkosto 4 aŭ malpli el via "
+        "mano al vian armeon, markitan.",
+    )
     assert "army" in found["armeon"]
     found = ids(EO_MATCHER, "Kiam mi estas konvertita en rimedokarton, montru min.")
     assert "resource-card" in found["rimedokarton"]
@@ -174,12 +193,23 @@ def run(*args: str) -> tuple[int, str]:
 def test_lookup_both_sides_and_forms() -> None:
     code, out = run("glossary", "lookup", "armées", "--lang", "fr", "--library", "/none")
     assert code == 0 and out.startswith("army (concept, noun)")
-    code, out = run("glossary", "lookup", "militistaron", "--lang", "eo", "--library", "/none",
-                    "--format", "json")
+    code, out = run(
+        "glossary",
+        "lookup",
+        "militistaron",
+        "--lang",
+        "eo",
+        "--library",
+        "/none",
+        "--format",
+        "json",
+    )
     [result] = json.loads(out)["results"]
     assert result["id"] == "army"
-    assert any(t["term"] == "militistaro" and t["status"] == "deprecated"
-               and t["replaced_by"] == "armeo" for t in result["terms"])
+    assert any(
+        t["term"] == "militistaro" and t["status"] == "deprecated" and t["replaced_by"] == "armeo"
+        for t in result["terms"]
+    )
     code, out = run("glossary", "lookup", "Bodyguard", "--lang", "fr", "--library", "/none")
     assert code == 0 and "Garde du corps x (ability, preferred)" in out
     # Both sides of the reminder, and the parameter, for the translator to compare.
@@ -198,8 +228,21 @@ def test_check_command_is_clean() -> None:
 def test_tbx_export_reads_back_in_translate_toolkit(tmp_path: Path) -> None:
     tbx = pytest.importorskip("translate.storage.tbx")
     output = tmp_path / "fr.tbx"
-    assert run("glossary", "export", "--lang", "fr", "--format", "tbx", "-o", str(output),
-               "--library", "/none")[0] == 0
+    assert (
+        run(
+            "glossary",
+            "export",
+            "--lang",
+            "fr",
+            "--format",
+            "tbx",
+            "-o",
+            str(output),
+            "--library",
+            "/none",
+        )[0]
+        == 0
+    )
     store = tbx.tbxfile.parsestring(output.read_bytes(), "en", "fr")
     units = {u.getid(): u for u in store.units}
     assert len(units) == len(FR.entries) + len(FR.abilities)
@@ -218,20 +261,41 @@ def test_csv_export() -> None:
 def test_glossaries_ship_with_the_installed_package(tmp_path: Path) -> None:
     """Built and installed (not editable), translator finds its glossaries anywhere."""
     target = tmp_path / "site"
-    build = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                            "--target", str(target), str(ROOT)],
-                           capture_output=True, text=True, check=False)
+    build = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--target",
+            str(target),
+            str(ROOT),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if build.returncode != 0:
         pytest.fail(build.stderr[-2000:])
     assert (target / "translator" / "glossaries" / "fr" / "terms.yaml").is_file()
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     environment = dict(os.environ, PYTHONPATH=str(target))
-    result = subprocess.run([sys.executable, "-c",
-                             "import translator.glossary.loader as l, json; "
-                             "print(json.dumps([str(l.shipped_root()), "
-                             "len(l.load_glossary('fr')[0].entries)]))"],
-                            cwd=elsewhere, env=environment, capture_output=True, text=True,
-                            check=False)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import translator.glossary.loader as l, json; "
+            "print(json.dumps([str(l.shipped_root()), "
+            "len(l.load_glossary('fr')[0].entries)]))",
+        ],
+        cwd=elsewhere,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     root, count = json.loads(result.stdout)
     assert root.startswith(str(target)) and count == len(FR.entries)

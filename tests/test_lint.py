@@ -68,11 +68,31 @@ def test_json_shape_is_the_contract(library: Path) -> None:
     assert report["version"] == 1
     assert set(report["summary"]) >= {"cards", "errors", "warnings"}
     [finding] = report["findings"]
-    assert set(finding) >= {"code", "severity", "message", "path", "line", "column", "card",
-                            "guid", "lang", "field", "fix"}
-    assert finding == {**finding, "code": "TR402", "severity": "warning", "line": 4,
-                       "column": 10, "card": "harbor-lord", "guid": None, "lang": "fr",
-                       "field": "subtype", "fix": "Seigneur, humain"}
+    assert set(finding) >= {
+        "code",
+        "severity",
+        "message",
+        "path",
+        "line",
+        "column",
+        "card",
+        "guid",
+        "lang",
+        "field",
+        "fix",
+    }
+    assert finding == {
+        **finding,
+        "code": "TR402",
+        "severity": "warning",
+        "line": 4,
+        "column": 10,
+        "card": "harbor-lord",
+        "guid": None,
+        "lang": "fr",
+        "field": "subtype",
+        "fix": "Seigneur, humain",
+    }
     assert finding["path"].endswith("harbor-lord.fr.md")
 
 
@@ -85,7 +105,7 @@ def test_stat_sign_and_number_word_are_found_where_they_are(library: Path) -> No
     assert finding["code"] == "TR101"
     assert "+2/+2" in finding["message"] and "-2/+2" in finding["message"]
     line = path.read_text(encoding="utf-8").splitlines()[finding["line"] - 1]
-    assert line[finding["column"] - 1:].startswith("-2/+2")
+    assert line[finding["column"] - 1 :].startswith("-2/+2")
 
 
 def test_text_output_is_grouped_by_card_with_a_summary(library: Path) -> None:
@@ -97,8 +117,9 @@ def test_text_output_is_grouped_by_card_with_a_summary(library: Path) -> None:
     assert lines[0] == "courier (eo)"
     assert re.match(r".*courier\.eo\.md:\d+:\d+: TR103 number 1 of the English text", lines[1])
     assert "courier (fr)" in lines
-    assert lines[-1] == ("2 findings in 24 cards (48 translations, 72 files): 2 errors, "
-                         "0 warnings, 0 infos.")
+    assert lines[-1] == (
+        "2 findings in 24 cards (48 translations, 72 files): 2 errors, 0 warnings, 0 infos."
+    )
 
 
 def test_color_only_on_a_terminal(library: Path) -> None:
@@ -166,10 +187,12 @@ def test_the_samples_suppressions_explain_themselves() -> None:
             assert before.startswith("#"), f"{path.name}: say why above lint-ignore"
 
 
-@pytest.mark.parametrize("name, table", [("translator.toml", "[lint]"),
-                                         ("pyproject.toml", "[tool.translator.lint]")])
-def test_configuration_file(library: Path, monkeypatch: pytest.MonkeyPatch, name: str,
-                            table: str) -> None:
+@pytest.mark.parametrize(
+    "name, table", [("translator.toml", "[lint]"), ("pyproject.toml", "[tool.translator.lint]")]
+)
+def test_configuration_file(
+    library: Path, monkeypatch: pytest.MonkeyPatch, name: str, table: str
+) -> None:
     edit(library / "courier.fr.md", "pioche une carte", "pioche trois cartes")
     (library.parent / name).write_text(f'{table}\nignore = ["TR103"]\n', encoding="utf-8")
     monkeypatch.chdir(library.parent)
@@ -196,10 +219,21 @@ def test_allow_english_words(library: Path, monkeypatch: pytest.MonkeyPatch) -> 
 def test_json_export_lints_like_the_library(tmp_path: Path, library: Path) -> None:
     edit(library / "courier.fr.md", "pioche une carte", "pioche trois cartes")
     for lang in ("en", "fr"):
-        assert run("export", "arcmage", str(library), "--lang", lang,
-                   "-o", str(tmp_path / f"deck.{lang}.json"))[0] == 0
-    code, report = lint_json(str(tmp_path / "deck.fr.json"), "--source",
-                             str(tmp_path / "deck.en.json"))
+        assert (
+            run(
+                "export",
+                "arcmage",
+                str(library),
+                "--lang",
+                lang,
+                "-o",
+                str(tmp_path / f"deck.{lang}.json"),
+            )[0]
+            == 0
+        )
+    code, report = lint_json(
+        str(tmp_path / "deck.fr.json"), "--source", str(tmp_path / "deck.en.json")
+    )
     assert code == 1
     [finding] = report["findings"]
     assert finding["code"] == "TR103" and finding["card"] == "courier"
@@ -209,9 +243,14 @@ def test_json_export_lints_like_the_library(tmp_path: Path, library: Path) -> No
 
 
 def test_json_translations_without_their_english_cards(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run("export", "arcmage", str(SAMPLE), "--lang", "eo",
-               "-o", str(tmp_path / "deck.eo.json"))[0] == 0
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        run("export", "arcmage", str(SAMPLE), "--lang", "eo", "-o", str(tmp_path / "deck.eo.json"))[
+            0
+        ]
+        == 0
+    )
     assert run("lint", str(tmp_path / "deck.eo.json"))[0] == 2
     err = capsys.readouterr().err
     assert "24 translated cards without their English card" in err and "--source" in err
@@ -231,8 +270,7 @@ def test_number_words_match_digits_and_words() -> None:
     assert numbers("Draw two cards.", "Pioche trois cartes.").missing_numbers == ["2"]
     # articles are not extra numbers; digits are
     assert numbers("Draw a card.", "Pioche une carte.").extra_numbers == []
-    assert [n.value for n in numbers("Deal 2 damage.", "Inflige 3 dégâts.").extra_numbers] \
-        == ["3"]
+    assert [n.value for n in numbers("Deal 2 damage.", "Inflige 3 dégâts.").extra_numbers] == ["3"]
 
 
 def test_signs_order_and_variables() -> None:
@@ -248,7 +286,8 @@ def test_signs_order_and_variables() -> None:
 
 def test_french_imperative_with_a_pronoun_is_a_form_of_the_verb() -> None:
     assert {"joue-moi", "désengage-la", "défausse-les"} <= (
-        fr_verb("jouer") | fr_verb("désengager") | fr_verb("défausser"))
+        fr_verb("jouer") | fr_verb("désengager") | fr_verb("défausser")
+    )
 
 
 def test_stale_translation_names_the_changed_fields(library: Path) -> None:
@@ -265,8 +304,9 @@ def test_stale_translation_names_the_changed_fields(library: Path) -> None:
 
 def test_old_single_hash_fingerprints_are_still_read(library: Path) -> None:
     path = library / "courier.fr.md"
-    text = re.sub(r'source: "[0-9a-f-]+"', 'source: "0123456789ab"',
-                  path.read_text(encoding="utf-8"))
+    text = re.sub(
+        r'source: "[0-9a-f-]+"', 'source: "0123456789ab"', path.read_text(encoding="utf-8")
+    )
     path.write_text(text, encoding="utf-8")
     code, report = lint_json(str(path), "--select", "TR6")
     assert code == 1 and "old fingerprint format" in report["findings"][0]["message"]
@@ -275,8 +315,11 @@ def test_old_single_hash_fingerprints_are_still_read(library: Path) -> None:
 def test_deprecated_term_fix_keeps_the_form(library: Path) -> None:
     # The list's own reminder (« compteurs ») is the list's matter, reported on the
     # list (docs/lint-abilities.md): a reminder worded otherwise is the card's.
-    edit(library / "veil-stalker.fr.md", "sous la forme de marqueurs -1/-1 aux créatures",
-         "sous la forme de Compteurs -1/-1 à toutes les créatures")
+    edit(
+        library / "veil-stalker.fr.md",
+        "sous la forme de marqueurs -1/-1 aux créatures",
+        "sous la forme de Compteurs -1/-1 à toutes les créatures",
+    )
     code, report = lint_json(str(library), "--select", "GL201")
     assert code == 1
     [finding] = report["findings"]
@@ -289,8 +332,11 @@ def test_inconsistent_sentence_reports_the_minority(library: Path) -> None:
     for copy in ("iron-veteran", "iron-recruit"):
         for lang in ("en", "fr", "eo"):
             shutil.copy(library / f"iron-legionnaire.{lang}.md", library / f"{copy}.{lang}.md")
-    edit(library / "iron-recruit.fr.md", "Je ne suis pas engagé quand j’attaque.",
-         "Attaquer ne m’engage pas.")
+    edit(
+        library / "iron-recruit.fr.md",
+        "Je ne suis pas engagé quand j’attaque.",
+        "Attaquer ne m’engage pas.",
+    )
     code, report = lint_json(str(library), "--select", "GL302", "--lang", "fr")
     assert code == 1
     [finding] = report["findings"]
@@ -302,8 +348,11 @@ def test_outputs_for_ci(library: Path) -> None:
     edit(library / "courier.fr.md", "pioche une carte", "pioche trois cartes")
     code, text = run("lint", "--no-config", "--format", "github", str(library))
     assert code == 1
-    assert re.fullmatch(r"::error file=[^,]+courier\.fr\.md,line=\d+,col=\d+,title=TR103::"
-                        r"TR103 number 1 .*\n", text)
+    assert re.fullmatch(
+        r"::error file=[^,]+courier\.fr\.md,line=\d+,col=\d+,title=TR103::"
+        r"TR103 number 1 .*\n",
+        text,
+    )
     code, text = run("lint", "--no-config", "--format", "sarif", str(library))
     sarif = json.loads(text)
     assert sarif["version"] == "2.1.0"
@@ -315,10 +364,21 @@ def test_outputs_for_ci(library: Path) -> None:
 
 
 def test_github_escaping() -> None:
-    finding = lint.Finding("TR101", REGISTRY.get("TR101").severity, "a: b, 50%\nc",  # type: ignore[union-attr]
-                           "dir,x/a:b.md", 3, 4, "c", None, "fr", "text")
+    finding = lint.Finding(
+        "TR101",
+        REGISTRY.get("TR101").severity,
+        "a: b, 50%\nc",  # type: ignore[union-attr]
+        "dir,x/a:b.md",
+        3,
+        4,
+        "c",
+        None,
+        "fr",
+        "text",
+    )
     assert output.github_line(finding) == (
-        "::error file=dir%2Cx/a%3Ab.md,line=3,col=4,title=TR101::TR101 a: b, 50%25%0Ac")
+        "::error file=dir%2Cx/a%3Ab.md,line=3,col=4,title=TR101::TR101 a: b, 50%25%0Ac"
+    )
 
 
 def test_lint_help_has_an_example(capsys: pytest.CaptureFixture[str]) -> None:
@@ -334,8 +394,7 @@ def test_the_readme_example_is_true(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     block_end = block.split("\n\n    $ ")[1].split("\n\n")[1]
     expected = "\n".join(lines[1:]) + "\n\n" + block_end.strip() + "\n"
     shutil.copytree(SAMPLE, tmp_path / "cards" / "sample")
-    edit(tmp_path / "cards" / "sample" / "veil-stalker.fr.md", "marqueurs -1/-1",
-         "marqueurs 1/-1")
+    edit(tmp_path / "cards" / "sample" / "veil-stalker.fr.md", "marqueurs -1/-1", "marqueurs 1/-1")
     monkeypatch.chdir(tmp_path)
     code, text = run("lint", "--no-config", "cards/sample", "--lang", "fr")
     assert code == 1

@@ -61,8 +61,9 @@ def test_each_ability_is_a_card_with_its_translations() -> None:
     card = library.cards[(abilities.DECK, "salvage")]
     assert card.source is not None
     assert card.source.fields["name"] == "Salvage"
-    assert card.source.body == ("***Salvage x***\\\n*You may pay x resources to return me to "
-                                "your hand from the graveyard.*")
+    assert card.source.body == (
+        "***Salvage x***\\\n*You may pay x resources to return me to your hand from the graveyard.*"
+    )
     french, esperanto = card.translations["fr"], card.translations["eo"]
     assert french.fields["name"] == "Sauvetage"
     assert french.body.startswith("***Sauvetage x***\\\n*Tu peux payer x ressources")
@@ -85,8 +86,10 @@ def test_parameter_letters_are_the_english_ones() -> None:
         return library.cards[(abilities.DECK, ability_id)].translations[lang].body
 
     # By position, simultaneously: Sturmanto K N is Charge y x.
-    assert body("charge", "eo") == ("***Sturmanto y x***\\\n*Kiam mi atakas kune kun aliaj "
-                                    "sturmanta estaĵo, mi akiras +x/+0 kaj iĝas y.*")
+    assert body("charge", "eo") == (
+        "***Sturmanto y x***\\\n*Kiam mi atakas kune kun aliaj "
+        "sturmanta estaĵo, mi akiras +x/+0 kaj iĝas y.*"
+    )
     assert body("battle-scream", "eo").startswith("***x-Batalkrianto y***")
     # Whole words only, and letters only: <frakcio> is a word the card writes itself.
     assert body("evolve", "eo").startswith("***Evoluonto x y***\\\n*Kiam mi mortas, metu unu x")
@@ -120,24 +123,42 @@ def test_staleness_and_markup_stay_quiet() -> None:
     assert not any(code.startswith("MK") for code in codes)
 
 
-@pytest.mark.parametrize(("lang", "ability", "code", "word", "quote"), [
-    # The Lexique says « counter : marqueur »; Boost and Gros bras write « compteurs ».
-    ("fr", "boost", "GL201", "compteurs", "pour ajouter des compteurs +1/1."),
-    ("fr", "bruiser", "GL201", "compteurs",
-     "J'inflige des dégâts sous la forme de compteurs -1/-1 aux créatures."),
-    # The Lexique says « player : la joueureuse »; Rage and Tempête write « joueuse ».
-    ("fr", "rabies", "GL201", "joueuse", "À la fin du tour d'une joueuse, elle doit sacrifier"),
-    ("fr", "water-tempest", "GL201", "joueuse", "contrôlée par la joueuse attaquée."),
-    # The Leksikono says « defense strength: defendoforto »; Defia writes « defendforto ».
-    ("eo", "defiance", "GL101", "defendoforto",
-     "Ĉiu damaĝo kiun mi kaŭzas dum defendado de urbo estas aldonita al ĝia defendforto."),
-])
-def test_the_known_inconsistencies_are_found(lang: str, ability: str, code: str, word: str,
-                                             quote: str) -> None:
+@pytest.mark.parametrize(
+    ("lang", "ability", "code", "word", "quote"),
+    [
+        # The Lexique says « counter : marqueur »; Boost and Gros bras write « compteurs ».
+        ("fr", "boost", "GL201", "compteurs", "pour ajouter des compteurs +1/1."),
+        (
+            "fr",
+            "bruiser",
+            "GL201",
+            "compteurs",
+            "J'inflige des dégâts sous la forme de compteurs -1/-1 aux créatures.",
+        ),
+        # The Lexique says « player : la joueureuse »; Rage and Tempête write « joueuse ».
+        ("fr", "rabies", "GL201", "joueuse", "À la fin du tour d'une joueuse, elle doit sacrifier"),
+        ("fr", "water-tempest", "GL201", "joueuse", "contrôlée par la joueuse attaquée."),
+        # The Leksikono says « defense strength: defendoforto »; Defia writes « defendforto ».
+        (
+            "eo",
+            "defiance",
+            "GL101",
+            "defendoforto",
+            "Ĉiu damaĝo kiun mi kaŭzas dum defendado de urbo estas aldonita al ĝia defendforto.",
+        ),
+    ],
+)
+def test_the_known_inconsistencies_are_found(
+    lang: str, ability: str, code: str, word: str, quote: str
+) -> None:
     assert quote in seed(lang), "the wording is the wiki's"
     assert quote in wiki_entry(lang, ability), "and the card is made of it"
-    found = [f for f in findings() if (f.finding.lang, f.finding.card, f.finding.code)
-             == (lang, ability, code) and word in f.finding.message]
+    found = [
+        f
+        for f in findings()
+        if (f.finding.lang, f.finding.card, f.finding.code) == (lang, ability, code)
+        and word in f.finding.message
+    ]
     assert found, f"{lang} {ability}: no {code} about {word}"
     assert found[0].judgment is not None and found[0].judgment.real
 

@@ -47,8 +47,13 @@ def corpus() -> dict:
     by_file: dict[str, list[lint.Finding]] = {}
     for finding in report.findings:
         by_file.setdefault(Path(finding.path).name, []).append(finding)
-    return {"library": library, "loading": loading, "problems": problems,
-            "report": report, "by_file": by_file}
+    return {
+        "library": library,
+        "loading": loading,
+        "problems": problems,
+        "report": report,
+        "by_file": by_file,
+    }
 
 
 def _describe(findings: list[lint.Finding]) -> str:
@@ -65,8 +70,9 @@ def test_every_translation_is_expected_once() -> None:
     listed = set(BROKEN) | set(CLEAN)
     assert not set(BROKEN) & set(CLEAN)
     assert len(CLEAN) == len(set(CLEAN))
-    assert files == listed, (f"not in expected.yaml: {sorted(files - listed)}; "
-                             f"no such file: {sorted(listed - files)}")
+    assert files == listed, (
+        f"not in expected.yaml: {sorted(files - listed)}; no such file: {sorted(listed - files)}"
+    )
 
 
 def test_deck_lists_every_card_once(corpus: dict) -> None:
@@ -77,13 +83,15 @@ def test_deck_lists_every_card_once(corpus: dict) -> None:
 
 
 def test_english_sources_have_no_findings(corpus: dict) -> None:
-    english = [f for name, found in corpus["by_file"].items() if name.endswith(".en.md")
-               for f in found]
+    english = [
+        f for name, found in corpus["by_file"].items() if name.endswith(".en.md") for f in found
+    ]
     assert english == [], _describe(english)
 
 
-@pytest.mark.parametrize(("name", "code"),
-                         [_param(name, code) for name, code in sorted(BROKEN.items())])
+@pytest.mark.parametrize(
+    ("name", "code"), [_param(name, code) for name, code in sorted(BROKEN.items())]
+)
 def test_broken_card_gets_exactly_its_rule(corpus: dict, name: str, code: str) -> None:
     found = corpus["by_file"].get(name, [])
     assert {f.code for f in found} == {code}, f"expected only {code}:\n{_describe(found)}"

@@ -21,13 +21,13 @@ OPTIONS = lint.Options(select=["EO"])
 RESOURCES = lint.load_resources(["eo"], OPTIONS, [])
 
 
-def card(english: str, text: str, *, select: list[str] | None = None, lang: str = "eo",
-         **kwargs: object) -> list[lint.Finding]:
+def card(
+    english: str, text: str, *, select: list[str] | None = None, lang: str = "eo", **kwargs: object
+) -> list[lint.Finding]:
     """The EO findings (or ``select``'s) on one translation made of these texts."""
     options = OPTIONS if select is None else lint.Options(select=select)
     kwargs.setdefault("name", "Karto")
-    return lint_card(RESOURCES, options, english, text, lang=lang,
-                     **kwargs)  # type: ignore[arg-type]
+    return lint_card(RESOURCES, options, english, text, lang=lang, **kwargs)  # type: ignore[arg-type]
 
 
 def fixed(english: str, text: str, **kwargs: object) -> str:
@@ -57,10 +57,13 @@ def test_x_system_near_misses() -> None:
 
 
 def test_x_system_in_the_name_fields() -> None:
-    found = card("Draw.", "Eltiru.", name="Sxtala Gardisto", subtype="Sxipo",
-                 english_subtype="Ship")
+    found = card(
+        "Draw.", "Eltiru.", name="Sxtala Gardisto", subtype="Sxipo", english_subtype="Ship"
+    )
     assert [(f.code, f.field, f.fix) for f in found] == [
-        ("EO101", "name", "Ŝtala"), ("EO101", "subtype", "Ŝipo")]
+        ("EO101", "name", "Ŝtala"),
+        ("EO101", "subtype", "Ŝipo"),
+    ]
 
 
 def test_h_system_with_fix() -> None:
@@ -104,26 +107,33 @@ def test_alphabet() -> None:
 # EO2: typography.
 
 
-@pytest.mark.parametrize("text", ["Ĉu vi pretas ?", "Eltiru unu karton .",
-                                  f"Haltu{NBSP}!", "Kosto : Efiko.", "Pagu :g2: ."])
+@pytest.mark.parametrize(
+    "text",
+    ["Ĉu vi pretas ?", "Eltiru unu karton .", f"Haltu{NBSP}!", "Kosto : Efiko.", "Pagu :g2: ."],
+)
 def test_space_before_punctuation(text: str) -> None:
     assert codes(card("Ready?", text)) == ["EO201"]
 
 
 def test_space_before_punctuation_fix_and_near_misses() -> None:
-    assert fixed("Ready? Draw a card.", "Ĉu vi pretas ? Eltiru unu karton .") == \
-        "Ĉu vi pretas? Eltiru unu karton."
+    assert (
+        fixed("Ready? Draw a card.", "Ĉu vi pretas ? Eltiru unu karton .")
+        == "Ĉu vi pretas? Eltiru unu karton."
+    )
     # an ellipsis, a symbol before the mark, the footer's style, a smiley
     assert codes(card("3, 4, ... players.", "3, 4, ... ludantoj.")) == []
     assert codes(card("Pay :g2:.", "Pagu :g2:.")) == []
     assert codes(card("Join us!", "Aliĝu al ni!")) == []
 
 
-@pytest.mark.parametrize(("english", "text"), [
-    (":m: : Target player draws one card.", ":m: : Cela ludanto eltiras unu karton."),
-    (":m: :g2: : Draw one card.", ":m: :g2: : Eltiru unu karton."),
-    (f":m:{NBSP}: Draw one card.", f":m:{NBSP}: Eltiru unu karton."),
-])
+@pytest.mark.parametrize(
+    ("english", "text"),
+    [
+        (":m: : Target player draws one card.", ":m: : Cela ludanto eltiras unu karton."),
+        (":m: :g2: : Draw one card.", ":m: :g2: : Eltiru unu karton."),
+        (f":m:{NBSP}: Draw one card.", f":m:{NBSP}: Eltiru unu karton."),
+    ],
+)
 def test_no_space_rule_for_the_colon_after_a_symbol_code(english: str, text: str) -> None:
     # the cost notation of the English card (« Cost : Effect », Awesome Rules Concept)
     assert codes(card(english, text)) == []
@@ -143,8 +153,10 @@ def test_quotes_are_guillemets() -> None:
     assert fixed(english, "*„Ŝtalo ne hezitas.“*") == "*«Ŝtalo ne hezitas.»*"
     # with esperanto-quotes = "either", the card's own spacing is kept
     text = f'La termino "la ludanto" kaj «{NBSP}ajna ludanto{NBSP}».'
-    assert fixed("The player.", text, settings={"esperanto-quotes": "either"}) == \
-        f"La termino «{NBSP}la ludanto{NBSP}» kaj «{NBSP}ajna ludanto{NBSP}»."
+    assert (
+        fixed("The player.", text, settings={"esperanto-quotes": "either"})
+        == f"La termino «{NBSP}la ludanto{NBSP}» kaj «{NBSP}ajna ludanto{NBSP}»."
+    )
     # an unclosed quote opening the flavour: reported, no fix
     [unclosed] = card(english, '*"Ŝtalo ne hezitas.*', select=["EO", "TR302"])
     assert unclosed.code == "EO202" and unclosed.edit is None
@@ -153,8 +165,17 @@ def test_quotes_are_guillemets() -> None:
 def test_quotes_near_misses() -> None:
     assert codes(card("The city.", "Al l' urbo, al l’ urbo.")) == []
     assert codes(card('*"Steel."*', "*«Ŝtalo.»*", select=["EO", "TR302"])) == []
-    assert codes(card('*"Steel."*', f"*«{NBSP}Ŝtalo.{NBSP}»*", select=["EO", "TR302"],
-                      settings={"esperanto-quotes": "either"})) == []
+    assert (
+        codes(
+            card(
+                '*"Steel."*',
+                f"*«{NBSP}Ŝtalo.{NBSP}»*",
+                select=["EO", "TR302"],
+                settings={"esperanto-quotes": "either"},
+            )
+        )
+        == []
+    )
 
 
 def test_guillemet_spacing() -> None:
@@ -163,8 +184,10 @@ def test_guillemet_spacing() -> None:
     either = {"esperanto-quotes": "either"}
     [finding] = card(english, one_sided, settings=either)
     assert finding.code == "EO203" and finding.fix == NBSP  # the other side's space
-    assert fixed(english, one_sided, settings=either) == \
-        f"*«{NBSP}Ĝi brulas plej hele apud la mortintoj.{NBSP}»*"
+    assert (
+        fixed(english, one_sided, settings=either)
+        == f"*«{NBSP}Ĝi brulas plej hele apud la mortintoj.{NBSP}»*"
+    )
     assert fixed(english, "*«Ĝi brulas. »*") == "*«Ĝi brulas.»*"
     # with "either", a card keeps to one style: the minority follows the majority
     text = "«Unu» kaj «du» kaj « tri »."
@@ -175,13 +198,14 @@ def test_guillemet_spacing() -> None:
 def test_guillemet_spacing_setting() -> None:
     spaced = f"*«{NBSP}Ĝi brulas.{NBSP}»*"
     # the default is the wiki's: « Fidelecaj Markoj », «la ludanto», never spaced
-    assert codes(card("*\"It burns.\"*", "*«Ĝi brulas.»*")) == []
-    assert codes(card("*\"It burns.\"*", spaced)) == ["EO203", "EO203"]
-    assert fixed("*\"It burns.\"*", spaced) == "*«Ĝi brulas.»*"
-    assert codes(card("*\"It burns.\"*", spaced,
-                      settings={"esperanto-quotes": "either"})) == []
-    assert fixed("*\"It burns.\"*", "*«Ĝi brulas.»*",
-                 settings={"esperanto-quotes": "spaced"}) == "*« Ĝi brulas. »*"
+    assert codes(card('*"It burns."*', "*«Ĝi brulas.»*")) == []
+    assert codes(card('*"It burns."*', spaced)) == ["EO203", "EO203"]
+    assert fixed('*"It burns."*', spaced) == "*«Ĝi brulas.»*"
+    assert codes(card('*"It burns."*', spaced, settings={"esperanto-quotes": "either"})) == []
+    assert (
+        fixed('*"It burns."*', "*«Ĝi brulas.»*", settings={"esperanto-quotes": "spaced"})
+        == "*« Ĝi brulas. »*"
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -205,8 +229,7 @@ def test_deprecated_root_near_misses() -> None:
     # and whole deprecated words, which are GL201's
     assert codes(card("Players.", "Ĉiuj kunludantoj kaj ludantoj.")) == []
     assert codes(card("Citizens.", "La urbanaro kaj la turnopunkto.")) == []
-    assert codes(card("Resource card.", "Unu resursokarton.",
-                      select=["EO", "GL201"])) == ["GL201"]
+    assert codes(card("Resource card.", "Unu resursokarton.", select=["EO", "GL201"])) == ["GL201"]
 
 
 def test_english_and_french_are_not_checked() -> None:
@@ -233,10 +256,11 @@ def test_fix_through_the_command_is_idempotent(library: Path) -> None:
     path = library / "grave-lantern.eo.md"
     original = path.read_text(encoding="utf-8")
     assert "*«Ĝi brulas plej hele apud la mortintoj.»*" in original
-    broken = (original
-              .replace("name: Tomba lanterno", "name: Tomba lanterno de Sxipo")
-              .replace("Ĝi akiras +1/+0.", "Gxi akiras +1/+0 au perdas unu lojalecmarkon .")
-              .replace("mortintoj.»", f"mortintoj.{NBSP}»"))
+    broken = (
+        original.replace("name: Tomba lanterno", "name: Tomba lanterno de Sxipo")
+        .replace("Ĝi akiras +1/+0.", "Gxi akiras +1/+0 au perdas unu lojalecmarkon .")
+        .replace("mortintoj.»", f"mortintoj.{NBSP}»")
+    )
     path.write_text(broken, encoding="utf-8")
     english = {p.name: p.read_bytes() for p in library.glob("*.en.md")}
     french = path.with_name("grave-lantern.fr.md").read_bytes()
@@ -245,8 +269,8 @@ def test_fix_through_the_command_is_idempotent(library: Path) -> None:
     assert path.read_text(encoding="utf-8") == broken  # --diff writes nothing
     assert run("lint", "--fix", str(library))[0] == 0
     assert path.read_text(encoding="utf-8") == original.replace(
-        "name: Tomba lanterno", "name: Tomba lanterno de Ŝipo").replace(
-        "Ĝi akiras +1/+0.", "Ĝi akiras +1/+0 aŭ perdas unu fidelecmarkon.")
+        "name: Tomba lanterno", "name: Tomba lanterno de Ŝipo"
+    ).replace("Ĝi akiras +1/+0.", "Ĝi akiras +1/+0 aŭ perdas unu fidelecmarkon.")
     # idempotent: a second --fix changes nothing; English and French are not touched
     fixed_once = path.read_bytes()
     assert run("lint", "--fix", str(library))[0] == 0

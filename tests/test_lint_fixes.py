@@ -15,8 +15,25 @@ OPTIONS = lint.Options()
 RESOURCES = lint.load_resources(["fr"], OPTIONS, [])
 ENGLISH = "---\nname: Card\ntype: Event\nfaction: Gaian\n---\nDraw two cards!\n"
 
-WORDS = ["Pioche", "deux", "cartes", "l'armée", "l’armée", "compteurs", "marqueurs", "et",
-         "la", "joueureuse", "ciblée", "Inflige", "3", "dégâts", "puis", "Sacrifie", "moi"]
+WORDS = [
+    "Pioche",
+    "deux",
+    "cartes",
+    "l'armée",
+    "l’armée",
+    "compteurs",
+    "marqueurs",
+    "et",
+    "la",
+    "joueureuse",
+    "ciblée",
+    "Inflige",
+    "3",
+    "dégâts",
+    "puis",
+    "Sacrifie",
+    "moi",
+]
 PUNCTUATION = ["", " !", "!", "\u00a0!", " ?", " ;", ":", " :", "...", " .", ",", " ,"]
 SPACES = [" ", "  ", "\u00a0"]
 
@@ -39,8 +56,10 @@ def library_of(french: str, front: str) -> tuple[Library, dict[str, str]]:
     source = parse_card_text("deck/card.en.md", "deck", ENGLISH, [])
     assert source is not None
     library.add(source)
-    content = (f"---\n# a comment the fix must keep\nname: Carte   # and this one\n"
-               f"{front}source: \"{source_fingerprint(source)}\"\n---\n{french}\n")
+    content = (
+        f"---\n# a comment the fix must keep\nname: Carte   # and this one\n"
+        f'{front}source: "{source_fingerprint(source)}"\n---\n{french}\n'
+    )
     translation = parse_card_text("deck/card.fr.md", "deck", content, [])
     assert translation is not None
     library.add(translation)
@@ -49,13 +68,16 @@ def library_of(french: str, front: str) -> tuple[Library, dict[str, str]]:
 
 def run_fixes(library: Library, contents: dict[str, str]):
     findings = lint.lint(library, RESOURCES, OPTIONS).findings
-    return fix_library(library, lambda lib: lint.lint(lib, RESOURCES, OPTIONS).findings,
-                       findings, contents.__getitem__)
+    return fix_library(
+        library,
+        lambda lib: lint.lint(lib, RESOURCES, OPTIONS).findings,
+        findings,
+        contents.__getitem__,
+    )
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(french_text(), st.sampled_from(["", "subtype: Soldat Ondin\n",
-                                        "subtype: 'Soldat Ondin'\n"]))
+@given(french_text(), st.sampled_from(["", "subtype: Soldat Ondin\n", "subtype: 'Soldat Ondin'\n"]))
 def test_fix_is_idempotent_and_changes_only_what_it_fixes(french: str, front: str) -> None:
     library, contents = library_of(french, front)
     result = run_fixes(library, contents)

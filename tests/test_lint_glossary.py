@@ -33,7 +33,8 @@ def _case_tells(form: str, current: str) -> bool:
     """A later word capitalised in the deprecated form, in lower case in the current."""
     old, new = re.findall(r"[^\W_][\w-]*", form), re.findall(r"[^\W_][\w-]*", current)
     return len(old) == len(new) and any(
-        o[:1].isupper() and n[:1].islower() for o, n in zip(old[1:], new[1:], strict=True))
+        o[:1].isupper() and n[:1].islower() for o, n in zip(old[1:], new[1:], strict=True)
+    )
 
 
 def _deprecated_forms() -> list[tuple[str, str, str, str, str, str]]:
@@ -44,10 +45,17 @@ def _deprecated_forms() -> list[tuple[str, str, str, str, str, str]]:
         glossary, problems = load_glossary(lang)
         assert not problems
         matcher = Matcher(glossary)
-        items = [(e.section, e.pos, e.en, t.text, "GL201") for e in glossary.entries.values()
-                 for t in e.terms if t.deprecated and e.section != "footer"]
-        items += [("ability", "phrase", a.en, t.text, "GL202")
-                  for a in glossary.abilities.values() for t in a.deprecated]
+        items = [
+            (e.section, e.pos, e.en, t.text, "GL201")
+            for e in glossary.entries.values()
+            for t in e.terms
+            if t.deprecated and e.section != "footer"
+        ]
+        items += [
+            ("ability", "phrase", a.en, t.text, "GL202")
+            for a in glossary.abilities.values()
+            for t in a.deprecated
+        ]
         for section, pos, english, term, code in items:
             for form in sorted({term, plural(term, lang) if pos == "noun" else term}):
                 current = [h for h in matcher.lookup(form) if h.status != "deprecated"]
@@ -66,20 +74,37 @@ def test_the_data_has_deprecated_forms_to_find() -> None:
     excused = {(lang, form) for lang, _, _, form, _, why in DEPRECATED if why}
     # What running text cannot tell: a comma (Jeton boue, Leader soldat), a form of a
     # current term (cartes ressources), another entry's current word (Dévouement).
-    assert excused == {("fr", "dévouement"), ("fr", "Jeton boue"), ("fr", "Jetons boues"),
-                       ("fr", "Leader soldat"), ("fr", "Leaders soldats"),
-                       ("fr", "cartes ressources")}
+    assert excused == {
+        ("fr", "dévouement"),
+        ("fr", "Jeton boue"),
+        ("fr", "Jetons boues"),
+        ("fr", "Leader soldat"),
+        ("fr", "Leaders soldats"),
+        ("fr", "cartes ressources"),
+    }
 
 
-@pytest.mark.parametrize(("lang", "section", "english", "form", "code", "excused"),
-                         DEPRECATED, ids=[f"{d[0]}-{d[3]}" for d in DEPRECATED])
-def test_every_deprecated_form_is_found(resources: lint.Resources, lang: str, section: str,
-                                        english: str, form: str, code: str,
-                                        excused: str) -> None:
+@pytest.mark.parametrize(
+    ("lang", "section", "english", "form", "code", "excused"),
+    DEPRECATED,
+    ids=[f"{d[0]}-{d[3]}" for d in DEPRECATED],
+)
+def test_every_deprecated_form_is_found(
+    resources: lint.Resources,
+    lang: str,
+    section: str,
+    english: str,
+    form: str,
+    code: str,
+    excused: str,
+) -> None:
     def found(key: str, **fields: str) -> list[str]:
         text = fields.pop("text", "Ici.")
-        return [f.code for f in lint_card(resources, OPTIONS, "Here.", text, lang=lang,
-                                          **fields) if f.key == key]
+        return [
+            f.code
+            for f in lint_card(resources, OPTIONS, "Here.", text, lang=lang, **fields)
+            if f.key == key
+        ]
 
     if section == "subtype":  # TR402 gives the glossary's whole rendering
         assert "TR402" in found("subtype", subtype=form, english_subtype=english)
@@ -93,15 +118,24 @@ def test_every_deprecated_form_is_found(resources: lint.Resources, lang: str, se
 
 def test_the_checklist_expressions_are_found(resources: lint.Resources) -> None:
     """« À ne pas oublier avant l'impression » (seed 000): each superseded expression."""
-    for text in ("Ta dévotion d'une cité compte double.",
-                 "Sacrifie tous tes enchantements, magie, évènements.",
-                 "Je peux défendre contre les créatures volantes."):
+    for text in (
+        "Ta dévotion d'une cité compte double.",
+        "Sacrifie tous tes enchantements, magie, évènements.",
+        "Je peux défendre contre les créatures volantes.",
+    ):
         assert "GL201" in codes(lint_card(resources, OPTIONS, "Here.", text, lang="fr")), text
 
 
 def test_deprecated_in_a_name_with_its_fix(resources: lint.Resources) -> None:
-    findings = lint_card(resources, OPTIONS, "Here.", "Ici.", lang="fr",
-                         name="Les compteurs du roi", english_name="The King's Counters")
+    findings = lint_card(
+        resources,
+        OPTIONS,
+        "Here.",
+        "Ici.",
+        lang="fr",
+        name="Les compteurs du roi",
+        english_name="The King's Counters",
+    )
     [finding] = [f for f in findings if f.code == "GL201"]
     assert finding.key == "name" and finding.edit is not None
     assert (finding.edit.start, finding.edit.end, finding.edit.replacement) == (4, 13, "marqueurs")
@@ -115,17 +149,26 @@ def test_a_list_reminder_is_its_own_authority(resources: lint.Resources) -> None
     other = "***Infiltré***\\\n*Je peux partir vers la cité d'un adversaire.*"
     assert "GL101" in codes(lint_card(resources, OPTIONS, english, other, lang="fr"))
     # The list's own deprecated word (Boost: « compteurs ») is the list's matter...
-    boost_en = ("***Boost 2***\\\n*When you play me, you may pay 2 more resources to put "
-                "2 +1/+1 counters on me.*")
+    boost_en = (
+        "***Boost 2***\\\n*When you play me, you may pay 2 more resources to put "
+        "2 +1/+1 counters on me.*"
+    )
     boost = resources.language("fr").glossary.abilities["boost"]
     reminder = substitute(boost.reminder, boost.params, ["2"])
     assert "compteurs" in reminder
-    assert "GL201" not in codes(lint_card(resources, OPTIONS, boost_en,
-                                          f"***Boost 2***\\\n*{reminder}*", lang="fr"))
+    assert "GL201" not in codes(
+        lint_card(resources, OPTIONS, boost_en, f"***Boost 2***\\\n*{reminder}*", lang="fr")
+    )
     # ... but not when the card says it itself.
-    assert "GL201" in codes(lint_card(resources, OPTIONS, boost_en,
-                                      f"***Boost 2***\\\n*{reminder}*\n\nPlace deux "
-                                      "compteurs.", lang="fr"))
+    assert "GL201" in codes(
+        lint_card(
+            resources,
+            OPTIONS,
+            boost_en,
+            f"***Boost 2***\\\n*{reminder}*\n\nPlace deux compteurs.",
+            lang="fr",
+        )
+    )
 
 
 def test_the_harness_lints_the_lists_themselves() -> None:
@@ -134,75 +177,133 @@ def test_the_harness_lints_the_lists_themselves() -> None:
     assert 'settings={"list-reminders": False}' in source.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize(("lang", "english", "text"), [
-    ("fr", "Create a 1/1 Orc Token.", "Crée un jeton 1/1 orc."),
-    ("fr", "Create a 1/1 Orc Token.", "Crée un jeton orc 1/1."),
-    ("fr", "Create an Orc Token.", "Crée un jeton d'orc."),
-    ("fr", "Put a +1/+1 Undead Skeleton token into your army.",
-     "Mets un jeton +1/+1 squelette mort-vivant dans ton armée."),
-    ("fr", "Put a 1/1 Goblin Token into your army.",
-     "Mets un jeton 1/1 gobelin dans ton armée."),
-    ("eo", "Create a 1/1 Orc Token.", "Kreu Orkon 1/1 Ĵetonon."),
-    ("eo", "Create a 1/1 Orc Token.", "Kreu 1/1 Orko-Ĵetonon kaj Orkon."),
-])
-def test_compound_subtypes_with_words_between(resources: lint.Resources, lang: str,
-                                              english: str, text: str) -> None:
+@pytest.mark.parametrize(
+    ("lang", "english", "text"),
+    [
+        ("fr", "Create a 1/1 Orc Token.", "Crée un jeton 1/1 orc."),
+        ("fr", "Create a 1/1 Orc Token.", "Crée un jeton orc 1/1."),
+        ("fr", "Create an Orc Token.", "Crée un jeton d'orc."),
+        (
+            "fr",
+            "Put a +1/+1 Undead Skeleton token into your army.",
+            "Mets un jeton +1/+1 squelette mort-vivant dans ton armée.",
+        ),
+        (
+            "fr",
+            "Put a 1/1 Goblin Token into your army.",
+            "Mets un jeton 1/1 gobelin dans ton armée.",
+        ),
+        ("eo", "Create a 1/1 Orc Token.", "Kreu Orkon 1/1 Ĵetonon."),
+        ("eo", "Create a 1/1 Orc Token.", "Kreu 1/1 Orko-Ĵetonon kaj Orkon."),
+    ],
+)
+def test_compound_subtypes_with_words_between(
+    resources: lint.Resources, lang: str, english: str, text: str
+) -> None:
     assert "GL103" not in codes(lint_card(resources, OPTIONS, english, text, lang=lang))
 
 
 def test_a_compound_subtype_still_missing(resources: lint.Resources) -> None:
-    found = lint_card(resources, OPTIONS, "Create a 1/1 Orc Token.",
-                      "Crée un jeton 1/1 de la cité, puis un orc.", lang="fr")
+    found = lint_card(
+        resources,
+        OPTIONS,
+        "Create a 1/1 Orc Token.",
+        "Crée un jeton 1/1 de la cité, puis un orc.",
+        lang="fr",
+    )
     assert "GL103" in codes(found)
 
 
-@pytest.mark.parametrize(("lang", "english", "text", "expected"), [
-    ("fr", "Target creature gets +1/+1 until the end of the turn.",
-     "La *créature ciblée* gagne +1/+1.", ["GL104"]),
-    ("fr", "Target creature gets +1/+1 until the end of the turn.",
-     "La *créature ciblée* gagne +1/+1 jusqu’à la fin du tour.", []),
-    ("fr", "Target creature gets +1/+1 until the end of the turn.",
-     "La *créature ciblée* gagne +1/+1 jusqu'à la fin de ce tour.", []),
-    ("fr", "I get +1/+0 for each card in your graveyard.",
-     "Je gagne +1/+0 pour chaque carte de ton cimetière.", []),
-    ("fr", "I get +1/+0 for each card in your graveyard.",
-     "Je gagne +1/+0 si tu as des cartes dans ton cimetière.", ["GL104"]),
-    ("eo", "I get +2/+0 as long as you control a city.",
-     "Mi akiras +2/+0, dum vi regas urbon.", []),
-    ("eo", "I get +2/+0 as long as you control a city.",
-     "Mi akiras +2/+0, se vi regas urbon.", ["GL104"]),
-    ("eo", "Each player draws one card.", "Ĉiuj ludantoj eltiras unu karton.", []),
-    # x-system: EO101's; the phrase reads the same.
-    ("eo", "Each player draws one card.", "Cxiu ludanto eltiras unu karton.", []),
-    # The phrase is missing with the term inside it: GL104 names the phrase, and GL101
-    # does not report the term again.
-    ("eo", "Each player draws one card.", "Eltiru unu karton.", ["GL104"]),
-])
-def test_missing_phrase(resources: lint.Resources, lang: str, english: str, text: str,
-                        expected: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("lang", "english", "text", "expected"),
+    [
+        (
+            "fr",
+            "Target creature gets +1/+1 until the end of the turn.",
+            "La *créature ciblée* gagne +1/+1.",
+            ["GL104"],
+        ),
+        (
+            "fr",
+            "Target creature gets +1/+1 until the end of the turn.",
+            "La *créature ciblée* gagne +1/+1 jusqu’à la fin du tour.",
+            [],
+        ),
+        (
+            "fr",
+            "Target creature gets +1/+1 until the end of the turn.",
+            "La *créature ciblée* gagne +1/+1 jusqu'à la fin de ce tour.",
+            [],
+        ),
+        (
+            "fr",
+            "I get +1/+0 for each card in your graveyard.",
+            "Je gagne +1/+0 pour chaque carte de ton cimetière.",
+            [],
+        ),
+        (
+            "fr",
+            "I get +1/+0 for each card in your graveyard.",
+            "Je gagne +1/+0 si tu as des cartes dans ton cimetière.",
+            ["GL104"],
+        ),
+        (
+            "eo",
+            "I get +2/+0 as long as you control a city.",
+            "Mi akiras +2/+0, dum vi regas urbon.",
+            [],
+        ),
+        (
+            "eo",
+            "I get +2/+0 as long as you control a city.",
+            "Mi akiras +2/+0, se vi regas urbon.",
+            ["GL104"],
+        ),
+        ("eo", "Each player draws one card.", "Ĉiuj ludantoj eltiras unu karton.", []),
+        # x-system: EO101's; the phrase reads the same.
+        ("eo", "Each player draws one card.", "Cxiu ludanto eltiras unu karton.", []),
+        # The phrase is missing with the term inside it: GL104 names the phrase, and GL101
+        # does not report the term again.
+        ("eo", "Each player draws one card.", "Eltiru unu karton.", ["GL104"]),
+    ],
+)
+def test_missing_phrase(
+    resources: lint.Resources, lang: str, english: str, text: str, expected: list[str]
+) -> None:
     found = lint_card(resources, OPTIONS, english, text, lang=lang)
     assert [c for c in codes(found) if c == "GL104"] == expected
 
 
 def test_a_phrase_in_a_list_reminder_is_the_lists(resources: lint.Resources) -> None:
     """Garde du corps drops 'Each turn' (the French list's own wording)."""
-    english = ("***Bodyguard 2***\\\n*Each turn, I may divert up to 2 damage from target "
-               "creature you control and put that damage on myself instead.*")
+    english = (
+        "***Bodyguard 2***\\\n*Each turn, I may divert up to 2 damage from target "
+        "creature you control and put that damage on myself instead.*"
+    )
     reminder = resources.language("fr").glossary.abilities["bodyguard"].reminder
     french = f"***Garde du corps 2***\\\n*{substitute(reminder, ('x',), ['2'])}*"
     assert "GL104" not in codes(lint_card(resources, OPTIONS, english, french, lang="fr"))
 
 
-@pytest.mark.parametrize(("entry", "message"), [
-    ("  - id: p\n    en: this turn\n    section: phrase\n    terms: [ce tour]\n",
-     "phrase 'p' has pos 'noun'"),
-    ("  - id: p\n    en: this turn\n    section: phrase\n    pos: phrase\n",
-     "phrase 'p' has no renderings"),
-    ("  - id: p\n    en: this turn\n    section: phrase\n    pos: phrase\n    terms:\n"
-     "      - term: ce tour\n      - term: ce tour-là\n        status: deprecated\n"
-     "        replaced_by: ce tour\n", "rendering 'ce tour-là' of phrase 'p' has a status "
-     "deprecated"),
-])
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        (
+            "  - id: p\n    en: this turn\n    section: phrase\n    terms: [ce tour]\n",
+            "phrase 'p' has pos 'noun'",
+        ),
+        (
+            "  - id: p\n    en: this turn\n    section: phrase\n    pos: phrase\n",
+            "phrase 'p' has no renderings",
+        ),
+        (
+            "  - id: p\n    en: this turn\n    section: phrase\n    pos: phrase\n    terms:\n"
+            "      - term: ce tour\n      - term: ce tour-là\n        status: deprecated\n"
+            "        replaced_by: ce tour\n",
+            "rendering 'ce tour-là' of phrase 'p' has a status deprecated",
+        ),
+    ],
+)
 def test_malformed_phrases_are_rejected(tmp_path: Path, entry: str, message: str) -> None:
     path = tmp_path / "glossary" / "fr" / "phrases.yaml"
     path.parent.mkdir(parents=True)
@@ -218,6 +319,13 @@ def test_shipped_phrases_load() -> None:
     for lang in ("fr", "eo"):
         glossary, problems = load_glossary(lang)
         assert not problems
-        assert {"until-the-end-of-the-turn", "this-turn", "for-each", "each-player",
-                "in-combat", "as-long-as", "while"} <= set(glossary.phrases)
+        assert {
+            "until-the-end-of-the-turn",
+            "this-turn",
+            "for-each",
+            "each-player",
+            "in-combat",
+            "as-long-as",
+            "while",
+        } <= set(glossary.phrases)
         assert not set(glossary.phrases) & set(glossary.entries)

@@ -52,22 +52,21 @@ def test_the_corpus_is_big_enough() -> None:
 
 @pytest.mark.parametrize("name", CLEAN)
 def test_a_correct_translation_gets_no_warning(
-        by_file: dict[str, list[lint.Finding]], name: str) -> None:
-    loud = [f for f in by_file.get(name, [])
-            if f.severity in (Severity.WARNING, Severity.ERROR)]
+    by_file: dict[str, list[lint.Finding]], name: str
+) -> None:
+    loud = [f for f in by_file.get(name, []) if f.severity in (Severity.WARNING, Severity.ERROR)]
     assert not loud, f"false alarms on a correct card:\n{_shown(loud)}"
 
 
 @pytest.mark.parametrize("name", DEFECTS)
-def test_a_defect_is_found_by_its_rule(by_file: dict[str, list[lint.Finding]],
-                                       name: str) -> None:
+def test_a_defect_is_found_by_its_rule(by_file: dict[str, list[lint.Finding]], name: str) -> None:
     found = by_file.get(name, [])
     assert MEANT[name] in {f.code for f in found}, (
         f"{ANSWERS[name]['class']} ({ANSWERS[name].get('where')}) not found by "
-        f"{MEANT[name]}:\n{_shown(found)}")
+        f"{MEANT[name]}:\n{_shown(found)}"
+    )
 
 
 def test_the_english_cards_are_clean(by_file: dict[str, list[lint.Finding]]) -> None:
-    english = [f for name, found in by_file.items() if name.endswith(".en.md")
-               for f in found]
+    english = [f for name, found in by_file.items() if name.endswith(".en.md") for f in found]
     assert english == []

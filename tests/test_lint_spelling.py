@@ -23,7 +23,8 @@ SAMPLE = ROOT / "cards" / "sample"
 requires_dictionaries = pytest.mark.skipif(
     spelling.find_dictionary("fr") is None or spelling.find_dictionary("eo") is None,
     reason="the Hunspell dictionaries are not installed "
-           "(apt-get install hunspell-fr myspell-eo, as ./dev setup does)")
+    "(apt-get install hunspell-fr myspell-eo, as ./dev setup does)",
+)
 
 
 @pytest.fixture(scope="module")
@@ -34,13 +35,13 @@ def resources() -> lint.engine.Resources:
     return found
 
 
-def lexicon(resources: lint.engine.Resources, lang: str,
-            allowed: frozenset[str] = frozenset()) -> spelling.Lexicon:
+def lexicon(
+    resources: lint.engine.Resources, lang: str, allowed: frozenset[str] = frozenset()
+) -> spelling.Lexicon:
     dictionary = spelling.dictionary(lang)
     assert dictionary is not None
     language = resources.language(lang)
-    return spelling.Lexicon.build(lang, dictionary, language.vocabulary, allowed,
-                                  language.accepted)
+    return spelling.Lexicon.build(lang, dictionary, language.vocabulary, allowed, language.accepted)
 
 
 def misspelt(words_: spelling.Lexicon, text: str) -> list[str]:
@@ -67,11 +68,16 @@ def test_french_words_inflected_elided_hyphenated_are_accepted(resources) -> Non
     fr = lexicon(resources, "fr")
     assert misspelt(fr, "Pioche deux cartes, puis défausse-les. Piochez, piochèrent.") == []
     # Elision with either apostrophe; a word with an apostrophe (aujourd'hui, quelqu'un).
-    assert misspelt(fr, "L’armée d’un joueur jusqu’à ce qu’il l'attaque aujourd’hui ; "
-                        "quelqu'un presqu’île prud'homme") == []
-    # Imperatives with their pronouns, and other hyphenated words.
-    assert misspelt(fr, "Joue-moi, désengage-la, donne-lui, c’est-à-dire, a-t-il, peut-être.") \
+    assert (
+        misspelt(
+            fr,
+            "L’armée d’un joueur jusqu’à ce qu’il l'attaque aujourd’hui ; "
+            "quelqu'un presqu’île prud'homme",
+        )
         == []
+    )
+    # Imperatives with their pronouns, and other hyphenated words.
+    assert misspelt(fr, "Joue-moi, désengage-la, donne-lui, c’est-à-dire, a-t-il, peut-être.") == []
     # Capitals, numbers, symbol codes and single letters.
     assert misspelt(fr, "CRÉATURE Créature 1er 2e 3 X IV g2") == []
 
@@ -109,18 +115,28 @@ def test_the_suggestion_is_the_closest_glossary_word_or_card_name(resources) -> 
 @requires_dictionaries
 def test_esperanto_words_with_supersigns_and_endings_are_accepted(resources) -> None:
     eo = lexicon(resources, "eo")
-    assert misspelt(eo, "Ĉiuj viaj kartoj ŝanĝiĝas ĝis ĵaŭdo; la ĥoro kantas aŭ ne. "
-                        "Tiru du kartojn, ludanto.") == []
+    assert (
+        misspelt(
+            eo,
+            "Ĉiuj viaj kartoj ŝanĝiĝas ĝis ĵaŭdo; la ĥoro kantas aŭ ne. Tiru du kartojn, ludanto.",
+        )
+        == []
+    )
     # A glossary root with another ending; compounds of known roots and words.
-    assert misspelt(eo, "atakantaj milicanaj estaĵoj, distancfrapantaj, "
-                        "Milican-Batalkrianto 1, ĵetkosto, bataldamaĝon, ri pluvivas") == []
+    assert (
+        misspelt(
+            eo,
+            "atakantaj milicanaj estaĵoj, distancfrapantaj, "
+            "Milican-Batalkrianto 1, ĵetkosto, bataldamaĝon, ri pluvivas",
+        )
+        == []
+    )
 
 
 @requires_dictionaries
 def test_esperanto_misspellings_are_found(resources) -> None:
     eo = lexicon(resources, "eo")
-    assert misspelt(eo, "Tiru du karrtojn kaj kauzu damaĝoo.") == ["karrtojn", "kauzu",
-                                                                   "damaĝoo"]
+    assert misspelt(eo, "Tiru du karrtojn kaj kauzu damaĝoo.") == ["karrtojn", "kauzu", "damaĝoo"]
     # The x-system is not Esperanto's spelling (EO101 also says so, with a fix).
     assert misspelt(eo, "cxiuj") == ["cxiuj"]
 
@@ -131,20 +147,26 @@ def test_what_other_rules_report_is_not_reported_again(library: Path) -> None:
     # its words are allowed: allowing "the" allows its sentence.
     edit(library / "song-of-the-herd.fr.md", "Chut.", "Hush, the harbor sleeps. Chutt.")
     assert [f["message"] for f in spelling_findings(str(library))] == [
-        "'Chutt' is not in the French dictionary"]
+        "'Chutt' is not in the French dictionary"
+    ]
     # Esperanto in the x-system or the h-system, or with foreign letters: EO101-EO103.
     edit(library / "harbor-lord.eo.md", "Salmarĉo ĉiam", "Salmarĉo cxiam shanghas werkojn")
-    assert [(f["code"], f["message"]) for f in spelling_findings(
-        str(library), "--select", "EO1", "--lang", "eo")] == [
+    assert [
+        (f["code"], f["message"])
+        for f in spelling_findings(str(library), "--select", "EO1", "--lang", "eo")
+    ] == [
         ("EO101", "'cxiam' is in the x-system: write 'ĉiam'"),
         ("EO102", "'shanghas' is in the h-system: write 'ŝanĝas'"),
-        ("EO103", "'werkojn': w not in the Esperanto alphabet")]
+        ("EO103", "'werkojn': w not in the Esperanto alphabet"),
+    ]
     # A drop cap cut from its word by a space is MK105's, not a misspelt "ioche".
     text = (library / "courier.fr.md").read_text("utf-8")
     (library / "courier.fr.md").write_text(
-        text.replace(":m: La *joueureuse", ":P: ioche une carte. La *joueureuse"), "utf-8")
+        text.replace(":m: La *joueureuse", ":P: ioche une carte. La *joueureuse"), "utf-8"
+    )
     assert [f["message"] for f in spelling_findings(str(library))] == [
-        "'Chutt' is not in the French dictionary"]
+        "'Chutt' is not in the French dictionary"
+    ]
 
 
 # --------------------------------------------------------------------------------------
@@ -163,15 +185,21 @@ def test_a_misspelling_in_a_card_is_reported_where_it_is(library: Path) -> None:
     edit(library / "harbor-lord.eo.md", "Salmarĉo ĉiam", "Salmarco ĉiam")
     found = spelling_findings(str(library))
     assert [(f["card"], f["lang"], f["message"]) for f in found] == [
-        ("bonefield-keep", "fr", "'joueureus' is not in the French dictionary "
-                                 "(did you mean 'joueureuse'?)"),
+        (
+            "bonefield-keep",
+            "fr",
+            "'joueureus' is not in the French dictionary (did you mean 'joueureuse'?)",
+        ),
         ("courier", "fr", "'crate' is not in the French dictionary (did you mean 'carte'?)"),
-        ("harbor-lord", "eo", "'Salmarco' is not in the Esperanto dictionary "
-                              "(did you mean 'Salmarĉo'?)"),
+        (
+            "harbor-lord",
+            "eo",
+            "'Salmarco' is not in the Esperanto dictionary (did you mean 'Salmarĉo'?)",
+        ),
     ]
     courier = next(f for f in found if f["card"] == "courier")
     line = (library / "courier.fr.md").read_text("utf-8").splitlines()[courier["line"] - 1]
-    assert line[courier["column"] - 1:].startswith("crate")
+    assert line[courier["column"] - 1 :].startswith("crate")
     assert all(f["severity"] == "warning" and f["fix"] is None for f in found)
 
 
@@ -187,8 +215,19 @@ def test_the_setting_turns_the_rule_off(library: Path) -> None:
     assert lint.lint(loaded, resources, options).findings == []
     (library / "translator.toml").write_text("[lint]\nspelling = false\n", encoding="utf-8")
     out = io.StringIO()
-    main(["lint", "--config", str(library / "translator.toml"), "--format", "json",
-          "--select", "SP", str(library)], out)
+    main(
+        [
+            "lint",
+            "--config",
+            str(library / "translator.toml"),
+            "--format",
+            "json",
+            "--select",
+            "SP",
+            str(library),
+        ],
+        out,
+    )
     assert json.loads(out.getvalue())["findings"] == []
 
 
@@ -197,12 +236,25 @@ def test_allowed_words_and_card_names_are_accepted(library: Path) -> None:
     # (In lower case: a capitalised word inside a sentence is a proper noun.)
     edit(library / "courier.fr.md", "pioche une carte", "pioche une carte de zorblax")
     assert [f["message"] for f in spelling_findings(str(library))] == [
-        "'zorblax' is not in the French dictionary"]
-    (library / "translator.toml").write_text('[lint]\nallow-english = ["Zorblax"]\n',
-                                            encoding="utf-8")
+        "'zorblax' is not in the French dictionary"
+    ]
+    (library / "translator.toml").write_text(
+        '[lint]\nallow-english = ["Zorblax"]\n', encoding="utf-8"
+    )
     out = io.StringIO()
-    main(["lint", "--config", str(library / "translator.toml"), "--format", "json",
-          "--select", "SP", str(library)], out)
+    main(
+        [
+            "lint",
+            "--config",
+            str(library / "translator.toml"),
+            "--format",
+            "json",
+            "--select",
+            "SP",
+            str(library),
+        ],
+        out,
+    )
     assert json.loads(out.getvalue())["findings"] == []
     # A card of the library named so: its name is a word of the language.
     edit(library / "mossgate.fr.md", "name: ", "name: Zorblax ")
@@ -214,8 +266,11 @@ def test_allowed_words_and_card_names_are_accepted(library: Path) -> None:
 
 
 def test_a_missing_dictionary_is_said_once_and_skipped(
-        library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    library: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     monkeypatch.setattr(spelling, "SEARCH_PATH", [tmp_path / "nowhere"])
     monkeypatch.delenv("DICPATH", raising=False)
     monkeypatch.setattr(spelling, "_LOADED", {})
@@ -225,8 +280,8 @@ def test_a_missing_dictionary_is_said_once_and_skipped(
     assert spelling_findings(str(library), "--lang", "fr") == []
     assert spelling_rules.missing_dictionaries() == [
         "no Esperanto Hunspell dictionary (install myspell-eo): spelling not checked",
-        "no French Hunspell dictionary (install hunspell-fr-comprehensive): spelling not "
-        "checked"]
+        "no French Hunspell dictionary (install hunspell-fr-comprehensive): spelling not checked",
+    ]
     # The command line says it on standard error, once per language.
     capsys.readouterr()
     main(["lint", "--no-config", "--select", "SP", str(library)], io.StringIO())
@@ -288,58 +343,92 @@ def test_the_rule_is_registered_with_its_documentation() -> None:
 @requires_dictionaries
 def test_the_french_dictionary_has_both_spellings() -> None:
     found = spelling.find_dictionary("fr")
-    assert found is not None and spelling.every_variant(found), \
+    assert found is not None and spelling.every_variant(found), (
         "install hunspell-fr-comprehensive (./dev setup does)"
+    )
 
 
 @requires_dictionaries
 def test_french_inclusive_and_1990_forms_are_accepted(resources) -> None:
     fr = lexicon(resources, "fr")
     # The guide's fused forms (fr-inclusive.yaml) and the 1990 reform (évènement).
-    assert misspelt(fr, "Toustes les joueureuses face à ellui ; iel pioche. Celleux qui "
-                        "paraissent : un évènement, paraitre, le nénufar.") == []
+    assert (
+        misspelt(
+            fr,
+            "Toustes les joueureuses face à ellui ; iel pioche. Celleux qui "
+            "paraissent : un évènement, paraitre, le nénufar.",
+        )
+        == []
+    )
     # Middle-dot forms read as one word: masculine and feminine are words.
-    assert misspelt(fr, "Chaque joueur·euse, les joueur·euse·s, un·e ami·e, les ami·e·s, "
-                        "le·a joueureuse, passif·ve, Tou·te·s, considéré·es.") == []
+    assert (
+        misspelt(
+            fr,
+            "Chaque joueur·euse, les joueur·euse·s, un·e ami·e, les ami·e·s, "
+            "le·a joueureuse, passif·ve, Tou·te·s, considéré·es.",
+        )
+        == []
+    )
     # ...and mistyped ones are reported whole.
     assert misspelt(fr, "Les cartes qu'un·e joureu·euse a. Des jouereuses.") == [
-        "joureu·euse", "jouereuses"]
+        "joureu·euse",
+        "jouereuses",
+    ]
 
 
 @requires_dictionaries
 def test_what_is_no_prose_and_names_are_not_checked(resources) -> None:
     fr = lexicon(resources, "fr")
-    assert misspelt(fr, "Voir https://aminduna.arcmage.org/#/decks, arcmage.org/wiki, "
-                        "ecrire a ngoeminne@exemple.org, l'image Xcost.png ou cardlayout.svg, "
-                        "<blockquote> {{toc}} Awesome_Rules_Concept.") == ["ecrire"]
+    assert misspelt(
+        fr,
+        "Voir https://aminduna.arcmage.org/#/decks, arcmage.org/wiki, "
+        "ecrire a ngoeminne@exemple.org, l'image Xcost.png ou cardlayout.svg, "
+        "<blockquote> {{toc}} Awesome_Rules_Concept.",
+    ) == ["ecrire"]
     # Acronyms, proper nouns inside a sentence, English quoted or left in the text.
-    assert misspelt(fr, "Le deck de la Rebirth, en PNG ou CMJN, pour Lovecraft : « night "
-                        "goant ». Une column guidelines.") == []
+    assert (
+        misspelt(
+            fr,
+            "Le deck de la Rebirth, en PNG ou CMJN, pour Lovecraft : « night "
+            "goant ». Une column guidelines.",
+        )
+        == []
+    )
     # A capital at a sentence's start is checked, and so is a mistyped name.
     assert misspelt(fr, "Zorblax pioche. Crate.") == ["Zorblax", "Crate"]
-    assert misspelt(lexicon(resources, "fr", frozenset({"salmère"})),
-                    "La carte de Salmèrre pioche.") == ["Salmèrre"]
+    assert misspelt(
+        lexicon(resources, "fr", frozenset({"salmère"})), "La carte de Salmèrre pioche."
+    ) == ["Salmèrre"]
 
 
 @requires_dictionaries
 def test_esperanto_derivations_are_accepted(resources) -> None:
     eo = lexicon(resources, "eo")
     assert not spelling.dictionary("eo").lookup("defendisto")  # type: ignore[union-attr]
-    assert misspelt(eo, "La defendisto ne povas pagiĝi; ĉiuope ili uziĝas, malfortigitaj "
-                        "defendistinoj, reludonta, tiamaniere, ĉiujn, ekz. la ensorĉokarto.") \
+    assert (
+        misspelt(
+            eo,
+            "La defendisto ne povas pagiĝi; ĉiuope ili uziĝas, malfortigitaj "
+            "defendistinoj, reludonta, tiamaniere, ĉiujn, ekz. la ensorĉokarto.",
+        )
         == []
+    )
 
 
 @requires_dictionaries
 def test_real_misspellings_of_the_seeds_are_still_found(resources) -> None:
     eo = lexicon(resources, "eo")
     # trombejo reads tromb-ej-o but is the glossary's tombejo mistyped.
-    assert misspelt(eo, "Por ekzamplo, serĉi tra la trombejo; ests, sept kartoj, "
-                        "kontraui, efikoo.") == ["ekzamplo", "trombejo", "ests", "sept",
-                                                "kontraui", "efikoo"]
+    assert misspelt(
+        eo, "Por ekzamplo, serĉi tra la trombejo; ests, sept kartoj, kontraui, efikoo."
+    ) == ["ekzamplo", "trombejo", "ests", "sept", "kontraui", "efikoo"]
     fr = lexicon(resources, "fr")
     assert misspelt(fr, "Les autres jouereuses, les dégats, par exeple, larmée.") == [
-        "jouereuses", "dégats", "exeple", "larmée"]
+        "jouereuses",
+        "dégats",
+        "exeple",
+        "larmée",
+    ]
 
 
 REVIEW = ROOT / "glossaries" / "lint" / "spelling-review.yaml"
@@ -349,16 +438,16 @@ TITLE = "Spelling (SP101) on prose nobody here wrote"
 @requires_dictionaries
 def test_the_spelling_report_is_up_to_date(seeds: list[Path]) -> None:
     on_disk = (ROOT / "docs" / "lint-spelling.md").read_text(encoding="utf-8")
-    assert on_disk == prose.report(seeds, prose.LANGUAGES, ["SP101"], REVIEW, TITLE,
-                                   "docs/lint-spelling.md"), \
-        "regenerate: " + prose._command(seeds, prose.LANGUAGES, ["SP101"], REVIEW,
-                                        TITLE, "docs/lint-spelling.md")
+    assert on_disk == prose.report(
+        seeds, prose.LANGUAGES, ["SP101"], REVIEW, TITLE, "docs/lint-spelling.md"
+    ), "regenerate: " + prose._command(
+        seeds, prose.LANGUAGES, ["SP101"], REVIEW, TITLE, "docs/lint-spelling.md"
+    )
 
 
 @requires_dictionaries
 def test_every_spelling_finding_of_the_seeds_is_judged(seeds: list[Path]) -> None:
-    found = [f for lang in prose.LANGUAGES
-             for f in prose.lint_seeds(seeds, lang, ["SP101"])[0]]
+    found = [f for lang in prose.LANGUAGES for f in prose.lint_seeds(seeds, lang, ["SP101"])[0]]
     review = prose.load_review(REVIEW)
     judged, unused, ambiguous = prose.judge(found, review)
     assert not unused, f"verdicts whose finding is gone: {unused}"

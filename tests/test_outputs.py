@@ -29,10 +29,20 @@ def test_tree_nodes_and_positions() -> None:
 
 def test_symbol_kinds() -> None:
     document = markup.parse(":m: :m3: :ma: :mi: :mc: :mic: :mis: :g0: :gt:").document
-    kinds = {n.code: n.kind for p in document.paragraphs for n in p.children
-             if isinstance(n, Symbol)}
-    assert kinds == {"m": "mark", "m3": "mark", "ma": "mark", "mi": "mark", "mc": "column",
-                     "mic": "column", "mis": "inline-mark", "g0": "cypher", "gt": "cypher"}
+    kinds = {
+        n.code: n.kind for p in document.paragraphs for n in p.children if isinstance(n, Symbol)
+    }
+    assert kinds == {
+        "m": "mark",
+        "m3": "mark",
+        "ma": "mark",
+        "mi": "mark",
+        "mc": "column",
+        "mic": "column",
+        "mis": "inline-mark",
+        "g0": "cypher",
+        "gt": "cypher",
+    }
 
 
 def test_empty_paragraphs() -> None:
@@ -55,7 +65,7 @@ def test_html_fragment() -> None:
 
 
 def test_html_escapes_drop_caps_and_quotes() -> None:
-    html = markup.to_html(markup.parse(':<i>: "x" &amp; \'y\'').document)
+    html = markup.to_html(markup.parse(":<i>: \"x\" &amp; 'y'").document)
     assert '<span class="dropcap">&lt;i&gt;</span>' in html
     assert "&amp; 'y'" in html
 
@@ -63,11 +73,16 @@ def test_html_escapes_drop_caps_and_quotes() -> None:
 def test_html_renders_with_weasyprint(tmp_path) -> None:
     """The fragment is real HTML for the print templates: WeasyPrint lays it out."""
     weasyprint = pytest.importorskip("weasyprint")
-    fragment = markup.to_html(markup.parse(
-        ":Ĉ:iu ludanto ***tiras*** du kartojn :g2:.\\\nPoste «\u202fforĵetas\u202f» unu.").document)
-    html = ("<html><head><style>@page{size:64mm 90mm;margin:3mm} .sym{display:inline-block;"
-            "width:1em;height:1em;background:device-cmyk(0 0 0 1)}</style></head><body>"
-            f"{fragment}</body></html>")
+    fragment = markup.to_html(
+        markup.parse(
+            ":Ĉ:iu ludanto ***tiras*** du kartojn :g2:.\\\nPoste «\u202fforĵetas\u202f» unu."
+        ).document
+    )
+    html = (
+        "<html><head><style>@page{size:64mm 90mm;margin:3mm} .sym{display:inline-block;"
+        "width:1em;height:1em;background:device-cmyk(0 0 0 1)}</style></head><body>"
+        f"{fragment}</body></html>"
+    )
     document = weasyprint.HTML(string=html).render()
     assert len(document.pages) == 1
     pdf = document.write_pdf()
@@ -83,14 +98,21 @@ def _text_boxes(box):
         yield from _text_boxes(child)
 
 
-@pytest.mark.parametrize(("lang", "text", "rules", "flavor"), [
-    ("en", ":W:hen I die, draw.\n\n*\"The end.\"*", "When I die, draw.", "The end."),
-    ("fr", ":m: Paye :g2: et :gx:.\\\nPioche.\n\n*« Fin. »*\n\nEncore.", "M, Paye 2 et X.Pioche.",
-     "Fin. »\nEncore."),
-    ("eo", "Tiru   kartojn :m3: :ma:.", "Tiru kartojn M3,A,.", ""),
-    ("en", "*\"Only flavour.\"*", "", "Only flavour."),
-    ("en", "*Not flavour, no quote.*", "Not flavour, no quote.", ""),
-])
+@pytest.mark.parametrize(
+    ("lang", "text", "rules", "flavor"),
+    [
+        ("en", ':W:hen I die, draw.\n\n*"The end."*', "When I die, draw.", "The end."),
+        (
+            "fr",
+            ":m: Paye :g2: et :gx:.\\\nPioche.\n\n*« Fin. »*\n\nEncore.",
+            "M, Paye 2 et X.Pioche.",
+            "Fin. »\nEncore.",
+        ),
+        ("eo", "Tiru   kartojn :m3: :ma:.", "Tiru kartojn M3,A,.", ""),
+        ("en", '*"Only flavour."*', "", "Only flavour."),
+        ("en", "*Not flavour, no quote.*", "Not flavour, no quote.", ""),
+    ],
+)
 def test_rule_and_flavor(lang: str, text: str, rules: str, flavor: str) -> None:
     result = markup.rule_and_flavor(markup.parse(text).document, lang)
     assert result == {"ruleText": rules, "flavorText": flavor}
@@ -101,8 +123,9 @@ def test_reverse_converter_quirks() -> None:
     assert markup.to_markdown("<layout><p><c>ßa</c></p></layout>") == ":ß:"
     assert markup.to_markdown("<layout><p><c>éa</c><n>x</n></p></layout>") == ":É:x"
     # Text is written XML-escaped, and ":br:" typed as text becomes a break too.
-    assert markup.to_markdown("<layout><p><n>a &lt; b :br: c</n></p></layout>") == \
-        "a &lt; b \\\r\n c"
+    assert (
+        markup.to_markdown("<layout><p><n>a &lt; b :br: c</n></p></layout>") == "a &lt; b \\\r\n c"
+    )
     # Unknown elements are skipped; text outside elements is ignored.
     assert markup.to_markdown("<layout><p>x<u>y</u><n>z</n></p></layout>") == "z"
     with pytest.raises(markup.LayoutXmlError):

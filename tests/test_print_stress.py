@@ -53,27 +53,43 @@ IDS = [f"{slug}.{lang}" for slug, lang in CASES]
 # translator's own theme, and the official look (`translator theme import-arcmage`).
 THEMES = ("default", "arcmage")
 
-MM = 72 / 25.4          # points in a millimetre
-SAFE_MM = 2.0           # the safe area: the TrimBox less this on every side
-INSIDE_MM = 0.15        # how far a glyph may reach past its element's box
-TOUCH_MM = 0.05         # how far two glyphs of different lines may overlap
-SIZE_EPS_PT = 0.05      # rounding of font sizes
-DEFAULT_MIN_PT = 6.0    # the smallest text size the build may print (its default)
-DROP_CAP_RATIO = 1.8    # a glyph this many times its element's size is a drop cap
+MM = 72 / 25.4  # points in a millimetre
+SAFE_MM = 2.0  # the safe area: the TrimBox less this on every side
+INSIDE_MM = 0.15  # how far a glyph may reach past its element's box
+TOUCH_MM = 0.05  # how far two glyphs of different lines may overlap
+SIZE_EPS_PT = 0.05  # rounding of font sizes
+DEFAULT_MIN_PT = 6.0  # the smallest text size the build may print (its default)
+DROP_CAP_RATIO = 1.8  # a glyph this many times its element's size is a drop cap
 TYPE_WORDS = re.compile(r"\b(Creature|City|Event|Magic|Enchantment|Equipment)\b")
 
 # Cards no font size can print (tests/data/stress-library/README.md): refused in every
 # language, with a reason naming what does not fit.
 REFUSED = {
-    "conclave-archimandrite": r"\bname\b",          # 73 characters on the name line
-    "duke-of-the-marches": r"second name|name2",    # 82 on the second name line
-    "endless-lineage": r"type",                     # seventeen subtypes
-    "keeper-of-all-rules": r"text|tall",            # seven abilities, 1,300 characters
+    "conclave-archimandrite": r"\bname\b",  # 73 characters on the name line
+    "duke-of-the-marches": r"second name|name2",  # 82 on the second name line
+    "endless-lineage": r"type",  # seventeen subtypes
+    "keeper-of-all-rules": r"text|tall",  # seven abilities, 1,300 characters
 }
 # Ordinary cards: printed in every language, so that no check passes by refusing all.
-ORDINARY = ("imp", "moss-troll", "fort", "thornwall", "crossroads", "ambush", "spark",
-            "arcane-bolt", "war-banner", "war-axe", "traveling-cloak", "quiet-library",
-            "colossus", "cypher-study", "grave-call", "last-rites", "market-day")
+ORDINARY = (
+    "imp",
+    "moss-troll",
+    "fort",
+    "thornwall",
+    "crossroads",
+    "ambush",
+    "spark",
+    "arcane-bolt",
+    "war-banner",
+    "war-axe",
+    "traveling-cloak",
+    "quiet-library",
+    "colossus",
+    "cypher-study",
+    "grave-call",
+    "last-rites",
+    "market-day",
+)
 # Ordinary cards a theme's smaller boxes cannot hold, and the reason they are refused
 # with there (printed by the other themes).  The official look's spells have a rule
 # text of 56 x 19.4 mm (the template's box, ended above the artwork window), the
@@ -126,15 +142,30 @@ def build(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     """
     theme = request.param
     out = tmp_path_factory.mktemp(f"stress-build-{theme}")
-    command = [*TRANSLATOR, "build", str(LIBRARY), "--lang", "all", "--format", "json",
-               "--out", str(out), "--jobs", "2", *theme_options(theme)]
-    done = subprocess.run(command, check=False, capture_output=True, text=True,
-                          timeout=1800, cwd=ROOT)
+    command = [
+        *TRANSLATOR,
+        "build",
+        str(LIBRARY),
+        "--lang",
+        "all",
+        "--format",
+        "json",
+        "--out",
+        str(out),
+        "--jobs",
+        "2",
+        *theme_options(theme),
+    ]
+    done = subprocess.run(
+        command, check=False, capture_output=True, text=True, timeout=1800, cwd=ROOT
+    )
     try:
         report = json.loads(done.stdout)
     except json.JSONDecodeError:
-        pytest.fail(f"`{' '.join(command)}` exited {done.returncode} without a JSON report:\n"
-                    f"{done.stderr[-3000:]}")
+        pytest.fail(
+            f"`{' '.join(command)}` exited {done.returncode} without a JSON report:\n"
+            f"{done.stderr[-3000:]}"
+        )
     return Build(theme, done.returncode, report, done.stderr, out)
 
 
@@ -152,7 +183,7 @@ class Glyph:
     x1: float
     y1: float
     size_pt: float
-    baseline: float     # the origin's y, mm from the top
+    baseline: float  # the origin's y, mm from the top
 
     @property
     def ink(self) -> bool:
@@ -166,9 +197,11 @@ class Glyph:
 
     def describe(self) -> str:
         """The glyph as a failure names it: character, code point, index, size, place."""
-        return (f"glyph {self.char!r} (U+{ord(self.char):04X}, #{self.index}, "
-                f"{self.size_pt:.2f} pt) at x {self.x0:.2f}-{self.x1:.2f}, "
-                f"y {self.y0:.2f}-{self.y1:.2f} mm")
+        return (
+            f"glyph {self.char!r} (U+{ord(self.char):04X}, #{self.index}, "
+            f"{self.size_pt:.2f} pt) at x {self.x0:.2f}-{self.x1:.2f}, "
+            f"y {self.y0:.2f}-{self.y1:.2f} mm"
+        )
 
 
 @dataclass(frozen=True)
@@ -176,7 +209,7 @@ class Page:
     """What the checks need of a card PDF's page."""
 
     glyphs: tuple[Glyph, ...]
-    trim: tuple[float, float, float, float]   # mm from the top left: x0, y0, x1, y1
+    trim: tuple[float, float, float, float]  # mm from the top left: x0, y0, x1, y1
 
 
 @cache
@@ -184,8 +217,7 @@ def read_page(path: str) -> Page:
     """The glyphs and TrimBox of a one-page card PDF, in mm from the top left, as PDFium
     reads them (:func:`tests.printkit.printed_chars`)."""
     chars, trim = printed_chars(path)
-    return Page(tuple(Glyph(c.index, c.char, *c.box, c.size_pt, c.origin[1]) for c in chars),
-                trim)
+    return Page(tuple(Glyph(c.index, c.char, *c.box, c.size_pt, c.origin[1]) for c in chars), trim)
 
 
 # ---- glyphs and the report's elements -----------------------------------------------
@@ -212,15 +244,22 @@ def element_of(glyph: Glyph, elements: dict[str, dict]) -> str | None:
     element whose size is the glyph's.  A drop cap is the text's.
     """
     x, y = glyph.centre
-    candidates = [(area(tuple(e["box"])), abs((e.get("size_pt") or 0) - glyph.size_pt), name)
-                  for name, e in elements.items() if e.get("box") and holds(tuple(e["box"]), x, y)]
+    candidates = [
+        (area(tuple(e["box"])), abs((e.get("size_pt") or 0) - glyph.size_pt), name)
+        for name, e in elements.items()
+        if e.get("box") and holds(tuple(e["box"]), x, y)
+    ]
     return min(candidates)[2] if candidates else None
 
 
 def outside_by(glyph: Glyph, box: Box) -> dict[str, float]:
     """How far (mm) the glyph's box reaches past each side of ``box``; empty if inside."""
-    over = {"left": box[0] - glyph.x0, "top": box[1] - glyph.y0,
-            "right": glyph.x1 - box[2], "bottom": glyph.y1 - box[3]}
+    over = {
+        "left": box[0] - glyph.x0,
+        "top": box[1] - glyph.y0,
+        "right": glyph.x1 - box[2],
+        "bottom": glyph.y1 - box[3],
+    }
     return {side: round(mm, 2) for side, mm in over.items() if mm > INSIDE_MM}
 
 
@@ -229,8 +268,8 @@ def elements(build: Build, slug: str, lang: str) -> dict[str, dict]:
     entry = build.entry(slug, lang)
     found = entry.get("elements")
     assert isinstance(found, dict) and found, (
-        f"{slug}.{lang}: the build report gives no `elements` for this card "
-        f"(keys: {sorted(entry)})")
+        f"{slug}.{lang}: the build report gives no `elements` for this card (keys: {sorted(entry)})"
+    )
     return found
 
 
@@ -255,7 +294,7 @@ def reason(entry: dict) -> str:
 def context(glyphs: list[Glyph], glyph: Glyph, width: int = 12) -> str:
     """The printed text around a glyph, so that a failure says where it is."""
     position = glyphs.index(glyph)
-    text = "".join(g.char for g in glyphs[max(0, position - width):position + width + 1])
+    text = "".join(g.char for g in glyphs[max(0, position - width) : position + width + 1])
     return " ".join(text.split())
 
 
@@ -264,8 +303,7 @@ def report(slug: str, lang: str, what: str, problems: list[str]) -> None:
     if problems:
         shown = "\n  ".join(problems[:12])
         more = f"\n  ... and {len(problems) - 12} more" if len(problems) > 12 else ""
-        pytest.fail(f"{slug}.{lang}: {len(problems)} {what}:\n  {shown}{more}",
-                    pytrace=False)
+        pytest.fail(f"{slug}.{lang}: {len(problems)} {what}:\n  {shown}{more}", pytrace=False)
 
 
 # ---- lines --------------------------------------------------------------------------
@@ -304,22 +342,33 @@ class Line:
         return text
 
 
-def drop_caps(glyphs: Iterable[Glyph], owner: dict[int, str | None],
-              sizes: dict[str, float]) -> list[Glyph]:
+def drop_caps(
+    glyphs: Iterable[Glyph], owner: dict[int, str | None], sizes: dict[str, float]
+) -> list[Glyph]:
     """Glyphs far larger than their element's size: drop caps."""
-    return [g for g in glyphs if g.ink and owner[g.index] == "text"
-            and g.size_pt > DROP_CAP_RATIO * sizes.get("text", 9.0)]
+    return [
+        g
+        for g in glyphs
+        if g.ink
+        and owner[g.index] == "text"
+        and g.size_pt > DROP_CAP_RATIO * sizes.get("text", 9.0)
+    ]
 
 
 def lines_of(glyphs: list[Glyph], owner: dict[int, str | None], caps: list[Glyph]) -> list[Line]:
     """Group glyphs into lines: same element, baselines within a fifth of their size."""
     lines: list[Line] = [Line(owner[g.index], [g]) for g in caps]
-    rest = sorted((g for g in glyphs if g.ink and g not in caps),
-                  key=lambda g: (str(owner[g.index]), g.baseline, g.x0))
+    rest = sorted(
+        (g for g in glyphs if g.ink and g not in caps),
+        key=lambda g: (str(owner[g.index]), g.baseline, g.x0),
+    )
     for glyph in rest:
         last = lines[-1] if lines and lines[-1].glyphs[0] not in caps else None
-        if (last is not None and last.element == owner[glyph.index]
-                and abs(last.baseline - glyph.baseline) < 0.2 * glyph.size_pt / MM):
+        if (
+            last is not None
+            and last.element == owner[glyph.index]
+            and abs(last.baseline - glyph.baseline) < 0.2 * glyph.size_pt / MM
+        ):
             last.glyphs.append(glyph)
         else:
             lines.append(Line(owner[glyph.index], [glyph]))
@@ -333,8 +382,12 @@ def overlap(a: Glyph, b: Glyph) -> float:
 
 def line_box(line: Line) -> Box:
     """The box around a line's glyphs: lines whose boxes do not meet are not compared."""
-    return (min(g.x0 for g in line.glyphs), min(g.y0 for g in line.glyphs),
-            max(g.x1 for g in line.glyphs), max(g.y1 for g in line.glyphs))
+    return (
+        min(g.x0 for g in line.glyphs),
+        min(g.y0 for g in line.glyphs),
+        max(g.x1 for g in line.glyphs),
+        max(g.y1 for g in line.glyphs),
+    )
 
 
 def touching_lines(lines: list[Line]) -> list[tuple[Line, Glyph, Line, Glyph, float]]:
@@ -344,8 +397,10 @@ def touching_lines(lines: list[Line]) -> list[tuple[Line, Glyph, Line, Glyph, fl
     for i, a in enumerate(lines):
         for j in range(i + 1, len(lines)):
             box_a, box_b = boxes[i], boxes[j]
-            if (min(box_a[2], box_b[2]) - max(box_a[0], box_b[0]) <= TOUCH_MM
-                    or min(box_a[3], box_b[3]) - max(box_a[1], box_b[1]) <= TOUCH_MM):
+            if (
+                min(box_a[2], box_b[2]) - max(box_a[0], box_b[0]) <= TOUCH_MM
+                or min(box_a[3], box_b[3]) - max(box_a[1], box_b[1]) <= TOUCH_MM
+            ):
                 continue
             b = lines[j]
             for ga in a.glyphs:
@@ -371,11 +426,21 @@ def sizes_of(found: dict[str, dict]) -> dict[str, float]:
 
 def test_the_library_is_valid() -> None:
     """The stress library passes `translator cards check` and is what its script writes."""
-    done = subprocess.run([*TRANSLATOR, "cards", "check", str(LIBRARY)],
-                          check=False, capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(
+        [*TRANSLATOR, "cards", "check", str(LIBRARY)],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
-    generate = subprocess.run([sys.executable, str(LIBRARY / "generate.py"), "--check"],
-                              check=False, capture_output=True, text=True, cwd=ROOT)
+    generate = subprocess.run(
+        [sys.executable, str(LIBRARY / "generate.py"), "--check"],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert generate.returncode == 0, generate.stderr
     assert len(SLUGS) >= 50
 
@@ -392,7 +457,8 @@ def test_refusing_a_card_exits_1(build: Build) -> None:
     assert refused, "the stress library has cards no size can print: none was refused"
     assert build.returncode == 1, (
         f"exit code {build.returncode} with {len(refused)} cards refused "
-        f"({', '.join(refused[:5])}...):\n{build.stderr[-2000:]}")
+        f"({', '.join(refused[:5])}...):\n{build.stderr[-2000:]}"
+    )
 
 
 @pytest.mark.parametrize(("slug", "lang"), CASES, ids=IDS)
@@ -407,7 +473,8 @@ def test_printed_or_refused_with_a_reason(build: Build, slug: str, lang: str) ->
     assert why, f"{slug}.{lang}: no PDF, and no errors, overflow_mm or missing_glyphs"
     if entry.get("errors"):
         assert any(slug in error for error in entry["errors"]), (
-            f"{slug}.{lang}: the errors do not name the card: {entry['errors']}")
+            f"{slug}.{lang}: the errors do not name the card: {entry['errors']}"
+        )
     assert slug in build.stderr, f"{slug}.{lang}: refused, but not named on standard error"
 
 
@@ -417,7 +484,8 @@ def test_most_cards_are_printed(build: Build) -> None:
     printed = [c for c in entries if c.get("pdf")]
     refused = sorted(f"{c['card']}.{c['lang']}" for c in entries if not c.get("pdf"))
     assert len(printed) >= PRINTED_SHARE[build.theme] * len(entries), (
-        f"only {len(printed)} of {len(entries)} printed; refused: {', '.join(refused)}")
+        f"only {len(printed)} of {len(entries)} printed; refused: {', '.join(refused)}"
+    )
 
 
 @pytest.mark.parametrize("slug", sorted(REFUSED))
@@ -427,7 +495,8 @@ def test_what_no_size_can_hold_is_refused(build: Build, slug: str) -> None:
         entry = build.entry(slug, lang)
         assert not entry.get("pdf"), f"{slug}.{lang} was printed: {entry['pdf']}"
         assert re.search(REFUSED[slug], reason(entry)), (
-            f"{slug}.{lang}: refused, but the reason does not say what: {reason(entry)!r}")
+            f"{slug}.{lang}: refused, but the reason does not say what: {reason(entry)!r}"
+        )
 
 
 @pytest.mark.parametrize("slug", ORDINARY)
@@ -438,7 +507,8 @@ def test_ordinary_cards_are_printed(build: Build, slug: str) -> None:
     for lang in LANGS:
         entry = build.entry(slug, lang)
         assert entry.get("pdf") or (allowed and re.search(allowed, reason(entry))), (
-            f"{slug}.{lang} was refused: {reason(entry)}")
+            f"{slug}.{lang} was refused: {reason(entry)}"
+        )
 
 
 # ---- the checks of one card PDF (each returns its problems, named) -----------------
@@ -449,9 +519,12 @@ def safe_area_problems(page: Page) -> list[str]:
     x0, y0, x1, y1 = page.trim
     safe = (x0 + SAFE_MM, y0 + SAFE_MM, x1 - SAFE_MM, y1 - SAFE_MM)
     glyphs = list(page.glyphs)
-    return [f"{g.describe()} in {context(glyphs, g)!r}: outside the safe area "
-            f"{[round(v, 2) for v in safe]} by {outside_by(g, safe)} mm"
-            for g in glyphs if g.ink and outside_by(g, safe)]
+    return [
+        f"{g.describe()} in {context(glyphs, g)!r}: outside the safe area "
+        f"{[round(v, 2) for v in safe]} by {outside_by(g, safe)} mm"
+        for g in glyphs
+        if g.ink and outside_by(g, safe)
+    ]
 
 
 def element_problems(page: Page, found: dict[str, dict]) -> list[str]:
@@ -463,21 +536,27 @@ def element_problems(page: Page, found: dict[str, dict]) -> list[str]:
             continue
         name = element_of(glyph, found)
         if name is None:
-            problems.append(f"{glyph.describe()} in {context(glyphs, glyph)!r}: in no "
-                            f"element's box")
+            problems.append(
+                f"{glyph.describe()} in {context(glyphs, glyph)!r}: in no element's box"
+            )
             continue
         over = outside_by(glyph, tuple(found[name]["box"]))
         if over:
-            problems.append(f"{glyph.describe()} in {context(glyphs, glyph)!r}: outside "
-                            f"its element {name!r} {found[name]['box']} by {over} mm")
+            problems.append(
+                f"{glyph.describe()} in {context(glyphs, glyph)!r}: outside "
+                f"its element {name!r} {found[name]['box']} by {over} mm"
+            )
     return problems
 
 
 def small_glyph_problems(page: Page, floor: float) -> list[str]:
     """Glyphs printed under ``floor`` points."""
     glyphs = list(page.glyphs)
-    return [f"{g.describe()} in {context(glyphs, g)!r}: under {floor} pt"
-            for g in glyphs if g.ink and g.size_pt < floor - SIZE_EPS_PT]
+    return [
+        f"{g.describe()} in {context(glyphs, g)!r}: under {floor} pt"
+        for g in glyphs
+        if g.ink and g.size_pt < floor - SIZE_EPS_PT
+    ]
 
 
 def element_size_problems(page: Page, found: dict[str, dict]) -> list[str]:
@@ -485,10 +564,15 @@ def element_size_problems(page: Page, found: dict[str, dict]) -> list[str]:
     owner, sizes = owners(page, found), sizes_of(found)
     caps = drop_caps(page.glyphs, owner, sizes)
     glyphs = list(page.glyphs)
-    return [f"{g.describe()} in {context(glyphs, g)!r}: its element {owner[g.index]!r} "
-            f"says {sizes[owner[g.index]]} pt"
-            for g in glyphs if g.ink and g not in caps and owner[g.index] in sizes
-            and abs(g.size_pt - sizes[owner[g.index]]) > SIZE_EPS_PT]
+    return [
+        f"{g.describe()} in {context(glyphs, g)!r}: its element {owner[g.index]!r} "
+        f"says {sizes[owner[g.index]]} pt"
+        for g in glyphs
+        if g.ink
+        and g not in caps
+        and owner[g.index] in sizes
+        and abs(g.size_pt - sizes[owner[g.index]]) > SIZE_EPS_PT
+    ]
 
 
 def overlap_problems(page: Page, found: dict[str, dict]) -> list[str]:
@@ -496,18 +580,25 @@ def overlap_problems(page: Page, found: dict[str, dict]) -> list[str]:
     owner = owners(page, found)
     caps = drop_caps(page.glyphs, owner, sizes_of(found))
     lines = lines_of(list(page.glyphs), owner, caps)
-    return [f"{ga.describe()} of {a.element!r} line {a.text[:30]!r} overlaps "
-            f"{gb.describe()} of {b.element!r} line {b.text[:30]!r} by {depth:.2f} mm"
-            for a, ga, b, gb, depth in touching_lines(lines)]
+    return [
+        f"{ga.describe()} of {a.element!r} line {a.text[:30]!r} overlaps "
+        f"{gb.describe()} of {b.element!r} line {b.text[:30]!r} by {depth:.2f} mm"
+        for a, ga, b, gb, depth in touching_lines(lines)
+    ]
 
 
 def text_lines(page: Page, found: dict[str, dict]) -> tuple[list[Line], list[Glyph]]:
     """The lines of the text box, top to bottom, and its drop caps."""
     owner = owners(page, found)
     caps = drop_caps(page.glyphs, owner, sizes_of(found))
-    lines = sorted((line for line in lines_of(list(page.glyphs), owner, caps)
-                    if line.element == "text" and line.glyphs[0] not in caps),
-                   key=lambda line: line.baseline)
+    lines = sorted(
+        (
+            line
+            for line in lines_of(list(page.glyphs), owner, caps)
+            if line.element == "text" and line.glyphs[0] not in caps
+        ),
+        key=lambda line: line.baseline,
+    )
     return lines, caps
 
 
@@ -531,8 +622,10 @@ def drop_cap_problems(page: Page, found: dict[str, dict]) -> list[str]:
     for cap in caps:
         beside = [line for line in paragraph_below(cap.y0, lines) if line.x0 >= cap.x1 - 0.1]
         if len(beside) > 2:
-            problems.append(f"drop cap {cap.describe()} indents {len(beside)} lines: "
-                            + " / ".join(repr(line.text[:25]) for line in beside))
+            problems.append(
+                f"drop cap {cap.describe()} indents {len(beside)} lines: "
+                + " / ".join(repr(line.text[:25]) for line in beside)
+            )
     return problems
 
 
@@ -557,8 +650,13 @@ def drawings(path: str) -> tuple[Drawn, ...]:
         for order, obj in enumerate(page.get_objects(max_depth=15)):
             if obj.type in kinds:
                 x0, y0, x1, y1 = obj.get_bounds()
-                found.append(Drawn(order, kinds[obj.type], ((x0 - left) / MM, (top - y1) / MM,
-                                                            (x1 - left) / MM, (top - y0) / MM)))
+                found.append(
+                    Drawn(
+                        order,
+                        kinds[obj.type],
+                        ((x0 - left) / MM, (top - y1) / MM, (x1 - left) / MM, (top - y0) / MM),
+                    )
+                )
         return tuple(found)
     finally:
         pdf.close()
@@ -606,19 +704,27 @@ def loyalty_problems(pdf: str, page: Page, found: dict[str, dict], loyalty: int)
     marks = [d for d in drawn if d.kind == "path" and centre_in(d.box, box)]
     problems = []
     if mark_count(marks) < loyalty:
-        problems.append(f"{mark_count(marks)} loyalty marks drawn in {list(box)}, the card "
-                        f"has {loyalty}")
+        problems.append(
+            f"{mark_count(marks)} loyalty marks drawn in {list(box)}, the card has {loyalty}"
+        )
     for mark in marks:
         for later in drawn:
-            if (later.order > mark.order and later not in marks
-                    and box_overlap(later.box, mark.box) > TOUCH_MM):
-                problems.append(f"the loyalty mark at {[round(v, 2) for v in mark.box]} is "
-                                f"painted over by a later {later.kind} "
-                                f"{[round(v, 2) for v in later.box]}")
+            if (
+                later.order > mark.order
+                and later not in marks
+                and box_overlap(later.box, mark.box) > TOUCH_MM
+            ):
+                problems.append(
+                    f"the loyalty mark at {[round(v, 2) for v in mark.box]} is "
+                    f"painted over by a later {later.kind} "
+                    f"{[round(v, 2) for v in later.box]}"
+                )
         for glyph in page.glyphs:
             if glyph.ink and overlap(glyph, Glyph(0, "", *mark.box, 0, 0)) > TOUCH_MM:
-                problems.append(f"the loyalty mark at {[round(v, 2) for v in mark.box]} is "
-                                f"under {glyph.describe()}")
+                problems.append(
+                    f"the loyalty mark at {[round(v, 2) for v in mark.box]} is "
+                    f"under {glyph.describe()}"
+                )
     return list(dict.fromkeys(problems))  # a mark of several paths: each problem once
 
 
@@ -651,10 +757,14 @@ def column_mark_problems(pdf: str, page: Page, found: dict[str, dict]) -> list[s
     if "text" not in found:
         return []
     text_box = tuple(found["text"]["box"])
-    columns = [mark for mark in drawings(pdf) if mark.kind == "path"
-               and text_box[0] - 0.5 <= mark.box[0] <= text_box[0] + 1.5
-               and text_box[1] <= mark.box[1] <= text_box[3]
-               and mark.box[3] - mark.box[1] > 3 * (mark.box[2] - mark.box[0])]
+    columns = [
+        mark
+        for mark in drawings(pdf)
+        if mark.kind == "path"
+        and text_box[0] - 0.5 <= mark.box[0] <= text_box[0] + 1.5
+        and text_box[1] <= mark.box[1] <= text_box[3]
+        and mark.box[3] - mark.box[1] > 3 * (mark.box[2] - mark.box[0])
+    ]
     if not columns:
         return []
     lines, _ = text_lines(page, found)
@@ -666,14 +776,18 @@ def column_mark_problems(pdf: str, page: Page, found: dict[str, dict]) -> list[s
             top, bottom = line.baseline - 0.6 * line.size / MM, line.baseline
             strip = pixels(image, (x0, top, x1, bottom))
             ground = pixels(image, (max(text_box[0], x0 - 1.0), top, x0 - 0.3, bottom))
-            assert ground, (f"no ground left of the column mark at x {x0:.2f} mm to tell "
-                            f"whether it is seen (the text box starts at {text_box[0]})")
+            assert ground, (
+                f"no ground left of the column mark at x {x0:.2f} mm to tell "
+                f"whether it is seen (the text box starts at {text_box[0]})"
+            )
             level = statistics.median(ground)
             if max((abs(value - level) for value in strip), default=0) < SEEN_CONTRAST:
-                problems.append(f"the column mark at x {x0:.2f}-{x1:.2f} mm is not seen "
-                                f"beside the line {line.text[:30]!r} (y {top:.2f}-"
-                                f"{bottom:.2f} mm): grey levels {strip_range(strip)} on a "
-                                f"ground of {level:.0f}")
+                problems.append(
+                    f"the column mark at x {x0:.2f}-{x1:.2f} mm is not seen "
+                    f"beside the line {line.text[:30]!r} (y {top:.2f}-"
+                    f"{bottom:.2f} mm): grey levels {strip_range(strip)} on a "
+                    f"ground of {level:.0f}"
+                )
     return problems
 
 
@@ -698,8 +812,10 @@ def type_line(page: Page, found: dict[str, dict]) -> str:
     reading the whole box does not depend on telling the two apart.
     """
     box = tuple(found["type"]["box"])
-    return "".join(g.char for g in sorted((g for g in page.glyphs if holds(box, *g.centre)),
-                                          key=lambda g: g.x0))
+    return "".join(
+        g.char
+        for g in sorted((g for g in page.glyphs if holds(box, *g.centre)), key=lambda g: g.x0)
+    )
 
 
 # ---- every printed card, read back --------------------------------------------------
@@ -716,8 +832,12 @@ def test_glyphs_inside_the_safe_area(build: Build, slug: str, lang: str) -> None
 def test_glyphs_inside_their_element(build: Build, slug: str, lang: str) -> None:
     """Each glyph lies in the box of the element that holds its centre (0.15 mm)."""
     _, page = written(build, slug, lang)
-    report(slug, lang, "glyphs outside their element",
-           element_problems(page, elements(build, slug, lang)))
+    report(
+        slug,
+        lang,
+        "glyphs outside their element",
+        element_problems(page, elements(build, slug, lang)),
+    )
 
 
 @pytest.mark.parametrize(("slug", "lang"), CASES, ids=IDS)
@@ -732,38 +852,51 @@ def test_no_glyph_under_the_smallest_size(build: Build, slug: str, lang: str) ->
 def test_element_sizes_are_what_is_printed(build: Build, slug: str, lang: str) -> None:
     """The report's ``size_pt`` of an element is the size of its glyphs."""
     _, page = written(build, slug, lang)
-    report(slug, lang, "glyphs of another size than their element's",
-           element_size_problems(page, elements(build, slug, lang)))
+    report(
+        slug,
+        lang,
+        "glyphs of another size than their element's",
+        element_size_problems(page, elements(build, slug, lang)),
+    )
 
 
 @pytest.mark.parametrize(("slug", "lang"), CASES, ids=IDS)
 def test_lines_do_not_overlap(build: Build, slug: str, lang: str) -> None:
     """No glyph of one line touches a glyph of another (a drop cap is a line of its own)."""
     _, page = written(build, slug, lang)
-    report(slug, lang, "overlaps between lines",
-           overlap_problems(page, elements(build, slug, lang)))
+    report(
+        slug, lang, "overlaps between lines", overlap_problems(page, elements(build, slug, lang))
+    )
 
 
 @pytest.mark.parametrize(("slug", "lang"), CASES, ids=IDS)
 def test_drop_caps_span_two_lines(build: Build, slug: str, lang: str) -> None:
     """A drop cap indents the first two lines of its paragraph, never a third."""
     _, page = written(build, slug, lang)
-    report(slug, lang, "drop caps over more than two lines",
-           drop_cap_problems(page, elements(build, slug, lang)))
+    report(
+        slug,
+        lang,
+        "drop caps over more than two lines",
+        drop_cap_problems(page, elements(build, slug, lang)),
+    )
 
 
-@pytest.mark.parametrize(("slug", "lang"), [c for c in CASES if c[1] != "en"],
-                         ids=[i for i in IDS if not i.endswith(".en")])
-def test_no_english_type_on_a_translated_type_line(build: Build, slug: str,
-                                                   lang: str) -> None:
+@pytest.mark.parametrize(
+    ("slug", "lang"),
+    [c for c in CASES if c[1] != "en"],
+    ids=[i for i in IDS if not i.endswith(".en")],
+)
+def test_no_english_type_on_a_translated_type_line(build: Build, slug: str, lang: str) -> None:
     """A translated card's type line is in its language (*Créature*, *Estaĵo*)."""
     _, page = written(build, slug, lang)
     found = elements(build, slug, lang)
     assert "type" in found, f"{slug}.{lang}: the report gives no `type` element"
     line = type_line(page, found)
     english = TYPE_WORDS.findall(line)
-    assert not english, (f"{slug}.{lang}: the type line {line!r} prints the English "
-                         f"{', '.join(english)} (element 'type')")
+    assert not english, (
+        f"{slug}.{lang}: the type line {line!r} prints the English "
+        f"{', '.join(english)} (element 'type')"
+    )
 
 
 def card_loyalty(slug: str) -> int:
@@ -778,14 +911,21 @@ def card_loyalty(slug: str) -> int:
 def test_loyalty_marks_are_seen(build: Build, slug: str, lang: str) -> None:
     """As many loyalty marks as the card has, none painted over (the artwork, a name)."""
     entry, page = written(build, slug, lang)
-    report(slug, lang, "loyalty mark problems",
-           loyalty_problems(entry["pdf"], page, elements(build, slug, lang),
-                            card_loyalty(slug)))
+    report(
+        slug,
+        lang,
+        "loyalty mark problems",
+        loyalty_problems(entry["pdf"], page, elements(build, slug, lang), card_loyalty(slug)),
+    )
 
 
 @pytest.mark.parametrize(("slug", "lang"), CASES, ids=IDS)
 def test_column_marks_run_beside_their_lines(build: Build, slug: str, lang: str) -> None:
     """A column mark's stem is seen beside every line of its paragraph (rendered)."""
     entry, page = written(build, slug, lang)
-    report(slug, lang, "column mark problems",
-           column_mark_problems(entry["pdf"], page, elements(build, slug, lang)))
+    report(
+        slug,
+        lang,
+        "column mark problems",
+        column_mark_problems(entry["pdf"], page, elements(build, slug, lang)),
+    )

@@ -18,18 +18,69 @@ from translator.markup.tree import (
 )
 
 # Pieces of the dialect, so that generated texts hit the interesting paths often.
-PIECES = ["Deal", "2", " ", "  ", "\n", "\n\n", "\r\n", "*", "**", "***", "_", "__", ":", ":g1:",
-          ":m:", ":W:", ":br:", ":pa:", ":G1:", "\\", "\\\n", "#", "- ", "1. ", ">", "\t", "```",
-          "|", "---", "[a](http://x.y)", "[a][b]", "http://x.y", "www.x.y", "me@x.org", "r/ab",
-          "~~", "^", "<sup>", "</sup>", "<!--", "-->", "<", "!", "&amp;", "&#8239;", "@@", "«",
-          "»", "é", "ĉ", "\u00a0", "10:30", "a_b_c", "\x00", "\r"]
+PIECES = [
+    "Deal",
+    "2",
+    " ",
+    "  ",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "*",
+    "**",
+    "***",
+    "_",
+    "__",
+    ":",
+    ":g1:",
+    ":m:",
+    ":W:",
+    ":br:",
+    ":pa:",
+    ":G1:",
+    "\\",
+    "\\\n",
+    "#",
+    "- ",
+    "1. ",
+    ">",
+    "\t",
+    "```",
+    "|",
+    "---",
+    "[a](http://x.y)",
+    "[a][b]",
+    "http://x.y",
+    "www.x.y",
+    "me@x.org",
+    "r/ab",
+    "~~",
+    "^",
+    "<sup>",
+    "</sup>",
+    "<!--",
+    "-->",
+    "<",
+    "!",
+    "&amp;",
+    "&#8239;",
+    "@@",
+    "«",
+    "»",
+    "é",
+    "ĉ",
+    "\u00a0",
+    "10:30",
+    "a_b_c",
+    "\x00",
+    "\r",
+]
 
 texts = st.one_of(
     st.text(max_size=200),
     st.lists(st.sampled_from(PIECES), max_size=40).map("".join),
 )
-SETTINGS = settings(max_examples=300, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
@@ -97,8 +148,9 @@ def lossless_paragraphs(draw: st.DrawFn) -> Paragraph:
 
 @st.composite
 def lossless_documents(draw: st.DrawFn) -> Document:
-    paragraphs = draw(st.lists(st.one_of(lossless_paragraphs(), st.just(Paragraph(()))),
-                               min_size=1, max_size=4))
+    paragraphs = draw(
+        st.lists(st.one_of(lossless_paragraphs(), st.just(Paragraph(()))), min_size=1, max_size=4)
+    )
     return Document(tuple(paragraphs))
 
 

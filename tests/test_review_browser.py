@@ -21,14 +21,25 @@ from typing import Any
 import pytest
 
 #: Chromium flags for a closed network: no background connections, no first-run work.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--disable-dev-shm-usage"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 
 
 def chromium_path() -> str | None:
-    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium",
-                      shutil.which("chromium"), shutil.which("chromium-browser")):
+    for candidate in (
+        os.environ.get("CHROMIUM"),
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+    ):
         if candidate and Path(candidate).is_file():
             return candidate
     return None
@@ -37,15 +48,17 @@ def chromium_path() -> str | None:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="Playwright is not installed (./dev test installs it)")
+        "playwright.sync_api", reason="Playwright is not installed (./dev test installs it)"
+    )
     executable = chromium_path()
     if executable is None:
-        pytest.skip("no Chromium: ./dev test installs Debian's chromium package "
-                    "(or set CHROMIUM to a Chromium executable)")
+        pytest.skip(
+            "no Chromium: ./dev test installs Debian's chromium package "
+            "(or set CHROMIUM to a Chromium executable)"
+        )
     with sync_api.sync_playwright() as playwright:
         try:
-            launched = playwright.chromium.launch(executable_path=executable,
-                                                  args=CHROMIUM_ARGS)
+            launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         except Exception as error:
             pytest.skip(f"Chromium at {executable} does not start: {error}")
         yield launched
@@ -58,8 +71,9 @@ def sheet_page(browser: Any, review_sheet: tuple[Path, Path, str]) -> Iterator[A
     _, out, _ = review_sheet
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text)
-            if message.type == "error" else None)
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto((out / "sample.fr.html").as_uri())
     page.wait_for_load_state("load")
@@ -70,7 +84,8 @@ def sheet_page(browser: Any, review_sheet: tuple[Path, Path, str]) -> Iterator[A
 
 def visible(page: Any) -> list[str]:
     return page.eval_on_selector_all(
-        "section.card", "cards => cards.filter(c => !c.hidden).map(c => c.dataset.slug)")
+        "section.card", "cards => cards.filter(c => !c.hidden).map(c => c.dataset.slug)"
+    )
 
 
 def test_loads_without_console_errors(sheet_page: Any) -> None:
@@ -78,12 +93,15 @@ def test_loads_without_console_errors(sheet_page: Any) -> None:
     assert len(visible(sheet_page)) == 24
     assert sheet_page.inner_text("#shown") == "24 of 24 cards shown"
     # Every render loads (from disk, relative paths); they load lazily, when scrolled to.
-    sheet_page.eval_on_selector_all(".renders img", "images => images.forEach("
-                                                    "i => { i.loading = 'eager'; })")
-    sheet_page.wait_for_function("[...document.querySelectorAll('.renders img')]"
-                                 ".every(i => i.complete)")
+    sheet_page.eval_on_selector_all(
+        ".renders img", "images => images.forEach(i => { i.loading = 'eager'; })"
+    )
+    sheet_page.wait_for_function(
+        "[...document.querySelectorAll('.renders img')].every(i => i.complete)"
+    )
     broken = sheet_page.eval_on_selector_all(
-        ".renders img", "images => images.filter(i => !i.naturalWidth).length")
+        ".renders img", "images => images.filter(i => !i.naturalWidth).length"
+    )
     assert broken == 0
     # 24 English renders and 22 French: the cards that do not fit (harbor-lord's text,
     # mossgate's name) are not printed.
@@ -92,8 +110,9 @@ def test_loads_without_console_errors(sheet_page: Any) -> None:
 
 def test_only_cards_with_findings(sheet_page: Any) -> None:
     with_findings = sheet_page.eval_on_selector_all(
-        "section.card", "cards => cards.filter(c => c.dataset.findings !== '0')"
-                        ".map(c => c.dataset.slug)")
+        "section.card",
+        "cards => cards.filter(c => c.dataset.findings !== '0').map(c => c.dataset.slug)",
+    )
     assert "veil-stalker" in with_findings and "tide-warden" not in with_findings
     sheet_page.check("#only-findings")
     assert visible(sheet_page) == with_findings
@@ -128,8 +147,9 @@ def test_search_finds_a_card_by_its_french_name(sheet_page: Any) -> None:
 
 def test_keyboard_moves_between_cards_with_findings(sheet_page: Any) -> None:
     with_findings = sheet_page.eval_on_selector_all(
-        "section.card", "cards => cards.filter(c => c.dataset.findings !== '0')"
-                        ".map(c => c.dataset.slug)")
+        "section.card",
+        "cards => cards.filter(c => c.dataset.findings !== '0').map(c => c.dataset.slug)",
+    )
     assert len(with_findings) >= 3
     current = "section.card.current"
     sheet_page.keyboard.press("n")
@@ -150,7 +170,8 @@ def test_a_term_points_at_its_counterpart(sheet_page: Any) -> None:
     card = "#card-veil-stalker"
     sheet_page.hover(f"{card} td[lang='en'] .term[data-term='term:city']")
     linked = sheet_page.eval_on_selector_all(
-        f"{card} .term.linked", "terms => terms.map(t => t.textContent)")
+        f"{card} .term.linked", "terms => terms.map(t => t.textContent)"
+    )
     assert sorted(linked) == ["cities", "cités"]
 
 
@@ -160,8 +181,8 @@ def test_print_stylesheet(sheet_page: Any) -> None:
     assert not sheet_page.is_visible("nav.controls")
     # On paper every card is there, whatever the filters on screen.
     shown = sheet_page.eval_on_selector_all(
-        "section.card", "cards => cards.filter(c => getComputedStyle(c).display !== 'none')"
-                        ".length")
+        "section.card", "cards => cards.filter(c => getComputedStyle(c).display !== 'none').length"
+    )
     assert shown == 24
     pdf = sheet_page.pdf(format="A4")
     assert pdf.startswith(b"%PDF") and len(pdf) > 50_000
@@ -171,6 +192,7 @@ def test_screenshot(sheet_page: Any, tmp_path: Path) -> None:
     path = tmp_path / "sheet.png"
     sheet_page.screenshot(path=str(path))
     from PIL import Image
+
     with Image.open(path) as image:
         assert image.size == (1280, 1000)
         low, high = image.convert("L").getextrema()
@@ -193,17 +215,21 @@ def screenshots(directory: Path) -> None:
 
     with tempfile.TemporaryDirectory() as scratch:
         pages = []
-        for name, deck in (("review-sheet.fr.png", ROOT / "cards" / "sample"),
-                           ("review-sheet-findings.fr.png", broken_sample(Path(scratch)))):
+        for name, deck in (
+            ("review-sheet.fr.png", ROOT / "cards" / "sample"),
+            ("review-sheet-findings.fr.png", broken_sample(Path(scratch))),
+        ):
             out = Path(scratch) / name
-            code = main(["review-sheet", str(deck), "--lang", "fr", "--out", str(out)],
-                        io.StringIO())
+            code = main(
+                ["review-sheet", str(deck), "--lang", "fr", "--out", str(out)], io.StringIO()
+            )
             assert code == 0
             anchor = "" if "findings" not in name else "#card-veil-stalker"
             pages.append((name, (out / "sample.fr.html").as_uri() + anchor))
         with sync_playwright() as playwright:
-            launched = playwright.chromium.launch(executable_path=chromium_path(),
-                                                  args=CHROMIUM_ARGS)
+            launched = playwright.chromium.launch(
+                executable_path=chromium_path(), args=CHROMIUM_ARGS
+            )
             for name, url in pages:
                 page = launched.new_page(viewport={"width": 1280, "height": 900})
                 page.goto(url)

@@ -42,12 +42,14 @@ def test_one_row_per_card_in_deck_order(review_sheet: tuple[Path, Path, str]) ->
 
 
 def test_the_renders_are_the_print_renders_at_screen_size(
-        review_sheet: tuple[Path, Path, str]) -> None:
+    review_sheet: tuple[Path, Path, str],
+) -> None:
     _, out, _ = review_sheet
     courier = row(page(out), "courier")
     images = courier.xpath(".//div[@class='renders']//img/@src")
     assert images == ["build/png/courier.en.png", "build/png/courier.fr.png"]
     from PIL import Image
+
     for source in images:
         with Image.open(out / source) as image:
             assert image.format == "PNG"
@@ -60,8 +62,7 @@ def test_the_renders_are_the_print_renders_at_screen_size(
 def test_the_summary(review_sheet: tuple[Path, Path, str]) -> None:
     _, out, output = review_sheet
     [data] = json.loads(output)["sheets"]
-    assert data["states"] == {"missing": 0, "draft": 1, "translated": 21, "reviewed": 1,
-                              "stale": 1}
+    assert data["states"] == {"missing": 0, "draft": 1, "translated": 21, "reviewed": 1, "stale": 1}
     assert data["overflowing"] == ["harbor-lord"]
     assert data["rules"]["TR101"] == 1 and data["rules"]["TR103"] == 1
     # The deck PDF is not written (it would lack the card that overflows), and the
@@ -71,7 +72,8 @@ def test_the_summary(review_sheet: tuple[Path, Path, str]) -> None:
     # The French name with its <script> is too wide for the name band: not printed, and
     # the sheet says why.
     assert [error.split(" mm ")[1] for error in data["unprintable"]["mossgate"]] == [
-        "too wide for its box at 80 %: shorten it or use two name lines"]
+        "too wide for its box at 80 %: shorten it or use two name lines"
+    ]
     top = " ".join(page(out).xpath("//section[@class='summary']")[0].text_content().split())
     assert "1 card overflowing" in top and "1 card not printed: mossgate (name is" in top
     assert "Deck PDF not written: 2 cards failed (harbor-lord, mossgate)" in top
@@ -97,10 +99,14 @@ def test_glossary_terms_are_linked_across_languages(review_sheet: tuple[Path, Pa
     _, out, _ = review_sheet
     veil = row(page(out), "veil-stalker")
     [english, french] = veil.xpath(".//tr[@class='field-text']/td")
-    english_terms = {t.get("data-term"): t.text_content()
-                     for t in english.xpath(".//span[contains(@class, 'term')]")}
-    french_terms = {t.get("data-term"): t.text_content()
-                    for t in french.xpath(".//span[contains(@class, 'term')]")}
+    english_terms = {
+        t.get("data-term"): t.text_content()
+        for t in english.xpath(".//span[contains(@class, 'term')]")
+    }
+    french_terms = {
+        t.get("data-term"): t.text_content()
+        for t in french.xpath(".//span[contains(@class, 'term')]")
+    }
     # Lexique: city -> cité, opponent -> adversaire.
     assert english_terms["term:city"] == "cities" and french_terms["term:city"] == "cités"
     assert french_terms["term:opponent"] == "adversaires"
@@ -153,7 +159,8 @@ def test_states_review_and_sign_off(review_sheet: tuple[Path, Path, str]) -> Non
     assert hydra.get("data-state") == "reviewed"
     assert "by Ana" in hydra.xpath(".//span[@class='reviewed']")[0].text_content()
     assert hydra.xpath(".//div[@class='signoff']//input/@value") == [
-        "translator review thornback-hydra --lang fr"]
+        "translator review thornback-hydra --lang fr"
+    ]
     harbor = row(document, "harbor-lord")
     assert "overflows by" in harbor.text_content()
 
@@ -167,14 +174,23 @@ def test_card_text_is_escaped(review_sheet: tuple[Path, Path, str]) -> None:
     assert SCRIPT_NAME in mossgate.xpath(".//h2/a")[0].text_content()
 
 
-def test_a_second_sheet_reuses_the_renders(review_sheet: tuple[Path, Path, str],
-                                          tmp_path: Path) -> None:
+def test_a_second_sheet_reuses_the_renders(
+    review_sheet: tuple[Path, Path, str], tmp_path: Path
+) -> None:
     deck, out, _ = review_sheet
     copy = tmp_path / "review"
     shutil.copytree(out, copy)
     images = {p: p.stat().st_mtime_ns for p in (copy / "build" / "png").glob("*.png")}
-    code, output = run("review-sheet", str(deck), "--lang", "fr", "--out", str(copy),
-                       "--build-dir", str(copy / "build"))
+    code, output = run(
+        "review-sheet",
+        str(deck),
+        "--lang",
+        "fr",
+        "--out",
+        str(copy),
+        "--build-dir",
+        str(copy / "build"),
+    )
     assert code == 0 and "sample.fr.html: 24 cards" in output
     assert {p: p.stat().st_mtime_ns for p in images} == images
 
@@ -193,11 +209,12 @@ def test_number_words_the_other_side_lacks_are_not_differences() -> None:
 
     english = plain_text(parse("Draw two cards.").document, "en").paragraphs[0]
     french = plain_text(parse("Pioche une carte et deux cartes.").document, "fr").paragraphs[0]
-    marks = highlight.number_marks(french, english, {"un": "1", "une": "1", "deux": "2"},
-                                   {"two": "2"})
-    assert [(french.text[m.start:m.end], m.classes) for m in marks] == [("deux", "num")]
+    marks = highlight.number_marks(
+        french, english, {"un": "1", "une": "1", "deux": "2"}, {"two": "2"}
+    )
+    assert [(french.text[m.start : m.end], m.classes) for m in marks] == [("deux", "num")]
 
 
 def test_split_body_keeps_the_flavour_apart() -> None:
-    rules, flavour = split_body("Draw a card.\n\n*\"So it goes.\"*\n", "en")
+    rules, flavour = split_body('Draw a card.\n\n*"So it goes."*\n', "en")
     assert rules == "Draw a card." and flavour == '*"So it goes."*'

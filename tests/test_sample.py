@@ -43,8 +43,11 @@ def _shape(card: cards.Card, lang: str) -> list[tuple]:
     document = markup.parse(card.get("text", lang)).document
     shape = []
     for paragraph in document.paragraphs:
-        kinds = tuple(type(n).__name__ for n in paragraph.children
-                      if isinstance(n, DropCap | Symbol | LineBreak))
+        kinds = tuple(
+            type(n).__name__
+            for n in paragraph.children
+            if isinstance(n, DropCap | Symbol | LineBreak)
+        )
         symbols = tuple(n.code for n in paragraph.children if isinstance(n, Symbol))
         text = "".join(getattr(n, "text", "") for n in paragraph.children)
         numbers = tuple(sorted(re.findall(r"[+-]?\d+(?:/[+-]?\d+)?", text)))
@@ -77,8 +80,16 @@ def test_every_symbol_family_and_dialect_feature_is_used() -> None:
                     features.add("line break")
         if markup.rule_and_flavor(document, "en")["flavorText"]:
             features.add("flavour")
-    assert {"cypher", "mark", "column", "inline-mark", "drop cap", "line break",
-            "empty paragraph", "flavour"} <= features
+    assert {
+        "cypher",
+        "mark",
+        "column",
+        "inline-mark",
+        "drop cap",
+        "line break",
+        "empty paragraph",
+        "flavour",
+    } <= features
 
 
 def test_card_texts_are_clean_and_canonical() -> None:

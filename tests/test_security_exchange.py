@@ -32,8 +32,10 @@ from translator.workflow import exchange
 from .lintkit import SAMPLE
 
 #: A refused entry as the import reports it on standard error.
-REFUSED = re.compile(r"^translator: refused (?P<path>[^:]+):(?P<line>\d+): "
-                     r"(?P<key>\S+): (?P<message>.*)$")
+REFUSED = re.compile(
+    r"^translator: refused (?P<path>[^:]+):(?P<line>\d+): "
+    r"(?P<key>\S+): (?P<message>.*)$"
+)
 
 
 # --------------------------------------------------------------------------------------
@@ -47,8 +49,10 @@ class Result:
     err: str
 
     def show(self) -> str:
-        return f"exit {self.code}\n--- stdout ---\n{self.out[-2000:]}\n--- stderr ---\n" \
-               f"{self.err[-2000:]}"
+        return (
+            f"exit {self.code}\n--- stdout ---\n{self.out[-2000:]}\n--- stderr ---\n"
+            f"{self.err[-2000:]}"
+        )
 
 
 def cli(*args: str) -> Result:
@@ -92,8 +96,11 @@ def copy_deck(directory: Path) -> Path:
 
 
 def snapshot(directory: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(directory)): p.read_bytes()
-            for p in sorted(directory.rglob("*")) if p.is_file() and not p.is_symlink()}
+    return {
+        str(p.relative_to(directory)): p.read_bytes()
+        for p in sorted(directory.rglob("*"))
+        if p.is_file() and not p.is_symlink()
+    }
 
 
 def units_of(path: str | Path) -> tuple[po.pofile, dict[str, po.pounit]]:
@@ -113,8 +120,9 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     deck = copy_deck(directory)
     for kind, name in (("po", "sample.fr.po"), ("xliff", "sample.eo.xlf")):
         lang = name.split(".")[1]
-        result = cli("export", kind, str(deck), "--lang", lang, "-o",
-                     str(directory / name), "--no-tbx")
+        result = cli(
+            "export", kind, str(deck), "--lang", lang, "-o", str(directory / name), "--no-tbx"
+        )
         assert result.code == 0, result.show()
     return directory
 
@@ -135,8 +143,9 @@ def import_po(name: str = "sample.fr.po", *extra: str) -> Result:
     return cli("import", "po", name, "--library", "sample", *extra)
 
 
-def edited_po(pristine: Path, targets: dict[str, str],
-              contexts: dict[str, str] | None = None) -> str:
+def edited_po(
+    pristine: Path, targets: dict[str, str], contexts: dict[str, str] | None = None
+) -> str:
     """``sample.fr.po`` with the msgstr of some entries (by context) replaced, and the
     context of others."""
     name = fresh(pristine, "sample.fr.po")
@@ -152,8 +161,10 @@ def edited_po(pristine: Path, targets: dict[str, str],
 @contextlib.contextmanager
 def deadline(seconds: int) -> Iterator[None]:
     """Fail instead of hanging (a FIFO read would block forever)."""
+
     def expired(*_: object) -> None:
         raise TimeoutError(f"still running after {seconds} s: a hang")
+
     previous = signal.signal(signal.SIGALRM, expired)
     signal.alarm(seconds)
     try:
@@ -171,9 +182,8 @@ def set_header_language(name: str, language: str) -> int:
     """Replace the PO header's ``Language``; returns its line."""
     text = Path(name).read_text("utf-8")
     assert text.count('"Language: fr\\n"') == 1
-    Path(name).write_text(text.replace('"Language: fr\\n"', f'"Language: {language}\\n"'),
-                          "utf-8")
-    return text[:text.index('"Language: fr')].count("\n") + 1
+    Path(name).write_text(text.replace('"Language: fr\\n"', f'"Language: {language}\\n"'), "utf-8")
+    return text[: text.index('"Language: fr')].count("\n") + 1
 
 
 @pytest.mark.parametrize("language", ["FR", "fr_CA", "fr-CA", "Fr_fr.UTF-8", " fr "])
@@ -188,15 +198,19 @@ def test_po_header_language_is_normalised(language: str, pristine: Path, deck: P
     assert "name: Porte moussue" in (deck / "mossgate.fr.md").read_text("utf-8")
 
 
-@pytest.mark.parametrize(("language", "says"), [
-    ("de", "'de', not a language translator translates into (fr, eo)"),
-    ("zz-ZZ", "'zz-ZZ', not a language"),
-    ("../fr", "not a language"),
-    ("EN_us", "the English of the cards"),
-    ("fr\x1b[2J", "not a language"),
-])
-def test_po_header_language_unknown_is_an_input_error(language: str, says: str,
-                                                      pristine: Path, deck: Path) -> None:
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("de", "'de', not a language translator translates into (fr, eo)"),
+        ("zz-ZZ", "'zz-ZZ', not a language"),
+        ("../fr", "not a language"),
+        ("EN_us", "the English of the cards"),
+        ("fr\x1b[2J", "not a language"),
+    ],
+)
+def test_po_header_language_unknown_is_an_input_error(
+    language: str, says: str, pristine: Path, deck: Path
+) -> None:
     name = edited_po(pristine, {"mossgate:name": "Porte moussue"})
     line = set_header_language(name, language)
     before = snapshot(deck)
@@ -217,16 +231,15 @@ def test_po_without_language_asks_for_lang(pristine: Path, deck: Path) -> None:
     assert "name: Porte moussue" in (deck / "mossgate.fr.md").read_text("utf-8")
 
 
-@pytest.mark.parametrize(("language", "works"), [("EO", True), ("eo_XX", True),
-                                                 ("de", False)])
-def test_xliff_target_language(language: str, works: bool, pristine: Path,
-                               deck: Path) -> None:
+@pytest.mark.parametrize(("language", "works"), [("EO", True), ("eo_XX", True), ("de", False)])
+def test_xliff_target_language(language: str, works: bool, pristine: Path, deck: Path) -> None:
     name = fresh(pristine, "sample.eo.xlf")
     text = Path(name).read_text("utf-8")
     assert text.count('target-language="eo"') == 1
-    line = text[:text.index('target-language="eo"')].count("\n") + 1
-    Path(name).write_text(text.replace('target-language="eo"',
-                                       f'target-language="{language}"'), "utf-8")
+    line = text[: text.index('target-language="eo"')].count("\n") + 1
+    Path(name).write_text(
+        text.replace('target-language="eo"', f'target-language="{language}"'), "utf-8"
+    )
     before = snapshot(deck)
     result = cli("import", "xliff", name, "--library", "sample")
     if works:
@@ -241,22 +254,44 @@ def test_xliff_target_language(language: str, works: bool, pristine: Path,
 # What a translation may hold
 
 
-CONTROL = {"NUL": "\x00", "ESC": "\x1b[2J", "BEL": "\x07", "CR": "\r", "tab": "\t",
-           "U+202E": "\u202e", "U+2028": "\u2028", "zero-width space": "\u200b",
-           "BOM": "\ufeff", "DEL": "\x7f", "C1": "\x9b"}
-NAMED = {"NUL": "U+0000", "ESC": "U+001B", "BEL": "U+0007", "CR": "U+000D", "tab": "U+0009",
-         "U+202E": "U+202E", "U+2028": "U+2028", "zero-width space": "U+200B",
-         "BOM": "U+FEFF", "DEL": "U+007F", "C1": "U+009B"}
+CONTROL = {
+    "NUL": "\x00",
+    "ESC": "\x1b[2J",
+    "BEL": "\x07",
+    "CR": "\r",
+    "tab": "\t",
+    "U+202E": "\u202e",
+    "U+2028": "\u2028",
+    "zero-width space": "\u200b",
+    "BOM": "\ufeff",
+    "DEL": "\x7f",
+    "C1": "\x9b",
+}
+NAMED = {
+    "NUL": "U+0000",
+    "ESC": "U+001B",
+    "BEL": "U+0007",
+    "CR": "U+000D",
+    "tab": "U+0009",
+    "U+202E": "U+202E",
+    "U+2028": "U+2028",
+    "zero-width space": "U+200B",
+    "BOM": "U+FEFF",
+    "DEL": "U+007F",
+    "C1": "U+009B",
+}
 
 
 @pytest.mark.parametrize("char", list(CONTROL))
 @pytest.mark.parametrize("key", ["harbor-lord:name", "courier:name2", "courier:subtype"])
-def test_control_character_in_a_one_line_unit_is_refused(key: str, char: str,
-                                                         pristine: Path, deck: Path) -> None:
+def test_control_character_in_a_one_line_unit_is_refused(
+    key: str, char: str, pristine: Path, deck: Path
+) -> None:
     _, by_context = units_of(pristine / "sample.fr.po")
     target = str(by_context[key].target)
-    name = edited_po(pristine, {key: target[:3] + CONTROL[char] + target[3:],
-                                "mossgate:name": "Porte moussue"})
+    name = edited_po(
+        pristine, {key: target[:3] + CONTROL[char] + target[3:], "mossgate:name": "Porte moussue"}
+    )
     before = snapshot(deck)
     result = import_po(name)
     assert result.code == 1, result.show()
@@ -273,8 +308,12 @@ def test_control_character_in_a_one_line_unit_is_refused(key: str, char: str,
 
 def test_control_character_in_the_footer_is_refused(pristine: Path, deck: Path) -> None:
     english = deck / "courier.en.md"
-    english.write_text(english.read_text("utf-8").replace(
-        "serie: Sample\n", "serie: Sample\ninfo: Sample footer\n"), "utf-8")
+    english.write_text(
+        english.read_text("utf-8").replace(
+            "serie: Sample\n", "serie: Sample\ninfo: Sample footer\n"
+        ),
+        "utf-8",
+    )
     assert cli("export", "po", "sample", "--lang", "fr", "-o", "f.po", "--no-tbx").code == 0
     store, by_context = units_of("f.po")
     by_context["courier:info"].target = "Pied\u202ede page"
@@ -288,11 +327,13 @@ def test_control_character_in_the_footer_is_refused(pristine: Path, deck: Path) 
     assert snapshot(deck) == before
 
 
-@pytest.mark.parametrize("char", ["NUL", "ESC", "BEL", "CR", "U+202E", "U+2028",
-                                  "zero-width space"])
+@pytest.mark.parametrize(
+    "char", ["NUL", "ESC", "BEL", "CR", "U+202E", "U+2028", "zero-width space"]
+)
 @pytest.mark.parametrize("key", ["courier:text", "restless-bones:flavour"])
-def test_control_character_in_a_text_is_refused(key: str, char: str, pristine: Path,
-                                                deck: Path) -> None:
+def test_control_character_in_a_text_is_refused(
+    key: str, char: str, pristine: Path, deck: Path
+) -> None:
     _, by_context = units_of(pristine / "sample.fr.po")
     target = str(by_context[key].target)
     name = edited_po(pristine, {key: target.replace(" ", " " + CONTROL[char], 1)})
@@ -314,8 +355,9 @@ def test_newlines_and_tabs_in_a_text_are_fine(pristine: Path, deck: Path) -> Non
     assert "Pioche\tdeux cartes." in (deck / "courier.fr.md").read_text("utf-8")
 
 
-@pytest.mark.parametrize("target", ["Seigneur\ndu port", "Seigneur\u2028du port",
-                                    "Seigneur\r\ndu port"])
+@pytest.mark.parametrize(
+    "target", ["Seigneur\ndu port", "Seigneur\u2028du port", "Seigneur\r\ndu port"]
+)
 def test_a_name_on_several_lines_is_refused(target: str, pristine: Path, deck: Path) -> None:
     name = edited_po(pristine, {"harbor-lord:name": target})
     before = snapshot(deck)
@@ -326,14 +368,19 @@ def test_a_name_on_several_lines_is_refused(target: str, pristine: Path, deck: P
     assert snapshot(deck) == before
 
 
-@pytest.mark.parametrize(("key", "length", "limit"), [
-    ("courier:text", 200_001, MAX_TEXT_CHARS), ("courier:text", MAX_TEXT_CHARS + 1,
-                                                MAX_TEXT_CHARS),
-    ("restless-bones:flavour", 100_000, MAX_TEXT_CHARS),
-    ("harbor-lord:name", MAX_LINE_CHARS + 1, MAX_LINE_CHARS),
-    ("courier:subtype", 50_000, MAX_LINE_CHARS)])
-def test_a_translation_too_long_is_refused(key: str, length: int, limit: int,
-                                           pristine: Path, deck: Path) -> None:
+@pytest.mark.parametrize(
+    ("key", "length", "limit"),
+    [
+        ("courier:text", 200_001, MAX_TEXT_CHARS),
+        ("courier:text", MAX_TEXT_CHARS + 1, MAX_TEXT_CHARS),
+        ("restless-bones:flavour", 100_000, MAX_TEXT_CHARS),
+        ("harbor-lord:name", MAX_LINE_CHARS + 1, MAX_LINE_CHARS),
+        ("courier:subtype", 50_000, MAX_LINE_CHARS),
+    ],
+)
+def test_a_translation_too_long_is_refused(
+    key: str, length: int, limit: int, pristine: Path, deck: Path
+) -> None:
     name = edited_po(pristine, {key: "a" * length})
     before = snapshot(deck)
     start = time.perf_counter()
@@ -352,20 +399,35 @@ def test_a_translation_too_long_is_refused(key: str, length: int, limit: int,
 # Contexts, and where files are written
 
 
-@pytest.mark.parametrize("context", [
-    "../../x:name", "/abs:name", "/tmp/evil:text", "../sample/courier:name",
-    "courier/../../x:name", "Courier:name", "courier\n:name", "-courier:name",
-    "cour ier:name", "a" * 101 + ":name", "courier\x1b[2J:name", ".:name", "..:name",
-    "courier:name:name"])
-def test_a_context_that_is_no_slug_is_an_unknown_card(context: str, pristine: Path,
-                                                      deck: Path, tmp_path: Path) -> None:
-    name = edited_po(pristine, {"courier:name": "Messagère"},
-                     contexts={"courier:name": context})
+@pytest.mark.parametrize(
+    "context",
+    [
+        "../../x:name",
+        "/abs:name",
+        "/tmp/evil:text",
+        "../sample/courier:name",
+        "courier/../../x:name",
+        "Courier:name",
+        "courier\n:name",
+        "-courier:name",
+        "cour ier:name",
+        "a" * 101 + ":name",
+        "courier\x1b[2J:name",
+        ".:name",
+        "..:name",
+        "courier:name:name",
+    ],
+)
+def test_a_context_that_is_no_slug_is_an_unknown_card(
+    context: str, pristine: Path, deck: Path, tmp_path: Path
+) -> None:
+    name = edited_po(pristine, {"courier:name": "Messagère"}, contexts={"courier:name": context})
     before = snapshot(tmp_path)
     result = import_po(name)
     assert result.code == 1, result.show()
-    refused = [line for line in result.err.splitlines()
-               if line.startswith(f"translator: refused {name}:")]
+    refused = [
+        line for line in result.err.splitlines() if line.startswith(f"translator: refused {name}:")
+    ]
     assert len(refused) == 1, result.show()
     assert "no card" in refused[0] or "not an entry of translator's" in refused[0]
     assert "\x1b" not in result.err and len(refused[0]) < 400
@@ -379,18 +441,21 @@ def test_a_context_that_is_no_slug_is_an_unknown_card(context: str, pristine: Pa
 def test_a_duplicate_entry_is_refused(pristine: Path, deck: Path) -> None:
     name = fresh(pristine, "sample.fr.po")
     text = Path(name).read_text("utf-8")
-    Path(name).write_text(text + '\nmsgctxt "mossgate:name"\nmsgid "Mossgate"\n'
-                                 'msgstr "Autre"\n', "utf-8")
+    Path(name).write_text(
+        text + '\nmsgctxt "mossgate:name"\nmsgid "Mossgate"\nmsgstr "Autre"\n', "utf-8"
+    )
     result = import_po(name)
     refused = refusals(result)
     assert set(refused) == {"mossgate:name"}, result.show()
     assert refused["mossgate:name"][1] == len(text.splitlines()) + 2
-    assert f"the first is on line {context_line(name, 'mossgate:name')}" in \
-        refused["mossgate:name"][2]
+    assert (
+        f"the first is on line {context_line(name, 'mossgate:name')}" in refused["mossgate:name"][2]
+    )
 
 
 def test_a_translation_file_linked_out_of_the_deck_is_not_written(
-        pristine: Path, deck: Path, tmp_path: Path) -> None:
+    pristine: Path, deck: Path, tmp_path: Path
+) -> None:
     """A dangling link where the new translation would go: the import would write
     through it, outside the library."""
     outside = tmp_path / "outside"
@@ -424,7 +489,9 @@ def test_the_planned_file_must_stay_in_the_deck(deck: Path, tmp_path: Path) -> N
     Path("f.po").write_text(
         '# \nmsgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
         '"Language: fr\\n"\n\nmsgctxt "mossgate:name"\nmsgid "Mossgate"\n'
-        'msgstr "Porte moussue"\n', "utf-8")
+        'msgstr "Porte moussue"\n',
+        "utf-8",
+    )
     result = exchange.plan_import("f.po", library)
     assert result.updates == []
     assert [r.key for r in result.refused] == ["mossgate:name"]
@@ -449,8 +516,9 @@ def test_a_directory_is_refused(deck: Path) -> None:
     input_error(import_po("sample.fr.po"), "sample.fr.po")
 
 
-def test_too_many_entries_are_refused(pristine: Path, deck: Path,
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_too_many_entries_are_refused(
+    pristine: Path, deck: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(exchange, "MAX_EXCHANGE_ENTRIES", 10)
     name = fresh(pristine, "sample.fr.po")
     before = snapshot(deck)
@@ -478,11 +546,21 @@ def truncated_po(pristine: Path) -> tuple[bytes, int]:
     return data[:at], data[:at].count(b"\n") + 1
 
 
-@pytest.mark.parametrize("case", ["truncated", "garbage", "control bytes", "unclosed",
-                                  "bad keyword", "non-UTF-8", "empty", "only a header",
-                                  "plural"])
-def test_malformed_po_is_a_one_line_input_error(case: str, pristine: Path,
-                                                deck: Path) -> None:
+@pytest.mark.parametrize(
+    "case",
+    [
+        "truncated",
+        "garbage",
+        "control bytes",
+        "unclosed",
+        "bad keyword",
+        "non-UTF-8",
+        "empty",
+        "only a header",
+        "plural",
+    ],
+)
+def test_malformed_po_is_a_one_line_input_error(case: str, pristine: Path, deck: Path) -> None:
     line: int | None = None
     if case == "truncated":
         data, line = truncated_po(pristine)
@@ -501,9 +579,11 @@ def test_malformed_po_is_a_one_line_input_error(case: str, pristine: Path,
     elif case == "only a header":
         data = b'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
     else:
-        data = (b'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgctxt "courier:name"\n'
-                b'msgid "Courier"\nmsgid_plural "Couriers"\nmsgstr[0] "\x1b"\n'
-                b'msgstr[1] "b"\n')
+        data = (
+            b'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgctxt "courier:name"\n'
+            b'msgid "Courier"\nmsgid_plural "Couriers"\nmsgstr[0] "\x1b"\n'
+            b'msgstr[1] "b"\n'
+        )
     Path("f.po").write_bytes(data)
     before = snapshot(deck)
     result = import_po("f.po")
@@ -520,41 +600,65 @@ def xliff_with(pristine: Path, prolog: str = "", target: str | None = None) -> s
     text = (pristine / "sample.eo.xlf").read_text("utf-8")
     declaration, _, rest = text.partition("\n")
     if target is not None:
-        rest = re.sub(r"<target([^>]*)>[^<]*</target>", rf"<target\1>{target}</target>",
-                      rest, count=1)
+        rest = re.sub(
+            r"<target([^>]*)>[^<]*</target>", rf"<target\1>{target}</target>", rest, count=1
+        )
     Path("f.xlf").write_text(f"{declaration}\n{prolog}{rest}", "utf-8")
     return "f.xlf"
 
 
 #: A billion laughs: ten entities of ten of the one before.
-BOMB = ('<!DOCTYPE xliff [\n <!ENTITY lol0 "lol">\n'
-        + "".join(f' <!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">\n' for i in range(1, 10))
-        + "]>\n")
+BOMB = (
+    '<!DOCTYPE xliff [\n <!ENTITY lol0 "lol">\n'
+    + "".join(f' <!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">\n' for i in range(1, 10))
+    + "]>\n"
+)
 
 
-@pytest.mark.parametrize("case", ["bomb", "external entity", "parameter entity",
-                                  "doctype only", "undeclared entity", "truncated",
-                                  "not xliff", "garbage", "deep", "no file element"])
-def test_malformed_or_dangerous_xliff_is_refused(case: str, pristine: Path, deck: Path,
-                                                 tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "case",
+    [
+        "bomb",
+        "external entity",
+        "parameter entity",
+        "doctype only",
+        "undeclared entity",
+        "truncated",
+        "not xliff",
+        "garbage",
+        "deep",
+        "no file element",
+    ],
+)
+def test_malformed_or_dangerous_xliff_is_refused(
+    case: str, pristine: Path, deck: Path, tmp_path: Path
+) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("TOP-SECRET", "utf-8")
     line: int | None = None
     if case == "bomb":
         name, line = xliff_with(pristine, BOMB, "&lol9;"), 2
     elif case == "external entity":
-        name, line = xliff_with(pristine, f'<!DOCTYPE xliff [<!ENTITY x SYSTEM '
-                                          f'"file://{secret}">]>\n', "&x;"), 2
+        name, line = (
+            xliff_with(
+                pristine, f'<!DOCTYPE xliff [<!ENTITY x SYSTEM "file://{secret}">]>\n', "&x;"
+            ),
+            2,
+        )
     elif case == "parameter entity":
-        name, line = xliff_with(pristine, f'<!DOCTYPE xliff [<!ENTITY % p SYSTEM '
-                                          f'"file://{secret}"> %p;]>\n'), 2
+        name, line = (
+            xliff_with(
+                pristine, f'<!DOCTYPE xliff [<!ENTITY % p SYSTEM "file://{secret}"> %p;]>\n'
+            ),
+            2,
+        )
     elif case == "doctype only":
         name, line = xliff_with(pristine, "<!DOCTYPE xliff>\n"), 2
     elif case == "undeclared entity":
         name = xliff_with(pristine, "", "&x;")
     elif case == "truncated":
         data = (pristine / "sample.eo.xlf").read_bytes()
-        Path("f.xlf").write_bytes(data[:len(data) // 2])
+        Path("f.xlf").write_bytes(data[: len(data) // 2])
         name = "f.xlf"
     elif case == "not xliff":
         Path("f.xlf").write_text('<?xml version="1.0"?>\n<html><body/></html>\n', "utf-8")
@@ -563,12 +667,16 @@ def test_malformed_or_dangerous_xliff_is_refused(case: str, pristine: Path, deck
         Path("f.xlf").write_bytes(bytes(range(1, 128)) * 10)
         name = "f.xlf"
     elif case == "deep":
-        Path("f.xlf").write_text("<xliff>" + "<a>" * 100_000 + "</a>" * 100_000
-                                 + "</xliff>", "utf-8")
+        Path("f.xlf").write_text(
+            "<xliff>" + "<a>" * 100_000 + "</a>" * 100_000 + "</xliff>", "utf-8"
+        )
         name = "f.xlf"
     else:
-        Path("f.xlf").write_text('<?xml version="1.0"?>\n<xliff version="1.1" xmlns="urn:'
-                                 'oasis:names:tc:xliff:document:1.1"/>\n', "utf-8")
+        Path("f.xlf").write_text(
+            '<?xml version="1.0"?>\n<xliff version="1.1" xmlns="urn:'
+            'oasis:names:tc:xliff:document:1.1"/>\n',
+            "utf-8",
+        )
         name = "f.xlf"
     before = snapshot(deck)
     start = time.perf_counter()
@@ -603,10 +711,11 @@ def test_xliff_edit_is_imported_with_its_line(pristine: Path, deck: Path) -> Non
 # Speed: linear in the entries
 
 
-ENGLISH = ("---\nname: Card {i}\ntype: Event\nfaction: Red Banner\ncost: 2\n"
-           "status: Draft\n---\nDraw a card.\n")
-FRENCH = '---\nname: Carte {i}\nstatus: Draft\nsource: "{fingerprint}"\n---\n' \
-         "Pioche une carte.\n"
+ENGLISH = (
+    "---\nname: Card {i}\ntype: Event\nfaction: Red Banner\ncost: 2\n"
+    "status: Draft\n---\nDraw a card.\n"
+)
+FRENCH = '---\nname: Carte {i}\nstatus: Draft\nsource: "{fingerprint}"\n---\nPioche une carte.\n'
 #: What an export says to the translator about an entry (the glossary's words).
 NOTES = "".join(f"#. glossary: word {n} → mot {n} ({'x' * 40})\n" for n in range(8))
 
@@ -631,12 +740,17 @@ def scaling_library(root: Path, cards: int) -> tuple[Library, list[str]]:
         (deck / f"card-{i}.en.md").write_text(english, "utf-8")
         (deck / f"card-{i}.fr.md").write_text(french, "utf-8")
         target = f"Carte {i}" + (" bis" if i % 100 == 0 else "")
-        entries.append(f'{NOTES}#: big/card-{i}.en.md:2\nmsgctxt "card-{i}:name"\n'
-                       f'msgid "Card {i}"\nmsgstr "{target}"\n')
-        entries.append(f'{NOTES}#: big/card-{i}.en.md:8\nmsgctxt "card-{i}:text"\n'
-                       'msgid "Draw a card."\nmsgstr "Pioche une carte."\n')
-    header = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
-              '"Language: fr\\n"\n')
+        entries.append(
+            f'{NOTES}#: big/card-{i}.en.md:2\nmsgctxt "card-{i}:name"\n'
+            f'msgid "Card {i}"\nmsgstr "{target}"\n'
+        )
+        entries.append(
+            f'{NOTES}#: big/card-{i}.en.md:8\nmsgctxt "card-{i}:text"\n'
+            'msgid "Draw a card."\nmsgstr "Pioche une carte."\n'
+        )
+    header = (
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: fr\\n"\n'
+    )
     names = []
     for count in (cards, 2 * cards):
         path = root / f"big-{count}.fr.po"
@@ -662,5 +776,6 @@ def test_import_is_linear_in_the_entries(tmp_path: Path) -> None:
     library, (small, large) = scaling_library(tmp_path, entries)
     t_small = cpu_seconds(small, library)
     t_large = cpu_seconds(large, library)
-    assert t_large < 3 * t_small, (f"not linear: {t_small:.2f} s for {entries:,} entries, "
-                                   f"{t_large:.2f} s for {2 * entries:,}")
+    assert t_large < 3 * t_small, (
+        f"not linear: {t_small:.2f} s for {entries:,} entries, {t_large:.2f} s for {2 * entries:,}"
+    )

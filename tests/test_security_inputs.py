@@ -46,9 +46,11 @@ class Result:
         return self.out + self.err
 
     def show(self) -> str:
-        return (f"translator {' '.join(a if len(a) < 80 else a[:77] + '...' for a in self.args)}"
-                f" -> exit {self.code}\n--- stdout ---\n{self.out[-3000:]}\n"
-                f"--- stderr ---\n{self.err[-3000:]}")
+        return (
+            f"translator {' '.join(a if len(a) < 80 else a[:77] + '...' for a in self.args)}"
+            f" -> exit {self.code}\n--- stdout ---\n{self.out[-3000:]}\n"
+            f"--- stderr ---\n{self.err[-3000:]}"
+        )
 
 
 def cli(*args: str) -> Result:
@@ -65,24 +67,35 @@ def cli(*args: str) -> Result:
         code = error.code if isinstance(error.code, int) else 2
     except BaseException as error:  # the test's very subject
         tb = "".join(traceback.format_exception(error))
-        pytest.fail(f"{type(error).__name__} escaped main({[a[:60] for a in args]}): "
-                    f"{str(error)[:300]}\n{tb[-2500:]}", pytrace=False)
+        pytest.fail(
+            f"{type(error).__name__} escaped main({[a[:60] for a in args]}): "
+            f"{str(error)[:300]}\n{tb[-2500:]}",
+            pytrace=False,
+        )
     return Result(tuple(args), code, out.getvalue() + stdout.getvalue(), err.getvalue())
 
 
 def cli_subprocess(*args: str, cwd: Path, timeout: float = 20) -> Result:
     """The command in a subprocess (for inputs that could hang or crash the test run)."""
     env = {**os.environ, "NO_COLOR": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "translator.cli", *args], cwd=cwd, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            errors="replace", start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "translator.cli", *args],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
+        start_new_session=True,
+    )
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, 9)
         proc.communicate()
-        pytest.fail(f"translator {' '.join(args)} did not finish in {timeout} s (a hang)",
-                    pytrace=False)
+        pytest.fail(
+            f"translator {' '.join(args)} did not finish in {timeout} s (a hang)", pytrace=False
+        )
     return Result(tuple(args), proc.returncode, out, err)
 
 
@@ -92,9 +105,15 @@ def message_lines(result: Result, name: str, where: str = "err") -> list[str]:
     return [line for line in text.splitlines() if name in line]
 
 
-def assert_input_error(result: Result, name: str, *, lines: range | None = None,
-                       where: str = "err", codes: tuple[int, ...] = (2,),
-                       pattern: str | None = None) -> str:
+def assert_input_error(
+    result: Result,
+    name: str,
+    *,
+    lines: range | None = None,
+    where: str = "err",
+    codes: tuple[int, ...] = (2,),
+    pattern: str | None = None,
+) -> str:
     """``result`` is an input error: exit code in ``codes``, no traceback, a message line
     naming ``name`` (``name:LINE`` with LINE in ``lines`` when given), short enough to
     be one line, and matching ``pattern`` (case-insensitive) when given.  Returns it."""
@@ -103,18 +122,25 @@ def assert_input_error(result: Result, name: str, *, lines: range | None = None,
     found = message_lines(result, name, where)
     assert found, f"no message naming {name!r} (on {where})\n{result.show()}"
     if lines is not None:
-        located = [line for line in found
-                   if any(int(m) in lines for m in re.findall(re.escape(name) + r":(\d+)", line))]
-        assert located, (f"no message naming {name}:LINE with LINE in "
-                         f"{lines.start}-{lines.stop - 1}\n{result.show()}")
+        located = [
+            line
+            for line in found
+            if any(int(m) in lines for m in re.findall(re.escape(name) + r":(\d+)", line))
+        ]
+        assert located, (
+            f"no message naming {name}:LINE with LINE in "
+            f"{lines.start}-{lines.stop - 1}\n{result.show()}"
+        )
         found = located
     if pattern is not None:
         matching = [line for line in found if re.search(pattern, line, re.IGNORECASE)]
         assert matching, f"no message naming {name!r} matches /{pattern}/\n{result.show()}"
         found = matching
     short = [line for line in found if len(line) <= MAX_LINE]
-    assert short, (f"the message naming {name!r} is {len(found[0])} characters long "
-                   f"(not a one-line message)\n{result.show()[:2000]}")
+    assert short, (
+        f"the message naming {name!r} is {len(found[0])} characters long "
+        f"(not a one-line message)\n{result.show()[:2000]}"
+    )
     return short[0]
 
 
@@ -160,8 +186,11 @@ def set_front(path: Path, key: str, raw: str) -> int:
 
 
 def snapshot(directory: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(directory)): p.read_bytes()
-            for p in sorted(directory.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(directory)): p.read_bytes()
+        for p in sorted(directory.rglob("*"))
+        if p.is_file()
+    }
 
 
 # --------------------------------------------------------------------------------------
@@ -219,6 +248,7 @@ def _set_key(key: str, value: object):
     def setter(doc: dict) -> dict:
         doc[key] = value
         return doc
+
     return setter
 
 
@@ -226,6 +256,7 @@ def _card_key(key: str, value: object):
     def setter(doc: dict) -> dict:
         first_card(doc)[key] = value
         return doc
+
     return setter
 
 
@@ -256,8 +287,10 @@ JSON_CASES = {
     "attack-5000-digits-string": (_raw(_set_attack, f'"{DIGITS}"'), '"attack": "999'),
     "attack-superscript-two": (_json(_card_key("attack", "²")), '"attack": "²"'),
     "bad-slug": (_json(_card_key("translator", {"slug": "Bad Slug!"})), '"slug": "Bad Slug!"'),
-    "slug-path-traversal": (_json(_card_key("translator", {"slug": "../../evil"})),
-                            '"slug": "../../evil"'),
+    "slug-path-traversal": (
+        _json(_card_key("translator", {"slug": "../../evil"})),
+        '"slug": "../../evil"',
+    ),
     "nested-100000": (lambda doc: "[" * 100000 + "]" * 100000, None),
 }
 
@@ -272,8 +305,9 @@ def json_lines(text: str, needle: str | None) -> range | None:
     return range(min(start, line), line + 3)
 
 
-def test_json_baseline(exports: dict[str, dict], tmp_path: Path,
-                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_json_baseline(
+    exports: dict[str, dict], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The valid export imports (so that each case below breaks one thing only)."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "deck.json").write_text(dump(exports["en"]), encoding="utf-8")
@@ -286,8 +320,9 @@ def test_json_baseline(exports: dict[str, dict], tmp_path: Path,
 
 
 @pytest.mark.parametrize("case", list(JSON_CASES))
-def test_import_arcmage_bad_json(case: str, exports: dict[str, dict], tmp_path: Path,
-                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_import_arcmage_bad_json(
+    case: str, exports: dict[str, dict], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     make, needle = JSON_CASES[case]
     text = make(json.loads(json.dumps(exports["en"])))
@@ -297,17 +332,25 @@ def test_import_arcmage_bad_json(case: str, exports: dict[str, dict], tmp_path: 
     result = cli("import", "arcmage", "deck.json", "--into", "cards/imported")
     assert_input_error(result, "deck.json", lines=json_lines(text, needle))
     assert not any(target.iterdir()), "a failed import wrote files"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["cards", "deck.json"], \
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cards", "deck.json"], (
         "the import wrote outside its deck"
+    )
 
 
-LINT_JSON_CASES = ["deckCards-5", "quantity-NaN", "card-list", "attack-5000-digits",
-                   "card-language-string", "nested-100000"]
+LINT_JSON_CASES = [
+    "deckCards-5",
+    "quantity-NaN",
+    "card-list",
+    "attack-5000-digits",
+    "card-language-string",
+    "nested-100000",
+]
 
 
 @pytest.mark.parametrize("case", LINT_JSON_CASES)
-def test_lint_source_bad_json(case: str, exports: dict[str, dict], tmp_path: Path,
-                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_lint_source_bad_json(
+    case: str, exports: dict[str, dict], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The translations broken, then the English cards broken."""
     monkeypatch.chdir(tmp_path)
     make, needle = JSON_CASES[case]
@@ -318,8 +361,7 @@ def test_lint_source_bad_json(case: str, exports: dict[str, dict], tmp_path: Pat
         for lang, text in texts.items():
             (tmp_path / f"deck.{lang}.json").write_text(text, encoding="utf-8")
         result = cli("lint", "deck.fr.json", "--source", "deck.en.json")
-        assert_input_error(result, f"deck.{broken}.json",
-                           lines=json_lines(bad[broken], needle))
+        assert_input_error(result, f"deck.{broken}.json", lines=json_lines(bad[broken], needle))
 
 
 # --------------------------------------------------------------------------------------
@@ -332,14 +374,29 @@ def test_lint_ignore_wrong_type(value: str, command: str, deck: Path) -> None:
     line = set_front(deck / "courier.fr.md", "lint-ignore", value)
     path = "cards/sample/courier.fr.md"
     result = cli(*command.split(), "cards" if command == "cards check" else path)
-    assert_input_error(result, "courier.fr.md", lines=near(line),
-                       where="any" if command == "cards check" else "err")
+    assert_input_error(
+        result,
+        "courier.fr.md",
+        lines=near(line),
+        where="any" if command == "cards check" else "err",
+    )
 
 
 def test_lint_ignore_wrong_type_build(deck: Path) -> None:
     line = set_front(deck / "courier.fr.md", "lint-ignore", "5")
-    result = cli("build", "cards/sample", "--lang", "fr", "--card", "courier", "--out", "out",
-                 "--no-preflight", "--jobs", "1")
+    result = cli(
+        "build",
+        "cards/sample",
+        "--lang",
+        "fr",
+        "--card",
+        "courier",
+        "--out",
+        "out",
+        "--no-preflight",
+        "--jobs",
+        "1",
+    )
     assert_input_error(result, "courier.fr.md", lines=near(line))
     assert not list(Path().glob("out/**/*.pdf")), "the build printed an invalid library"
 
@@ -357,8 +414,12 @@ HUGE_ATTACK_COMMANDS = {
 def test_attack_of_5000_digits(command: str, deck: Path) -> None:
     line = set_front(deck / "courier.en.md", "attack", DIGITS)
     result = cli(*HUGE_ATTACK_COMMANDS[command])
-    assert_input_error(result, "courier.en.md", lines=near(line),
-                       where="any" if command == "cards check" else "err")
+    assert_input_error(
+        result,
+        "courier.en.md",
+        lines=near(line),
+        where="any" if command == "cards check" else "err",
+    )
 
 
 def test_unreadable_source_is_not_called_missing(deck: Path) -> None:
@@ -367,23 +428,30 @@ def test_unreadable_source_is_not_called_missing(deck: Path) -> None:
     set_front(deck / "courier.en.md", "attack", DIGITS)
     result = cli("cards", "check", "cards")
     assert_input_error(result, "courier.en.md", lines=near(9), where="any")
-    misleading = [line for line in result.text.splitlines()
-                  if re.search(r"courier\.en\.md is missing|'courier', which has no card file",
-                               line)]
-    assert not misleading, "the report says an existing file is missing:\n" + "\n".join(
-        misleading)
+    misleading = [
+        line
+        for line in result.text.splitlines()
+        if re.search(r"courier\.en\.md is missing|'courier', which has no card file", line)
+    ]
+    assert not misleading, "the report says an existing file is missing:\n" + "\n".join(misleading)
 
 
-@pytest.mark.parametrize("command", [("lint", "cards/sample/courier.fr.md"),
-                                     ("lint", "cards/sample", "--select", "TR1"),
-                                     ("review-sheet", "cards/sample", "--lang", "fr",
-                                      "--out", "review")],
-                         ids=" ".join)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("lint", "cards/sample/courier.fr.md"),
+        ("lint", "cards/sample", "--select", "TR1"),
+        ("review-sheet", "cards/sample", "--lang", "fr", "--out", "review"),
+    ],
+    ids=" ".join,
+)
 def test_number_of_5000_digits_in_card_text(command: tuple[str, ...], deck: Path) -> None:
     """A long number in card text is text: it is compared (or reported), never an
     exception, and an error names the card file."""
-    for name, old, new in (("courier.en.md", "draws one card", f"draws {DIGITS} cards"),
-                           ("courier.fr.md", "pioche une carte", f"pioche {DIGITS} cartes")):
+    for name, old, new in (
+        ("courier.en.md", "draws one card", f"draws {DIGITS} cards"),
+        ("courier.fr.md", "pioche une carte", f"pioche {DIGITS} cartes"),
+    ):
         path = deck / name
         path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
     result = cli(*command)
@@ -393,15 +461,17 @@ def test_number_of_5000_digits_in_card_text(command: tuple[str, ...], deck: Path
         assert_input_error(result, "courier.")
 
 
-@pytest.mark.parametrize(("key", "raw"), [("attack", "'²'"), ("cost", "'٣'"),
-                                          ("defense", "'①'"), ("attack", "'５'")])
+@pytest.mark.parametrize(
+    ("key", "raw"), [("attack", "'²'"), ("cost", "'٣'"), ("defense", "'①'"), ("attack", "'５'")]
+)
 def test_stat_that_is_no_ascii_number(key: str, raw: str, deck: Path) -> None:
     """``str.isdigit`` holds for these, ``int()`` fails or reads a digit Aminduna does
     not print: "not a number"."""
     line = set_front(deck / "courier.en.md", key, raw)
     result = cli("cards", "check", "cards")
-    assert_input_error(result, "courier.en.md", lines=near(line), where="any",
-                       pattern="not a (whole )?number")
+    assert_input_error(
+        result, "courier.en.md", lines=near(line), where="any", pattern="not a (whole )?number"
+    )
 
 
 @pytest.mark.parametrize("raw", ["{a: 1}", "[a, b]", "5"])
@@ -429,8 +499,14 @@ def test_control_character_in_card_body(char: str, deck: Path) -> None:
 
 
 #: Characters no card name may hold, as YAML double-quoted escapes.
-NAME_CHARS = {"ESC": "\\e", "BEL": "\\a", "CR": "\\r", "U+202E": "\\u202E",
-              "U+2028": "\\L", "U+200B": "\\u200B"}
+NAME_CHARS = {
+    "ESC": "\\e",
+    "BEL": "\\a",
+    "CR": "\\r",
+    "U+202E": "\\u202E",
+    "U+2028": "\\L",
+    "U+200B": "\\u200B",
+}
 
 
 @pytest.mark.parametrize("char", list(NAME_CHARS))
@@ -442,8 +518,7 @@ def test_control_character_in_card_name(char: str, command: str, deck: Path) -> 
         assert_input_error(result, "courier.fr.md", lines=near(line), where="any")
     else:
         result = cli("lint", "cards/sample/courier.fr.md")
-        assert_input_error(result, "courier.fr.md", lines=near(line), where="any",
-                           codes=(1, 2))
+        assert_input_error(result, "courier.fr.md", lines=near(line), where="any", codes=(1, 2))
     assert ESC not in result.text, "a raw ESC from the card reached the terminal"
 
 
@@ -455,23 +530,29 @@ def test_invisible_character_in_card_name_raw(char: str, deck: Path) -> None:
     assert_input_error(result, "courier.fr.md", lines=near(line), where="any")
 
 
-@pytest.mark.parametrize("command", [("cards", "list", "cards"),
-                                     ("cards", "list", "--lang", "fr", "cards"),
-                                     ("cards", "show", "courier"),
-                                     ("lint", "cards/sample"),
-                                     ("lint", "--format", "github", "cards/sample"),
-                                     ("cards", "check", "cards"),
-                                     ("status", "cards"),
-                                     ("markup", "check", "cards/sample/courier.fr.md")],
-                         ids=" ".join)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("cards", "list", "cards"),
+        ("cards", "list", "--lang", "fr", "cards"),
+        ("cards", "show", "courier"),
+        ("lint", "cards/sample"),
+        ("lint", "--format", "github", "cards/sample"),
+        ("cards", "check", "cards"),
+        ("status", "cards"),
+        ("markup", "check", "cards/sample/courier.fr.md"),
+    ],
+    ids=" ".join,
+)
 def test_no_raw_escape_reaches_the_terminal(command: tuple[str, ...], deck: Path) -> None:
     """A card's ESC (which could drive the terminal: colours, titles, hyperlinks, ...)
     never comes out raw, in a name or in the text."""
     set_front(deck / "courier.fr.md", "name", '"Mess\\e]0;pwned\\a\\e[31mager"')
     text_path = deck / "courier.fr.md"
     text = text_path.read_text(encoding="utf-8")
-    text_path.write_text(text.replace("pioche une carte", "pioche \x1b[2J une carte"),
-                         encoding="utf-8")
+    text_path.write_text(
+        text.replace("pioche une carte", "pioche \x1b[2J une carte"), encoding="utf-8"
+    )
     result = cli(*command)
     assert "Traceback" not in result.err, result.show()
     assert ESC not in result.text, f"a raw ESC in the output\n{result.show()!r}"
@@ -513,8 +594,9 @@ def test_po_baseline(po_file: Path, deck: Path) -> None:
 def test_po_header_language(language: str, po_file: Path, deck: Path) -> None:
     """The language works (read as French) or is a clear error naming the file."""
     text = po_file.read_text(encoding="utf-8")
-    po_file.write_text(text.replace('"Language: fr\\n"', f'"Language: {language}\\n"', 1),
-                       encoding="utf-8")
+    po_file.write_text(
+        text.replace('"Language: fr\\n"', f'"Language: {language}\\n"', 1), encoding="utf-8"
+    )
     replace_msgstr(po_file, "courier:name", '"Messagère"')
     before = snapshot(deck)
     result = cli("import", "po", "f.po")
@@ -527,21 +609,28 @@ def test_po_header_language(language: str, po_file: Path, deck: Path) -> None:
     names = [p.name for p in deck.iterdir() if p.suffix == ".md"]
     odd = [n for n in names if not re.fullmatch(r"[a-z0-9-]+\.[a-z]{2}\.md", n)]
     assert not odd, f"card files with no valid language: {odd}"
-    changed = {name for name in snapshot(deck).keys() | before.keys()
-               if snapshot(deck).get(name) != before.get(name)}
+    changed = {
+        name
+        for name in snapshot(deck).keys() | before.keys()
+        if snapshot(deck).get(name) != before.get(name)
+    }
     assert changed <= {"courier.fr.md"}, f"the import changed {changed}"
     if result.code == 0:
         assert "name: Messagère" in (deck / "courier.fr.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize(("label", "msgstr"), [
-    ("ESC", '"Mess\x1bager"'),
-    ("U+202E", '"Mess\u202eager"'),
-    ("newline", '"Mess\\nager"'),
-    ("CR", '"Mess\\rager"'),
-])
-def test_po_name_with_control_character_refused(label: str, msgstr: str, po_file: Path,
-                                                deck: Path) -> None:
+@pytest.mark.parametrize(
+    ("label", "msgstr"),
+    [
+        ("ESC", '"Mess\x1bager"'),
+        ("U+202E", '"Mess\u202eager"'),
+        ("newline", '"Mess\\nager"'),
+        ("CR", '"Mess\\rager"'),
+    ],
+)
+def test_po_name_with_control_character_refused(
+    label: str, msgstr: str, po_file: Path, deck: Path
+) -> None:
     entry = replace_msgstr(po_file, "courier:name", msgstr)
     before = (deck / "courier.fr.md").read_bytes()
     result = cli("import", "po", "f.po")
@@ -568,8 +657,11 @@ def test_xliff_external_entity_not_read(deck: Path) -> None:
     text = Path("f.xlf").read_text(encoding="utf-8")
     header, _, rest = text.partition("\n")
     doctype = f'<!DOCTYPE xliff [<!ENTITY xxe SYSTEM "file://{secret}">]>'
-    rest = rest.replace("<target state=\"translated\">Messager</target>",
-                        "<target state=\"translated\">&xxe;</target>", 1)
+    rest = rest.replace(
+        '<target state="translated">Messager</target>',
+        '<target state="translated">&xxe;</target>',
+        1,
+    )
     Path("f.xlf").write_text(f"{header}\n{doctype}\n{rest}", encoding="utf-8")
     result = cli("import", "xliff", "f.xlf")
     assert "Traceback" not in result.err, result.show()
@@ -597,13 +689,13 @@ TOML_CASES = {
 def test_translator_toml(case: str, deck: Path) -> None:
     Path("translator.toml").write_text(f"[lint]\n{TOML_CASES[case]}\n", encoding="utf-8")
     result = cli("lint", "cards/sample/courier.fr.md")
-    assert_input_error(result, "translator.toml",
-                       lines=None if case == "nested-50000" else near(2))
+    assert_input_error(result, "translator.toml", lines=None if case == "nested-50000" else near(2))
 
 
 def test_translator_toml_baseline(deck: Path) -> None:
-    Path("translator.toml").write_text('[lint]\nglossary = ["cards"]\nspelling = false\n',
-                                       encoding="utf-8")
+    Path("translator.toml").write_text(
+        '[lint]\nglossary = ["cards"]\nspelling = false\n', encoding="utf-8"
+    )
     result = cli("lint", "cards/sample/courier.fr.md")
     assert result.code in (0, 1), result.show()
 
@@ -633,14 +725,22 @@ GLOSSARY_CASES = {
     "entries-list-of-numbers": (GLOSSARY_HEAD + "entries: [5, 6]\n", 3),
     "language-list": ("language: [fr]\nsource: test\n" + VALID_ENTRY, 1),
     "id-mapping": (GLOSSARY_HEAD + VALID_ENTRY.replace("id: saltmere-town", "id: {a: 1}"), 4),
-    "terms-5": (GLOSSARY_HEAD + VALID_ENTRY.split("    terms:", maxsplit=1)[0]
-                + "    terms: 5\n", 8),
-    "term-list": (GLOSSARY_HEAD + VALID_ENTRY.replace("term: ville de Salmère",
-                                                      "term: [a, b]"), 9),
-    "gender-5000-digits": (GLOSSARY_HEAD + VALID_ENTRY.replace("gender: f",
-                                                               f"gender: {DIGITS}"), 11),
-    "date-not-a-date": (GLOSSARY_HEAD + VALID_ENTRY.replace(
-        "status: preferred", "status: deprecated\n        replaced_by: x\n        date: 5"), 12),
+    "terms-5": (
+        GLOSSARY_HEAD + VALID_ENTRY.split("    terms:", maxsplit=1)[0] + "    terms: 5\n",
+        8,
+    ),
+    "term-list": (GLOSSARY_HEAD + VALID_ENTRY.replace("term: ville de Salmère", "term: [a, b]"), 9),
+    "gender-5000-digits": (
+        GLOSSARY_HEAD + VALID_ENTRY.replace("gender: f", f"gender: {DIGITS}"),
+        11,
+    ),
+    "date-not-a-date": (
+        GLOSSARY_HEAD
+        + VALID_ENTRY.replace(
+            "status: preferred", "status: deprecated\n        replaced_by: x\n        date: 5"
+        ),
+        12,
+    ),
     "subtypes-5": (GLOSSARY_HEAD + "subtypes: 5\n" + VALID_ENTRY, 3),
     "abilities-mapping": (GLOSSARY_HEAD + "abilities: {a: 1}\n", 3),
     "not-utf8": ((GLOSSARY_HEAD + VALID_ENTRY).replace("Salmère", "Salm\udce8re"), 9),
@@ -673,8 +773,12 @@ def test_glossary_file_bad(case: str, command: str, deck: Path) -> None:
         result = cli("lint", "cards")
     else:
         result = cli("glossary", "check", "--library", "cards")
-    assert_input_error(result, "extra.yaml", lines=None if line is None else near(line, 1, 1),
-                       where="any" if command == "glossary check" else "err")
+    assert_input_error(
+        result,
+        "extra.yaml",
+        lines=None if line is None else near(line, 1, 1),
+        where="any" if command == "glossary check" else "err",
+    )
 
 
 def test_glossary_in_deck_bad(deck: Path) -> None:
@@ -696,8 +800,9 @@ def alias_bomb_list(indent: str = "  ") -> str:
 
 
 def test_glossary_alias_bomb(deck: Path, tmp_path: Path) -> None:
-    write_glossary(Path("cards/glossary/fr/bomb.yaml"),
-                   GLOSSARY_HEAD + "entries:" + alias_bomb_list())
+    write_glossary(
+        Path("cards/glossary/fr/bomb.yaml"), GLOSSARY_HEAD + "entries:" + alias_bomb_list()
+    )
     for args in (("lint", "cards"), ("glossary", "check", "--library", "cards")):
         result = cli_subprocess(*args, cwd=tmp_path, timeout=20)
         assert_input_error(result, "bomb.yaml", where="any")
@@ -705,7 +810,9 @@ def test_glossary_alias_bomb(deck: Path, tmp_path: Path) -> None:
 
 def test_card_alias_bomb(deck: Path, tmp_path: Path) -> None:
     path = deck / "courier.fr.md"
-    path.write_text(path.read_text(encoding="utf-8").replace(
-        "name: Messager", "name: " + alias_bomb_list(), 1), encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("name: Messager", "name: " + alias_bomb_list(), 1),
+        encoding="utf-8",
+    )
     result = cli_subprocess("cards", "check", "cards", cwd=tmp_path, timeout=20)
     assert_input_error(result, "courier.fr.md", where="any")

@@ -47,9 +47,11 @@ class Run:
 
     def show(self) -> str:
         args = " ".join(a if len(a) < 80 else a[:77] + "..." for a in self.args)
-        return (f"translator {args} -> exit {self.code} in {self.seconds:.1f} s\n"
-                f"--- stdout ({len(self.out)} chars) ---\n{self.out[:2000]}\n"
-                f"--- stderr ({len(self.err)} chars) ---\n{self.err[:3000]}")
+        return (
+            f"translator {args} -> exit {self.code} in {self.seconds:.1f} s\n"
+            f"--- stdout ({len(self.out)} chars) ---\n{self.out[:2000]}\n"
+            f"--- stderr ({len(self.err)} chars) ---\n{self.err[:3000]}"
+        )
 
 
 def _limit_memory() -> None:
@@ -68,15 +70,20 @@ def start(*args: str, cwd: Path) -> tuple[subprocess.Popen, float]:
     """``python -m translator.cli ARGS`` started in ``cwd``, in a session of its own,
     with at most 2 GB of address space."""
     env = {**os.environ, "NO_COLOR": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "translator.cli", *args], cwd=cwd, env=env,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, preexec_fn=_limit_memory,  # noqa: PLW1509
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "translator.cli", *args],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=_limit_memory,  # noqa: PLW1509
+        start_new_session=True,
+    )
     return proc, time.monotonic()
 
 
-def finish(proc: subprocess.Popen, started: float, args: tuple[str, ...],
-           timeout: float) -> Run:
+def finish(proc: subprocess.Popen, started: float, args: tuple[str, ...], timeout: float) -> Run:
     """The run's result; a run longer than ``timeout`` (from its start) is killed with
     its children, and fails the test as a hang."""
     hung = False
@@ -90,11 +97,19 @@ def finish(proc: subprocess.Popen, started: float, args: tuple[str, ...],
         with contextlib.suppress(ProcessLookupError):  # workers that outlived the command
             os.killpg(proc.pid, signal.SIGKILL)
     if hung:
-        pytest.fail(f"translator {' '.join(args)[:200]} did not finish in {timeout} s "
-                    f"(a hang); output so far: {len(out)} bytes out, {len(err)} bytes err: "
-                    f"{err[-500:].decode('utf-8', 'replace')}", pytrace=False)
-    return Run(tuple(args), proc.returncode, out.decode("utf-8", "replace"),
-               err.decode("utf-8", "replace"), time.monotonic() - started)
+        pytest.fail(
+            f"translator {' '.join(args)[:200]} did not finish in {timeout} s "
+            f"(a hang); output so far: {len(out)} bytes out, {len(err)} bytes err: "
+            f"{err[-500:].decode('utf-8', 'replace')}",
+            pytrace=False,
+        )
+    return Run(
+        tuple(args),
+        proc.returncode,
+        out.decode("utf-8", "replace"),
+        err.decode("utf-8", "replace"),
+        time.monotonic() - started,
+    )
 
 
 def run(*args: str, cwd: Path, timeout: float = 20) -> Run:
@@ -107,8 +122,14 @@ def run(*args: str, cwd: Path, timeout: float = 20) -> Run:
     return result
 
 
-def assert_refused(result: Run, name: str, *, pattern: str | None = None,
-                   codes: tuple[int, ...] = (2,), seconds: float | None = None) -> str:
+def assert_refused(
+    result: Run,
+    name: str,
+    *,
+    pattern: str | None = None,
+    codes: tuple[int, ...] = (2,),
+    seconds: float | None = None,
+) -> str:
     """Exit code in ``codes``, no traceback or MemoryError, output under 10 KB, a line
     naming ``name`` no longer than a line should be (matching ``pattern``), in time."""
     assert "Traceback" not in result.err, result.show()
@@ -184,22 +205,28 @@ ALIAS_MESSAGE = r"alias|anchor|too (large|big|deep|many|long)|size|limit|expan"
 
 CARD_BOMBS = {
     "name-inline": lambda text: text.replace("name: Messager", "name:" + bomb_value(), 1),
-    "name-via-keys": lambda text: text.replace("name: Messager",
-                                               "\n".join(bomb_keys()) + "\nname: *i", 1),
-    "info-inline": lambda text: text.replace("name: Messager",
-                                             "name: Messager\ninfo:" + bomb_value(), 1),
+    "name-via-keys": lambda text: text.replace(
+        "name: Messager", "\n".join(bomb_keys()) + "\nname: *i", 1
+    ),
+    "info-inline": lambda text: text.replace(
+        "name: Messager", "name: Messager\ninfo:" + bomb_value(), 1
+    ),
     "lint-ignore-inline": lambda text: text.replace(
-        "name: Messager", "name: Messager\nlint-ignore:" + bomb_value(), 1),
+        "name: Messager", "name: Messager\nlint-ignore:" + bomb_value(), 1
+    ),
 }
-LIBRARY_COMMANDS = {"cards check": ("cards", "check", "cards"),
-                    "cards list": ("cards", "list", "cards"),
-                    "lint": ("lint", "cards")}
+LIBRARY_COMMANDS = {
+    "cards check": ("cards", "check", "cards"),
+    "cards list": ("cards", "list", "cards"),
+    "lint": ("lint", "cards"),
+}
 
 
 #: every command for the first case, cards check for the others (each run costs the
 #: start of a Python process)
 CARD_BOMB_RUNS = [("name-inline", c) for c in LIBRARY_COMMANDS] + [
-    (case, "cards check") for case in list(CARD_BOMBS)[1:]]
+    (case, "cards check") for case in list(CARD_BOMBS)[1:]
+]
 
 
 @pytest.mark.parametrize(("case", "command"), CARD_BOMB_RUNS)
@@ -218,7 +245,8 @@ DECK_BOMBS = {
 
 
 DECK_BOMB_RUNS = [("creator", c) for c in LIBRARY_COMMANDS] + [
-    (case, "cards check") for case in list(DECK_BOMBS)[1:]]
+    (case, "cards check") for case in list(DECK_BOMBS)[1:]
+]
 
 
 @pytest.mark.parametrize(("case", "command"), DECK_BOMB_RUNS)
@@ -232,7 +260,9 @@ def test_alias_bomb_in_deck(case: str, command: str, library: Path, startup: flo
 GLOSSARY_HEAD = "language: fr\nsource: test\n"
 GLOSSARY_BOMBS = {
     "entries": GLOSSARY_HEAD + "entries:" + bomb_value(),
-    "note": GLOSSARY_HEAD + "\n".join(bomb_keys()) + """
+    "note": GLOSSARY_HEAD
+    + "\n".join(bomb_keys())
+    + """
 entries:
   - id: saltmere-town
     en: Saltmere town
@@ -247,13 +277,17 @@ entries:
 }
 
 
-@pytest.mark.parametrize(("where", "case", "command"), [
-    ("glossary/fr/bomb.yaml", "entries", "lint"),
-    ("glossary/fr/bomb.yaml", "entries", "glossary check"),
-    ("sample/glossary.fr.yaml", "note", "lint"),
-])
-def test_alias_bomb_in_glossary(where: str, case: str, command: str, library: Path,
-                                startup: float) -> None:
+@pytest.mark.parametrize(
+    ("where", "case", "command"),
+    [
+        ("glossary/fr/bomb.yaml", "entries", "lint"),
+        ("glossary/fr/bomb.yaml", "entries", "glossary check"),
+        ("sample/glossary.fr.yaml", "note", "lint"),
+    ],
+)
+def test_alias_bomb_in_glossary(
+    where: str, case: str, command: str, library: Path, startup: float
+) -> None:
     path = library.parent / where
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(GLOSSARY_BOMBS[case], encoding="utf-8")
@@ -266,10 +300,24 @@ def test_alias_bomb_in_theme(library: Path, startup: float) -> None:
     """theme.yaml is YAML too (translator.toml is TOML, which has no aliases)."""
     theme = library.parent.parent / "theme"
     theme.mkdir()
-    (theme / "theme.yaml").write_text("name: bomb\n" + "\n".join(bomb_keys())
-                                      + "\nbackgrounds: {Gaian: *i}\n", encoding="utf-8")
-    result = run("build", "cards/sample", "--lang", "en", "--card", "courier", "--out", "out",
-                 "--no-preflight", "--theme", "theme", cwd=library.parent.parent, timeout=30)
+    (theme / "theme.yaml").write_text(
+        "name: bomb\n" + "\n".join(bomb_keys()) + "\nbackgrounds: {Gaian: *i}\n", encoding="utf-8"
+    )
+    result = run(
+        "build",
+        "cards/sample",
+        "--lang",
+        "en",
+        "--card",
+        "courier",
+        "--out",
+        "out",
+        "--no-preflight",
+        "--theme",
+        "theme",
+        cwd=library.parent.parent,
+        timeout=30,
+    )
     assert_refused(result, "theme.yaml", seconds=startup + 8)
 
 
@@ -300,8 +348,18 @@ def test_quantity_too_large(case: str, library: Path, startup: float) -> None:
 def test_build_deck_refuses_a_huge_quantity(case: str, library: Path) -> None:
     edit(library / "deck.yaml", "  courier: 2", f"  courier: {QUANTITIES[case]}")
     root = library.parent.parent
-    result = run("build", "cards/sample", "--lang", "en", "--deck", "--out", "out",
-                 "--no-preflight", cwd=root, timeout=40)
+    result = run(
+        "build",
+        "cards/sample",
+        "--lang",
+        "en",
+        "--deck",
+        "--out",
+        "out",
+        "--no-preflight",
+        cwd=root,
+        timeout=40,
+    )
     assert_refused(result, "deck.yaml", seconds=20)
     pdfs = list((root / "out").rglob("*.pdf")) if (root / "out").exists() else []
     assert not pdfs, f"the build worked before refusing: {len(pdfs)} PDFs written"
@@ -348,8 +406,7 @@ SPECIAL_COMMANDS = {
 
 @pytest.mark.parametrize("command", list(SPECIAL_COMMANDS))
 @pytest.mark.parametrize("special", ["fifo-card", "fifo-deck", "dir-card"], indirect=True)
-def test_special_file_in_library(special: tuple[Path, str], command: str,
-                                 library: Path) -> None:
+def test_special_file_in_library(special: tuple[Path, str], command: str, library: Path) -> None:
     path, slug = special
     if command.startswith("markup") and path.name == "deck.yaml":
         pytest.skip("markup check reads no deck.yaml")
@@ -366,15 +423,35 @@ def test_special_file_in_library(special: tuple[Path, str], command: str,
 DEVICE_COMMANDS = {
     "markup check": ("markup", "check", "/dev/zero"),
     "preflight": ("preflight", "/dev/zero"),
-    "build --icc": ("build", "cards/sample", "--lang", "en", "--card", "courier", "--out", "out",
-                    "--icc", "/dev/zero"),
+    "build --icc": (
+        "build",
+        "cards/sample",
+        "--lang",
+        "en",
+        "--card",
+        "courier",
+        "--out",
+        "out",
+        "--icc",
+        "/dev/zero",
+    ),
     "lint": ("lint", "/dev/zero"),
     "cards check": ("cards", "check", "/dev/zero"),
     "import po": ("import", "po", "/dev/zero"),
     "import xliff": ("import", "xliff", "/dev/zero"),
     "import arcmage": ("import", "arcmage", "/dev/zero", "--into", "cards/sample"),
-    "build --theme": ("build", "cards/sample", "--lang", "en", "--card", "courier", "--out",
-                      "out", "--theme", "/dev/zero"),
+    "build --theme": (
+        "build",
+        "cards/sample",
+        "--lang",
+        "en",
+        "--card",
+        "courier",
+        "--out",
+        "out",
+        "--theme",
+        "/dev/zero",
+    ),
 }
 
 
@@ -391,9 +468,11 @@ def test_dev_zero_behind_a_name(command: str, library: Path) -> None:
     root = library.parent.parent
     name = "zero.po" if command == "import po" else "zero.json"
     (root / name).symlink_to("/dev/zero")
-    args = {"import arcmage": ("import", "arcmage", name, "--into", "cards/sample"),
-            "lint --source": ("lint", name, "--source", name),
-            "import po": ("import", "po", name)}[command]
+    args = {
+        "import arcmage": ("import", "arcmage", name, "--into", "cards/sample"),
+        "lint --source": ("lint", name, "--source", name),
+        "import po": ("import", "po", name),
+    }[command]
     result = run(*args, cwd=root, timeout=30)
     assert_refused(result, name)
 
@@ -402,8 +481,20 @@ def test_dev_zero_as_theme_yaml(library: Path) -> None:
     theme = library.parent.parent / "theme"
     theme.mkdir()
     (theme / "theme.yaml").symlink_to("/dev/zero")
-    result = run("build", "cards/sample", "--lang", "en", "--card", "courier", "--out", "out",
-                 "--theme", "theme", cwd=library.parent.parent, timeout=30)
+    result = run(
+        "build",
+        "cards/sample",
+        "--lang",
+        "en",
+        "--card",
+        "courier",
+        "--out",
+        "out",
+        "--theme",
+        "theme",
+        cwd=library.parent.parent,
+        timeout=30,
+    )
     assert_refused(result, "theme.yaml")
 
 
@@ -422,7 +513,7 @@ def test_card_file_of_5_mb(where: str, library: Path, startup: float) -> None:
     path = library / "courier.en.md"
     text = path.read_text(encoding="utf-8")
     if where == "body":
-        text += ("Filler words for a card too large to be one. " * 120_000)
+        text += "Filler words for a card too large to be one. " * 120_000
     else:
         text = text.replace("name: Courier", "# " + "x" * 5_000_000 + "\nname: Courier", 1)
     path.write_text(text, encoding="utf-8")
@@ -432,10 +523,18 @@ def test_card_file_of_5_mb(where: str, library: Path, startup: float) -> None:
 
 
 def minimal_card(name: str, text: str = "I cannot attack.") -> dict:
-    return {"name": name, "firstName": name, "type": {"name": "Creature"},
-            "faction": {"name": "Gaian"}, "cost": "1", "loyalty": 1, "attack": "1",
-            "defense": "1", "markdownText": text,
-            "language": {"name": "English", "languageCode": "en"}}
+    return {
+        "name": name,
+        "firstName": name,
+        "type": {"name": "Creature"},
+        "faction": {"name": "Gaian"},
+        "cost": "1",
+        "loyalty": 1,
+        "attack": "1",
+        "defense": "1",
+        "markdownText": text,
+        "language": {"name": "English", "languageCode": "en"},
+    }
 
 
 def test_minimal_card_imports(tmp_path: Path) -> None:
@@ -478,11 +577,14 @@ def assert_linear(runs: dict[int, Run]) -> None:
     """Twice the input takes less than three times the processor time (processor time,
     not the wall clock: the machine may be busy with other work)."""
     small, large = runs[SMALL], runs[LARGE]
-    print(f"{' '.join(small.args[:2])}: {SMALL:,} in {small.seconds:.1f} s ({small.cpu:.1f} s "
-          f"processor), {LARGE:,} in {large.seconds:.1f} s ({large.cpu:.1f} s)")
+    print(
+        f"{' '.join(small.args[:2])}: {SMALL:,} in {small.seconds:.1f} s ({small.cpu:.1f} s "
+        f"processor), {LARGE:,} in {large.seconds:.1f} s ({large.cpu:.1f} s)"
+    )
     assert large.cpu < 3 * max(small.cpu, 1.0), (
         f"not linear: {small.cpu:.1f} s of processor time ({small.seconds:.1f} s) for "
-        f"{SMALL:,}, {large.cpu:.1f} s ({large.seconds:.1f} s) for {LARGE:,}")
+        f"{SMALL:,}, {large.cpu:.1f} s ({large.seconds:.1f} s) for {LARGE:,}"
+    )
 
 
 def goblins(count: int, same_name: bool) -> list[dict]:
@@ -498,8 +600,9 @@ def test_import_arcmage_scales(same_name: bool, tmp_path: Path) -> None:
         root = tmp_path / str(count)
         (root / "cards" / "new").mkdir(parents=True)
         (root / "c.json").write_text(json.dumps(goblins(count, same_name)), encoding="utf-8")
-        result = run("import", "arcmage", "c.json", "--into", "cards/new", cwd=root,
-                     timeout=SCALE_TIMEOUT)
+        result = run(
+            "import", "arcmage", "c.json", "--into", "cards/new", cwd=root, timeout=SCALE_TIMEOUT
+        )
         if timed_or_refused(result, "c.json") is None:
             return
         runs[count] = result
@@ -512,8 +615,9 @@ def po_library(root: Path, entries: int) -> Path:
     slugs) and its French PO file of ``entries`` entries, made from the sample's own
     export; returns the PO file."""
     sample_po = root / "sample.po"
-    result = run("export", "po", str(SAMPLE), "--lang", "fr", "-o", str(sample_po), "--no-tbx",
-                 cwd=root)
+    result = run(
+        "export", "po", str(SAMPLE), "--lang", "fr", "-o", str(sample_po), "--no-tbx", cwd=root
+    )
     assert result.code == 0, result.show()
     header, _, body = sample_po.read_text(encoding="utf-8").partition("\n\n")
     units = body.strip("\n").split("\n\n")
@@ -536,8 +640,13 @@ def po_library(root: Path, entries: int) -> Path:
             listed.append(f"  {slug}-{copy}: 1")
         for unit in units[: entries - (len(out) - 1)]:
             renamed = re.sub(r'msgctxt "([a-z0-9-]+):', rf'msgctxt "\1-{copy}:', unit)
-            out.append(re.sub(r"#: cards/sample/([a-z0-9-]+)\.en\.md",
-                              rf"#: cards/big/\1-{copy}.en.md", renamed))
+            out.append(
+                re.sub(
+                    r"#: cards/sample/([a-z0-9-]+)\.en\.md",
+                    rf"#: cards/big/\1-{copy}.en.md",
+                    renamed,
+                )
+            )
         copy += 1
     (deck / "deck.yaml").write_text("\n".join(listed) + "\n", encoding="utf-8")
     po_path = root / "big.fr.po"
@@ -551,8 +660,9 @@ def test_import_po_scales(tmp_path: Path) -> None:
         root = tmp_path / str(count)
         root.mkdir()
         po_path = po_library(root, count)
-        result = run("import", "po", po_path.name, "--library", "cards", cwd=root,
-                     timeout=SCALE_TIMEOUT)
+        result = run(
+            "import", "po", po_path.name, "--library", "cards", cwd=root, timeout=SCALE_TIMEOUT
+        )
         if timed_or_refused(result, po_path.name) is None:
             return
         runs[count] = result

@@ -31,7 +31,8 @@ BOX = (64.0, 45.0)
 
 needs_swop = pytest.mark.skipif(
     not SWOP.is_file(),
-    reason=f"{SWOP} absent: apt-get install ghostscript (libgs-common ships the profile)")
+    reason=f"{SWOP} absent: apt-get install ghostscript (libgs-common ships the profile)",
+)
 
 pytestmark = needs_swop
 
@@ -53,8 +54,9 @@ def save(image: Image.Image, path: Path, **options: object) -> Path:
     return path
 
 
-def stripes(*colours: tuple[int, ...], mode: str = "RGB", width: int = 40,
-            height: int = 40) -> Image.Image:
+def stripes(
+    *colours: tuple[int, ...], mode: str = "RGB", width: int = 40, height: int = 40
+) -> Image.Image:
     """Vertical stripes of flat colour, wide enough for JPEG blocks to stay flat."""
     image = Image.new(mode, (width * len(colours), height))
     for i, colour in enumerate(colours):
@@ -88,8 +90,7 @@ def test_srgb_becomes_plausible_cmyk(tmp_path: Path, profile: Profile, cache: Pa
     assert k > 200 and c + m + y + k > 600, (c, m, y, k)  # SWOP's rich black, ~300 % TAC
 
 
-def test_output_is_jpeg_without_icc_profile(tmp_path: Path, profile: Profile,
-                                            cache: Path) -> None:
+def test_output_is_jpeg_without_icc_profile(tmp_path: Path, profile: Profile, cache: Path) -> None:
     tagged = stripes((10, 120, 200))
     srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
     src = save(tagged, tmp_path / "tagged.jpg", icc_profile=srgb, exif=Image.Exif())
@@ -102,8 +103,7 @@ def test_output_is_jpeg_without_icc_profile(tmp_path: Path, profile: Profile,
         assert "icc_profile" not in out.info
 
 
-def test_transparency_is_flattened_on_white(tmp_path: Path, profile: Profile,
-                                            cache: Path) -> None:
+def test_transparency_is_flattened_on_white(tmp_path: Path, profile: Profile, cache: Path) -> None:
     rgba = stripes((255, 0, 0, 0), (255, 0, 0, 255), (0, 0, 0, 0), mode="RGBA")
     art = prepare(save(rgba, tmp_path / "a.png"), profile, cache, box_mm=BOX, card="A")
     assert max(pixel(art, 0)) <= 3  # transparent red: the white card
@@ -117,46 +117,64 @@ def test_transparency_is_flattened_on_white(tmp_path: Path, profile: Profile,
 
     palette = stripes((0, 0, 0), (255, 0, 0)).convert("P")
     black = palette.getpixel((5, 5))
-    art = prepare(save(palette, tmp_path / "p.png", transparency=black), profile, cache,
-                  box_mm=BOX, card="P")
+    art = prepare(
+        save(palette, tmp_path / "p.png", transparency=black), profile, cache, box_mm=BOX, card="P"
+    )
     assert max(pixel(art, 0)) <= 3  # the transparent palette entry is white
     assert pixel(art, 1)[1] > 230
 
 
-def test_half_transparent_black_is_mid_grey(tmp_path: Path, profile: Profile,
-                                            cache: Path) -> None:
-    half = prepare(save(stripes((0, 0, 0, 128), mode="RGBA"), tmp_path / "h.png"),
-                   profile, cache, box_mm=BOX, card="H")
-    grey = prepare(save(stripes((127, 127, 127)), tmp_path / "g.png"), profile, cache,
-                   box_mm=BOX, card="G")
+def test_half_transparent_black_is_mid_grey(tmp_path: Path, profile: Profile, cache: Path) -> None:
+    half = prepare(
+        save(stripes((0, 0, 0, 128), mode="RGBA"), tmp_path / "h.png"),
+        profile,
+        cache,
+        box_mm=BOX,
+        card="H",
+    )
+    grey = prepare(
+        save(stripes((127, 127, 127)), tmp_path / "g.png"), profile, cache, box_mm=BOX, card="G"
+    )
     assert close(pixel(half, 0), pixel(grey, 0))
 
 
-def test_grayscale_goes_through_the_profile_as_srgb_grey(tmp_path: Path, profile: Profile,
-                                                         cache: Path) -> None:
-    grey = prepare(save(stripes((0,), (128,), (255,), mode="L"), tmp_path / "l.png"),
-                   profile, cache, box_mm=BOX, card="L")
-    rgb = prepare(save(stripes((0, 0, 0), (128, 128, 128), (255, 255, 255)),
-                       tmp_path / "rgb.png"), profile, cache, box_mm=BOX, card="RGB")
+def test_grayscale_goes_through_the_profile_as_srgb_grey(
+    tmp_path: Path, profile: Profile, cache: Path
+) -> None:
+    grey = prepare(
+        save(stripes((0,), (128,), (255,), mode="L"), tmp_path / "l.png"),
+        profile,
+        cache,
+        box_mm=BOX,
+        card="L",
+    )
+    rgb = prepare(
+        save(stripes((0, 0, 0), (128, 128, 128), (255, 255, 255)), tmp_path / "rgb.png"),
+        profile,
+        cache,
+        box_mm=BOX,
+        card="RGB",
+    )
     for i in range(3):
         assert close(pixel(grey, i), pixel(rgb, i))
     assert pixel(grey, 0)[3] > 200 and max(pixel(grey, 2)) <= 3
 
 
-def test_sixteen_bit_grey_is_scaled_not_clipped(tmp_path: Path, profile: Profile,
-                                               cache: Path) -> None:
+def test_sixteen_bit_grey_is_scaled_not_clipped(
+    tmp_path: Path, profile: Profile, cache: Path
+) -> None:
     row = [65535] * 40 + [32896] * 40  # white, then 128 * 257: the grey of 8-bit 128
     data = b"".join(v.to_bytes(2, "little") for v in row) * 40
     image = Image.frombytes("I;16", (80, 40), data)
     art = prepare(save(image, tmp_path / "16.png"), profile, cache, box_mm=BOX, card="16")
-    mid = prepare(save(stripes((128, 128, 128)), tmp_path / "mid.png"), profile, cache,
-                  box_mm=BOX, card="M")
+    mid = prepare(
+        save(stripes((128, 128, 128)), tmp_path / "mid.png"), profile, cache, box_mm=BOX, card="M"
+    )
     assert max(pixel(art, 0)) <= 3
     assert close(pixel(art, 1), pixel(mid, 0))
 
 
-def test_cmyk_is_reencoded_without_transform(tmp_path: Path, profile: Profile,
-                                             cache: Path) -> None:
+def test_cmyk_is_reencoded_without_transform(tmp_path: Path, profile: Profile, cache: Path) -> None:
     colours = ((10, 200, 30, 40), (0, 0, 0, 255), (200, 150, 100, 200))  # all <= 290 %
     for name, options in (("c.tif", {}), ("c.jpg", {"quality": 100})):
         src = save(stripes(*colours, mode="CMYK"), tmp_path / name, **options)
@@ -165,12 +183,10 @@ def test_cmyk_is_reencoded_without_transform(tmp_path: Path, profile: Profile,
             assert close(pixel(art, i), colour, 3), (name, pixel(art, i), colour)
 
 
-def test_total_ink_is_kept_under_the_limit(tmp_path: Path, profile: Profile,
-                                           cache: Path) -> None:
+def test_total_ink_is_kept_under_the_limit(tmp_path: Path, profile: Profile, cache: Path) -> None:
     """400 % (a 'rich black' of every ink) comes out under the limit less the headroom
     JPEG needs, black kept, the other inks lowered alike; the limit is a setting."""
-    src = save(stripes((255, 255, 255, 255), (40, 30, 20, 10), mode="CMYK"),
-               tmp_path / "rich.tif")
+    src = save(stripes((255, 255, 255, 255), (40, 30, 20, 10), mode="CMYK"), tmp_path / "rich.tif")
     for limit in (300, 260):
         art = prepare(src, profile, cache, box_mm=BOX, card="ink", ink_limit=limit)
         c, m, y, k = pixel(art, 0)
@@ -179,18 +195,26 @@ def test_total_ink_is_kept_under_the_limit(tmp_path: Path, profile: Profile,
         assert close(pixel(art, 1), (40, 30, 20, 10), 3)  # light colours untouched
 
 
-def test_embedded_rgb_profile_is_honoured(tmp_path: Path, profile: Profile,
-                                          cache: Path) -> None:
+def test_embedded_rgb_profile_is_honoured(tmp_path: Path, profile: Profile, cache: Path) -> None:
     adobe = GS_DIR / "a98.icc"
     if not adobe.is_file():
         pytest.skip(f"{adobe} absent")
     green = stripes((0, 255, 0))
-    plain = prepare(save(green, tmp_path / "plain.png"), profile, cache, box_mm=BOX,
-                    card="P")
-    wide = prepare(save(green, tmp_path / "wide.png", icc_profile=adobe.read_bytes()),
-                   profile, cache, box_mm=BOX, card="W")
-    broken = prepare(save(green, tmp_path / "broken.png", icc_profile=b"not a profile"),
-                     profile, cache, box_mm=BOX, card="B")
+    plain = prepare(save(green, tmp_path / "plain.png"), profile, cache, box_mm=BOX, card="P")
+    wide = prepare(
+        save(green, tmp_path / "wide.png", icc_profile=adobe.read_bytes()),
+        profile,
+        cache,
+        box_mm=BOX,
+        card="W",
+    )
+    broken = prepare(
+        save(green, tmp_path / "broken.png", icc_profile=b"not a profile"),
+        profile,
+        cache,
+        box_mm=BOX,
+        card="B",
+    )
     assert not close(pixel(plain, 0), pixel(wide, 0), 6)  # Adobe RGB green is greener
     assert close(pixel(plain, 0), pixel(broken, 0))  # an unusable tag means sRGB
 
@@ -209,7 +233,8 @@ def test_exif_orientation_is_applied(tmp_path: Path, profile: Profile, cache: Pa
 
 
 def test_cache_hit_reuses_the_file_without_converting(
-        tmp_path: Path, profile: Profile, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, profile: Profile, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     src = save(stripes((20, 140, 60)), tmp_path / "art.png")
     first = prepare(src, profile, cache, box_mm=BOX, card="A")
     assert first.path is not None
@@ -225,8 +250,7 @@ def test_cache_hit_reuses_the_file_without_converting(
     assert sorted(p.name for p in cache.iterdir()) == [first.path.name]  # no temp files
 
 
-def test_cache_depends_on_content_not_name(tmp_path: Path, profile: Profile,
-                                           cache: Path) -> None:
+def test_cache_depends_on_content_not_name(tmp_path: Path, profile: Profile, cache: Path) -> None:
     one = save(stripes((20, 140, 60)), tmp_path / "one.png")
     same = tmp_path / "copy.png"
     same.write_bytes(one.read_bytes())
@@ -236,19 +260,23 @@ def test_cache_depends_on_content_not_name(tmp_path: Path, profile: Profile,
     assert prepare(other, profile, cache, box_mm=BOX, card="C").path != a.path
 
 
-def test_another_profile_gives_another_cache_file(tmp_path: Path, profile: Profile,
-                                                  cache: Path) -> None:
+def test_another_profile_gives_another_cache_file(
+    tmp_path: Path, profile: Profile, cache: Path
+) -> None:
     if not OTHER_CMYK.is_file():
         pytest.skip(f"{OTHER_CMYK} absent")
     other = find_profile(str(OTHER_CMYK))
     assert other.sha256 != profile.sha256
     src = save(stripes((20, 140, 60)), tmp_path / "art.png")
-    assert (prepare(src, profile, cache, box_mm=BOX, card="A").path
-            != prepare(src, other, cache, box_mm=BOX, card="A").path)
+    assert (
+        prepare(src, profile, cache, box_mm=BOX, card="A").path
+        != prepare(src, other, cache, box_mm=BOX, card="A").path
+    )
 
 
-def test_a_damaged_cache_file_is_converted_again(tmp_path: Path, profile: Profile,
-                                                 cache: Path) -> None:
+def test_a_damaged_cache_file_is_converted_again(
+    tmp_path: Path, profile: Profile, cache: Path
+) -> None:
     src = save(stripes((20, 140, 60)), tmp_path / "art.png")
     first = prepare(src, profile, cache, box_mm=BOX, card="A")
     assert first.path is not None
@@ -274,29 +302,39 @@ def test_effective_ppi_uses_cover_semantics() -> None:
         effective_ppi(100, 100, (0, 45))
 
 
-def test_low_resolution_warning_names_the_card(tmp_path: Path, profile: Profile,
-                                               cache: Path) -> None:
+def test_low_resolution_warning_names_the_card(
+    tmp_path: Path, profile: Profile, cache: Path
+) -> None:
     src = save(Image.new("RGB", (600, 600), (90, 90, 200)), tmp_path / "small.png")
     art = prepare(src, profile, cache, box_mm=(64, 45), card="Harbor Lord")
     assert art.ppi == pytest.approx(238.125)
-    assert art.warnings == (
-        "Harbor Lord: artwork small.png is 238 ppi at print size (300 wanted)",)
+    assert art.warnings == ("Harbor Lord: artwork small.png is 238 ppi at print size (300 wanted)",)
     assert art.path is not None  # still printed
 
 
-def test_enough_resolution_gives_no_warning(tmp_path: Path, profile: Profile,
-                                            cache: Path) -> None:
+def test_enough_resolution_gives_no_warning(tmp_path: Path, profile: Profile, cache: Path) -> None:
     # 756 px over 64 mm is 300.04 ppi; 755 px is 299.6 ppi.
-    ok = prepare(save(Image.new("RGB", (756, 600)), tmp_path / "ok.png"), profile, cache,
-                 box_mm=(64, 45), card="Ok")
+    ok = prepare(
+        save(Image.new("RGB", (756, 600)), tmp_path / "ok.png"),
+        profile,
+        cache,
+        box_mm=(64, 45),
+        card="Ok",
+    )
     assert ok.ppi >= PRINT_PPI and ok.warnings == ()
-    low = prepare(save(Image.new("RGB", (755, 600)), tmp_path / "low.png"), profile, cache,
-                  box_mm=(64, 45), card="Low")
+    low = prepare(
+        save(Image.new("RGB", (755, 600)), tmp_path / "low.png"),
+        profile,
+        cache,
+        box_mm=(64, 45),
+        card="Low",
+    )
     assert len(low.warnings) == 1
 
 
-def test_low_resolution_warning_on_a_cache_hit_too(tmp_path: Path, profile: Profile,
-                                                   cache: Path) -> None:
+def test_low_resolution_warning_on_a_cache_hit_too(
+    tmp_path: Path, profile: Profile, cache: Path
+) -> None:
     src = save(Image.new("RGB", (600, 600)), tmp_path / "small.png")
     first = prepare(src, profile, cache, box_mm=(64, 45), card="A")
     assert prepare(src, profile, cache, box_mm=(64, 45), card="A").warnings == first.warnings
@@ -306,12 +344,12 @@ def test_low_resolution_warning_on_a_cache_hit_too(tmp_path: Path, profile: Prof
 # --------------------------------------------------------------------------- placeholders
 
 
-def test_missing_artwork_is_a_placeholder(tmp_path: Path, profile: Profile,
-                                          cache: Path) -> None:
+def test_missing_artwork_is_a_placeholder(tmp_path: Path, profile: Profile, cache: Path) -> None:
     gone = tmp_path / "art" / "gone.jpg"
     art = prepare(gone, profile, cache, box_mm=BOX, card="Courier")
-    assert art == Artwork(None, 0, 0, 0.0,
-                          (f"Courier: artwork {gone} not found: a placeholder is printed",))
+    assert art == Artwork(
+        None, 0, 0, 0.0, (f"Courier: artwork {gone} not found: a placeholder is printed",)
+    )
     assert art.placeholder
 
 
@@ -321,23 +359,27 @@ def test_no_artwork_at_all_is_a_placeholder(profile: Profile, cache: Path) -> No
     assert art.warnings == ("Courier: no artwork given: a placeholder is printed",)
 
 
-def test_a_file_that_is_no_image_is_a_placeholder(tmp_path: Path, profile: Profile,
-                                                  cache: Path) -> None:
+def test_a_file_that_is_no_image_is_a_placeholder(
+    tmp_path: Path, profile: Profile, cache: Path
+) -> None:
     bad = tmp_path / "notes.jpg"
     bad.write_text("this is not a picture\n")
     art = prepare(bad, profile, cache, box_mm=BOX, card="Courier")
     assert art.placeholder
-    assert art.warnings == (f"Courier: artwork {bad} cannot be read (not an image file "
-                            "Pillow can read): a placeholder is printed",)
+    assert art.warnings == (
+        f"Courier: artwork {bad} cannot be read (not an image file "
+        "Pillow can read): a placeholder is printed",
+    )
     assert not cache.exists() or not any(cache.iterdir())
 
 
 @pytest.mark.parametrize("lenient", [False, True])
-def test_a_truncated_image_is_a_placeholder(tmp_path: Path, profile: Profile, cache: Path,
-                                            monkeypatch: pytest.MonkeyPatch,
-                                            lenient: bool) -> None:
+def test_a_truncated_image_is_a_placeholder(
+    tmp_path: Path, profile: Profile, cache: Path, monkeypatch: pytest.MonkeyPatch, lenient: bool
+) -> None:
     # Importing WeasyPrint sets LOAD_TRUNCATED_IMAGES: a cut-off file must still fail.
     from PIL import ImageFile
+
     monkeypatch.setattr(ImageFile, "LOAD_TRUNCATED_IMAGES", lenient)
     buffer = io.BytesIO()
     Image.effect_noise((400, 300), 60).convert("RGB").save(buffer, "JPEG")
@@ -383,8 +425,9 @@ def test_find_profile_searches_the_system(monkeypatch: pytest.MonkeyPatch) -> No
     assert find_profile().path == SWOP.resolve()
 
 
-def test_find_profile_honours_the_environment(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_find_profile_honours_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     copy = tmp_path / "press.icc"
     copy.write_bytes(SWOP.read_bytes())
     monkeypatch.setenv("TRANSLATOR_ICC", str(copy))
@@ -393,7 +436,8 @@ def test_find_profile_honours_the_environment(tmp_path: Path,
 
 
 def test_a_missing_profile_in_the_environment_is_an_error(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     gone = tmp_path / "gone.icc"
     monkeypatch.setenv("TRANSLATOR_ICC", str(gone))
     with pytest.raises(ArtworkError) as error:
@@ -409,7 +453,8 @@ def test_a_missing_profile_is_a_clear_error(tmp_path: Path) -> None:
         find_profile(str(gone))
     assert str(error.value) == (
         f"ICC profile {gone} (given with --icc) not found: install one "
-        "(apt-get install ghostscript) or give one with --icc FILE")
+        "(apt-get install ghostscript) or give one with --icc FILE"
+    )
 
 
 def test_a_file_that_is_no_profile_is_a_clear_error(tmp_path: Path) -> None:
@@ -417,8 +462,10 @@ def test_a_file_that_is_no_profile_is_a_clear_error(tmp_path: Path) -> None:
     fake.write_bytes(b"\x00" * 300)
     with pytest.raises(ArtworkError) as error:
         find_profile(str(fake))
-    assert str(error.value) == (f"{fake} (given with --icc) is not an ICC profile: give a "
-                                "CMYK printer profile (.icc) with --icc FILE")
+    assert str(error.value) == (
+        f"{fake} (given with --icc) is not an ICC profile: give a "
+        "CMYK printer profile (.icc) with --icc FILE"
+    )
 
 
 def test_an_rgb_profile_is_refused(tmp_path: Path) -> None:
@@ -430,10 +477,14 @@ def test_an_rgb_profile_is_refused(tmp_path: Path) -> None:
 
 def test_no_profile_anywhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(artwork.ENV_VAR, raising=False)
-    monkeypatch.setattr(artwork, "SYSTEM_PROFILES", (str(tmp_path / "none.icc"),
-                                                     str(tmp_path / "*" / "x.icc")))
-    with pytest.raises(ArtworkError, match=r"no CMYK ICC profile found .*apt-get install "
-                                           r"ghostscript.*--icc FILE.*TRANSLATOR_ICC"):
+    monkeypatch.setattr(
+        artwork, "SYSTEM_PROFILES", (str(tmp_path / "none.icc"), str(tmp_path / "*" / "x.icc"))
+    )
+    with pytest.raises(
+        ArtworkError,
+        match=r"no CMYK ICC profile found .*apt-get install "
+        r"ghostscript.*--icc FILE.*TRANSLATOR_ICC",
+    ):
         find_profile()
 
 
@@ -453,21 +504,27 @@ def test_sample_artwork_converts_at_print_resolution(profile: Profile, cache: Pa
             assert out.mode == "CMYK" and "icc_profile" not in out.info
 
 
-def test_embedded_grey_profile_is_honoured(tmp_path: Path, profile: Profile,
-                                           cache: Path) -> None:
+def test_embedded_grey_profile_is_honoured(tmp_path: Path, profile: Profile, cache: Path) -> None:
     sgray = GS_DIR / "sgray.icc"
     if not sgray.is_file():
         pytest.skip(f"{sgray} absent")
     grey = stripes((0,), (255,), mode="L")
-    art = prepare(save(grey, tmp_path / "g.png", icc_profile=sgray.read_bytes()), profile,
-                  cache, box_mm=BOX, card="G")
+    art = prepare(
+        save(grey, tmp_path / "g.png", icc_profile=sgray.read_bytes()),
+        profile,
+        cache,
+        box_mm=BOX,
+        card="G",
+    )
     assert pixel(art, 0)[3] > 200 and max(pixel(art, 1)) <= 3
 
 
-def test_too_many_pixels_is_a_placeholder(tmp_path: Path, profile: Profile, cache: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_too_many_pixels_is_a_placeholder(
+    tmp_path: Path, profile: Profile, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     src = save(Image.new("RGB", (100, 100)), tmp_path / "huge.png")
     monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1000)  # errors above twice this
     art = prepare(src, profile, cache, box_mm=BOX, card="Huge")
-    assert art.warnings == (f"Huge: artwork {src} cannot be read (too many pixels): "
-                            "a placeholder is printed",)
+    assert art.warnings == (
+        f"Huge: artwork {src} cannot be read (too many pixels): a placeholder is printed",
+    )

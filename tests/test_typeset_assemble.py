@@ -81,8 +81,9 @@ def labels(path: Path) -> list[str]:
         document.close()
 
 
-def placements(pdf: pikepdf.Pdf, page: pikepdf.Page
-               ) -> list[tuple[tuple[float, ...], tuple[float, ...], tuple[int, int]]]:
+def placements(
+    pdf: pikepdf.Pdf, page: pikepdf.Page
+) -> list[tuple[tuple[float, ...], tuple[float, ...], tuple[int, int]]]:
     """For each card drawn on a sheet: its clip rectangle (x0, y0, x1, y1), where its
     TrimBox lands (x0, y0, x1, y1), and which Form XObject it is."""
     found = []
@@ -118,13 +119,13 @@ def marks(page: pikepdf.Page) -> tuple[list[tuple[float, float, float, float]], 
     return segments, colours
 
 
-def crosses(segment: tuple[float, float, float, float], box: tuple[float, ...],
-            margin: float = 0.0) -> bool:
+def crosses(
+    segment: tuple[float, float, float, float], box: tuple[float, ...], margin: float = 0.0
+) -> bool:
     """Whether an axis-aligned segment touches ``box`` grown by ``margin``."""
     x0, y0, x1, y1 = segment
     bx0, by0, bx1, by1 = box[0] - margin, box[1] - margin, box[2] + margin, box[3] + margin
-    return (min(x0, x1) <= bx1 and max(x0, x1) >= bx0
-            and min(y0, y1) <= by1 and max(y0, y1) >= by0)
+    return min(x0, x1) <= bx1 and max(x0, x1) >= bx0 and min(y0, y1) <= by1 and max(y0, y1) >= by0
 
 
 # --------------------------------------------------------------------------- the back
@@ -135,7 +136,8 @@ def test_the_back_is_a_card_sized_cmyk_page(made: dict[str, Path]) -> None:
         assert len(back.pages) == 1
         for box in ("/MediaBox", "/BleedBox", "/TrimBox"):
             assert [float(v) for v in back.pages[0].obj[box]] == pytest.approx(
-                [float(v) for v in card.pages[0].obj[box]], abs=0.01), box
+                [float(v) for v in card.pages[0].obj[box]], abs=0.01
+            ), box
         trim = [float(v) for v in back.pages[0].TrimBox]
         assert trim[2] - trim[0] == pytest.approx(64 * MM_PT, abs=0.01)
         assert trim[0] == pytest.approx(2 * MM_PT, abs=0.01)
@@ -144,8 +146,10 @@ def test_the_back_is_a_card_sized_cmyk_page(made: dict[str, Path]) -> None:
         assert spaces == {"/DeviceCMYK"}
         resources = back.pages[0].Resources
         assert not resources.get("/Shading") and not resources.get("/Pattern")
-        assert all(float(state.get("/ca", 1)) == 1 and float(state.get("/CA", 1)) == 1
-                   for state in resources.get("/ExtGState", {}).values())
+        assert all(
+            float(state.get("/ca", 1)) == 1 and float(state.get("/CA", 1)) == 1
+            for state in resources.get("/ExtGState", {}).values()
+        )
         for font in resources.Font.values():  # the game's name in the card font
             descriptor = font.get("/FontDescriptor") or font.DescendantFonts[0].FontDescriptor
             assert "+Card-Text" in str(descriptor.FontName)
@@ -156,15 +160,16 @@ def test_the_back_design_is_drawn_edge_to_edge(made: dict[str, Path]) -> None:
     document = pypdfium2.PdfDocument(str(made["back"]))
     image = document[0].render(scale=100 / 72).to_pil().convert("RGB")
     document.close()
-    corner, middle = image.getpixel((2, 2)), image.getpixel((image.width // 2,
-                                                             image.height // 2 - 20))
+    corner, middle = (
+        image.getpixel((2, 2)),
+        image.getpixel((image.width // 2, image.height // 2 - 20)),
+    )
     assert max(corner) < 90, corner  # the dark ground covers the bleed
     assert middle[0] > 150 and middle[2] < 120, middle  # the gold star
     assert len(image.getcolors(1 << 20) or ()) > 50
 
 
-def test_a_theme_may_print_its_own_image_as_the_back(made: dict[str, Path],
-                                                      tmp_path: Path) -> None:
+def test_a_theme_may_print_its_own_image_as_the_back(made: dict[str, Path], tmp_path: Path) -> None:
     theme = tmp_path / "theme"
     theme.mkdir()
     Image.new("RGB", (800, 1100), (200, 30, 30)).save(theme / "back.png")
@@ -187,12 +192,10 @@ def test_a_theme_may_print_its_own_image_as_the_back(made: dict[str, Path],
 
     (theme / "theme.yaml").write_text("back: ../elsewhere.jpg\n", "utf-8")
     with pytest.raises(ThemeError, match="outside the theme"):
-        assemble.render_back(Renderer(load_theme(theme), SIZE, []), tmp_path / "x.pdf",
-                             PROFILE)
+        assemble.render_back(Renderer(load_theme(theme), SIZE, []), tmp_path / "x.pdf", PROFILE)
     (theme / "theme.yaml").write_text("back: missing.jpg\n", "utf-8")
     with pytest.raises(ThemeError, match="does not exist"):
-        assemble.render_back(Renderer(load_theme(theme), SIZE, []), tmp_path / "x.pdf",
-                             PROFILE)
+        assemble.render_back(Renderer(load_theme(theme), SIZE, []), tmp_path / "x.pdf", PROFILE)
 
 
 # ------------------------------------------------------------------------------ decks
@@ -203,13 +206,24 @@ def deck_items(made: dict[str, Path], quantities: dict[str, int]) -> list:
 
 
 def test_a_duplex_deck_repeats_each_card_and_follows_it_with_the_back(
-        made: dict[str, Path], tmp_path: Path) -> None:
+    made: dict[str, Path], tmp_path: Path
+) -> None:
     items = deck_items(made, {"mossgate": 2, "courier": 1, "flame-lash": 3})
     out = assemble.deck_pdf(items, made["back"], tmp_path / "deck.pdf", PROFILE)
-    assert labels(out) == ["mossgate.en", "mossgate.en back", "mossgate.en",
-                           "mossgate.en back", "courier.en", "courier.en back",
-                           "flame-lash.en", "flame-lash.en back"] + [
-                           "flame-lash.en", "flame-lash.en back"] * 2
+    assert (
+        labels(out)
+        == [
+            "mossgate.en",
+            "mossgate.en back",
+            "mossgate.en",
+            "mossgate.en back",
+            "courier.en",
+            "courier.en back",
+            "flame-lash.en",
+            "flame-lash.en back",
+        ]
+        + ["flame-lash.en", "flame-lash.en back"] * 2
+    )
     with pikepdf.open(out) as deck, pikepdf.open(made["courier"]) as courier:
         pages = deck.pages
         assert len(pages) == 12
@@ -218,8 +232,7 @@ def test_a_duplex_deck_repeats_each_card_and_follows_it_with_the_back(
         assert pages[0].obj.Resources.objgen == pages[2].obj.Resources.objgen
         assert len({pages[i].obj.Contents.objgen for i in range(1, 12, 2)}) == 1
         assert len({pages[i].obj.Contents.objgen for i in range(0, 12, 2)}) == 3
-        assert [float(v) for v in pages[4].TrimBox] == [float(v) for v in
-                                                         courier.pages[0].TrimBox]
+        assert [float(v) for v in pages[4].TrimBox] == [float(v) for v in courier.pages[0].TrimBox]
         assert deck.Root.OutputIntents[0].S == "/GTS_PDFX"
         images = {x.objgen for p in pages for x in p.Resources.XObject.values()}
         assert len(images) == 3  # one artwork per card, however many copies
@@ -228,20 +241,34 @@ def test_a_duplex_deck_repeats_each_card_and_follows_it_with_the_back(
 
 def test_backs_at_the_end_or_none(made: dict[str, Path], tmp_path: Path) -> None:
     items = deck_items(made, {"mossgate": 2, "courier": 1, "harbor-lord": 0})
-    out = assemble.deck_pdf(items, made["back"], tmp_path / "deck.pdf", PROFILE,
-                            backs="end")
-    assert labels(out) == ["mossgate.en", "mossgate.en", "courier.en",
-                           "mossgate.en back", "mossgate.en back", "courier.en back"]
-    out = assemble.deck_pdf(items, made["back"], tmp_path / "fronts.pdf", PROFILE,
-                            backs="none")
+    out = assemble.deck_pdf(items, made["back"], tmp_path / "deck.pdf", PROFILE, backs="end")
+    assert labels(out) == [
+        "mossgate.en",
+        "mossgate.en",
+        "courier.en",
+        "mossgate.en back",
+        "mossgate.en back",
+        "courier.en back",
+    ]
+    out = assemble.deck_pdf(items, made["back"], tmp_path / "fronts.pdf", PROFILE, backs="none")
     assert labels(out) == ["mossgate.en", "mossgate.en", "courier.en"]
 
 
 def test_a_deck_grows_little_with_quantities(made: dict[str, Path], tmp_path: Path) -> None:
-    one = assemble.deck_pdf(deck_items(made, {"courier": 1}), made["back"],
-                            tmp_path / "one.pdf", PROFILE).stat().st_size
-    many = assemble.deck_pdf(deck_items(made, {"courier": 30}), made["back"],
-                             tmp_path / "many.pdf", PROFILE).stat().st_size
+    one = (
+        assemble.deck_pdf(
+            deck_items(made, {"courier": 1}), made["back"], tmp_path / "one.pdf", PROFILE
+        )
+        .stat()
+        .st_size
+    )
+    many = (
+        assemble.deck_pdf(
+            deck_items(made, {"courier": 30}), made["back"], tmp_path / "many.pdf", PROFILE
+        )
+        .stat()
+        .st_size
+    )
     assert one > 100_000  # the artwork
     assert many - one < 29 * 1000, (one, many)  # under 1 KB a front and back pair
 
@@ -251,8 +278,9 @@ def test_a_deck_refuses_what_cannot_print(made: dict[str, Path], tmp_path: Path)
     with pytest.raises(ValueError, match="order of backs"):
         assemble.deck_pdf(items, made["back"], tmp_path / "d.pdf", PROFILE, backs="odd")
     with pytest.raises(ValueError, match="no card"):
-        assemble.deck_pdf(deck_items(made, {"courier": 0}), made["back"],
-                          tmp_path / "d.pdf", PROFILE)
+        assemble.deck_pdf(
+            deck_items(made, {"courier": 0}), made["back"], tmp_path / "d.pdf", PROFILE
+        )
     poker = Renderer(load_theme(), card_size("poker"), [])
     other = assemble.render_back(poker, tmp_path / "poker-back.pdf", PROFILE)
     with pytest.raises(ValueError, match=r"courier\.en: .*not the size of the card back"):
@@ -264,24 +292,24 @@ def test_a_deck_refuses_what_cannot_print(made: dict[str, Path], tmp_path: Path)
 
 
 def sheet_cards(made: dict[str, Path], count: int) -> list[tuple[str, Path]]:
-    return [(f"{SLUGS[i % len(SLUGS)]}.en", made[SLUGS[i % len(SLUGS)]])
-            for i in range(count)]
+    return [(f"{SLUGS[i % len(SLUGS)]}.en", made[SLUGS[i % len(SLUGS)]]) for i in range(count)]
 
 
-@pytest.mark.parametrize(("paper", "width_mm", "height_mm"),
-                         [("a4", 210, 297), ("letter", 215.9, 279.4)])
-def test_sheets_place_nine_cards_at_exact_size(made: dict[str, Path], tmp_path: Path,
-                                               paper: str, width_mm: float,
-                                               height_mm: float) -> None:
-    out = assemble.sheets_pdf(sheet_cards(made, 11), tmp_path / "s.pdf", PROFILE, SIZE,
-                              paper)
+@pytest.mark.parametrize(
+    ("paper", "width_mm", "height_mm"), [("a4", 210, 297), ("letter", 215.9, 279.4)]
+)
+def test_sheets_place_nine_cards_at_exact_size(
+    made: dict[str, Path], tmp_path: Path, paper: str, width_mm: float, height_mm: float
+) -> None:
+    out = assemble.sheets_pdf(sheet_cards(made, 11), tmp_path / "s.pdf", PROFILE, SIZE, paper)
     assert labels(out) == ["sheet 1", "sheet 2"]
     with pikepdf.open(out) as pdf:
         assert len(pdf.pages) == 2
         width, height = width_mm * MM_PT, height_mm * MM_PT
         for page in pdf.pages:
-            assert [float(v) for v in page.MediaBox] == pytest.approx([0, 0, width, height],
-                                                                      abs=0.01)
+            assert [float(v) for v in page.MediaBox] == pytest.approx(
+                [0, 0, width, height], abs=0.01
+            )
         placed = placements(pdf, pdf.pages[0])
         assert len(placed) == 9 and len(placements(pdf, pdf.pages[1])) == 2
         left = (width - 3 * 64 * MM_PT) / 2
@@ -302,26 +330,26 @@ def test_sheets_place_nine_cards_at_exact_size(made: dict[str, Path], tmp_path: 
 
 
 @pytest.mark.parametrize("gutter", [0.0, 2.0, 3.0, 5.0])
-def test_crop_marks_are_black_ink_outside_every_card(made: dict[str, Path], tmp_path: Path,
-                                                     gutter: float) -> None:
-    out = assemble.sheets_pdf(sheet_cards(made, 7), tmp_path / "s.pdf", PROFILE, SIZE,
-                              "a4", gutter, backs=made["back"])
+def test_crop_marks_are_black_ink_outside_every_card(
+    made: dict[str, Path], tmp_path: Path, gutter: float
+) -> None:
+    out = assemble.sheets_pdf(
+        sheet_cards(made, 7), tmp_path / "s.pdf", PROFILE, SIZE, "a4", gutter, backs=made["back"]
+    )
     with pikepdf.open(out) as pdf:
         for page in pdf.pages:
             segments, colours = marks(page)
             # Black, and paper white (no ink) under the marks drawn over a bleed.
             assert "0 0 0 1 K" in colours <= {"0 0 0 1 K", "0 0 0 0 K"}
             found = operators(page)
-            assert ["0.25"] in [[str(v) for v in operands] for operands, op in found
-                                if op == "w"]
+            assert ["0.25"] in [[str(v) for v in operands] for operands, op in found if op == "w"]
             # The marks come last: nothing is drawn over them.
             last_do = max(i for i, (_, op) in enumerate(found) if op == "Do")
             assert all(i > last_do for i, (_, op) in enumerate(found) if op == "S")
             trims = [trim for _, trim, _ in placements(pdf, page)]
             assert segments
             for segment in segments:  # never over a trim (over the bleed in gutters)
-                assert not any(crosses(segment, trim, 0.49 * MM_PT) for trim in trims), \
-                    segment
+                assert not any(crosses(segment, trim, 0.49 * MM_PT) for trim in trims), segment
                 length = abs(segment[2] - segment[0]) + abs(segment[3] - segment[1])
                 assert length >= 0.99 * MM_PT
             # Every trim line of every card is marked somewhere.
@@ -332,27 +360,34 @@ def test_crop_marks_are_black_ink_outside_every_card(made: dict[str, Path], tmp_
                     assert any(s[1] == pytest.approx(y, abs=0.01) == s[3] for s in segments)
 
 
-def test_gutters_space_the_cards_and_show_some_bleed(made: dict[str, Path],
-                                                     tmp_path: Path) -> None:
+def test_gutters_space_the_cards_and_show_some_bleed(made: dict[str, Path], tmp_path: Path) -> None:
     for gutter, shown in ((3.0, 1.5), (5.0, 2.0)):
-        out = assemble.sheets_pdf(sheet_cards(made, 9), tmp_path / "s.pdf", PROFILE, SIZE,
-                                  "a4", gutter)
+        out = assemble.sheets_pdf(
+            sheet_cards(made, 9), tmp_path / "s.pdf", PROFILE, SIZE, "a4", gutter
+        )
         with pikepdf.open(out) as pdf:
             placed = placements(pdf, pdf.pages[0])
         first, second, below = placed[0][1], placed[1][1], placed[3][1]
         assert second[0] - first[2] == pytest.approx(gutter * MM_PT, abs=0.01)
         assert first[1] - below[3] == pytest.approx(gutter * MM_PT, abs=0.01)
         for clip, trim, _ in placed:
-            assert clip == pytest.approx((trim[0] - shown * MM_PT, trim[1] - shown * MM_PT,
-                                          trim[2] + shown * MM_PT, trim[3] + shown * MM_PT),
-                                         abs=0.01)
+            assert clip == pytest.approx(
+                (
+                    trim[0] - shown * MM_PT,
+                    trim[1] - shown * MM_PT,
+                    trim[2] + shown * MM_PT,
+                    trim[3] + shown * MM_PT,
+                ),
+                abs=0.01,
+            )
         # Centred on the sheet.
         assert placed[0][1][0] == pytest.approx(210 * MM_PT - placed[2][1][2], abs=0.01)
 
 
 def test_back_sheets_mirror_the_fronts(made: dict[str, Path], tmp_path: Path) -> None:
-    out = assemble.sheets_pdf(sheet_cards(made, 10), tmp_path / "s.pdf", PROFILE, SIZE,
-                              "letter", 2.0, backs=made["back"])
+    out = assemble.sheets_pdf(
+        sheet_cards(made, 10), tmp_path / "s.pdf", PROFILE, SIZE, "letter", 2.0, backs=made["back"]
+    )
     assert labels(out) == ["sheet 1", "sheet 1 back", "sheet 2", "sheet 2 back"]
     with pikepdf.open(out) as pdf:
         width = float(pdf.pages[0].MediaBox[2])
@@ -363,15 +398,17 @@ def test_back_sheets_mirror_the_fronts(made: dict[str, Path], tmp_path: Path) ->
             assert len({objgen for _, _, objgen in backs}) == 1
             for (_, trim, _), (_, behind, _) in zip(fronts, backs, strict=True):
                 # The sheet turned over its long (vertical) edge: x mirrored, y kept.
-                assert behind == pytest.approx((width - trim[2], trim[1], width - trim[0],
-                                                trim[3]), abs=0.01)
+                assert behind == pytest.approx(
+                    (width - trim[2], trim[1], width - trim[0], trim[3]), abs=0.01
+                )
         # The second sheet has one card, top left: its back is top right.
-        (_, only, _), = placements(pdf, pdf.pages[3])
+        ((_, only, _),) = placements(pdf, pdf.pages[3])
         assert only[0] > width / 2
 
 
-def test_a_rendered_sheet_shows_cards_and_marks_where_expected(made: dict[str, Path],
-                                                               tmp_path: Path) -> None:
+def test_a_rendered_sheet_shows_cards_and_marks_where_expected(
+    made: dict[str, Path], tmp_path: Path
+) -> None:
     out = assemble.sheets_pdf(sheet_cards(made, 9), tmp_path / "s.pdf", PROFILE, SIZE, "a4")
     document = pypdfium2.PdfDocument(str(out))
     dpi = 100
@@ -390,8 +427,10 @@ def test_a_rendered_sheet_shows_cards_and_marks_where_expected(made: dict[str, P
     # paper (a 0.25 pt line, anti-aliased at 100 dpi).
     column = round((left + 64) / 25.4 * dpi)
     rows = range(round((top - 5) / 25.4 * dpi), round((top - 1) / 25.4 * dpi))
-    assert min(min(image.getpixel((x, y)) for x in (column - 1, column, column + 1))
-               for y in rows) < 200
+    assert (
+        min(min(image.getpixel((x, y)) for x in (column - 1, column, column + 1)) for y in rows)
+        < 200
+    )
 
 
 def test_sheets_refuse_what_cannot_print(made: dict[str, Path], tmp_path: Path) -> None:
@@ -420,8 +459,10 @@ def test_crop_marks_beside_an_empty_place_and_in_gutters() -> None:
     for x0, y0, x1, y1 in one:
         assert abs(x1 - x0) + abs(y1 - y0) == pytest.approx(assemble.MARK_LENGTH * MM_PT)
         assert not crosses((x0, y0, x1, y1), slots[0].visible, 0.49 * MM_PT)
-    assert {round(x0, 2) for x0, _, x1, _ in one if x0 == x1} == {round(trim[0], 2),
-                                                                    round(trim[2], 2)}
+    assert {round(x0, 2) for x0, _, x1, _ in one if x0 == x1} == {
+        round(trim[0], 2),
+        round(trim[2], 2),
+    }
     # A full sheet without gutter: marks in the margins only, one per line and side.
     assert len(assemble.crop_marks(slots, page)) == 4 * 2 * 2
 
@@ -434,8 +475,9 @@ def test_crop_marks_beside_an_empty_place_and_in_gutters() -> None:
     assert all(abs(s[3] - s[1]) == pytest.approx(4 * MM_PT, abs=0.01) for s in inner)
     # The sheet's side margins (4 mm) hold marks of 3.5 mm, from 0.5 mm off the cards.
     side = [s for s in full if min(s[0], s[2]) < slots[0].trim[0]]
-    assert len(side) == 6 and all(abs(s[2] - s[0]) == pytest.approx(3.5 * MM_PT, abs=0.01)
-                                  for s in side)
+    assert len(side) == 6 and all(
+        abs(s[2] - s[0]) == pytest.approx(3.5 * MM_PT, abs=0.01) for s in side
+    )
     for segment in full:
         assert not any(crosses(segment, s.trim, 0.49 * MM_PT) for s in slots)
     assert assemble.mirrored(slots[0], slots) is slots[2]

@@ -20,8 +20,18 @@ cmyk_profile()
 CARDS = ["courier", "harbor-lord", "flame-lash"]  # 2 copies each in the sample deck
 SELECT = [arg for slug in CARDS for arg in ("--card", slug)]
 #: Every output, previews at a small size.
-EVERYTHING = ("--lang", "all", "--deck", "--sheets", "a4", "--sheet-backs", "--png", "--webp",
-              "--dpi", "48")
+EVERYTHING = (
+    "--lang",
+    "all",
+    "--deck",
+    "--sheets",
+    "a4",
+    "--sheet-backs",
+    "--png",
+    "--webp",
+    "--dpi",
+    "48",
+)
 #: 64 x 90 mm (the trim) at 48 dpi.
 PREVIEW = (round(64 / 25.4 * 48), round(90 / 25.4 * 48))
 
@@ -48,8 +58,11 @@ def copied(out: Path, tmp_path: Path) -> Path:
 
 
 def mtimes(out: Path) -> dict[str, int]:
-    return {str(p.relative_to(out)): p.stat().st_mtime_ns
-            for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts}
+    return {
+        str(p.relative_to(out)): p.stat().st_mtime_ns
+        for p in out.rglob("*")
+        if p.is_file() and ".cache" not in p.parts
+    }
 
 
 def test_every_output_in_every_language(produced: tuple[Path, Path, int, str]) -> None:
@@ -63,20 +76,26 @@ def test_every_output_in_every_language(produced: tuple[Path, Path, int, str]) -
                     assert image.size == PREVIEW  # cut at the trim, at the chosen dpi
         assert (out / f"sample.{lang}.deck.pdf").is_file()
         assert (out / f"sample.{lang}.sheets-a4.pdf").is_file()
-    assert text.startswith("9 cards in 3 languages (9 rendered, 0 up to date); "
-                           "15 print files and 18 previews, ")
+    assert text.startswith(
+        "9 cards in 3 languages (9 rendered, 0 up to date); 15 print files and 18 previews, "
+    )
     assert text.rstrip().endswith("0 warnings; preflight: every file passes.")
     assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
 
 
 def test_the_deck_file_holds_each_card_by_its_quantity(
-        produced: tuple[Path, Path, int, str]) -> None:
+    produced: tuple[Path, Path, int, str],
+) -> None:
     _, out, _, _ = produced
     with pikepdf.open(out / "sample.fr.deck.pdf") as deck:
         labels = [page.label for page in deck.pages]
         assert len(labels) == 12  # 3 cards x 2 copies, each followed by its back
-        assert labels[:4] == ["harbor-lord.fr", "harbor-lord.fr back",
-                              "harbor-lord.fr", "harbor-lord.fr back"]
+        assert labels[:4] == [
+            "harbor-lord.fr",
+            "harbor-lord.fr back",
+            "harbor-lord.fr",
+            "harbor-lord.fr back",
+        ]
         assert sorted(set(labels[::2])) == sorted(f"{slug}.fr" for slug in CARDS)
         assert deck.Root.OutputIntents[0].DestOutputProfile.N == 4
     with pikepdf.open(out / "sample.fr.sheets-a4.pdf") as sheets:
@@ -84,7 +103,8 @@ def test_the_deck_file_holds_each_card_by_its_quantity(
 
 
 def test_a_rebuild_without_change_writes_nothing(
-        produced: tuple[Path, Path, int, str], tmp_path: Path) -> None:
+    produced: tuple[Path, Path, int, str], tmp_path: Path
+) -> None:
     library, out, _, _ = produced
     copy = copied(out, tmp_path)
     before = mtimes(copy)
@@ -95,7 +115,8 @@ def test_a_rebuild_without_change_writes_nothing(
 
 
 def test_one_changed_card_remakes_only_what_holds_it(
-        produced: tuple[Path, Path, int, str], tmp_path: Path) -> None:
+    produced: tuple[Path, Path, int, str], tmp_path: Path
+) -> None:
     library, out, _, _ = produced
     copy = copied(out, tmp_path)
     before = mtimes(copy)
@@ -107,9 +128,14 @@ def test_one_changed_card_remakes_only_what_holds_it(
     assert code == 0 and "(1 rendered, 8 up to date)" in text
     after = mtimes(copy)
     changed = {name for name in before if after[name] != before[name]}
-    assert changed == {"courier.fr.pdf", "png/courier.fr.png", "webp/courier.fr.webp",
-                       "sample.fr.deck.pdf", "sample.fr.sheets-a4.pdf",
-                       ".translator-build.json"}
+    assert changed == {
+        "courier.fr.pdf",
+        "png/courier.fr.png",
+        "webp/courier.fr.webp",
+        "sample.fr.deck.pdf",
+        "sample.fr.sheets-a4.pdf",
+        ".translator-build.json",
+    }
 
 
 def test_json_report(produced: tuple[Path, Path, int, str], tmp_path: Path) -> None:
@@ -126,11 +152,13 @@ def test_json_report(produced: tuple[Path, Path, int, str], tmp_path: Path) -> N
 
 
 def test_the_preflight_fails_the_build_and_names_the_card(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     library = copy_sample(tmp_path)
     Image.new("RGB", (60, 40), (90, 140, 60)).save(library / "art" / "courier.jpg")
-    code, text = run("build", str(library), "--out", str(tmp_path / "out"), "--card",
-                     "courier", "--lang", "fr")
+    code, text = run(
+        "build", str(library), "--out", str(tmp_path / "out"), "--card", "courier", "--lang", "fr"
+    )
     errors = capsys.readouterr().err
     assert code == 1
     assert "preflight: 1 problem in 1 file." in text
@@ -138,8 +166,9 @@ def test_the_preflight_fails_the_build_and_names_the_card(
     assert "ppi at print size (300 wanted)" in errors  # the build's own warning too
 
 
-def test_preflight_command(produced: tuple[Path, Path, int, str], tmp_path: Path,
-                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_preflight_command(
+    produced: tuple[Path, Path, int, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _, out, _, _ = produced
     deck = str(out / "sample.fr.deck.pdf")
     code, text = run("preflight", deck, "--size", "arcmage")
@@ -158,16 +187,22 @@ def test_preflight_command(produced: tuple[Path, Path, int, str], tmp_path: Path
     capsys.readouterr()
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--sheet-backs"], "--sheet-backs goes with --sheets"),
-    (["--lang", "de"], "--lang de: unknown language (known: en, fr, eo)"),
-    (["--dpi", "5", "--png"], "--dpi is between"),
-    (["--sheets", "a3"], "invalid choice"),
-    (["--card", "courrier"], "--card courrier: no such card in cards/sample (did you mean "
-                             "courier?)"),
-])
-def test_usage_errors(args: list[str], message: str, tmp_path: Path,
-                      capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--sheet-backs"], "--sheet-backs goes with --sheets"),
+        (["--lang", "de"], "--lang de: unknown language (known: en, fr, eo)"),
+        (["--dpi", "5", "--png"], "--dpi is between"),
+        (["--sheets", "a3"], "invalid choice"),
+        (
+            ["--card", "courrier"],
+            "--card courrier: no such card in cards/sample (did you mean courier?)",
+        ),
+    ],
+)
+def test_usage_errors(
+    args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, _ = run("build", "cards/sample", "--out", str(tmp_path / "out"), *args)
     assert code == 2
     assert message in capsys.readouterr().err
@@ -175,29 +210,53 @@ def test_usage_errors(args: list[str], message: str, tmp_path: Path,
 
 
 def test_a_size_too_large_for_sheets_is_a_clear_error(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _ = run("build", "cards/sample", "--out", str(tmp_path / "out"), "--card",
-                  "courier", "--size", "90x120+3", "--sheets", "a4")
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _ = run(
+        "build",
+        "cards/sample",
+        "--out",
+        str(tmp_path / "out"),
+        "--card",
+        "courier",
+        "--size",
+        "90x120+3",
+        "--sheets",
+        "a4",
+    )
     assert code == 2
     error = capsys.readouterr().err
     assert "translator: " in error and "Traceback" not in error
 
 
 def test_a_card_not_translated_is_printed_with_a_warning(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A French deck with an untranslated card prints it from the English card, and
     says so (a print run is not stopped for one card, nor silently English)."""
     library = copy_sample(tmp_path)
     (library / "courier.fr.md").unlink()
-    code, text = run("build", str(library), "--out", str(tmp_path / "out"), "--card",
-                     "courier", "--lang", "fr", "--no-preflight")
+    code, text = run(
+        "build",
+        str(library),
+        "--out",
+        str(tmp_path / "out"),
+        "--card",
+        "courier",
+        "--lang",
+        "fr",
+        "--no-preflight",
+    )
     assert code == 0 and "1 warning" in text
-    assert ("courier (fr): no translation into fr: printed from the English card"
-            in capsys.readouterr().err)
+    assert (
+        "courier (fr): no translation into fr: printed from the English card"
+        in capsys.readouterr().err
+    )
 
 
 def test_an_output_that_cannot_be_written_is_a_clear_error(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     taken = tmp_path / "a-file"
     taken.write_text("not a directory\n", encoding="utf-8")
     code, _ = run("build", "cards/sample", "--card", "courier", "--out", str(taken))

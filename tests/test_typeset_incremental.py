@@ -34,8 +34,7 @@ def build(library_dir: Path, out: Path, **settings: object) -> dict[str, typeset
     library, problems = cards.load_library([str(library_dir)])
     assert not problems
     force = bool(settings.pop("force", False))
-    options = typeset.BuildOptions(PRESETS["arcmage"], jobs=1, cache_dir=out / ".cache",
-                                   **settings)  # type: ignore[arg-type]
+    options = typeset.BuildOptions(PRESETS["arcmage"], jobs=1, cache_dir=out / ".cache", **settings)  # type: ignore[arg-type]
     results = typeset.build_cards(library, "fr", out, options, slugs=SLUGS, force=force)
     return {r.slug: r for r in results}
 
@@ -99,8 +98,7 @@ def test_a_damaged_record_means_a_full_rebuild(sample: tuple[Path, Path]) -> Non
     assert json.loads((out / manifest.MANIFEST).read_text("utf-8"))["format"] == manifest.FORMAT
 
 
-def test_an_interrupted_build_does_not_vouch_for_what_it_wrote(
-        sample: tuple[Path, Path]) -> None:
+def test_an_interrupted_build_does_not_vouch_for_what_it_wrote(sample: tuple[Path, Path]) -> None:
     """Change a card, stop the build right after its PDF is written, revert the change:
     the record must not say the new PDF is the old card's."""
     library_dir, out = sample
@@ -140,9 +138,24 @@ def test_ctrl_c_leaves_no_half_written_file(tmp_path: Path) -> None:
     library_dir = copy_sample(tmp_path)
     out = tmp_path / "out"
     process = subprocess.Popen(
-        [sys.executable, "-m", "translator.cli", "build", str(library_dir), "--lang", "all",
-         "--out", str(out), "--jobs", "2", "--no-preflight"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        [
+            sys.executable,
+            "-m",
+            "translator.cli",
+            "build",
+            str(library_dir),
+            "--lang",
+            "all",
+            "--out",
+            str(out),
+            "--jobs",
+            "2",
+            "--no-preflight",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 60
     while not list(out.glob("*.pdf")) and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -150,8 +163,11 @@ def test_ctrl_c_leaves_no_half_written_file(tmp_path: Path) -> None:
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr.decode()
     assert b"interrupted" in stderr and b"Traceback" not in stderr
-    leftovers = [p.name for p in out.iterdir() if p.name.startswith(".")
-                 and p.name not in (manifest.MANIFEST, ".cache")]
+    leftovers = [
+        p.name
+        for p in out.iterdir()
+        if p.name.startswith(".") and p.name not in (manifest.MANIFEST, ".cache")
+    ]
     assert leftovers == []
     pdfs = list(out.glob("*.pdf"))
     assert 0 < len(pdfs) < 72  # interrupted mid-way
@@ -166,11 +182,13 @@ def test_ctrl_c_leaves_no_half_written_file(tmp_path: Path) -> None:
     results = typeset.build_cards(library, "fr", out, options)
     assert all(r.path for r in results)
     assert {r.slug for r in results if r.reused} == {
-        name.split(".")[0] for name in recorded if name.endswith(".fr.pdf")}
+        name.split(".")[0] for name in recorded if name.endswith(".fr.pdf")
+    }
 
 
-def test_other_code_rebuilds_everything(sample: tuple[Path, Path],
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_other_code_rebuilds_everything(
+    sample: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A PDF made by another version of translator's code (or of WeasyPrint) is made
     again, released or not."""
     library_dir, out = sample
@@ -186,8 +204,12 @@ def test_sweep_removes_only_what_killed_builds_left(tmp_path: Path) -> None:
     into the same directory) and files that are not ours stay."""
     from translator import atomic
 
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     left = tmp_path / f".courier.fr.pdf.{dead}.k2x9q_ab.tmp"
     running = tmp_path / f".flame-lash.fr.pdf.{os.getppid()}.z81mmq0c.tmp"
     mine = tmp_path / ".notes.tmp"

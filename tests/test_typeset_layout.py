@@ -85,32 +85,60 @@ def hyphenated_html_of(text: str, lang: str) -> str:
 # ------------------------------------------------------------------- where words break
 
 
-@pytest.mark.parametrize(("word", "expected"), [
-    ("nombro", "nom-bro"), ("estaĵo", "es-ta-ĵo"), ("kreaĵo", "kre-a-ĵo"),
-    ("ekipaĵo", "e-ki-pa-ĵo"), ("sorĉo", "sor-ĉo"), ("malamiko", "ma-la-mi-ko"),
-    ("difektas", "di-fek-tas"), ("kontraŭulo", "kon-traŭ-u-lo"), ("ĉiujn", "ĉi-ujn"),
-    ("tajgo", "taj-go"), ("kajo", "ka-jo"), ("atleto", "at-le-to"),
-    ("instrui", "ins-tru-i"), ("malŝlosi", "mal-ŝlo-si"), ("Eŭropo", "Eŭ-ro-po"),
-])
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("nombro", "nom-bro"),
+        ("estaĵo", "es-ta-ĵo"),
+        ("kreaĵo", "kre-a-ĵo"),
+        ("ekipaĵo", "e-ki-pa-ĵo"),
+        ("sorĉo", "sor-ĉo"),
+        ("malamiko", "ma-la-mi-ko"),
+        ("difektas", "di-fek-tas"),
+        ("kontraŭulo", "kon-traŭ-u-lo"),
+        ("ĉiujn", "ĉi-ujn"),
+        ("tajgo", "taj-go"),
+        ("kajo", "ka-jo"),
+        ("atleto", "at-le-to"),
+        ("instrui", "ins-tru-i"),
+        ("malŝlosi", "mal-ŝlo-si"),
+        ("Eŭropo", "Eŭ-ro-po"),
+    ],
+)
 def test_esperanto_breaks_between_syllables(word: str, expected: str) -> None:
     assert syllables(word) == expected
 
 
-@pytest.mark.parametrize(("word", "expected"), [
-    ("nombro", "nom-bro"), ("estaĵo", "estaĵo"), ("estaĵojn", "esta-ĵojn"),
-    ("kreaĵo", "kre-aĵo"), ("ekipaĵo", "eki-paĵo"), ("sorĉo", "sorĉo"),
-    ("malamiko", "mala-miko"), ("difektas", "difek-tas"),
-    ("kontraŭuloj", "kon-traŭ-u-loj"), ("elektu", "elektu"),
-])
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("nombro", "nom-bro"),
+        ("estaĵo", "estaĵo"),
+        ("estaĵojn", "esta-ĵojn"),
+        ("kreaĵo", "kre-aĵo"),
+        ("ekipaĵo", "eki-paĵo"),
+        ("sorĉo", "sorĉo"),
+        ("malamiko", "mala-miko"),
+        ("difektas", "difek-tas"),
+        ("kontraŭuloj", "kon-traŭ-u-loj"),
+        ("elektu", "elektu"),
+    ],
+)
 def test_esperanto_words_keep_three_letters_each_side(word: str, expected: str) -> None:
     assert shown(hyphenate_word(word, "eo")) == expected
 
 
-@pytest.mark.parametrize(("word", "expected"), [
-    ("créature", "créa-ture"), ("adversaire", "adver-saire"),
-    ("immédiatement", "immé-dia-te-ment"), ("blessures", "bles-sures"),
-    ("dégâts", "dégâts"), ("pioche", "pioche"),
-])
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("créature", "créa-ture"),
+        ("adversaire", "adver-saire"),
+        ("immédiatement", "immé-dia-te-ment"),
+        ("blessures", "bles-sures"),
+        ("dégâts", "dégâts"),
+        ("pioche", "pioche"),
+    ],
+)
 def test_french_words_break_by_pyphen_with_the_limits(word: str, expected: str) -> None:
     assert shown(hyphenate_word(word, "fr")) == expected
 
@@ -139,12 +167,15 @@ def test_every_break_of_the_sample_leaves_three_letters_each_side() -> None:
 
 
 def test_bold_and_italic_runs_are_never_broken() -> None:
-    text = ("**adversaire adversaire** *adversaire adversaire* ***adversaire*** "
-            "adversaire et la fin du paragraphe.")
+    text = (
+        "**adversaire adversaire** *adversaire adversaire* ***adversaire*** "
+        "adversaire et la fin du paragraphe."
+    )
     original = parse(text).document
     printed = hyphenate(original, "fr")
-    for before, after in zip(original.paragraphs[0].children,
-                             printed.paragraphs[0].children, strict=True):
+    for before, after in zip(
+        original.paragraphs[0].children, printed.paragraphs[0].children, strict=True
+    ):
         assert isinstance(before, Text) and isinstance(after, Text)
         if before.bold or before.italic:
             assert after == before
@@ -154,53 +185,96 @@ def test_bold_and_italic_runs_are_never_broken() -> None:
 def test_names_and_words_split_between_runs_are_never_broken() -> None:
     # A capital (a card, ability or faction name), the word a drop cap starts, a word
     # glued to a bold run or a symbol.
-    html = hyphenated_html(":A:dversaire Adversaire **Ad**versaire :g1:adversaire "
-                           "créature et la fin du paragraphe.", "fr")
+    html = hyphenated_html(
+        ":A:dversaire Adversaire **Ad**versaire :g1:adversaire créature et la fin du paragraphe.",
+        "fr",
+    )
     assert "~" not in html.split("créa")[0]
     assert "créa~ture" in html
 
 
 def test_the_last_word_is_never_broken_and_a_short_one_is_bound() -> None:
-    assert hyphenated_html("Inflige deux blessures à la créature adversaire.", "fr") \
+    assert (
+        hyphenated_html("Inflige deux blessures à la créature adversaire.", "fr")
         == "<p>Inflige deux bles~sures à la créa~ture adversaire.</p>"
-    assert hyphenated_html("Difektu ĉiun malamikan estaĵon kaj detruu ĝin.", "eo") \
+    )
+    assert (
+        hyphenated_html("Difektu ĉiun malamikan estaĵon kaj detruu ĝin.", "eo")
         == "<p>Difektu ĉiun mala~mi~kan esta~ĵon kaj detruu_ĝin.</p>"
+    )
     # The bound word is not broken either, and each line a line break ends counts.
-    assert hyphenated_html("Inflige des blessures à l’adversaire.\\\nPuis pioche "
-                           "immédiatement une carte.", "fr") \
-        == ("<p>Inflige des bles~sures à l’adversaire.<br>"
-            "Puis pioche immé~dia~te~ment une_carte.</p>")
-    assert hyphenated_html("Elektu la malamikan estaĵon.", "eo") \
+    assert hyphenated_html(
+        "Inflige des blessures à l’adversaire.\\\nPuis pioche immédiatement une carte.", "fr"
+    ) == (
+        "<p>Inflige des bles~sures à l’adversaire.<br>Puis pioche immé~dia~te~ment une_carte.</p>"
+    )
+    assert (
+        hyphenated_html("Elektu la malamikan estaĵon.", "eo")
         == "<p>Elektu la mala~mi~kan estaĵon.</p>"
+    )
     # Spaces are bound in italic runs too (no break point is added there).
-    assert hyphenated_html("*Les créatures ne peuvent pas me bloquer.*", "fr") \
+    assert (
+        hyphenated_html("*Les créatures ne peuvent pas me bloquer.*", "fr")
         == "<p><i>Les créatures ne peuvent pas me bloquer.</i></p>"
-    assert hyphenated_html("*Seules les créatures peuvent me voir.*", "fr") \
+    )
+    assert (
+        hyphenated_html("*Seules les créatures peuvent me voir.*", "fr")
         == "<p><i>Seules les créatures peuvent me_voir.</i></p>"
+    )
 
 
 def test_the_print_html_puts_each_hyphenated_word_in_a_span() -> None:
     """WeasyPrint pushes the lines beside a float below it when their text holds a
     soft hyphen further on; a word in its own span does not."""
-    html = hyphenated_html_of(":E:ach time a creature enters play, draw a card and "
-                              "then discard a card.", "en")
-    assert html == ('<p class="has-dropcap"><span class="dropcap">E</span>ach time a '
-                    "creature enters play, draw a card and then <span>dis~card</span> "
-                    "a_card.</p>")
+    html = hyphenated_html_of(
+        ":E:ach time a creature enters play, draw a card and then discard a card.", "en"
+    )
+    assert html == (
+        '<p class="has-dropcap"><span class="dropcap">E</span>ach time a '
+        "creature enters play, draw a card and then <span>dis~card</span> "
+        "a_card.</p>"
+    )
 
 
 def test_a_long_pair_is_not_bound() -> None:
-    assert hyphenated_html("Elektu unu kontraŭulon en la batalkampo ĝin.", "eo") \
-        .endswith("batalkampo_ĝin.</p>")
+    assert hyphenated_html("Elektu unu kontraŭulon en la batalkampo ĝin.", "eo").endswith(
+        "batalkampo_ĝin.</p>"
+    )
     assert "_" not in hyphenated_html("Detruu kontraŭbatalantojn nun.", "eo")
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["adversaire", "créatures", "nombro", "kontraŭuloj",
-                                 "Estaĵo", "e\u0301tait", "l’adversaire", " ", "  ", ", ",
-                                 "**", "*", ":g1:", ":m:", ":K:", "\\\n", "\n\n",
-                                 "une", "ĝin.", "\u00a0", "+1/+1"]), max_size=30),
-       st.sampled_from(["fr", "eo", "en"]))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "adversaire",
+                "créatures",
+                "nombro",
+                "kontraŭuloj",
+                "Estaĵo",
+                "e\u0301tait",
+                "l’adversaire",
+                " ",
+                "  ",
+                ", ",
+                "**",
+                "*",
+                ":g1:",
+                ":m:",
+                ":K:",
+                "\\\n",
+                "\n\n",
+                "une",
+                "ĝin.",
+                "\u00a0",
+                "+1/+1",
+            ]
+        ),
+        max_size=30,
+    ),
+    st.sampled_from(["fr", "eo", "en"]),
+)
 def test_hyphenation_only_adds_breaks(pieces: list[str], lang: str) -> None:
     """Whatever the text: the same nodes, the same words; soft hyphens only in plain
     runs, between letters, three from each end; spaces only made no-break ones."""
@@ -217,15 +291,17 @@ def test_hyphenation_only_adds_breaks(pieces: list[str], lang: str) -> None:
             if old.bold or old.italic:
                 assert SOFT_HYPHEN not in new.text
             unbroken = new.text.replace(SOFT_HYPHEN, "")
-            assert re.sub(r"\s+", " ", unbroken.replace(NO_BREAK_SPACE, " ")) == \
-                re.sub(r"\s+", " ", old.text.replace(NO_BREAK_SPACE, " "))
+            assert re.sub(r"\s+", " ", unbroken.replace(NO_BREAK_SPACE, " ")) == re.sub(
+                r"\s+", " ", old.text.replace(NO_BREAK_SPACE, " ")
+            )
             for word in re.findall(r"[^\W\d_]+(?:\xad[^\W\d_]+)+", new.text):
                 parts = word.split(SOFT_HYPHEN)
                 assert len(parts[0]) >= MIN_LEFT and len(parts[-1]) >= MIN_RIGHT, word
     # The print HTML is the hyphenated tree's, each broken word in a span.
     html = hyphenation.hyphenated_html(original, lang)
-    assert html.replace("<span>", "").replace("</span>", "") == \
-        to_html(printed).replace("<span>", "").replace("</span>", "")
+    assert html.replace("<span>", "").replace("</span>", "") == to_html(printed).replace(
+        "<span>", ""
+    ).replace("</span>", "")
 
 
 def test_the_card_tree_and_its_markup_html_are_untouched() -> None:
@@ -259,12 +335,14 @@ def renderer() -> Renderer:
 
 
 def test_the_print_html_has_the_breaks_and_the_font_check_does_not(
-        library: cards.Library, renderer: Renderer) -> None:
+    library: cards.Library, renderer: Renderer
+) -> None:
     pages = []
     for lang in ("fr", "eo"):
         glossary = load_glossary(lang, [str(SAMPLE)])[0]
-        pages += [card_page(card, lang, renderer.theme, glossary)
-                  for card in library.cards.values()]
+        pages += [
+            card_page(card, lang, renderer.theme, glossary) for card in library.cards.values()
+        ]
     assert sum(SOFT_HYPHEN in str(page.values["text"]) for page in pages) >= 10
     for page in pages:
         text = str(page.card.get("text", page.lang) or "")
@@ -311,8 +389,15 @@ def glyphs(page: Any) -> list[Glyph]:
         x, y = ctypes.c_double(), ctypes.c_double()
         pdfium.FPDFText_GetCharOrigin(text.raw, index, x, y)
         box = tuple(v * PT_MM for v in text.get_charbox(index))
-        found.append(Glyph(char, x.value * PT_MM, y.value * PT_MM,
-                           pdfium.FPDFText_GetFontSize(text.raw, index), box))
+        found.append(
+            Glyph(
+                char,
+                x.value * PT_MM,
+                y.value * PT_MM,
+                pdfium.FPDFText_GetFontSize(text.raw, index),
+                box,
+            )
+        )
     return found
 
 
@@ -323,8 +408,10 @@ def text_lines(found: list[Glyph], body: float) -> list[Line]:
     for glyph in found:
         if abs(glyph.size - body) < 0.01:
             rows.setdefault(round(glyph.y, 1), []).append(glyph)
-    return [Line(row[0].y, sorted(row, key=lambda g: g.x))
-            for _, row in sorted(rows.items(), reverse=True)]
+    return [
+        Line(row[0].y, sorted(row, key=lambda g: g.x))
+        for _, row in sorted(rows.items(), reverse=True)
+    ]
 
 
 @cache
@@ -333,8 +420,11 @@ def metrics() -> tuple[float, float, float]:
     1.099, 0.366, 0.615)."""
     font = TTFont(load_theme(None).fonts["regular"])
     units = font["head"].unitsPerEm
-    return (font["hhea"].ascent / units, -font["hhea"].descent / units,
-            font["OS/2"].sCapHeight / units)
+    return (
+        font["hhea"].ascent / units,
+        -font["hhea"].descent / units,
+        font["OS/2"].sCapHeight / units,
+    )
 
 
 def cap_height() -> float:
@@ -355,15 +445,14 @@ TEXTS = {
     "three": ":E:ach time a creature enters play,\\\ndraw a card,\\\nthen discard a card.",
     "six": ":T:hen draw a card.\\\n" + "\\\n".join(["Each opponent loses one life."] * 5),
     "wrapped": ":T:hen draw a card. " + "Each opponent loses one life and you gain one "
-               "life for every creature in play, and then discards a card. " * 3,
+    "life for every creature in play, and then discards a card. " * 3,
     "one+next": ":E:ach turn, draw.\n\nEach opponent loses one life.",
     "two+next": ":E:ach time a creature enters play,\\\ndraw a card.\n\nEach opponent "
-                "loses one life.",
+    "loses one life.",
     "mark": ":m: Deal 2 damage to target creature.\\\nEach opponent loses one life."
-            "\\\nYou gain one life.",
+    "\\\nYou gain one life.",
     "mark-wrapped": ":m: " + "Deal 2 damage to target creature. Each opponent loses one "
-                    "life and you gain one life for every creature an opponent discards. "
-                    * 2,
+    "life and you gain one life for every creature an opponent discards. " * 2,
     "plain": "Each opponent loses one life.",
 }
 SCALES = (1.0, 0.6)
@@ -374,13 +463,16 @@ def text_frame(page: Any) -> tuple[float, float]:
     bottom (as PDF coordinates go)."""
     frame = next(b for b in boxes(page._page_box) if "text-frame" in classes(b))
     height = page.height * CSS_PX_MM
-    return (height - frame.position_y * CSS_PX_MM,
-            height - (frame.position_y + frame.height) * CSS_PX_MM)
+    return (
+        height - frame.position_y * CSS_PX_MM,
+        height - (frame.position_y + frame.height) * CSS_PX_MM,
+    )
 
 
 @pytest.fixture(scope="module")
-def measured(library: cards.Library, renderer: Renderer
-             ) -> dict[tuple[str, float], tuple[list[Glyph], Any]]:
+def measured(
+    library: cards.Library, renderer: Renderer
+) -> dict[tuple[str, float], tuple[list[Glyph], Any]]:
     """Each text of TEXTS on a creature card, at each scale: the glyphs in its text
     frame, and its page (rendered once, in one document)."""
     keys, pages = [], []
@@ -389,7 +481,8 @@ def measured(library: cards.Library, renderer: Renderer
         for name, text in TEXTS.items():
             page = card_page(card, "en", renderer.theme, None)
             page.values["text"] = weasyprint_markup(
-                text_html(parse(text).document, renderer.theme, "en"))
+                text_html(parse(text).document, renderer.theme, "en")
+            )
             page.scale = scale
             keys.append((name, scale))
             pages.append(page)
@@ -419,10 +512,10 @@ def drop_cap(measured: dict, name: str, scale: float) -> Glyph:
 
 
 @pytest.mark.parametrize("scale", SCALES)
-@pytest.mark.parametrize(("name", "count"), [("two", 2), ("three", 3), ("six", 6),
-                                             ("wrapped", 0)])
-def test_a_drop_cap_indents_exactly_two_lines(measured: dict, name: str, count: int,
-                                              scale: float) -> None:
+@pytest.mark.parametrize(("name", "count"), [("two", 2), ("three", 3), ("six", 6), ("wrapped", 0)])
+def test_a_drop_cap_indents_exactly_two_lines(
+    measured: dict, name: str, count: int, scale: float
+) -> None:
     lines, em, left = layout(measured, name, scale)
     assert len(lines) == count if count else len(lines) >= 4, [x.text for x in lines]
     cap = drop_cap(measured, name, scale)
@@ -438,7 +531,8 @@ def test_a_drop_cap_indents_exactly_two_lines(measured: dict, name: str, count: 
 @pytest.mark.parametrize("scale", SCALES)
 @pytest.mark.parametrize("name", ["two", "three", "six", "wrapped"])
 def test_a_drop_cap_aligns_with_the_cap_height_and_the_second_baseline(
-        measured: dict, name: str, scale: float) -> None:
+    measured: dict, name: str, scale: float
+) -> None:
     lines, em, _ = layout(measured, name, scale)
     cap = drop_cap(measured, name, scale)
     first, second = lines[0], lines[1]
@@ -455,8 +549,7 @@ def test_a_drop_cap_aligns_with_the_cap_height_and_the_second_baseline(
 
 
 @pytest.mark.parametrize("scale", SCALES)
-def test_the_paragraph_after_a_drop_cap_is_not_indented(measured: dict,
-                                                       scale: float) -> None:
+def test_the_paragraph_after_a_drop_cap_is_not_indented(measured: dict, scale: float) -> None:
     """However short the drop cap's paragraph, the next starts at the left edge, as
     far below as after a paragraph of two lines: two lines and half a line."""
     for name in ("one+next", "two+next"):
@@ -465,11 +558,11 @@ def test_the_paragraph_after_a_drop_cap_is_not_indented(measured: dict,
         assert following.text.startswith("Eachopponent")
         assert following.left == pytest.approx(left, abs=0.01)
         assert lines[0].baseline - following.baseline == pytest.approx(
-            (2 * LINE + 0.5) * em, abs=0.02)
+            (2 * LINE + 0.5) * em, abs=0.02
+        )
 
 
-def mark_box(page: Any, lines: list[Line], em: float
-             ) -> tuple[float, float, float, float]:
+def mark_box(page: Any, lines: list[Line], em: float) -> tuple[float, float, float, float]:
     """The large mark's outline (left, bottom, right, top) in mm: the path objects of
     the page left of the text's first line, from a line above it to a line below the
     second."""
@@ -483,23 +576,24 @@ def mark_box(page: Any, lines: list[Line], em: float
         if right <= lines[0].left and low > bottom and high < top:
             boxes.append((left, low, right, high))
     assert boxes
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes),
-            max(b[2] for b in boxes), max(b[3] for b in boxes))
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
 
 
 @pytest.mark.parametrize("scale", SCALES)
 @pytest.mark.parametrize("name", ["mark", "mark-wrapped"])
-def test_a_large_mark_spans_exactly_two_lines(measured: dict, name: str,
-                                              scale: float) -> None:
+def test_a_large_mark_spans_exactly_two_lines(measured: dict, name: str, scale: float) -> None:
     lines, em, left = layout(measured, name, scale)
-    assert len(lines) == 3 if name == "mark" else len(lines) >= 4, \
-        [line.text for line in lines]
+    assert len(lines) == 3 if name == "mark" else len(lines) >= 4, [line.text for line in lines]
     for line in lines[2:]:
         assert line.left == pytest.approx(left, abs=0.01), line.text
     assert lines[0].left == pytest.approx(lines[1].left, abs=0.01)
     assert lines[0].left > left
-    mark_left, mark_bottom, mark_right, mark_top = mark_box(measured[(name, scale)][1],
-                                                           lines, em)
+    mark_left, mark_bottom, mark_right, mark_top = mark_box(measured[(name, scale)][1], lines, em)
     # Inside the two lines' boxes (line 1's top, line 2's bottom), beside the text,
     # and centred on the band a drop cap fills (line 1's cap height to line 2's
     # baseline).
@@ -543,13 +637,17 @@ def loyal_cards(library: cards.Library, renderer: Renderer) -> list[tuple[str, A
         pages.append(page)
     document = renderer.render(pages)
     pdf = pypdfium2.PdfDocument(document.write_pdf())
-    return [(page.label, document.pages[i], pdf[i].render(scale=600 / 72).to_pil()
-             .convert("RGB")) for i, page in enumerate(pages)]
+    return [
+        (page.label, document.pages[i], pdf[i].render(scale=600 / 72).to_pil().convert("RGB"))
+        for i, page in enumerate(pages)
+    ]
 
 
 def test_the_sample_has_loyalty_marks_on_both_layouts(loyal_cards: list) -> None:
-    families = {"creature" if any("creature" in classes(b) for b in boxes(p._page_box))
-                else "spell" for _, p, _ in loyal_cards}
+    families = {
+        "creature" if any("creature" in classes(b) for b in boxes(p._page_box)) else "spell"
+        for _, p, _ in loyal_cards
+    }
     assert families == {"creature", "spell"}
     assert len(loyal_cards) >= 13
 
@@ -568,8 +666,11 @@ def test_loyalty_marks_are_fully_visible(loyal_cards: list) -> None:
         marks = [b for b in found if "mark" in classes(b)]
         assert marks, label
         # The disc's ink, away from its figure.
-        ink = pixel(image, (cost.position_x + cost.border_width() * 0.12) * CSS_PX_MM,
-                    (cost.position_y + cost.border_height() / 2) * CSS_PX_MM)
+        ink = pixel(
+            image,
+            (cost.position_x + cost.border_width() * 0.12) * CSS_PX_MM,
+            (cost.position_y + cost.border_height() / 2) * CSS_PX_MM,
+        )
         cost_left = cost.position_x * CSS_PX_MM
         cost_right = cost_left + cost.border_width() * CSS_PX_MM
         cost_bottom = (cost.position_y + cost.border_height()) * CSS_PX_MM
@@ -580,8 +681,13 @@ def test_loyalty_marks_are_fully_visible(loyal_cards: list) -> None:
             inner = 0.75
             for dx, dy in ((0, 0), (inner, 0), (-inner, 0), (0, inner), (0, -inner)):
                 colour = pixel(image, x + dx, y + dy)
-                assert max(abs(a - b) for a, b in zip(colour, ink, strict=True)) < 24, \
-                    (label, dx, dy, colour, ink)
+                assert max(abs(a - b) for a, b in zip(colour, ink, strict=True)) < 24, (
+                    label,
+                    dx,
+                    dy,
+                    colour,
+                    ink,
+                )
             outline = 1.131 + 0.14  # in the 0.2 mm white border, past the ink's tip
             for dx, dy in ((0, outline), (0, -outline)):
                 assert min(pixel(image, x + dx, y + dy)) > 225, (label, dx, dy)
@@ -593,6 +699,5 @@ def test_loyalty_marks_are_cmyk_without_transparency() -> None:
     rules = re.findall(r"\.loyalty[^{]*\{[^}]*\}", css)
     assert len(rules) >= 3
     for rule in rules:
-        assert not re.search(r"opacity|shadow|rgb|#[0-9a-f]{3}|filter|transparent",
-                             rule), rule
+        assert not re.search(r"opacity|shadow|rgb|#[0-9a-f]{3}|filter|transparent", rule), rule
     assert "solid device-cmyk(0 0 0 0)" in "".join(rules)

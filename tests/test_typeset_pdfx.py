@@ -51,8 +51,9 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
     out = base / "out"
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SOURCE_DATE_EPOCH", str(EPOCH))
-        code, text = build(library, out, "--deck", "--sheets", "a4", "--sheet-backs",
-                           "--png", "--dpi", "72")
+        code, text = build(
+            library, out, "--deck", "--sheets", "a4", "--sheet-backs", "--png", "--dpi", "72"
+        )
     assert code == 0, text
     return library, out, text
 
@@ -69,8 +70,12 @@ def test_every_output_is_labelled_pdfx4(built: tuple[Path, Path, str]) -> None:
     _, out, _ = built
     files = outputs(out)
     names = {p.name for p in files}
-    assert {"harbor-lord.en.pdf", "sample.en.deck.pdf", "sample.en.sheets-a4.pdf",
-            ".back.arcmage.pdf"} <= names, names
+    assert {
+        "harbor-lord.en.pdf",
+        "sample.en.deck.pdf",
+        "sample.en.sheets-a4.pdf",
+        ".back.arcmage.pdf",
+    } <= names, names
     stamp_pdf, stamp_xmp = "D:20231114221320+00'00'", "2023-11-14T22:13:20+00:00"
     for path in files:
         with pikepdf.open(path) as pdf:
@@ -111,8 +116,7 @@ def test_titles_name_what_each_file_is(built: tuple[Path, Path, str]) -> None:
     assert titles["sample.en.deck.pdf"] == "sample.en.deck"
 
 
-def test_dates_are_now_in_utc_without_source_date_epoch(monkeypatch: pytest.MonkeyPatch
-                                                        ) -> None:
+def test_dates_are_now_in_utc_without_source_date_epoch(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     before = dt.datetime.now(dt.UTC).replace(microsecond=0)
     pdf = pikepdf.Pdf.new()
@@ -126,23 +130,24 @@ def test_dates_are_now_in_utc_without_source_date_epoch(monkeypatch: pytest.Monk
 
 
 @pytest.mark.parametrize("value", ["yesterday", "-5", "1e9", "9" * 30])
-def test_malformed_source_date_epoch_says_what_to_give(monkeypatch: pytest.MonkeyPatch,
-                                                       value: str) -> None:
+def test_malformed_source_date_epoch_says_what_to_give(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", value)
     with pytest.raises(ValueError, match=r"SOURCE_DATE_EPOCH.*seconds since 1970"):
         pdfx.build_time()
 
 
-def test_source_date_epoch_makes_the_same_bytes(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_source_date_epoch_makes_the_same_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Built twice into one directory with SOURCE_DATE_EPOCH: the same files, byte for
     byte (dates, ids and the trailer's /ID made from the content)."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(EPOCH))
     library, out = copy_sample(tmp_path), tmp_path / "out"
     first: dict[str, bytes] = {}
     for attempt in range(2):
-        code, text = build(library, out, "--force", "--deck", "--no-preflight",
-                           cards=["courier"])
+        code, text = build(library, out, "--force", "--deck", "--no-preflight", cards=["courier"])
         assert code == 0, text
         found = {p.name: p.read_bytes() for p in outputs(out)}
         if attempt == 0:
@@ -160,13 +165,12 @@ def icc_with_description(source: bytes, description: str) -> bytes:
     while len(data) % 4:
         data.append(0)
     text = description.encode("ascii") + b"\0"
-    tag = (b"desc" + bytes(4) + struct.pack(">I", len(text)) + text + bytes(8)
-           + bytes(3) + bytes(67))
+    tag = b"desc" + bytes(4) + struct.pack(">I", len(text)) + text + bytes(8) + bytes(3) + bytes(67)
     (count,) = struct.unpack(">I", data[128:132])
     for entry in range(count):
         at = 132 + 12 * entry
-        if data[at:at + 4] == b"desc":
-            data[at + 4:at + 12] = struct.pack(">II", len(data), len(tag))
+        if data[at : at + 4] == b"desc":
+            data[at + 4 : at + 12] = struct.pack(">II", len(data), len(tag))
             break
     else:
         raise AssertionError("no desc tag")
@@ -187,16 +191,22 @@ def fresh_registry() -> Iterator[None]:
 
 def test_default_profile_is_cgats_tr_001(fresh_registry: object) -> None:
     condition = pdfx.output_condition(PROFILE)
-    assert (condition.identifier, condition.registry) == ("CGATS TR 001",
-                                                          "http://www.color.org")
+    assert (condition.identifier, condition.registry) == ("CGATS TR 001", "http://www.color.org")
     assert condition.info == PROFILE.description == "Artifex CMYK SWOP Profile"
 
 
-@pytest.mark.parametrize("description", ["Coated FOGRA39 (ISO 12647-2:2004)",
-                                         "ISO Coated v2 (ECI)", "ISO Coated v2 300% (ECI)",
-                                         "iso  coated V2 (eci)"])
-def test_fogra39_profiles_by_their_description(tmp_path: Path, description: str,
-                                               fresh_registry: object) -> None:
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Coated FOGRA39 (ISO 12647-2:2004)",
+        "ISO Coated v2 (ECI)",
+        "ISO Coated v2 300% (ECI)",
+        "iso  coated V2 (eci)",
+    ],
+)
+def test_fogra39_profiles_by_their_description(
+    tmp_path: Path, description: str, fresh_registry: object
+) -> None:
     path = tmp_path / "fogra39.icc"
     path.write_bytes(icc_with_description(PROFILE.icc_bytes(), description))
     profile = find_profile(path)
@@ -214,7 +224,8 @@ def test_fogra39_profiles_by_their_description(tmp_path: Path, description: str,
 
 
 def test_an_unknown_profile_is_custom_with_its_profile_embedded(
-        tmp_path: Path, fresh_registry: object) -> None:
+    tmp_path: Path, fresh_registry: object
+) -> None:
     """Built with --icc and a profile no registered condition describes."""
     library, out = copy_sample(tmp_path), tmp_path / "out"
     code, text = build(library, out, "--icc", str(OTHER), "--deck", cards=["courier"])
@@ -230,13 +241,17 @@ def test_an_unknown_profile_is_custom_with_its_profile_embedded(
 
 
 def test_a_profile_is_known_by_its_id_whatever_its_header_flags(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_registry: object) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_registry: object
+) -> None:
     """The registry's md5: the ICC profile ID, computed with the flags, intent and ID
     fields zeroed, so a copy whose header flags differ is the same profile."""
     registry = tmp_path / "conditions.yaml"
     known = pdfx.profile_id(PROFILE.icc_bytes())
-    registry.write_text("registry: http://www.color.org\nconditions:\n  TEST 1:\n"
-                        f"    condition: a test press\n    md5: [{known}]\n", encoding="utf-8")
+    registry.write_text(
+        "registry: http://www.color.org\nconditions:\n  TEST 1:\n"
+        f"    condition: a test press\n    md5: [{known}]\n",
+        encoding="utf-8",
+    )
     monkeypatch.setattr(pdfx, "registry_path", lambda: registry)
     flagged = bytearray(PROFILE.icc_bytes())
     flagged[44:48] = b"\0\0\0\1"  # "embedded in a file" flag
@@ -245,15 +260,18 @@ def test_a_profile_is_known_by_its_id_whatever_its_header_flags(
     assert pdfx.output_condition(find_profile(path)).identifier == "TEST 1"
 
 
-@pytest.mark.parametrize(("text", "words"), [
-    ("registry: [x]\n", "wants a 'registry' name"),
-    ("registry: r\nconditions:\n  A: {condition: a, md5: [xyz]}\n", "32 hex digits"),
-    ("registry: r\nconditions:\n  A: {md5: []}\n", "wants a 'condition' text"),
-    ("registry: r\nconditions: {A: {condition: a\n", "malformed YAML"),
-])
-def test_a_broken_registry_names_its_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                          fresh_registry: object, text: str,
-                                          words: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("registry: [x]\n", "wants a 'registry' name"),
+        ("registry: r\nconditions:\n  A: {condition: a, md5: [xyz]}\n", "32 hex digits"),
+        ("registry: r\nconditions:\n  A: {md5: []}\n", "wants a 'condition' text"),
+        ("registry: r\nconditions: {A: {condition: a\n", "malformed YAML"),
+    ],
+)
+def test_a_broken_registry_names_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_registry: object, text: str, words: str
+) -> None:
     registry = tmp_path / "conditions.yaml"
     registry.write_text(text, encoding="utf-8")
     monkeypatch.setattr(pdfx, "registry_path", lambda: registry)
@@ -291,16 +309,17 @@ def shows(pdf: pikepdf.Pdf) -> list[tuple[tuple[float, ...] | None, tuple[bool, 
         elif op == "gs":
             state = states[str(operands[0])]
             stroke = bool(state.get("/OP", overprint[0]))
-            overprint = (stroke, bool(state.get("/op", stroke if "/OP" in state
-                                                else overprint[1])),
-                         int(state.get("/OPM", overprint[2])))
+            overprint = (
+                stroke,
+                bool(state.get("/op", stroke if "/OP" in state else overprint[1])),
+                int(state.get("/OPM", overprint[2])),
+            )
         elif op in ("Tj", "TJ", "'", '"'):
             found.append((fill, overprint))
     return found
 
 
-def test_black_text_overprints_and_white_text_knocks_out(built: tuple[Path, Path, str]
-                                                         ) -> None:
+def test_black_text_overprints_and_white_text_knocks_out(built: tuple[Path, Path, str]) -> None:
     _, out, _ = built
     for name in ("harbor-lord.en.pdf", "flame-lash.en.pdf"):
         with pikepdf.open(out / name) as pdf:
@@ -312,16 +331,24 @@ def test_black_text_overprints_and_white_text_knocks_out(built: tuple[Path, Path
         assert all(not state[1] for state in white), (name, white)
 
 
-def small_page(ground: str, text_colour: str = "0 0 0 1", size: float = 9,
-               image: bool = False) -> pikepdf.Pdf:
+def small_page(
+    ground: str, text_colour: str = "0 0 0 1", size: float = 9, image: bool = False
+) -> pikepdf.Pdf:
     """A 100 x 40 pt page: a ground (a DeviceCMYK colour, or an image), then a line of
     text in a simple font."""
     pdf = pikepdf.Pdf.new()
     pdf.add_blank_page(page_size=(100, 40))
     page = pdf.pages[0]
-    font = pdf.make_indirect(pikepdf.Dictionary(
-        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica,
-        FirstChar=32, LastChar=126, Widths=pikepdf.Array([500] * 95)))
+    font = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Font,
+            Subtype=pikepdf.Name.Type1,
+            BaseFont=pikepdf.Name.Helvetica,
+            FirstChar=32,
+            LastChar=126,
+            Widths=pikepdf.Array([500] * 95),
+        )
+    )
     resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
     if image:
         picture = pikepdf.Stream(pdf, bytes([200, 150, 100, 0]) * 4)
@@ -332,21 +359,27 @@ def small_page(ground: str, text_colour: str = "0 0 0 1", size: float = 9,
         painted = "q 100 0 0 40 0 0 cm /Im1 Do Q"
     else:
         painted = f"{ground} k 0 0 100 40 re f"
-    content = (f"{painted}\nq {text_colour} k BT /F1 {size} Tf 10 15 Td (Some text) Tj ET Q\n"
-               "0 0 0 1 k 5 5 90 0.5 re f\n")
+    content = (
+        f"{painted}\nq {text_colour} k BT /F1 {size} Tf 10 15 Td (Some text) Tj ET Q\n"
+        "0 0 0 1 k 5 5 90 0.5 re f\n"
+    )
     page.obj.Resources = resources
     page.obj.Contents = pdf.make_stream(content.encode("ascii"))
     return pdf
 
 
-@pytest.mark.parametrize(("ground", "image", "overprints"), [
-    ("0.08 0.03 0 0", False, True),    # a light tint: 111 %
-    ("0.55 0.7 0.2 0.45", False, True),  # a faction's ink: C+M+Y 145 + 100 = 245 %
-    ("0.8 0.7 0.6 0.3", False, False),  # 210 % + 100 = 310 %: over the 300 % limit
-    ("", True, False),                # artwork: its inks are not known
-])
-def test_black_overprints_only_where_the_ink_limit_allows(ground: str, image: bool,
-                                                          overprints: bool) -> None:
+@pytest.mark.parametrize(
+    ("ground", "image", "overprints"),
+    [
+        ("0.08 0.03 0 0", False, True),  # a light tint: 111 %
+        ("0.55 0.7 0.2 0.45", False, True),  # a faction's ink: C+M+Y 145 + 100 = 245 %
+        ("0.8 0.7 0.6 0.3", False, False),  # 210 % + 100 = 310 %: over the 300 % limit
+        ("", True, False),  # artwork: its inks are not known
+    ],
+)
+def test_black_overprints_only_where_the_ink_limit_allows(
+    ground: str, image: bool, overprints: bool
+) -> None:
     pdf = small_page(ground, image=image)
     done = pdfx.overprint_black(pdf.pages[0], ink_limit=300)
     text = [state for fill, state in shows(pdf) if fill == (0.0, 0.0, 0.0, 1.0)]
@@ -361,7 +394,8 @@ def test_a_lower_ink_limit_keeps_black_knocking_out() -> None:
 
 
 def test_overprint_is_rendered_by_ghostscript_and_stays_under_the_limit(
-        built: tuple[Path, Path, str]) -> None:
+    built: tuple[Path, Path, str],
+) -> None:
     """The build's own preflight (Ghostscript's separations, overprint included)
     passes, and under black text Ghostscript keeps the ground's inks."""
     _, out, text = built
@@ -370,11 +404,23 @@ def test_overprint_is_rendered_by_ghostscript_and_stays_under_the_limit(
     pdfx.overprint_black(pdf.pages[0])
     path = out.parent / "overprint.pdf"
     pdf.save(path)
-    rendered = subprocess.run(["gs", "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE",
-                               "-sDEVICE=pamcmyk32", "-r72", "-sOutputFile=-", str(path)],
-                              capture_output=True, check=True).stdout
+    rendered = subprocess.run(
+        [
+            "gs",
+            "-q",
+            "-dSAFER",
+            "-dBATCH",
+            "-dNOPAUSE",
+            "-sDEVICE=pamcmyk32",
+            "-r72",
+            "-sOutputFile=-",
+            str(path),
+        ],
+        capture_output=True,
+        check=True,
+    ).stdout
     data = next(_pam_pages(io.BytesIO(rendered))).tobytes()
-    inked = {data[i:i + 4] for i in range(0, len(data), 4) if data[i + 3] == 255}
+    inked = {data[i : i + 4] for i in range(0, len(data), 4) if data[i + 3] == 255}
     # 20 % C and 10 % M under the black: overprinted, not knocked out.
     assert inked and all(p[0] == 51 and p[1] in (25, 26) and p[2] == 0 for p in inked)
 
@@ -382,16 +428,20 @@ def test_overprint_is_rendered_by_ghostscript_and_stays_under_the_limit(
 # ------------------------------------------------------------------------ knockouts
 
 
-@pytest.mark.parametrize(("ground", "colour", "size", "image", "warned"), [
-    ("0.95 0.55 0.05 0.2", "0 0 0 0", 7.5, False, "3 inks (C 95 M 55 Y 5 K 20 %)"),
-    ("0 0 0 0.8", "0 0 0 0", 7.5, False, None),       # one ink: the default's name2
-    ("0.95 0.55 0.05 0.2", "0 0 0 0", 9, False, None),  # large enough
-    ("0.95 0.55 0.05 0.2", "0 0 0 1", 7.5, False, None),  # black, not knocked out
-    ("0.05 0.08 0 0", "0 0 0 0", 6, False, None),       # inks under 10 %
-    ("", "0 0 0 0", 6, True, "an image (inks not known)"),
-])
-def test_small_white_text_on_several_inks_is_found(ground: str, colour: str, size: float,
-                                                   image: bool, warned: str | None) -> None:
+@pytest.mark.parametrize(
+    ("ground", "colour", "size", "image", "warned"),
+    [
+        ("0.95 0.55 0.05 0.2", "0 0 0 0", 7.5, False, "3 inks (C 95 M 55 Y 5 K 20 %)"),
+        ("0 0 0 0.8", "0 0 0 0", 7.5, False, None),  # one ink: the default's name2
+        ("0.95 0.55 0.05 0.2", "0 0 0 0", 9, False, None),  # large enough
+        ("0.95 0.55 0.05 0.2", "0 0 0 1", 7.5, False, None),  # black, not knocked out
+        ("0.05 0.08 0 0", "0 0 0 0", 6, False, None),  # inks under 10 %
+        ("", "0 0 0 0", 6, True, "an image (inks not known)"),
+    ],
+)
+def test_small_white_text_on_several_inks_is_found(
+    ground: str, colour: str, size: float, image: bool, warned: str | None
+) -> None:
     pdf = small_page(ground, text_colour=colour, size=size, image=image)
     found = pdfx.knockouts(pdf.pages[0])
     if warned is None:
@@ -402,8 +452,7 @@ def test_small_white_text_on_several_inks_is_found(ground: str, colour: str, siz
         assert "in page content" in message
 
 
-def test_the_default_theme_prints_no_small_knocked_out_text(built: tuple[Path, Path, str]
-                                                            ) -> None:
+def test_the_default_theme_prints_no_small_knocked_out_text(built: tuple[Path, Path, str]) -> None:
     _, out, _ = built
     record = json.loads((out / ".translator-build.json").read_text(encoding="utf-8"))
     checked = [entry["checked"] for entry in record["outputs"].values() if "checked" in entry]
@@ -415,7 +464,8 @@ def test_the_default_theme_prints_no_small_knocked_out_text(built: tuple[Path, P
 
 
 def test_a_theme_knocking_small_white_text_out_of_four_inks_is_warned(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A theme whose second name line is white on the faction's band: the build warns,
     naming the card, and still succeeds."""
     theme = tmp_path / "theme"
@@ -424,7 +474,9 @@ def test_a_theme_knocking_small_white_text_out_of_four_inks_is_warned(
     default = templates_root() / "default" / "card.css.j2"
     (theme / "card.css.j2").write_text(
         default.read_text(encoding="utf-8")
-        + "\n.name2 { background: none; margin: 0; padding: 0; }\n", encoding="utf-8")
+        + "\n.name2 { background: none; margin: 0; padding: 0; }\n",
+        encoding="utf-8",
+    )
     library, out = copy_sample(tmp_path), tmp_path / "out"
     code, text = build(library, out, "--theme", str(theme), cards=["harbor-lord", "mossgate"])
     assert code == 0, text
@@ -456,8 +508,12 @@ def patches(tmp_path: Path, profile_path: Path | None = None) -> Path:
 def littlecms(profile_path: Path, cmyk: tuple[int, int, int, int]) -> tuple[int, ...]:
     transform = ImageCms.buildTransform(
         ImageCms.ImageCmsProfile(str(profile_path)),
-        ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")), "CMYK", "RGB",
-        ImageCms.Intent.RELATIVE_COLORIMETRIC, flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
+        ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")),
+        "CMYK",
+        "RGB",
+        ImageCms.Intent.RELATIVE_COLORIMETRIC,
+        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
+    )
     return ImageCms.applyTransform(Image.new("CMYK", (1, 1), cmyk), transform).getpixel((0, 0))
 
 
@@ -484,14 +540,20 @@ def test_a_soft_proof_follows_the_profile_of_the_file(tmp_path: Path) -> None:
     pdfium = preview.render_png(path, 72, proof=False)
     for x, cmyk in ((10, (0, 0, 0, 204)), (50, (140, 179, 51, 115))):
         assert proof.getpixel((x, 10)) == pytest.approx(littlecms(OTHER, cmyk), abs=2)
-        assert max(abs(a - b) for a, b in zip(proof.getpixel((x, 10)),
-                                              pdfium.getpixel((x, 10)), strict=True)) > 30
+        assert (
+            max(
+                abs(a - b)
+                for a, b in zip(proof.getpixel((x, 10)), pdfium.getpixel((x, 10)), strict=True)
+            )
+            > 30
+        )
     assert min(proof.getpixel((10, 10))) > max(pdfium.getpixel((10, 10))) + 25
 
 
 @pytest.mark.parametrize("dpi", [72, 96, 110, 300])
-def test_a_soft_proof_has_the_size_and_crop_of_before(built: tuple[Path, Path, str],
-                                                      dpi: int) -> None:
+def test_a_soft_proof_has_the_size_and_crop_of_before(
+    built: tuple[Path, Path, str], dpi: int
+) -> None:
     _, out, _ = built
     card = out / "harbor-lord.en.pdf"
     proof = preview.render_png(card, dpi, trim=2)
@@ -501,8 +563,10 @@ def test_a_soft_proof_has_the_size_and_crop_of_before(built: tuple[Path, Path, s
     # The same picture, cut at the same place: the ground's tint at the corners, the
     # band where PDFium has it (colours within a few levels: the SWOP profile).
     for x, y in ((2, 2), (proof.width - 3, proof.height - 3), (proof.width // 4, dpi // 5)):
-        assert all(abs(a - b) <= 12 for a, b in
-                   zip(proof.getpixel((x, y)), pdfium.getpixel((x, y)), strict=True)), (x, y)
+        assert all(
+            abs(a - b) <= 12
+            for a, b in zip(proof.getpixel((x, y)), pdfium.getpixel((x, y)), strict=True)
+        ), (x, y)
 
 
 def test_the_build_previews_are_soft_proofs(built: tuple[Path, Path, str]) -> None:
@@ -525,7 +589,8 @@ def test_the_contact_sheet_proofs_every_card_in_one_run(built: tuple[Path, Path,
 
 
 def test_a_build_proofs_its_previews_in_few_ghostscript_runs(
-        built: tuple[Path, Path, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    built: tuple[Path, Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from translator.typeset import batch
     from translator.typeset.build import BuildOptions
     from translator.typeset.sizes import PRESETS
@@ -540,8 +605,7 @@ def test_a_build_proofs_its_previews_in_few_ghostscript_runs(
         return real(paths, profiles, dpi)
 
     monkeypatch.setattr(preview, "_proofs", counted)
-    proofs = batch._Proofs(batch.Request(["en"], out, BuildOptions(PRESETS["arcmage"]),
-                                         dpi=48))
+    proofs = batch._Proofs(batch.Request(["en"], out, BuildOptions(PRESETS["arcmage"]), dpi=48))
     proofs.pending = cards
     images = [proofs.image(card) for card in cards]
     # One Ghostscript run for the lot (its start costs more than a card), the same
@@ -556,8 +620,10 @@ def test_without_an_output_intent_the_preview_is_pdfiums(tmp_path: Path) -> None
     pdf.pages[0].obj.Contents = pdf.make_stream(b"0 0 0 0.8 k 0 0 20 20 re f")
     path = tmp_path / "plain.pdf"
     pdf.save(path)
-    assert preview.render_png(path, 72).tobytes() == \
-        preview.render_png(path, 72, proof=False).tobytes()
+    assert (
+        preview.render_png(path, 72).tobytes()
+        == preview.render_png(path, 72, proof=False).tobytes()
+    )
     # A measurement asks for a proof or nothing: PDFium's colours would falsify it.
     with pytest.raises(RuntimeError, match=r"plain.pdf: no soft proof"):
         preview.soft_proofs([path], 72, strict=True)
@@ -566,15 +632,18 @@ def test_without_an_output_intent_the_preview_is_pdfiums(tmp_path: Path) -> None
 # ---------------------------------------------------- Ghostscript reads every output
 
 
-def test_ghostscript_reads_every_output_without_a_warning(built: tuple[Path, Path, str]
-                                                          ) -> None:
+def test_ghostscript_reads_every_output_without_a_warning(built: tuple[Path, Path, str]) -> None:
     _, out, _ = built
     files = outputs(out)
     assert len(files) == 6  # 3 cards, the deck, the sheets, the back
     for path in files:
-        done = subprocess.run(["gs", "-dSAFER", "-dNOPAUSE", "-dBATCH", "-sDEVICE=nullpage",
-                               str(path)], capture_output=True, text=True, timeout=120,
-                              check=False)
+        done = subprocess.run(
+            ["gs", "-dSAFER", "-dNOPAUSE", "-dBATCH", "-sDEVICE=nullpage", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
         said = (done.stdout + done.stderr).lower()
         assert done.returncode == 0, (path.name, said)
         assert "warning" not in said and "error" not in said, (path.name, said)

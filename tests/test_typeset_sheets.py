@@ -58,8 +58,8 @@ def copied(out: Path, tmp_path: Path) -> Path:
 
 
 def test_a_failed_card_leaves_no_deck_sheet_pdf_or_preview_behind(
-        library: Path, built: Path, tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    library: Path, built: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = copied(built, tmp_path)
     english_deck = (out / "sample.en.deck.pdf").stat().st_mtime_ns
     try:
@@ -71,18 +71,28 @@ def test_a_failed_card_leaves_no_deck_sheet_pdf_or_preview_behind(
         assert "U+2603 SNOWMAN" in errors and "harbor-lord" in errors and "too tall" in errors
         lines = text.splitlines()
         assert "sample.fr.deck.pdf not written: 2 cards failed (harbor-lord, courier)" in lines
-        assert ("sample.fr.sheets-a4.pdf not written: 2 cards failed (harbor-lord, courier)"
-                in lines)
-        gone = ["sample.fr.deck.pdf", "sample.fr.sheets-a4.pdf", "courier.fr.pdf",
-                "harbor-lord.fr.pdf", "png/courier.fr.png", "webp/courier.fr.webp",
-                "png/harbor-lord.fr.png", "webp/harbor-lord.fr.webp"]
+        assert "sample.fr.sheets-a4.pdf not written: 2 cards failed (harbor-lord, courier)" in lines
+        gone = [
+            "sample.fr.deck.pdf",
+            "sample.fr.sheets-a4.pdf",
+            "courier.fr.pdf",
+            "harbor-lord.fr.pdf",
+            "png/courier.fr.png",
+            "webp/courier.fr.webp",
+            "png/harbor-lord.fr.png",
+            "webp/harbor-lord.fr.webp",
+        ]
         for name in gone:
             assert not (out / name).exists(), name
         recorded = manifest.read(out)
         assert not set(gone) & set(recorded)
         # The other cards and the English files are untouched.
-        for name in ("flame-lash.fr.pdf", "png/flame-lash.fr.png", "courier.en.pdf",
-                     "sample.en.sheets-a4.pdf"):
+        for name in (
+            "flame-lash.fr.pdf",
+            "png/flame-lash.fr.png",
+            "courier.en.pdf",
+            "sample.en.sheets-a4.pdf",
+        ):
             assert (out / name).is_file() and name in recorded, name
         assert (out / "sample.en.deck.pdf").stat().st_mtime_ns == english_deck
         assert not list(out.rglob("*.tmp"))
@@ -92,9 +102,13 @@ def test_a_failed_card_leaves_no_deck_sheet_pdf_or_preview_behind(
         data = json.loads(text)
         assert code == 1
         assert data["missing"] == [
-            {"file": str(out.resolve() / f"sample.fr.{kind}.pdf"),
-             "reason": "2 cards failed (harbor-lord, courier)",
-             "cards": ["harbor-lord", "courier"]} for kind in ("deck", "sheets-a4")]
+            {
+                "file": str(out.resolve() / f"sample.fr.{kind}.pdf"),
+                "reason": "2 cards failed (harbor-lord, courier)",
+                "cards": ["harbor-lord", "courier"],
+            }
+            for kind in ("deck", "sheets-a4")
+        ]
         assert data["summary"]["missing"] == 2
         assert not [f for f in data["files"] if "sample.fr." in f]
     finally:
@@ -112,13 +126,14 @@ def test_a_failed_card_leaves_no_deck_sheet_pdf_or_preview_behind(
 
 
 def test_a_card_printed_with_allow_overflow_goes_into_the_deck(
-        library: Path, built: Path, tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    library: Path, built: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = copied(built, tmp_path)
     try:
         edit(library / "harbor-lord.fr.md", "ses dettes.", f"ses dettes. {TOO_LONG}")
-        _, text = build(library, out, "--lang", "fr", *OUTPUTS, "--allow-overflow",
-                        "--format", "json")
+        _, text = build(
+            library, out, "--lang", "fr", *OUTPUTS, "--allow-overflow", "--format", "json"
+        )
     finally:
         edit(library / "harbor-lord.fr.md", f"ses dettes. {TOO_LONG}", "ses dettes.")
     capsys.readouterr()
@@ -132,37 +147,49 @@ def test_a_card_printed_with_allow_overflow_goes_into_the_deck(
 # ------------------------------------------------------------------- margin and gutter
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--sheets", "a4", "--gutter", "3"],
-     "--gutter 3 leaves 4.5 mm at the sheet's left and right edges, under the 5 mm margin"),
-    (["--sheets", "a4", "--gutter", "9"], "at most --gutter 2.5"),
-    (["--sheets", "a4", "--gutter", "4.5", "--size", "poker"], "at most --gutter 4"),
-    (["--sheets", "a4", "--gutter", "4", "--margin", "3"], None),
-    (["--sheets", "letter"], "leave 3.2 mm at the sheet's top and bottom edges, under the "
-                             "5 mm margin (the cards and 1.5 mm of crop marks"),
-    (["--sheets", "letter"], "at most --margin 3.2"),
-    (["--sheets", "letter", "--gutter", "2", "--size", "poker"], "only --gutter 0 fits"),
-    (["--sheets", "letter", "--gutter", "4", "--size", "poker", "--margin", "3"],
-     "at most --gutter 3.2"),
-    (["--sheets", "a4", "--gutter", "1"], "at least 2 mm"),
-    (["--sheets", "a4", "--margin", "-1"], "--margin is between 0 and 30 mm"),
-])
-def test_a_layout_outside_the_margin_is_refused(args: list[str], message: str | None,
-                                                tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--sheets", "a4", "--gutter", "3"],
+            "--gutter 3 leaves 4.5 mm at the sheet's left and right edges, under the 5 mm margin",
+        ),
+        (["--sheets", "a4", "--gutter", "9"], "at most --gutter 2.5"),
+        (["--sheets", "a4", "--gutter", "4.5", "--size", "poker"], "at most --gutter 4"),
+        (["--sheets", "a4", "--gutter", "4", "--margin", "3"], None),
+        (
+            ["--sheets", "letter"],
+            "leave 3.2 mm at the sheet's top and bottom edges, under the "
+            "5 mm margin (the cards and 1.5 mm of crop marks",
+        ),
+        (["--sheets", "letter"], "at most --margin 3.2"),
+        (["--sheets", "letter", "--gutter", "2", "--size", "poker"], "only --gutter 0 fits"),
+        (
+            ["--sheets", "letter", "--gutter", "4", "--size", "poker", "--margin", "3"],
+            "at most --gutter 3.2",
+        ),
+        (["--sheets", "a4", "--gutter", "1"], "at least 2 mm"),
+        (["--sheets", "a4", "--margin", "-1"], "--margin is between 0 and 30 mm"),
+    ],
+)
+def test_a_layout_outside_the_margin_is_refused(
+    args: list[str], message: str | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     if message is None:  # fits: checked by the geometry tests; here only the refusal
         assert assemble.layout_fault(PRESETS["arcmage"], "a4", 4, 3) is None
         return
-    code, _ = run("build", "cards/sample", "--card", "courier", "--out",
-                  str(tmp_path / "out"), *args)
+    code, _ = run(
+        "build", "cards/sample", "--card", "courier", "--out", str(tmp_path / "out"), *args
+    )
     error = capsys.readouterr().err
     assert code == 2
     assert message in error and "Traceback" not in error
     assert not (tmp_path / "out").exists()  # refused before anything is built
 
 
-def placed(pdf: pikepdf.Pdf, page: pikepdf.Page, bleed: float
-           ) -> list[tuple[tuple[float, ...], tuple[float, ...]]]:
+def placed(
+    pdf: pikepdf.Pdf, page: pikepdf.Page, bleed: float
+) -> list[tuple[tuple[float, ...], tuple[float, ...]]]:
     """(clip, trim) of each card a sheet draws: the card's page is a Form XObject whose
     BBox is its MediaBox, shifted by ``cm``, its trim ``bleed`` points inside."""
     found, clip, shift = [], (), (0.0, 0.0)
@@ -175,8 +202,17 @@ def placed(pdf: pikepdf.Pdf, page: pikepdf.Page, bleed: float
             shift = (float(operands[4]), float(operands[5]))
         elif name == "Do":
             box = [float(v) for v in page.Resources.XObject[str(operands[0])].BBox]
-            found.append((clip, (box[0] + shift[0] + bleed, box[1] + shift[1] + bleed,
-                                 box[2] + shift[0] - bleed, box[3] + shift[1] - bleed)))
+            found.append(
+                (
+                    clip,
+                    (
+                        box[0] + shift[0] + bleed,
+                        box[1] + shift[1] + bleed,
+                        box[2] + shift[0] - bleed,
+                        box[3] + shift[1] - bleed,
+                    ),
+                )
+            )
     return found
 
 
@@ -194,8 +230,9 @@ def strokes(page: pikepdf.Page) -> tuple[list[tuple[float, float, float, float]]
     return segments, colours
 
 
-def near_end(segment: tuple[float, float, float, float], axis: int, corner: float,
-             sign: int) -> float | None:
+def near_end(
+    segment: tuple[float, float, float, float], axis: int, corner: float, sign: int
+) -> float | None:
     """How far beyond ``corner`` (along ``axis``, in direction ``sign``) ``segment``
     starts, or None when it is not wholly beyond it."""
     low, high = sorted((segment[axis], segment[axis + 2]))
@@ -206,9 +243,9 @@ def near_end(segment: tuple[float, float, float, float], axis: int, corner: floa
     return None
 
 
-def assert_marked_on_every_side(trims: list[tuple[float, ...]],
-                                segments: list[tuple[float, float, float, float]],
-                                gutter: float) -> None:
+def assert_marked_on_every_side(
+    trims: list[tuple[float, ...]], segments: list[tuple[float, float, float, float]], gutter: float
+) -> None:
     """Each card's four trim lines are marked beyond both of their corners: right at the
     corner (0.5 mm off) with a gutter; with none, where the shared line leaves the
     cards (outside the grid)."""
@@ -217,11 +254,15 @@ def assert_marked_on_every_side(trims: list[tuple[float, ...]],
         for across in (0, 1):  # 0: the vertical lines x = trim[0], trim[2]
             along = 1 - across
             for position in (trim[across], trim[across + 2]):
-                on_line = [s for s in segments if abs(s[across] - position) < 0.01
-                           and abs(s[across + 2] - position) < 0.01]
+                on_line = [
+                    s
+                    for s in segments
+                    if abs(s[across] - position) < 0.01 and abs(s[across + 2] - position) < 0.01
+                ]
                 for corner, sign in ((trim[along], -1), (trim[along + 2], 1)):
-                    gaps = [g for s in on_line
-                            if (g := near_end(s, along, corner, sign)) is not None]
+                    gaps = [
+                        g for s in on_line if (g := near_end(s, along, corner, sign)) is not None
+                    ]
                     assert gaps, (trim, across, position, corner)
                     if gutter:
                         assert min(gaps) == pytest.approx(offset, abs=0.01)
@@ -231,25 +272,54 @@ def assert_marked_on_every_side(trims: list[tuple[float, ...]],
 def poker(library: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The six cards in English at the poker size."""
     out = tmp_path_factory.mktemp("poker") / "out"
-    code, text = build(library, out, "--lang", "en", "--size", "poker", "--jobs", "1",
-                       "--no-preflight")
+    code, text = build(
+        library, out, "--lang", "en", "--size", "poker", "--jobs", "1", "--no-preflight"
+    )
     assert code == 0, text
     return out
 
 
-@pytest.mark.parametrize(("paper", "size", "gutter", "margin"), [
-    ("a4", "arcmage", 0.0, 5.0), ("a4", "arcmage", 2.5, 5.0), ("a4", "poker", 0.0, 5.0),
-    ("a4", "poker", 4.0, 5.0), ("letter", "arcmage", 0.0, 3.2),
-    ("letter", "arcmage", 3.0, 0.0), ("letter", "poker", 0.0, 5.0),
-    ("letter", "poker", 2.0, 3.0),
-])
+@pytest.mark.parametrize(
+    ("paper", "size", "gutter", "margin"),
+    [
+        ("a4", "arcmage", 0.0, 5.0),
+        ("a4", "arcmage", 2.5, 5.0),
+        ("a4", "poker", 0.0, 5.0),
+        ("a4", "poker", 4.0, 5.0),
+        ("letter", "arcmage", 0.0, 3.2),
+        ("letter", "arcmage", 3.0, 0.0),
+        ("letter", "poker", 0.0, 5.0),
+        ("letter", "poker", 2.0, 3.0),
+    ],
+)
 def test_sheets_keep_the_margin_and_mark_every_side(
-        library: Path, built: Path, poker: Path, paper: str, size: str, gutter: float,
-        margin: float, capsys: pytest.CaptureFixture[str]) -> None:
+    library: Path,
+    built: Path,
+    poker: Path,
+    paper: str,
+    size: str,
+    gutter: float,
+    margin: float,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     out = built if size == "arcmage" else poker
-    code, text = build(library, out, "--lang", "en", "--size", size, "--sheets", paper,
-                       "--gutter", f"{gutter:g}", "--margin", f"{margin:g}", "--sheet-backs",
-                       "--jobs", "1")
+    code, text = build(
+        library,
+        out,
+        "--lang",
+        "en",
+        "--size",
+        size,
+        "--sheets",
+        paper,
+        "--gutter",
+        f"{gutter:g}",
+        "--margin",
+        f"{margin:g}",
+        "--sheet-backs",
+        "--jobs",
+        "1",
+    )
     capsys.readouterr()
     assert code == 0, text
     card = PRESETS[size]
@@ -258,8 +328,9 @@ def test_sheets_keep_the_margin_and_mark_every_side(
     with pikepdf.open(out / f"sample.en.sheets-{paper}.pdf") as pdf:
         assert [page.label for page in pdf.pages] == ["sheet 1", "sheet 1 back"]
         for page in pdf.pages:
-            assert [float(v) for v in page.MediaBox] == pytest.approx([0, 0, width, height],
-                                                                      abs=0.01)
+            assert [float(v) for v in page.MediaBox] == pytest.approx(
+                [0, 0, width, height], abs=0.01
+            )
             cards = placed(pdf, page, card.bleed * MM_PT)
             assert len(cards) == 9
             trims = [trim for _, trim in cards]
@@ -281,10 +352,12 @@ def test_sheets_keep_the_margin_and_mark_every_side(
                 assert abs(x1 - x0) + abs(y1 - y0) >= assemble.MARK_MIN * MM_PT - 0.01
                 for trim in trims:  # never over a trim, nor within 0.5 mm of one
                     grown = 0.49 * MM_PT
-                    assert not (min(x0, x1) <= trim[2] + grown
-                                and max(x0, x1) >= trim[0] - grown
-                                and min(y0, y1) <= trim[3] + grown
-                                and max(y0, y1) >= trim[1] - grown), (segment, trim)
+                    assert not (
+                        min(x0, x1) <= trim[2] + grown
+                        and max(x0, x1) >= trim[0] - grown
+                        and min(y0, y1) <= trim[3] + grown
+                        and max(y0, y1) >= trim[1] - grown
+                    ), (segment, trim)
             assert_marked_on_every_side(trims, segments, gutter)
     # The preflight checks the sheet against the card size.
     sheet = str(out / f"sample.en.sheets-{paper}.pdf")
@@ -306,13 +379,15 @@ def test_preflight_checks_a_sheet_as_a_sheet(built: Path) -> None:
     data = json.loads(text)
     assert code == 1
     messages = [p["message"] for p in data["files"][0]["problems"]]
-    assert messages and all(m.startswith("the card /Card") and "poker wants 69 x 94 mm" in m
-                            for m in messages)
+    assert messages and all(
+        m.startswith("the card /Card") and "poker wants 69 x 94 mm" in m for m in messages
+    )
     assert any("(placed 2 times)" in m for m in messages)
 
 
 def test_preflight_refuses_what_is_no_file_to_check(
-        built: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    built: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     deck = str(built / "sample.fr.deck.pdf")
     missing = tmp_path / "sample.fr.deck.pdf"
     for path, said in ((missing, "no such file"), (tmp_path, "a directory, not a PDF")):

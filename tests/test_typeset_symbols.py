@@ -34,10 +34,28 @@ CODES = sorted(SYMBOL_CODES)
 KNOCKED_OUT = [*CYPHER_CODES, *(c for c in LARGE_MARK_CODES if c != "mi"), "mc"]
 CMYK = re.compile(r"^device-cmyk\(\s*(?:[01](?:\.\d+)?[\s,]+){3}[01](?:\.\d+)?\s*\)$")
 COLOUR_PROPERTIES = ("fill", "stroke", "color", "stop-color", "flood-color", "lighting-color")
-FORBIDDEN_ELEMENTS = ("linearGradient", "radialGradient", "pattern", "filter", "mask", "image",
-                      "foreignObject", "style", "script", "text")
-FORBIDDEN_PROPERTIES = ("opacity", "fill-opacity", "stroke-opacity", "filter", "mask",
-                        "clip-path", "style", "id")
+FORBIDDEN_ELEMENTS = (
+    "linearGradient",
+    "radialGradient",
+    "pattern",
+    "filter",
+    "mask",
+    "image",
+    "foreignObject",
+    "style",
+    "script",
+    "text",
+)
+FORBIDDEN_PROPERTIES = (
+    "opacity",
+    "fill-opacity",
+    "stroke-opacity",
+    "filter",
+    "mask",
+    "clip-path",
+    "style",
+    "id",
+)
 SHAPES = ("path", "circle", "ellipse", "rect", "polygon", "polyline", "line")
 
 
@@ -143,7 +161,8 @@ def test_a_theme_overrides_single_symbols(tmp_path: Path) -> None:
         '  <defs><circle id="dot" r="5" fill="device-cmyk(0 0 0 1)"/></defs>\n'
         '  <use xlink:href="#dot" x="25" y="50" inkscape:label="x"/>\n'
         '  <rect x="0" y="0" width="50" height="100" fill="url(#dot)"/>\n</svg>\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     assert symbol_path("g1", tmp_path) == tmp_path / "symbols" / "g1.svg"
     assert symbol_path("g2", tmp_path) == default_symbols_dir() / "g2.svg"
     markup = symbol_svg("g1", theme_dir=tmp_path)
@@ -160,7 +179,8 @@ def test_a_theme_overrides_single_symbols(tmp_path: Path) -> None:
 def test_an_unusable_theme_symbol_is_reported(tmp_path: Path) -> None:
     (tmp_path / "symbols").mkdir()
     (tmp_path / "symbols" / "g5.svg").write_text(
-        '<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"/></svg>', encoding="utf-8")
+        '<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"/></svg>', encoding="utf-8"
+    )
     (tmp_path / "symbols" / "g6.svg").write_text("<svg", encoding="utf-8")
     with pytest.raises(SymbolError, match="viewBox"):
         symbol_svg("g5", theme_dir=tmp_path)
@@ -188,8 +208,9 @@ def _colour_space(name: pikepdf.Object, resources: pikepdf.Dictionary) -> str:
     return str(space) if space is not None else f"unknown {name}"
 
 
-def colour_problems(stream: pikepdf.Object, resources: pikepdf.Dictionary,
-                    state: dict[str, str], where: str) -> list[str]:
+def colour_problems(
+    stream: pikepdf.Object, resources: pikepdf.Dictionary, state: dict[str, str], where: str
+) -> list[str]:
     """Everything in a content stream (and the forms it draws) that is not CMYK."""
     problems: list[str] = []
     stack: list[dict[str, str]] = []
@@ -222,8 +243,9 @@ def colour_problems(stream: pikepdf.Object, resources: pikepdf.Dictionary,
         elif op == "Do":
             xobject = resources.XObject[str(operands[0])]
             if xobject.Subtype == "/Form":
-                problems += colour_problems(xobject, xobject.get("/Resources", resources),
-                                            state, f"{where} > {operands[0]}")
+                problems += colour_problems(
+                    xobject, xobject.get("/Resources", resources), state, f"{where} > {operands[0]}"
+                )
             elif str(xobject.get("/ColorSpace")) != "/DeviceCMYK":
                 problems.append(f"{where}: image in {xobject.get('/ColorSpace')}")
         if op in PAINT_FILL | TEXT_SHOW and state["fill"] != "/DeviceCMYK":
@@ -249,11 +271,14 @@ def page_problems(pdf: bytes) -> list[list[str]]:
 def render(codes: list[str], em: str = "36pt") -> bytes:
     """Each symbol inline on a page of its own, at ``em`` text size."""
     sections = "".join(f"<section>{symbol_svg(code)}</section>" for code in codes)
-    return weasyprint.HTML(string=(
-        "<html><head><style>@page { size: 40mm 40mm; margin: 5mm }"
-        f" html {{ color: device-cmyk(0 0 0 1); font-size: {em} }}"
-        " section { break-after: page }</style></head>"
-        f"<body>{sections}</body></html>")).write_pdf()
+    return weasyprint.HTML(
+        string=(
+            "<html><head><style>@page { size: 40mm 40mm; margin: 5mm }"
+            f" html {{ color: device-cmyk(0 0 0 1); font-size: {em} }}"
+            " section { break-after: page }</style></head>"
+            f"<body>{sections}</body></html>"
+        )
+    ).write_pdf()
 
 
 @pytest.fixture(scope="module")
@@ -270,9 +295,12 @@ def test_weasyprint_prints_every_symbol_in_device_cmyk(printed: bytes) -> None:
 def test_the_colour_check_catches_rgb() -> None:
     """The checker itself: unset fills, currentColor and hex colours come out in RGB."""
     for fill in ("", 'fill="currentColor"', 'fill="#000"', 'fill="black"'):
-        pdf = weasyprint.HTML(string=(
-            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="1em" '
-            f'height="1em"><circle cx="5" cy="5" r="5" {fill}/></svg>')).write_pdf()
+        pdf = weasyprint.HTML(
+            string=(
+                '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="1em" '
+                f'height="1em"><circle cx="5" cy="5" r="5" {fill}/></svg>'
+            )
+        ).write_pdf()
         assert page_problems(pdf)[0], fill
 
 

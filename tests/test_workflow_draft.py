@@ -72,8 +72,9 @@ def test_abilities_take_the_lists_name_and_reminder(drafted: tuple[Path, str]) -
     body = _drafts(deck)["courier"]["body"]
     # Seed 001 (Listo de kapabloj): "''Fluganto'' - Nur estaĵoj flugantaj aŭ
     # distancfrapantaj povas defendi kontraŭ mi."
-    assert body.startswith("***Fluganto***\\\n*Nur estaĵoj flugantaj aŭ distancfrapantaj "
-                           "povas defendi kontraŭ mi.*\n")
+    assert body.startswith(
+        "***Fluganto***\\\n*Nur estaĵoj flugantaj aŭ distancfrapantaj povas defendi kontraŭ mi.*\n"
+    )
     # The English card words Peaceful's reminder its own way: kept in English.
     assert "***Paca***\\\n*I cannot attack.*" in body
     # Parameters: a number stays, a subtype is translated.
@@ -98,14 +99,18 @@ def test_the_linter_reports_what_is_left_in_english(drafted: tuple[Path, str]) -
     code, output = run("lint", str(deck), "--lang", "eo", "--format", "json")
     assert code == 1
     findings = json.loads(output)["findings"]
-    courier = [(f["code"], f["field"], f["message"]) for f in findings
-               if f["card"] == "courier"]
+    courier = [(f["code"], f["field"], f["message"]) for f in findings if f["card"] == "courier"]
     assert ("TR401", "name", "draft: the name is still the English 'Courier'") in courier
     # (the JSON's field for a second name line is "name")
-    assert ("TR401", "name", "draft: the second name line is still the English 'of the "
-            "Iron Sky'") in courier
+    assert (
+        "TR401",
+        "name",
+        "draft: the second name line is still the English 'of the Iron Sky'",
+    ) in courier
     assert [m for c, _, m in courier if c == "TR401" and "paragraph" in m] == [
-        "draft: paragraph 2 is still in English", "draft: paragraph 3 is still in English"]
+        "draft: paragraph 2 is still in English",
+        "draft: paragraph 3 is still in English",
+    ]
     # Style and spelling rules say nothing about the English paragraphs themselves.
     assert not {f["code"][:2] for f in findings} & {"EO", "SP"}
     # A paragraph the glossary filled entirely is not reported.

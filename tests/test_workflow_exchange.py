@@ -28,10 +28,16 @@ from .lintkit import SAMPLE, edit
 
 XLIFF_NS = ("urn:oasis:names:tc:xliff:document:1.1", "urn:oasis:names:tc:xliff:document:1.2")
 #: A refused entry as the import reports it on standard error.
-REFUSED = re.compile(r"^translator: refused (?P<path>[^:]+):(?P<line>\d+): "
-                     r"(?P<key>[a-z0-9-]+:[a-z0-9]+): (?P<message>.*)$")
-GIT_ENV = {"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.org",
-           "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.org"}
+REFUSED = re.compile(
+    r"^translator: refused (?P<path>[^:]+):(?P<line>\d+): "
+    r"(?P<key>[a-z0-9-]+:[a-z0-9]+): (?P<message>.*)$"
+)
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.org",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.org",
+}
 
 
 # --------------------------------------------------------------------------------------
@@ -55,8 +61,12 @@ def copy_deck(directory: Path) -> Path:
 
 
 def git(directory: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main",
-                    *args], cwd=directory, check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main", *args],
+        cwd=directory,
+        check=True,
+        capture_output=True,
+    )
 
 
 @pytest.fixture
@@ -145,7 +155,8 @@ def fresh(pristine: Path, name: str) -> str:
 
 
 def test_po_export_has_one_entry_per_unit_with_english_source_and_french_target(
-        exported: Path) -> None:
+    exported: Path,
+) -> None:
     store, by_context = po_units(exported)
     contexts = [u.getcontext() for u in store.units if not u.isheader()]
     assert len(contexts) == len(set(contexts))  # the context is unique
@@ -154,8 +165,7 @@ def test_po_export_has_one_entry_per_unit_with_english_source_and_french_target(
     # The sample has every kind of unit but a footer of its own; all are translated.
     kinds = {c.split(":")[1] for c in contexts}
     assert kinds == {"name", "name2", "subtype", "text", "flavour"}
-    assert {c for c in contexts if c.endswith(":name2")} == {"courier:name2",
-                                                             "harbor-lord:name2"}
+    assert {c for c in contexts if c.endswith(":name2")} == {"courier:name2", "harbor-lord:name2"}
     assert len({c.split(":")[0] for c in contexts}) == 24
     assert all(str(u.target) for u in by_context.values())
     assert not any(u.isfuzzy() for u in by_context.values())
@@ -182,11 +192,17 @@ def test_po_export_notes_name_the_card_and_the_glossary_words(exported: Path) ->
     assert name[0] == "card: Courier of the Iron Sky (Creature, The Empire, Soldier Bird)"
 
 
-@pytest.mark.skipif(shutil.which("msgfmt") is None,
-                    reason="GNU gettext's msgfmt is not installed (apt-get install gettext)")
+@pytest.mark.skipif(
+    shutil.which("msgfmt") is None,
+    reason="GNU gettext's msgfmt is not installed (apt-get install gettext)",
+)
 def test_po_export_passes_msgfmt_check(exported: Path) -> None:
-    done = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(exported)],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        ["msgfmt", "--check", "-o", "/dev/null", str(exported)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -217,8 +233,7 @@ def test_no_tbx_writes_only_the_po(pristine: Path, tmp_path: Path) -> None:
     assert (tmp_path / "out.po").read_bytes().startswith(b'msgid ""')
 
 
-def test_changed_english_makes_that_entry_fuzzy_with_the_previous_msgid(
-        git_deck: Path) -> None:
+def test_changed_english_makes_that_entry_fuzzy_with_the_previous_msgid(git_deck: Path) -> None:
     old_text = units(load_card(git_deck, "courier").source)["text"]
     edit(git_deck / "courier.en.md", "draws one card", "draws two cards")
     git(git_deck.parent, "commit", "-q", "-a", "-m", "courier draws two")
@@ -231,8 +246,7 @@ def test_changed_english_makes_that_entry_fuzzy_with_the_previous_msgid(
         assert stale.prev_source == old_text
         assert "stale: the English changed since this was translated" in stale.getnotes()
         # The translation is still given (Poedit shows it against the new English).
-        assert str(stale.target) == units(load_card(git_deck, "courier")
-                                          .translations[lang])["text"]
+        assert str(stale.target) == units(load_card(git_deck, "courier").translations[lang])["text"]
         raw = Path(f"sample.{lang}.po").read_text("utf-8")
         assert raw.count("#, fuzzy") == 1
         assert '#| msgid ""\n#| "***Flying***' in raw
@@ -244,7 +258,8 @@ def test_changed_english_makes_that_entry_fuzzy_with_the_previous_msgid(
 
 
 def test_round_trip_changes_exactly_the_edited_cards_and_is_idempotent(
-        pristine: Path, deck: Path) -> None:
+    pristine: Path, deck: Path
+) -> None:
     fresh(pristine, "sample.fr.po")
     store, by_context = po_units("sample.fr.po")
     old_flavour = str(by_context["restless-bones:flavour"].target)
@@ -261,11 +276,12 @@ def test_round_trip_changes_exactly_the_edited_cards_and_is_idempotent(
     assert changed_files(before, after) == {"restless-bones.fr.md", "mossgate.fr.md"}
     # Only the edited line changed in each file.
     assert after["mossgate.fr.md"] == before["mossgate.fr.md"].replace(
-        b"name: Porte des mousses", b"name: Porte moussue")
+        b"name: Porte des mousses", b"name: Porte moussue"
+    )
     assert after["restless-bones.fr.md"] == before["restless-bones.fr.md"].replace(
-        old_flavour.encode(), new_flavour.encode())
-    assert units(load_card(deck, "restless-bones").translations["fr"])["flavour"] \
-        == new_flavour
+        old_flavour.encode(), new_flavour.encode()
+    )
+    assert units(load_card(deck, "restless-bones").translations["fr"])["flavour"] == new_flavour
     assert "2 cards updated, 0 entries refused" in output
 
     code, output = run("import", "po", "sample.fr.po", "--library", "sample")
@@ -275,11 +291,11 @@ def test_round_trip_changes_exactly_the_edited_cards_and_is_idempotent(
 
 
 def test_entries_breaking_the_card_are_refused_and_the_others_imported(
-        pristine: Path, deck: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pristine: Path, deck: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     fresh(pristine, "sample.fr.po")
     store, by_context = po_units("sample.fr.po")
-    by_context["courier:text"].target = str(by_context["courier:text"].target) + \
-        "\n\n# Heading"
+    by_context["courier:text"].target = str(by_context["courier:text"].target) + "\n\n# Heading"
     by_context["harbor-lord:name"].target = "Seigneur\ndu port"
     by_context["mossgate:name"].target = "Porte moussue"
     Path("sample.fr.po").write_bytes(bytes(store))
@@ -291,8 +307,11 @@ def test_entries_breaking_the_card_are_refused_and_the_others_imported(
     assert changed_files(before, snapshot(deck)) == {"mossgate.fr.md"}
     assert "1 card updated, 2 entries refused" in output
     lines = Path("sample.fr.po").read_text("utf-8").splitlines()
-    refused = [REFUSED.match(line) for line in capsys.readouterr().err.splitlines()
-               if line.startswith("translator: refused ")]
+    refused = [
+        REFUSED.match(line)
+        for line in capsys.readouterr().err.splitlines()
+        if line.startswith("translator: refused ")
+    ]
     assert len(refused) == 2 and all(refused), refused
     by_key = {}
     for match in refused:
@@ -308,18 +327,19 @@ def test_entries_breaking_the_card_are_refused_and_the_others_imported(
 
 
 def test_entry_whose_english_changed_since_the_export_is_refused(
-        pristine: Path, deck: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pristine: Path, deck: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     fresh(pristine, "sample.fr.po")
     edit(deck / "courier.en.md", "draws one card", "draws two cards")
     store, by_context = po_units("sample.fr.po")
     by_context["courier:text"].target = str(by_context["courier:text"].target).replace(
-        "pioche une carte", "pioche deux cartes")
+        "pioche une carte", "pioche deux cartes"
+    )
     Path("sample.fr.po").write_bytes(bytes(store))
     before = snapshot(deck)
     capsys.readouterr()
 
-    code, output = run("import", "po", "sample.fr.po", "--library", "sample", "--format",
-                       "json")
+    code, output = run("import", "po", "sample.fr.po", "--library", "sample", "--format", "json")
     assert code == 1
     assert snapshot(deck) == before
     report = json.loads(output)
@@ -357,8 +377,11 @@ def test_fuzzy_target_is_left_out_unless_imported_as_a_draft(pristine: Path, dec
 
 
 def test_unfuzzied_stale_entry_confirms_the_card(git_deck: Path) -> None:
-    edit(git_deck / "mossgate.en.md", "Your ***Gaian*** creatures in this ***city*** get",
-         "Each of your ***Gaian*** creatures in this ***city*** gets")
+    edit(
+        git_deck / "mossgate.en.md",
+        "Your ***Gaian*** creatures in this ***city*** get",
+        "Each of your ***Gaian*** creatures in this ***city*** gets",
+    )
     git(git_deck.parent, "commit", "-q", "-a", "-m", "mossgate wording")
     card = load_card(git_deck, "mossgate")
     assert card_state(card, "fr").state == "stale"
@@ -381,19 +404,18 @@ def test_unfuzzied_stale_entry_confirms_the_card(git_deck: Path) -> None:
     assert card.translations["fr"].fields["source"] == source_fingerprint(card.source)
     # Only the fingerprint changed.
     new_text = (git_deck / "mossgate.fr.md").read_text("utf-8")
-    assert [line for line in new_text.splitlines() if line not in old_text.splitlines()] \
-        == [f'source: "{source_fingerprint(card.source)}"']
+    assert [line for line in new_text.splitlines() if line not in old_text.splitlines()] == [
+        f'source: "{source_fingerprint(card.source)}"'
+    ]
 
 
-def test_card_without_translation_exports_empty_targets_and_import_creates_it(
-        deck: Path) -> None:
+def test_card_without_translation_exports_empty_targets_and_import_creates_it(deck: Path) -> None:
     original = units(load_card(deck, "courier").translations["fr"])
     (deck / "courier.fr.md").unlink()
     export("po", "fr", "sample.fr.po", "--no-tbx")
     store, by_context = po_units("sample.fr.po")
     courier = {c: u for c, u in by_context.items() if c.startswith("courier:")}
-    assert sorted(courier) == ["courier:name", "courier:name2", "courier:subtype",
-                               "courier:text"]
+    assert sorted(courier) == ["courier:name", "courier:name2", "courier:subtype", "courier:text"]
     assert all(str(u.target) == "" and not u.isfuzzy() for u in courier.values())
     assert all(str(u.target) for c, u in by_context.items() if c not in courier)
     for context, unit in courier.items():
@@ -414,7 +436,8 @@ def test_card_without_translation_exports_empty_targets_and_import_creates_it(
 
 
 def test_xliff_export_has_the_po_entries_and_imports_an_edit(
-        pristine: Path, deck: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pristine: Path, deck: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     fresh(pristine, "sample.eo.po")
     fresh(pristine, "sample.eo.xlf")
     root = ET.parse("sample.eo.xlf").getroot()
@@ -422,13 +445,15 @@ def test_xliff_export_has_the_po_entries_and_imports_an_edit(
     assert namespace in XLIFF_NS
     trans_units = root.findall(f".//{{{namespace}}}trans-unit")
     po_store, by_context = po_units("sample.eo.po")
-    assert [u.get("id") for u in trans_units] == [u.getcontext() for u in po_store.units
-                                                  if not u.isheader()]
+    assert [u.get("id") for u in trans_units] == [
+        u.getcontext() for u in po_store.units if not u.isheader()
+    ]
     assert root.find(f"{{{namespace}}}file").get("target-language") == "eo"
     store = xliff.xlifffile.parsefile("sample.eo.xlf")
     by_id = {u.xmlelement.get("id"): u for u in store.units}
     assert {k: (str(u.source), str(u.target)) for k, u in by_id.items()} == {
-        k: (str(u.source), str(u.target)) for k, u in by_context.items()}
+        k: (str(u.source), str(u.target)) for k, u in by_context.items()
+    }
     assert not any(u.isfuzzy() for u in by_id.values())
 
     # An edit and a name on two lines: the one imported, the other refused.
@@ -444,10 +469,12 @@ def test_xliff_export_has_the_po_entries_and_imports_an_edit(
     after = snapshot(deck)
     assert changed_files(before, after) == {"mossgate.eo.md"}
     assert after["mossgate.eo.md"] == before["mossgate.eo.md"].replace(
-        b"name: Muskopordo", b"name: Muska pordego")
+        b"name: Muskopordo", b"name: Muska pordego"
+    )
     err = capsys.readouterr().err
-    refused = [REFUSED.match(line) for line in err.splitlines()
-               if line.startswith("translator: refused ")]
+    refused = [
+        REFUSED.match(line) for line in err.splitlines() if line.startswith("translator: refused ")
+    ]
     assert len(refused) == 1
     match = refused[0]
     assert match is not None, err
@@ -471,30 +498,44 @@ def test_dry_run_prints_a_diff_and_writes_nothing(pristine: Path, deck: Path) ->
     assert "\n-name: Porte des mousses\n+name: Porte moussue\n" in output
 
     # The same import without --dry-run writes it; in JSON.
-    code, output = run("import", "po", "sample.fr.po", "--library", "sample", "--format",
-                       "json")
+    code, output = run("import", "po", "sample.fr.po", "--library", "sample", "--format", "json")
     assert code == 0
     assert changed_files(before, snapshot(deck)) == {"mossgate.fr.md"}
     report = json.loads(output)
     assert {"updated", "refused", "summary"} <= set(report)
     assert report["dry_run"] is False
-    assert [(u["card"], u["path"], u["units"], u["created"]) for u in report["updated"]] \
-        == [("mossgate", "sample/mossgate.fr.md", ["name"], False)]
+    assert [(u["card"], u["path"], u["units"], u["created"]) for u in report["updated"]] == [
+        ("mossgate", "sample/mossgate.fr.md", ["name"], False)
+    ]
     assert report["refused"] == []
-    assert report["summary"] == {"updated": 1, "refused": 0, "unchanged": len(by_context) - 1,
-                                 "fuzzy_skipped": 0, "untranslated": 0}
+    assert report["summary"] == {
+        "updated": 1,
+        "refused": 0,
+        "unchanged": len(by_context) - 1,
+        "fuzzy_skipped": 0,
+        "untranslated": 0,
+    }
 
 
-@pytest.mark.parametrize(("kind", "name", "content", "says"), [
-    ("po", "garbage.po", bytes(range(256)) * 8, "not valid UTF-8"),
-    ("po", "text.po", b"hello world\nthis is no PO file\n", "not a valid PO file"),
-    ("xliff", "broken.xlf", b"<xliff", "not a valid XLIFF file"),
-    ("po", "sample.txt", b'msgid ""\nmsgstr ""\n', "not a PO (.po) or XLIFF"),
-])
+@pytest.mark.parametrize(
+    ("kind", "name", "content", "says"),
+    [
+        ("po", "garbage.po", bytes(range(256)) * 8, "not valid UTF-8"),
+        ("po", "text.po", b"hello world\nthis is no PO file\n", "not a valid PO file"),
+        ("xliff", "broken.xlf", b"<xliff", "not a valid XLIFF file"),
+        ("po", "sample.txt", b'msgid ""\nmsgstr ""\n', "not a PO (.po) or XLIFF"),
+    ],
+)
 def test_unreadable_or_misnamed_file_is_an_input_error(
-        pristine: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str], kind: str, name: str, content: bytes,
-        says: str) -> None:
+    pristine: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    kind: str,
+    name: str,
+    content: bytes,
+    says: str,
+) -> None:
     monkeypatch.chdir(tmp_path)
     Path(name).write_bytes(content)
     deck = pristine / "sample"
@@ -525,8 +566,7 @@ def test_importing_an_untouched_export_keeps_a_stale_card_stale(deck: Path) -> N
     assert card_state(load_card(deck, "courier"), "fr").state == "stale"
 
 
-def test_a_new_translation_without_its_name_leaves_the_library_loadable(
-        deck: Path) -> None:
+def test_a_new_translation_without_its_name_leaves_the_library_loadable(deck: Path) -> None:
     original = units(load_card(deck, "courier").translations["fr"])
     (deck / "courier.fr.md").unlink()
     export("po", "fr", "sample.fr.po", "--no-tbx")

@@ -28,9 +28,13 @@ def _git(directory: Path, *args: str) -> None:
 @pytest.fixture
 def repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of the sample, committed to a fresh git repository."""
-    for key, value in (("GIT_AUTHOR_NAME", "t"), ("GIT_AUTHOR_EMAIL", "t@example.org"),
-                       ("GIT_COMMITTER_NAME", "t"), ("GIT_COMMITTER_EMAIL", "t@example.org"),
-                       ("GIT_CONFIG_GLOBAL", "/dev/null")):
+    for key, value in (
+        ("GIT_AUTHOR_NAME", "t"),
+        ("GIT_AUTHOR_EMAIL", "t@example.org"),
+        ("GIT_COMMITTER_NAME", "t"),
+        ("GIT_COMMITTER_EMAIL", "t@example.org"),
+        ("GIT_CONFIG_GLOBAL", "/dev/null"),
+    ):
         monkeypatch.setenv(key, value)
     deck = copy_sample(tmp_path)
     _git(tmp_path, "init", "-q")
@@ -84,8 +88,7 @@ def test_diff_shows_the_english_change_word_by_word(repository: Path) -> None:
     assert "the English name2 changed" in output
     assert "of the [-Iron-]{+Copper+} Sky" in output
     assert "draws [-one-]{+two+} [-card-]{+cards+}." in output
-    code, output = run("status", str(deck), "--diff", "courier", "--lang", "fr",
-                       "--format", "json")
+    code, output = run("status", str(deck), "--diff", "courier", "--lang", "fr", "--format", "json")
     changes = {c["unit"]: c for c in json.loads(output)["changes"]}
     assert changes["text"]["old"].endswith("draws one card.")
     assert changes["text"]["new"].endswith("draws two cards.")
@@ -163,12 +166,18 @@ def test_review_of_a_missing_translation_is_a_usage_error(tmp_path: Path) -> Non
 
 def test_word_diff_keeps_punctuation_apart() -> None:
     assert states.word_diff("Draw a card.", "Draw two cards!") == [
-        ("=", "Draw "), ("-", "a"), ("+", "two"), ("=", " "), ("-", "card."),
-        ("+", "cards!")]
+        ("=", "Draw "),
+        ("-", "a"),
+        ("+", "two"),
+        ("=", " "),
+        ("-", "card."),
+        ("+", "cards!"),
+    ]
 
 
 def test_an_output_that_cannot_be_written_is_a_clear_error(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     deck = copy_sample(tmp_path)
     blocked = tmp_path / "file"
     blocked.write_text("not a directory", "utf-8")
@@ -181,16 +190,26 @@ def test_an_output_that_cannot_be_written_is_a_clear_error(
 def test_review_dry_run_and_json(tmp_path: Path) -> None:
     deck = copy_sample(tmp_path)
     before = (deck / "courier.fr.md").read_bytes()
-    code, output = run("review", "courier", "--lang", "fr", "--library", str(deck),
-                       "--dry-run")
+    code, output = run("review", "courier", "--lang", "fr", "--library", str(deck), "--dry-run")
     assert code == 0 and "would mark" in output
     assert (deck / "courier.fr.md").read_bytes() == before
-    code, output = run("review", "courier", "mossgate", "--lang", "fr", "--library",
-                       str(deck), "--by", "Léa", "--format", "json")
+    code, output = run(
+        "review",
+        "courier",
+        "mossgate",
+        "--lang",
+        "fr",
+        "--library",
+        str(deck),
+        "--by",
+        "Léa",
+        "--format",
+        "json",
+    )
     data = json.loads(output)
     assert code == 0 and [r["card"] for r in data["reviewed"]] == ["courier", "mossgate"]
     assert all(r["written"] for r in data["reviewed"])
-    assert 'reviewer: Léa' in (deck / "mossgate.fr.md").read_text("utf-8")
+    assert "reviewer: Léa" in (deck / "mossgate.fr.md").read_text("utf-8")
     # A review without --by does not keep an earlier reviewer's name.
     run("review", "mossgate", "--lang", "fr", "--library", str(deck))
     assert "reviewer:" not in (deck / "mossgate.fr.md").read_text("utf-8")

@@ -84,11 +84,18 @@ def render(source: Path) -> str:
         for card_type in type_slugs():
             svg = template_svg(templates, faction, card_type)
             if svg is None:
-                raise LayoutError(f"{templates}: no SVG template for {faction} {card_type}: "
-                                  "the defaults need the full upstream set")
+                raise LayoutError(
+                    f"{templates}: no SVG template for {faction} {card_type}: "
+                    "the defaults need the full upstream set"
+                )
             layouts[faction][card_type] = read_layout(svg, constants).to_dict()
-    body = yaml.safe_dump({"layouts": layouts}, sort_keys=False, default_flow_style=None,
-                          width=200, allow_unicode=True)
+    body = yaml.safe_dump(
+        {"layouts": layouts},
+        sort_keys=False,
+        default_flow_style=None,
+        width=200,
+        allow_unicode=True,
+    )
     return HEADER + "\n" + body
 
 

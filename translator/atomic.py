@@ -56,8 +56,9 @@ def replacing(target: Path, mode: int = 0o666) -> Iterator[Path]:
         # after it is made removes it.  The writer's process id is in the name:
         # :func:`sweep` leaves a live process's alone.
         while True:
-            temporary = target.parent / (f".{target.name}.{os.getpid()}."
-                                         f"{secrets.token_hex(4)}{SUFFIX}")
+            temporary = target.parent / (
+                f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}{SUFFIX}"
+            )
             try:
                 os.close(os.open(temporary, _CREATE, 0o600))
             except FileExistsError:
@@ -88,8 +89,12 @@ def _remove(temporary: Path | None) -> None:
 def naming(error: OSError, target: Path | str) -> OSError:
     """``error`` as a failure to write ``target``: the same class and errno, the cause
     as ``strerror`` ("No space left on device"), ``target`` as ``filename``."""
-    cause = error.strerror or (os.strerror(error.errno) if error.errno else None) \
-        or str(error) or type(error).__name__
+    cause = (
+        error.strerror
+        or (os.strerror(error.errno) if error.errno else None)
+        or str(error)
+        or type(error).__name__
+    )
     return OSError(error.errno, cause, str(target))
 
 

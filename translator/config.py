@@ -69,15 +69,18 @@ def read_toml(path: Path) -> tuple[dict[str, Any], str]:
         line = getattr(error, "lineno", 0) or 0
         raise InputError(display, f"not valid TOML: {error}", line) from None
     except RecursionError:
-        raise InputError(display, f"nested more than {MAX_DEPTH} levels deep: not a "
-                                  "configuration file") from None
+        raise InputError(
+            display, f"nested more than {MAX_DEPTH} levels deep: not a configuration file"
+        ) from None
     except ValueError as error:  # a number too long to convert
-        raise InputError(display, f"not valid TOML: {error}".split(";")[0],
-                         long_number_line(text)) from None
+        raise InputError(
+            display, f"not valid TOML: {error}".split(";")[0], long_number_line(text)
+        ) from None
     deepest = depth(data)
     if deepest > MAX_DEPTH:
-        raise InputError(display, f"nested {deepest} levels deep (at most {MAX_DEPTH}): "
-                                  "not a configuration file")
+        raise InputError(
+            display, f"nested {deepest} levels deep (at most {MAX_DEPTH}): not a configuration file"
+        )
     return data, text
 
 
@@ -110,18 +113,27 @@ def _allowed(path: Path | None, stamp: tuple[int, int]) -> tuple[Path, ...]:
     found, text, where = table(path, "library")
     for key in found:
         if key not in LIBRARY_KEYS:
-            raise InputError(str(path), f"unknown key '{key}' in {where} (one of: "
-                                        f"{', '.join(LIBRARY_KEYS)})", line_of(text, key))
+            raise InputError(
+                str(path),
+                f"unknown key '{key}' in {where} (one of: {', '.join(LIBRARY_KEYS)})",
+                line_of(text, key),
+            )
     value = found.get("allow-paths", [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InputError(str(path), "allow-paths is a list of folders, e.g. allow-paths = "
-                                    "[\"../shared-art\"]", line_of(text, "allow-paths"))
+        raise InputError(
+            str(path),
+            'allow-paths is a list of folders, e.g. allow-paths = ["../shared-art"]',
+            line_of(text, "allow-paths"),
+        )
     folders = []
     for item in value:
         folder = (path.parent / item).resolve()
         if not folder.is_dir():
-            raise InputError(str(path), f"allow-paths: no folder {item!r} (it is relative "
-                                        f"to {path.name})", line_of(text, "allow-paths"))
+            raise InputError(
+                str(path),
+                f"allow-paths: no folder {item!r} (it is relative to {path.name})",
+                line_of(text, "allow-paths"),
+            )
         folders.append(folder)
     return tuple(folders)
 

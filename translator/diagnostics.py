@@ -82,7 +82,8 @@ class Rule:
         return (
             f"# {self.code} {self.name}\n\n"
             f"Severity: {self.severity.value}"
-            + (" (opt-in: runs only when selected)" if self.opt_in else "") + "\n\n"
+            + (" (opt-in: runs only when selected)" if self.opt_in else "")
+            + "\n\n"
             f"{self.summary}\n\n"
             f"## Why\n\n{self.rationale}\n\n"
             f"## Bad\n\n```\n{self.bad}\n```\n\n"
@@ -116,8 +117,11 @@ class Registry:
         return decorate
 
     def rules(self, target: str | None = None) -> list[Rule]:
-        return [self._rules[code] for code in sorted(self._rules)
-                if target is None or self._targets[code] == target]
+        return [
+            self._rules[code]
+            for code in sorted(self._rules)
+            if target is None or self._targets[code] == target
+        ]
 
     def get(self, code: str) -> Rule | None:
         return self._rules.get(code.upper())
@@ -129,14 +133,21 @@ class Registry:
         """The kind of input rule ``code`` checks (``markup``, ``translation``, ...)."""
         return self._targets[code]
 
-    def select(self, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
-               target: str | None = None) -> list[Rule]:
+    def select(
+        self,
+        select: Iterable[str] | None = None,
+        ignore: Iterable[str] | None = None,
+        target: str | None = None,
+    ) -> list[Rule]:
         """Rules whose code starts with a selected prefix and with no ignored one."""
         chosen = [p.upper() for p in select] if select else [""]
         ignored = [p.upper() for p in ignore] if ignore else []
-        return [rule for rule in self.rules(target)
-                if any(rule.code.startswith(p) and (p or not rule.opt_in) for p in chosen)
-                and not any(rule.code.startswith(p) for p in ignored)]
+        return [
+            rule
+            for rule in self.rules(target)
+            if any(rule.code.startswith(p) and (p or not rule.opt_in) for p in chosen)
+            and not any(rule.code.startswith(p) for p in ignored)
+        ]
 
     def unknown_prefixes(self, prefixes: Iterable[str]) -> list[str]:
         """Prefixes that select no rule at all (typos worth reporting)."""
@@ -170,7 +181,7 @@ def apply_replacements(text: str, replacements: Iterable[Replacement]) -> tuple[
     for item in sorted(set(replacements), key=lambda r: (r.start, r.end)):
         if item.start < last or item.end > len(text):
             continue
-        parts.append(text[last:item.start])
+        parts.append(text[last : item.start])
         parts.append(item.replacement)
         last = item.end
         applied += 1
@@ -186,20 +197,25 @@ def apply_fixes(text: str, diagnostics: Iterable[Diagnostic]) -> tuple[str, int]
 def rules_reference(rules: Iterable[Rule], title: str) -> str:
     """A Markdown reference of rules (``docs/rules.md`` is generated with this)."""
     rules = list(rules)
-    lines = [f"# {title}", "",
-             "Generated from the rule registry: "
-             "`python -m translator.rulesdoc > docs/rules.md`.",
-             "The same text is printed by `translator lint --explain CODE`.  Families: "
-             "MK markup (also `translator markup check`), TR a translation against its "
-             "English card, GL the glossaries, LN the linter's own findings.", "",
-             "| code | name | severity | summary | fix |", "|---|---|---|---|---|"]
+    lines = [
+        f"# {title}",
+        "",
+        "Generated from the rule registry: `python -m translator.rulesdoc > docs/rules.md`.",
+        "The same text is printed by `translator lint --explain CODE`.  Families: "
+        "MK markup (also `translator markup check`), TR a translation against its "
+        "English card, GL the glossaries, LN the linter's own findings.",
+        "",
+        "| code | name | severity | summary | fix |",
+        "|---|---|---|---|---|",
+    ]
     for rule in rules:
         fix = "yes" if rule.fix else ""
         summary = rule.summary.replace("|", "\\|")
-        lines.append(f"| [{rule.code}](#{rule.code.lower()}-{rule.name}) | {rule.name} | "
-                     f"{rule.severity.value} | {summary} | {fix} |")
+        lines.append(
+            f"| [{rule.code}](#{rule.code.lower()}-{rule.name}) | {rule.name} | "
+            f"{rule.severity.value} | {summary} | {fix} |"
+        )
     lines.append("")
     for rule in rules:
         lines.append(rule.explain().replace("# ", "## ", 1).replace("\n## ", "\n### "))
     return "\n".join(lines)
-

@@ -33,24 +33,36 @@ def load(text: str, path: str, problems: list[Problem]) -> tuple[bool, Any]:
     try:
         data = json.loads(text, parse_constant=_constant)
     except json.JSONDecodeError as error:
-        problems.append(Problem(path, error.lineno, f"not valid JSON: {error.msg}", hint,
-                                error.colno))
+        problems.append(
+            Problem(path, error.lineno, f"not valid JSON: {error.msg}", hint, error.colno)
+        )
         return False, None
     except RecursionError:
-        problems.append(Problem(path, 1, f"JSON nested more than {MAX_DEPTH} levels deep",
-                                "Aminduna's JSON is a few levels deep: is this the right "
-                                "file?"))
+        problems.append(
+            Problem(
+                path,
+                1,
+                f"JSON nested more than {MAX_DEPTH} levels deep",
+                "Aminduna's JSON is a few levels deep: is this the right file?",
+            )
+        )
         return False, None
     except ValueError as error:  # NaN, Infinity, a number of thousands of digits
         message = str(error).split(";")[0]
-        problems.append(Problem(path, _line_of_text(text, message), f"not valid JSON: "
-                                f"{message}", hint))
+        problems.append(
+            Problem(path, _line_of_text(text, message), f"not valid JSON: {message}", hint)
+        )
         return False, None
     deepest = depth(data)
     if deepest > MAX_DEPTH:
-        problems.append(Problem(path, 1, f"JSON nested {deepest} levels deep (at most "
-                                f"{MAX_DEPTH})", "Aminduna's JSON is a few levels deep: is "
-                                "this the right file?"))
+        problems.append(
+            Problem(
+                path,
+                1,
+                f"JSON nested {deepest} levels deep (at most {MAX_DEPTH})",
+                "Aminduna's JSON is a few levels deep: is this the right file?",
+            )
+        )
         return False, None
     return True, data
 
@@ -111,7 +123,7 @@ def line_of(text: str, path: tuple[str | int, ...]) -> int:
             top[2] = False
             continue
         current = tuple(frame[1] for frame in stack)
-        if current == path[:len(current)]:
+        if current == path[: len(current)]:
             best = line(match.start())
             if current == path:
                 return best

@@ -30,8 +30,13 @@ class Problem:
         return printable(text)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "line": self.line, "column": self.column,
-                "message": self.message, "hint": self.hint}
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+            "hint": self.hint,
+        }
 
 
 def did_you_mean(value: str, choices: tuple[str, ...] | list[str]) -> str:
@@ -41,5 +46,3 @@ def did_you_mean(value: str, choices: tuple[str, ...] | list[str]) -> str:
         if value.lower() in lowered:
             close = [lowered[value.lower()]]
     return f"did you mean '{close[0]}'?" if close else f"one of: {', '.join(choices)}"
-
-

@@ -19,9 +19,18 @@ from .atomic import replacing, sweep
 from .limits import MAX_CARD_FILE_BYTES, MAX_FILE_BYTES, MAX_TEXT_CHARS
 from .untrusted import position
 
-__all__ = ["MAX_TEXT_CHARS", "InputError", "SourceFile", "atomic_write", "decode",
-           "expand_paths", "read_file", "read_source", "read_text",
-           "split_front_matter"]
+__all__ = [
+    "MAX_TEXT_CHARS",
+    "InputError",
+    "SourceFile",
+    "atomic_write",
+    "decode",
+    "expand_paths",
+    "read_file",
+    "read_source",
+    "read_text",
+    "split_front_matter",
+]
 
 
 class InputError(Exception):
@@ -68,15 +77,20 @@ def decode(data: bytes, path: str) -> str:
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
-        raise InputError(path, f"not valid UTF-8 (byte 0x{data[error.start]:02X}); "
-                               "save the file as UTF-8", line, column) from None
+        raise InputError(
+            path,
+            f"not valid UTF-8 (byte 0x{data[error.start]:02X}); save the file as UTF-8",
+            line,
+            column,
+        ) from None
     if text.startswith("\ufeff"):
         text = text[1:]
     return text
 
 
-def read_file(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES,
-              what: str = "file") -> bytes:
+def read_file(
+    path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES, what: str = "file"
+) -> bytes:
     """The bytes of a regular file (``-``: standard input), at most ``limit`` of them.
 
     A FIFO, a device or a directory where a file is expected would hang the reader
@@ -88,8 +102,11 @@ def read_file(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES,
     if display == "-":
         data = sys.stdin.buffer.read(limit + 1)
         if len(data) > limit:
-            raise InputError("<stdin>", f"more than {_size(limit)} on standard input; a "
-                                        f"{what} is smaller: is this the right input?")
+            raise InputError(
+                "<stdin>",
+                f"more than {_size(limit)} on standard input; a "
+                f"{what} is smaller: is this the right input?",
+            )
         return data
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -104,11 +121,15 @@ def read_file(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES,
         if stat.S_ISDIR(info.st_mode):
             raise InputError(display, "is a directory, not a file")
         if not stat.S_ISREG(info.st_mode):
-            raise InputError(display, f"is {_kind(info.st_mode)}, not a regular file: "
-                                      f"give the path of a {what}")
+            raise InputError(
+                display, f"is {_kind(info.st_mode)}, not a regular file: give the path of a {what}"
+            )
         if info.st_size > limit:
-            raise InputError(display, f"is {_size(info.st_size)}; a {what} is at most "
-                                      f"{_size(limit)}: is this the right file?")
+            raise InputError(
+                display,
+                f"is {_size(info.st_size)}; a {what} is at most "
+                f"{_size(limit)}: is this the right file?",
+            )
         os.set_blocking(descriptor, True)
         chunks = []
         size, want = 0, info.st_size + 1
@@ -150,8 +171,7 @@ def _size(count: int) -> str:
     return f"{count:,} bytes"
 
 
-def read_text(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES,
-              what: str = "file") -> str:
+def read_text(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES, what: str = "file") -> str:
     """A regular UTF-8 file's text (a byte-order mark dropped), problems named."""
     return decode(read_file(path, limit, what), str(path))
 
@@ -171,7 +191,7 @@ def split_front_matter(text: str) -> tuple[str, str, int]:
     for index in range(1, len(lines)):
         if lines[index].rstrip("\r\n") in ("---", "..."):
             front = "".join(lines[: index + 1])
-            return front, text[len(front):], index + 2
+            return front, text[len(front) :], index + 2
     return "", text, 1
 
 
@@ -181,9 +201,13 @@ def read_source(path: str) -> SourceFile:
     text = decode(read_file(path, MAX_CARD_FILE_BYTES, "card text file"), display)
     front, body, body_line = split_front_matter(text)
     if len(body) > MAX_TEXT_CHARS:
-        raise InputError(display, f"the card text is {len(body):,} characters long; a card "
-                                  f"holds a few hundred (limit {MAX_TEXT_CHARS:,}): is this "
-                                  "the right file?", body_line)
+        raise InputError(
+            display,
+            f"the card text is {len(body):,} characters long; a card "
+            f"holds a few hundred (limit {MAX_TEXT_CHARS:,}): is this "
+            "the right file?",
+            body_line,
+        )
     return SourceFile(display, front, body, body_line)
 
 

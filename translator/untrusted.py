@@ -20,22 +20,30 @@ from .limits import MAX_LINE_CHARS, MAX_TEXT_CHARS
 
 #: Names Unicode does not give (control characters have none in ``unicodedata``).
 _CONTROL_NAMES = {
-    0x00: "NULL", 0x07: "BELL", 0x08: "BACKSPACE", 0x09: "TAB", 0x0A: "LINE FEED",
-    0x0B: "LINE TABULATION", 0x0C: "FORM FEED", 0x0D: "CARRIAGE RETURN", 0x1B: "ESCAPE",
-    0x7F: "DELETE", 0x85: "NEXT LINE",
+    0x00: "NULL",
+    0x07: "BELL",
+    0x08: "BACKSPACE",
+    0x09: "TAB",
+    0x0A: "LINE FEED",
+    0x0B: "LINE TABULATION",
+    0x0C: "FORM FEED",
+    0x0D: "CARRIAGE RETURN",
+    0x1B: "ESCAPE",
+    0x7F: "DELETE",
+    0x85: "NEXT LINE",
 }
 
 #: Invisible or direction-changing characters that are not controls (category Cf/Zl/Zp).
 _INVISIBLE = (
-    "\u180e"            # MONGOLIAN VOWEL SEPARATOR
-    "\u200b-\u200f"     # zero-width space, joiners, left-to-right and right-to-left marks
-    "\u2028\u2029"      # line and paragraph separators
-    "\u202a-\u202e"     # bidirectional embeddings and overrides
-    "\u2060-\u2064"     # word joiner, invisible operators
-    "\u2066-\u2069"     # bidirectional isolates
-    "\ufeff"            # zero-width no-break space (a byte order mark inside text)
-    "\ufff9-\ufffb"     # interlinear annotation
-    "\ufffe\uffff"      # non-characters
+    "\u180e"  # MONGOLIAN VOWEL SEPARATOR
+    "\u200b-\u200f"  # zero-width space, joiners, left-to-right and right-to-left marks
+    "\u2028\u2029"  # line and paragraph separators
+    "\u202a-\u202e"  # bidirectional embeddings and overrides
+    "\u2060-\u2064"  # word joiner, invisible operators
+    "\u2066-\u2069"  # bidirectional isolates
+    "\ufeff"  # zero-width no-break space (a byte order mark inside text)
+    "\ufff9-\ufffb"  # interlinear annotation
+    "\ufffe\uffff"  # non-characters
 )
 #: Refused in a one-line field: every control character (tab and line ends too).
 LINE_BAD = re.compile(f"[\x00-\x1f\x7f-\x9f{_INVISIBLE}]")
@@ -48,8 +56,11 @@ _SHOWN_ESCAPED = re.compile(f"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f{_INVISIBLE}]
 def describe(char: str) -> str:
     """``U+001B ESCAPE``: a character the reader cannot see, named."""
     code = ord(char)
-    name = _CONTROL_NAMES.get(code) or unicodedata.name(char, "") or (
-        "CONTROL CHARACTER" if code < 0xA0 else "NONCHARACTER")
+    name = (
+        _CONTROL_NAMES.get(code)
+        or unicodedata.name(char, "")
+        or ("CONTROL CHARACTER" if code < 0xA0 else "NONCHARACTER")
+    )
     return f"U+{code:04X} {name}"
 
 
@@ -86,8 +97,10 @@ def too_long(text: str, one_line: bool) -> tuple[str, str] | None:
     if len(text) <= limit:
         return None
     what = "a card field is one short line" if one_line else "a card holds a few hundred"
-    return (f"is {len(text):,} characters long (at most {limit:,})",
-            f"{what}: is this the right file?")
+    return (
+        f"is {len(text):,} characters long (at most {limit:,})",
+        f"{what}: is this the right file?",
+    )
 
 
 def field_problem(text: str, one_line: bool) -> tuple[str, str] | None:
@@ -130,7 +143,7 @@ def printable_output(text: str, colours: bool = False) -> str:
     pieces = []
     last = 0
     for match in _OWN_SEQUENCE.finditer(text):
-        pieces.append(printable(text[last:match.start()]))
+        pieces.append(printable(text[last : match.start()]))
         pieces.append(match.group())
         last = match.end()
     pieces.append(printable(text[last:]))

@@ -18,8 +18,9 @@ from .untrusted import describe, position
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def load(text: str, path: str, first_line: int,
-         problems: list[Problem]) -> tuple[Any, yaml.Node | None] | None:
+def load(
+    text: str, path: str, first_line: int, problems: list[Problem]
+) -> tuple[Any, yaml.Node | None] | None:
     """(data, node) of a YAML document, or ``None`` (and a problem) if it is malformed.
 
     ``first_line`` is the line of the text's first line in its file.
@@ -29,32 +30,57 @@ def load(text: str, path: str, first_line: int,
         node = loader.get_single_node()
         if node is not None and "*" in text and _shares_nodes(node):
             line = _alias_line(text)
-            problems.append(Problem(path, first_line + line, "YAML aliases (*name) are not "
-                                    "allowed here", "write the value out in full", 0))
+            problems.append(
+                Problem(
+                    path,
+                    first_line + line,
+                    "YAML aliases (*name) are not allowed here",
+                    "write the value out in full",
+                    0,
+                )
+            )
             return None
         data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = first_line + (mark.line if mark else 0)
         column = (mark.column + 1) if mark else 0
-        problems.append(Problem(path, line, f"malformed YAML: {error.problem}",
-                                "check the indentation, colons and quotes of this line", column))
+        problems.append(
+            Problem(
+                path,
+                line,
+                f"malformed YAML: {error.problem}",
+                "check the indentation, colons and quotes of this line",
+                column,
+            )
+        )
         return None
     except yaml.reader.ReaderError as error:  # a character YAML does not allow
         line, column = position(text, min(error.position, len(text)))
         char = error.character
         what = describe(chr(char) if isinstance(char, int) else str(char)[:1] or "?")
-        problems.append(Problem(path, first_line - 1 + line, f"malformed YAML: the character "
-                                f"{what} is not allowed", "delete it: it prints nothing",
-                                column))
+        problems.append(
+            Problem(
+                path,
+                first_line - 1 + line,
+                f"malformed YAML: the character {what} is not allowed",
+                "delete it: it prints nothing",
+                column,
+            )
+        )
         return None
     except yaml.YAMLError as error:
         problems.append(Problem(path, first_line, f"malformed YAML: {error}"))
         return None
     except ValueError as error:  # a number of thousands of digits
-        problems.append(Problem(path, first_line - 1 + long_number_line(text), "malformed YAML: "
-                                f"{str(error).split(';')[0]}",
-                                "no value of a card or deck is this long"))
+        problems.append(
+            Problem(
+                path,
+                first_line - 1 + long_number_line(text),
+                f"malformed YAML: {str(error).split(';')[0]}",
+                "no value of a card or deck is this long",
+            )
+        )
         return None
     except RecursionError:
         problems.append(Problem(path, first_line, "malformed YAML: nested too deeply"))

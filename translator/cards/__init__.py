@@ -1,10 +1,10 @@
 """The card library: card files, decks, and Aminduna's JSON in and out.
 
-    from translator import cards
+from translator import cards
 
-    library, problems = cards.load_library(["cards/"])
-    card = library.find("storm-hawk")[0]
-    card.get("name", "fr"), card.get("attack", "fr")   # translated, inherited
+library, problems = cards.load_library(["cards/"])
+card = library.find("storm-hawk")[0]
+card.get("name", "fr"), card.get("attack", "fr")   # translated, inherited
 """
 
 from __future__ import annotations

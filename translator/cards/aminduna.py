@@ -60,9 +60,25 @@ from .model import (
 
 _WIP_RE = re.compile(r"^(?P<name>.*?)\s*\((?P<lang>[a-z]{2}) wip\)$")
 #: Fields Aminduna owns: on re-import they are replaced (or removed if absent).
-_REMOTE_SOURCE_FIELDS = ("name", "name2", "type", "faction", "subtype", "cost", "loyalty",
-                         "attack", "defense", "info", "artwork_url", "artist", "licensor",
-                         "license", "status", "serie", "guid")
+_REMOTE_SOURCE_FIELDS = (
+    "name",
+    "name2",
+    "type",
+    "faction",
+    "subtype",
+    "cost",
+    "loyalty",
+    "attack",
+    "defense",
+    "info",
+    "artwork_url",
+    "artist",
+    "licensor",
+    "license",
+    "status",
+    "serie",
+    "guid",
+)
 _REMOTE_TRANSLATION_FIELDS = ("name", "name2", "subtype", "info", "status", "wip", "guid")
 
 
@@ -99,8 +115,9 @@ def card_json(card: Card, lang: str) -> dict[str, Any]:
     body = card.get("text", lang) if not missing else card.source.body
     text = body.replace("\r\n", "\n").strip("\n")
     result = markup.parse(text)
-    derived = markup.rule_and_flavor(result.document, lang if lang in markup.LANGUAGES
-                                     else SOURCE_LANGUAGE)
+    derived = markup.rule_and_flavor(
+        result.document, lang if lang in markup.LANGUAGES else SOURCE_LANGUAGE
+    )
     name_lines = [card.get("name", lang), card.get("name2", lang)]
     wip = bool(card.get("wip", lang)) if lang != SOURCE_LANGUAGE else False
     if missing or wip:
@@ -109,14 +126,16 @@ def card_json(card: Card, lang: str) -> dict[str, Any]:
         internal = " ".join(str(n) for n in name_lines if n)
     source_fields = card.source.fields
     card_type = source_fields.get("type")
-    extension = _compact({
-        "slug": card.slug,
-        "artwork": source_fields.get("artwork") if lang == SOURCE_LANGUAGE else None,
-        "source": card.get("source", lang) if lang != SOURCE_LANGUAGE else None,
-        "reviewed": _str(card.get("reviewed", lang)) if lang != SOURCE_LANGUAGE else None,
-        "missing": True if missing and lang != SOURCE_LANGUAGE else None,
-        "lint-ignore": None if version is None else version.fields.get("lint-ignore"),
-    })
+    extension = _compact(
+        {
+            "slug": card.slug,
+            "artwork": source_fields.get("artwork") if lang == SOURCE_LANGUAGE else None,
+            "source": card.get("source", lang) if lang != SOURCE_LANGUAGE else None,
+            "reviewed": _str(card.get("reviewed", lang)) if lang != SOURCE_LANGUAGE else None,
+            "missing": True if missing and lang != SOURCE_LANGUAGE else None,
+            "lint-ignore": None if version is None else version.fields.get("lint-ignore"),
+        }
+    )
     data: dict[str, Any] = {
         "name": internal,
         "firstName": _str(name_lines[0]),
@@ -138,11 +157,15 @@ def card_json(card: Card, lang: str) -> dict[str, Any]:
         "artworkLicense": _named(source_fields.get("license")),
         "serie": _named(source_fields.get("serie")),
         "language": _language(lang),
-        "masterCard": None if lang == SOURCE_LANGUAGE else _compact({
-            "name": card.name(SOURCE_LANGUAGE),
-            "language": _language(SOURCE_LANGUAGE),
-            "guid": _str(source_fields.get("guid")),
-        }),
+        "masterCard": None
+        if lang == SOURCE_LANGUAGE
+        else _compact(
+            {
+                "name": card.name(SOURCE_LANGUAGE),
+                "language": _language(SOURCE_LANGUAGE),
+                "guid": _str(source_fields.get("guid")),
+            }
+        ),
         "artwork": _str(source_fields.get("artwork_url")),
         "translator": extension,
         "guid": None if missing else _str(card.get("guid", lang)),
@@ -164,15 +187,18 @@ def export_deck(library: Library, deck_name: str, lang: str) -> tuple[dict[str, 
         data = card_json(card, lang)
         deck_cards.append({"quantity": quantity, "card": data})
         lines.append(f"{quantity}x {data['name']}")
-    deck_data = _compact({
-        "name": deck.name,
-        "language": _language(lang),
-        "deckCards": deck_cards,
-        "totalCards": sum(deck.quantities.values()),
-        "translator": {"slug": deck.slug, "creator": deck.creator} if deck.creator
-        else {"slug": deck.slug},
-        "guid": deck.guid if lang == SOURCE_LANGUAGE else None,
-    })
+    deck_data = _compact(
+        {
+            "name": deck.name,
+            "language": _language(lang),
+            "deckCards": deck_cards,
+            "totalCards": sum(deck.quantities.values()),
+            "translator": {"slug": deck.slug, "creator": deck.creator}
+            if deck.creator
+            else {"slug": deck.slug},
+            "guid": deck.guid if lang == SOURCE_LANGUAGE else None,
+        }
+    )
     return deck_data, "\n".join(lines) + "\n"
 
 
@@ -206,14 +232,23 @@ class ImportPlan:
     unchanged: list[str] = field(default_factory=list)
 
 
-def cards_of(document: Any, origin: str, problems: list[Problem]) -> tuple[
-        list[Incoming], dict[str, Any] | None]:
+def cards_of(
+    document: Any, origin: str, problems: list[Problem]
+) -> tuple[list[Incoming], dict[str, Any] | None]:
     """The cards of one Aminduna JSON document, and the deck if it is one."""
-    def incoming(card: Any, quantity: int | None = None,
-                 where: tuple[str | int, ...] = ()) -> Incoming | None:
+
+    def incoming(
+        card: Any, quantity: int | None = None, where: tuple[str | int, ...] = ()
+    ) -> Incoming | None:
         if not isinstance(card, dict) or not ("markdownText" in card or "name" in card):
-            problems.append(Problem(origin, 0, "an entry is not an Aminduna card",
-                                    "expected objects with name, markdownText, ..."))
+            problems.append(
+                Problem(
+                    origin,
+                    0,
+                    "an entry is not an Aminduna card",
+                    "expected objects with name, markdownText, ...",
+                )
+            )
             return None
         language = card.get("language") or {}
         lang = str(language.get("languageCode") or SOURCE_LANGUAGE).lower()
@@ -229,11 +264,16 @@ def cards_of(document: Any, origin: str, problems: list[Problem]) -> tuple[
             if not isinstance(entry, dict):
                 problems.append(Problem(origin, 0, "a deckCards entry is not an object"))
                 continue
-            found.append(incoming(entry.get("card"), int(entry.get("quantity") or 1),
-                                  ("deckCards", index, "card")))
+            found.append(
+                incoming(
+                    entry.get("card"), int(entry.get("quantity") or 1), ("deckCards", index, "card")
+                )
+            )
     elif isinstance(document, dict) and "items" in document:
-        found.extend(incoming(card, None, ("items", index))
-                     for index, card in enumerate(document.get("items") or []))
+        found.extend(
+            incoming(card, None, ("items", index))
+            for index, card in enumerate(document.get("items") or [])
+        )
     elif isinstance(document, list):
         found.extend(incoming(card, None, (index,)) for index, card in enumerate(document))
     elif isinstance(document, dict):
@@ -281,27 +321,28 @@ def remote_fields(incoming: Incoming, is_source: bool) -> tuple[dict[str, Any], 
         fields["info"] = None
     if is_source:
         card_type = _text(data.get("type"))
-        fields.update({
-            "type": card_type,
-            "faction": _text(data.get("faction")),
-            "cost": _number(data.get("cost")),
-            "loyalty": int(data["loyalty"]) if isinstance(data.get("loyalty"), int) else None,
-            "attack": _number(data.get("attack")) if card_type in HAS_ATTACK else None,
-            "defense": _number(data.get("defense")) if card_type in HAS_DEFENSE else None,
-            "artwork_url": _text(data.get("artwork")),
-            "artist": _text(data.get("artist")),
-            "licensor": _text(data.get("artworkLicensor")),
-            "license": _text(data.get("artworkLicense")),
-            "serie": _text(data.get("serie")),
-        })
+        fields.update(
+            {
+                "type": card_type,
+                "faction": _text(data.get("faction")),
+                "cost": _number(data.get("cost")),
+                "loyalty": int(data["loyalty"]) if isinstance(data.get("loyalty"), int) else None,
+                "attack": _number(data.get("attack")) if card_type in HAS_ATTACK else None,
+                "defense": _number(data.get("defense")) if card_type in HAS_DEFENSE else None,
+                "artwork_url": _text(data.get("artwork")),
+                "artist": _text(data.get("artist")),
+                "licensor": _text(data.get("artworkLicensor")),
+                "license": _text(data.get("artworkLicense")),
+                "serie": _text(data.get("serie")),
+            }
+        )
     else:
         fields["wip"] = True if wip else None
     body = str(data.get("markdownText") or "").replace("\r\n", "\n").strip("\n")
     return fields, body + "\n" if body else ""
 
 
-def plan_import(documents: list[tuple[str, Any]], into: Path,
-                library: Library) -> ImportPlan:
+def plan_import(documents: list[tuple[str, Any]], into: Path, library: Library) -> ImportPlan:
     """Work out every file an import writes; raises :class:`ImportError_` on problems."""
     problems: list[Problem] = []
     incoming: list[Incoming] = []
@@ -382,18 +423,25 @@ def plan_import(documents: list[tuple[str, Any]], into: Path,
             source = existing[master_guid]
             target = (Path(source.path).parent, source.slug, source.fields)
         if target is None:
-            problems.append(Problem(item.origin, 0,
-                                    f"translation '{fields.get('name')}' ({item.lang}) has no "
-                                    "source card",
-                                    f"its masterCard {master_guid or '(none)'} is neither in "
-                                    "this import nor in the library; import the English card too"))
+            problems.append(
+                Problem(
+                    item.origin,
+                    0,
+                    f"translation '{fields.get('name')}' ({item.lang}) has no source card",
+                    f"its masterCard {master_guid or '(none)'} is neither in "
+                    "this import nor in the library; import the English card too",
+                )
+            )
             continue
         directory, slug, _ = target
         path = directory / f"{slug}.{item.lang}.md"
         previous = library.cards.get((directory.name, slug))
         current = previous.translations.get(item.lang) if previous else None
-        merged = ({k: v for k, v in current.fields.items()
-                   if k not in _REMOTE_TRANSLATION_FIELDS} if current else {})
+        merged = (
+            {k: v for k, v in current.fields.items() if k not in _REMOTE_TRANSLATION_FIELDS}
+            if current
+            else {}
+        )
         for key in ("source", "reviewed", "lint-ignore"):
             if extension(item).get(key):
                 merged[key] = extension(item)[key]
@@ -425,8 +473,13 @@ def _stage(plan: ImportPlan, path: Path, content: str) -> None:
         plan.created.append(key)
 
 
-def _stage_deck(plan: ImportPlan, into: Path, library: Library,
-                deck_document: dict[str, Any] | None, quantities: dict[str, int]) -> None:
+def _stage_deck(
+    plan: ImportPlan,
+    into: Path,
+    library: Library,
+    deck_document: dict[str, Any] | None,
+    quantities: dict[str, int],
+) -> None:
     current = library.decks.get(into.name)
     data: dict[str, Any] = {"name": current.name if current else into.name}
     if current and current.guid:
@@ -475,20 +528,47 @@ def read_documents(paths: list[str]) -> list[tuple[str, Any]]:
         if len(problems) == before:
             documents.append((path, data))
     if cards > MAX_IMPORT_CARDS:
-        problems.append(Problem(paths[0], 0, f"{cards:,} cards in one import; at most "
-                                f"{MAX_IMPORT_CARDS:,}", "import the decks one by one"))
+        problems.append(
+            Problem(
+                paths[0],
+                0,
+                f"{cards:,} cards in one import; at most {MAX_IMPORT_CARDS:,}",
+                "import the decks one by one",
+            )
+        )
     if problems:
         raise ImportError_(problems)
     return documents
 
 
 # The shape of an Aminduna card: what each key may hold.
-_STRING_KEYS = ("name", "firstName", "lastName", "subType", "info", "markdownText",
-                "ruleText", "flavorText", "artist", "artworkLicensor", "artwork", "guid")
+_STRING_KEYS = (
+    "name",
+    "firstName",
+    "lastName",
+    "subType",
+    "info",
+    "markdownText",
+    "ruleText",
+    "flavorText",
+    "artist",
+    "artworkLicensor",
+    "artwork",
+    "guid",
+)
 _NAMED_KEYS = ("type", "faction", "status", "artworkLicense", "serie")
 _STAT_KEYS = ("cost", "attack", "defense")
-_ONE_LINE_KEYS = ("name", "firstName", "lastName", "subType", "info", "artist",
-                  "artworkLicensor", "artwork", "guid")
+_ONE_LINE_KEYS = (
+    "name",
+    "firstName",
+    "lastName",
+    "subType",
+    "info",
+    "artist",
+    "artworkLicensor",
+    "artwork",
+    "guid",
+)
 #: Derived from ``markdownText`` by Aminduna, not imported: only their length counts.
 _DERIVED_KEYS = ("ruleText", "flavorText")
 
@@ -496,18 +576,23 @@ _DERIVED_KEYS = ("ruleText", "flavorText")
 def check_document(document: Any, origin: str, text: str, problems: list[Problem]) -> int:
     """Check an Aminduna document's shape (a card, a deck, a list, a search result);
     returns how many cards it holds."""
+
     def problem(path: tuple[str | int, ...], message: str, hint: str = "") -> None:
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
         line = jsonfile.line_of(text, path) if len(problems) < jsonfile.LOCATED else 0
-        problems.append(Problem(origin, line,
-                                f"{where.lstrip('.') or 'the document'}: {message}", hint))
+        problems.append(
+            Problem(origin, line, f"{where.lstrip('.') or 'the document'}: {message}", hint)
+        )
 
     cards: list[tuple[tuple[str | int, ...], Any]] = []
     if isinstance(document, dict) and "deckCards" in document:
         entries = document["deckCards"]
         if not isinstance(entries, list | type(None)):
-            problem(("deckCards",), "is not a list of cards",
-                    "a deck's deckCards is a list of {quantity, card}")
+            problem(
+                ("deckCards",),
+                "is not a list of cards",
+                "a deck's deckCards is a list of {quantity, card}",
+            )
             entries = []
         for index, entry in enumerate(entries or []):
             where: tuple[str | int, ...] = ("deckCards", index)
@@ -516,10 +601,14 @@ def check_document(document: Any, origin: str, text: str, problems: list[Problem
                 continue
             quantity = entry.get("quantity", 1)
             if quantity is not None and not (
-                    isinstance(quantity, int) and not isinstance(quantity, bool)
-                    and 1 <= quantity <= MAX_QUANTITY):
-                problem((*where, "quantity"), f"quantity {_shown(quantity)} is not a whole "
-                        f"number from 1 to {MAX_QUANTITY}")
+                isinstance(quantity, int)
+                and not isinstance(quantity, bool)
+                and 1 <= quantity <= MAX_QUANTITY
+            ):
+                problem(
+                    (*where, "quantity"),
+                    f"quantity {_shown(quantity)} is not a whole number from 1 to {MAX_QUANTITY}",
+                )
             cards.append(((*where, "card"), entry.get("card")))
         _check_named_or_text(document, (), "language", problem, key="languageCode")
         if not isinstance(document.get("translator"), dict | type(None)):
@@ -529,8 +618,9 @@ def check_document(document: Any, origin: str, text: str, problems: list[Problem
     elif isinstance(document, dict) and "items" in document:
         items = document["items"]
         if not isinstance(items, list | type(None)):
-            problem(("items",), "is not a list of cards",
-                    "a search result's items is a list of cards")
+            problem(
+                ("items",), "is not a list of cards", "a search result's items is a list of cards"
+            )
             items = []
         cards.extend((("items", i), card) for i, card in enumerate(items or []))
     elif isinstance(document, list):
@@ -551,8 +641,7 @@ def _shown(value: Any) -> str:
 
 def _check_card(card: Any, where: tuple[str | int, ...], problem: Any) -> None:
     if not isinstance(card, dict) or not ("markdownText" in card or "name" in card):
-        problem(where, "is not an Aminduna card", "expected an object with name, "
-                "markdownText, ...")
+        problem(where, "is not an Aminduna card", "expected an object with name, markdownText, ...")
         return
     for key in _STRING_KEYS:
         value = card.get(key)
@@ -562,8 +651,9 @@ def _check_card(card: Any, where: tuple[str | int, ...], problem: Any) -> None:
             problem((*where, key), f"{key} is {_shown(value)}, not text")
             continue
         one_line = key in _ONE_LINE_KEYS
-        found = (too_long(value, one_line) if key in _DERIVED_KEYS
-                 else field_problem(value, one_line))
+        found = (
+            too_long(value, one_line) if key in _DERIVED_KEYS else field_problem(value, one_line)
+        )
         if found:
             problem((*where, key), f"{key} {found[0]}", found[1])
     for key in _NAMED_KEYS:
@@ -574,12 +664,15 @@ def _check_card(card: Any, where: tuple[str | int, ...], problem: Any) -> None:
         if value is None or value == "":
             continue
         if not (is_count(value) or (key == "cost" and value == "X")):
-            problem((*where, key), f"{key} {_shown(value)} is not a number",
-                    f"a whole number from 0 to {MAX_STAT}" + (", or X" if key == "cost"
-                                                              else ""))
+            problem(
+                (*where, key),
+                f"{key} {_shown(value)} is not a number",
+                f"a whole number from 0 to {MAX_STAT}" + (", or X" if key == "cost" else ""),
+            )
     loyalty = card.get("loyalty")
-    if loyalty is not None and not (isinstance(loyalty, int) and not isinstance(
-            loyalty, bool) and 0 <= loyalty <= 3):
+    if loyalty is not None and not (
+        isinstance(loyalty, int) and not isinstance(loyalty, bool) and 0 <= loyalty <= 3
+    ):
         problem((*where, "loyalty"), f"loyalty {_shown(loyalty)} is not 0, 1, 2 or 3")
     master = card.get("masterCard")
     if master is not None:
@@ -595,8 +688,9 @@ def _check_card(card: Any, where: tuple[str | int, ...], problem: Any) -> None:
             _check_extension(extension, (*where, "translator"), problem)
 
 
-def _check_named_or_text(data: dict[str, Any], where: tuple[str | int, ...], name: str,
-                         problem: Any, key: str = "name") -> None:
+def _check_named_or_text(
+    data: dict[str, Any], where: tuple[str | int, ...], name: str, problem: Any, key: str = "name"
+) -> None:
     """A value Aminduna sends as ``{"name": ...}`` (a language: ``languageCode``)."""
     value = data.get(name)
     if value is None:
@@ -613,14 +707,16 @@ def _check_named_or_text(data: dict[str, Any], where: tuple[str | int, ...], nam
     problem((*where, name), f"{name} is {_shown(value)}, not {shape}")
 
 
-def _check_extension(extension: dict[str, Any], where: tuple[str | int, ...],
-                     problem: Any) -> None:
+def _check_extension(extension: dict[str, Any], where: tuple[str | int, ...], problem: Any) -> None:
     """The ``translator`` object our export adds: it names files, so it is checked as
     strictly as a card file."""
     slug = extension.get("slug")
     if slug is not None and not (isinstance(slug, str) and CARD_SLUG_RE.fullmatch(slug)):
-        problem((*where, "slug"), f"slug {_shown(slug)} is not a card slug",
-                "lower-case letters, digits and hyphens, e.g. storm-hawk")
+        problem(
+            (*where, "slug"),
+            f"slug {_shown(slug)} is not a card slug",
+            "lower-case letters, digits and hyphens, e.g. storm-hawk",
+        )
     for key in ("artwork", "source", "reviewed", "creator"):
         value = extension.get(key)
         if value is not None and not isinstance(value, str):
@@ -641,8 +737,7 @@ def commit(plan: ImportPlan, root: Path) -> None:
         return
     root.mkdir(parents=True, exist_ok=True)
     sweep(root)
-    staging = Path(tempfile.mkdtemp(dir=root, prefix=f".import.{os.getpid()}.",
-                                    suffix=SUFFIX))
+    staging = Path(tempfile.mkdtemp(dir=root, prefix=f".import.{os.getpid()}.", suffix=SUFFIX))
     staged: list[tuple[Path, Path]] = []
     try:
         for number, (path, content) in enumerate(plan.files.items()):
@@ -656,9 +751,15 @@ def commit(plan: ImportPlan, root: Path) -> None:
         for temporary, target in staged:
             os.replace(temporary, target)
     except OSError as error:
-        raise OSError(error.errno, error.strerror or str(error),
-                      str(error.filename if error.filename and not str(
-                          error.filename).startswith(str(staging)) else root)) from None
+        raise OSError(
+            error.errno,
+            error.strerror or str(error),
+            str(
+                error.filename
+                if error.filename and not str(error.filename).startswith(str(staging))
+                else root
+            ),
+        ) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
@@ -671,8 +772,14 @@ def _check_targets(plan: ImportPlan, roots: list[Path]) -> None:
     for path in plan.files:
         real = Path(path).resolve()
         if not any(real.is_relative_to(r) for r in resolved):
-            problems.append(Problem(path, 0, "the import would write outside the library",
-                                    f"cards are written under {roots[0]}"))
+            problems.append(
+                Problem(
+                    path,
+                    0,
+                    "the import would write outside the library",
+                    f"cards are written under {roots[0]}",
+                )
+            )
     if problems:
         raise ImportError_(problems)
 
@@ -686,8 +793,11 @@ def import_files(paths: list[str], into: str, library_root: str | None = None) -
     """
     target = Path(into)
     root = Path(library_root) if library_root else target.parent
-    library, _ = load_library([str(root)]) if root.is_dir() and any(
-        root.rglob(DECK_FILE)) else (Library(), [])
+    library, _ = (
+        load_library([str(root)])
+        if root.is_dir() and any(root.rglob(DECK_FILE))
+        else (Library(), [])
+    )
     documents = read_documents(paths)
     plan = plan_import(documents, target, library)
     _check_targets(plan, [target, root])
@@ -707,14 +817,17 @@ def _check_plan(plan: ImportPlan) -> None:
             parse_deck_text(path, content, found)
         else:
             parse_card_text(path, target.parent.name, content, found)
-        problems.extend(_in_json(plan, path, problem, texts,
-                                 len(problems) < jsonfile.LOCATED) for problem in found)
+        problems.extend(
+            _in_json(plan, path, problem, texts, len(problems) < jsonfile.LOCATED)
+            for problem in found
+        )
     if problems:
         raise ImportError_(problems)
 
 
-def _in_json(plan: ImportPlan, path: str, problem: Problem, texts: dict[str, str],
-             locate: bool) -> Problem:
+def _in_json(
+    plan: ImportPlan, path: str, problem: Problem, texts: dict[str, str], locate: bool
+) -> Problem:
     """A problem of a file the import would write, sent back to the JSON card it comes
     from: that file does not exist, the JSON is what the user can fix (its line for
     the first :data:`~translator.jsonfile.LOCATED` problems)."""
@@ -725,15 +838,30 @@ def _in_json(plan: ImportPlan, path: str, problem: Problem, texts: dict[str, str
     if locate:
         if origin not in texts:
             try:
-                texts[origin] = decode(read_file(origin, MAX_EXCHANGE_BYTES, "JSON file"),
-                                       origin)
+                texts[origin] = decode(read_file(origin, MAX_EXCHANGE_BYTES, "JSON file"), origin)
             except InputError:
                 texts[origin] = ""
         line = jsonfile.line_of(texts[origin], where) if texts[origin] else 0
-    return Problem(origin, line, f"{problem.message} (the card that would be written as "
-                   f"{Path(path).name})", problem.hint)
+    return Problem(
+        origin,
+        line,
+        f"{problem.message} (the card that would be written as {Path(path).name})",
+        problem.hint,
+    )
 
 
-__all__ = ["CardFile", "ImportError_", "ImportPlan", "Incoming", "card_json", "cards_of",
-           "export_deck", "import_files", "plan_import", "read_documents", "remote_fields",
-           "render_card_file", "slugify"]
+__all__ = [
+    "CardFile",
+    "ImportError_",
+    "ImportPlan",
+    "Incoming",
+    "card_json",
+    "cards_of",
+    "export_deck",
+    "import_files",
+    "plan_import",
+    "read_documents",
+    "remote_fields",
+    "render_card_file",
+    "slugify",
+]

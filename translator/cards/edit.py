@@ -35,16 +35,16 @@ def scalar(rest: str) -> tuple[str, str, str] | None:
     """(quote style, value text as written, trailing text) of a one-line YAML scalar."""
     if rest[:1] == '"':
         match = re.match(r'"((?:[^"\\]|\\.)*)"(.*)$', rest)
-        return ("\"", match.group(1), match.group(2)) if match else None
+        return ('"', match.group(1), match.group(2)) if match else None
     if rest[:1] == "'":
         match = re.match(r"'((?:[^']|'')*)'(.*)$", rest)
         return ("'", match.group(1), match.group(2)) if match else None
     if rest[:1] in ("|", ">", "[", "{", "&", "*", "!") or not rest:
         return None
     comment = re.search(r"\s#", rest)
-    value = rest[:comment.start()] if comment else rest
+    value = rest[: comment.start()] if comment else rest
     stripped = value.rstrip()
-    return "", stripped, rest[len(stripped):]
+    return "", stripped, rest[len(stripped) :]
 
 
 def render(value: Any, style: str = "") -> str:
@@ -77,8 +77,9 @@ def set_line(lines: list[str], index: int, key: str, value: Any) -> bool:
         return False
     style, _, trailing = found
     # A string a quoted line held stays quoted (a fingerprint must stay a string).
-    lines[index] = (f"{key}:{match['space'] or ' '}{render(value, style)}"
-                    f"{trailing}{match['eol'] or chr(10)}")
+    lines[index] = (
+        f"{key}:{match['space'] or ' '}{render(value, style)}{trailing}{match['eol'] or chr(10)}"
+    )
     return True
 
 
@@ -105,8 +106,11 @@ def _front_lines(file: CardFile, changes: Mapping[str, Any]) -> list[str] | None
             continue
         # A new key: after the last key that comes before it in the file order.
         rank = order.index(key) if key in order else len(order)
-        before = [line for k, line in file.lines.items()
-                  if "." not in k and (order.index(k) if k in order else len(order)) <= rank]
+        before = [
+            line
+            for k, line in file.lines.items()
+            if "." not in k and (order.index(k) if k in order else len(order)) <= rank
+        ]
         at = max(before) if before else 1
         while at < len(lines) - 1 and lines[at][:1] in (" ", "\t", "-"):
             at += 1  # past the continuation lines of the key before
@@ -130,8 +134,17 @@ def _shifted(file: CardFile, at: int, key: str) -> CardFile:
     keys below move down, the new key has its line (for the next insertion's place)."""
     lines = {k: (v + 1 if v > at else v) for k, v in file.lines.items()}
     lines[key] = at + 1
-    return CardFile(file.path, file.deck, file.slug, file.lang, file.fields, lines, file.body,
-                    file.body_line, file.front_matter)
+    return CardFile(
+        file.path,
+        file.deck,
+        file.slug,
+        file.lang,
+        file.fields,
+        lines,
+        file.body,
+        file.body_line,
+        file.front_matter,
+    )
 
 
 def render_card_file(fields: dict[str, Any], body: str, order: tuple[str, ...]) -> str:
@@ -171,8 +184,9 @@ def _needed(file: CardFile, key: str, value: Any) -> bool:
     return current is REMOVE or current != value or type(current) is not type(value)
 
 
-def edit_card(file: CardFile, content: str, changes: Mapping[str, Any] | None = None,
-              body: str | None = None) -> str:
+def edit_card(
+    file: CardFile, content: str, changes: Mapping[str, Any] | None = None, body: str | None = None
+) -> str:
     """``content`` (the file ``file`` was read from) with front matter ``changes``
     (``key: value``; :data:`REMOVE` removes a key) and, if given, a new body.
 
@@ -180,8 +194,7 @@ def edit_card(file: CardFile, content: str, changes: Mapping[str, Any] | None = 
     result would not read back with exactly the intended fields and body.
     """
     changes = dict(changes or {})
-    if not content.startswith(file.front_matter) or \
-            content[len(file.front_matter):] != file.body:
+    if not content.startswith(file.front_matter) or content[len(file.front_matter) :] != file.body:
         raise EditError(f"{file.path} changed since it was read")
     changes = {k: v for k, v in changes.items() if _needed(file, k, v)}
     new_body = file.body if body is None else body

@@ -40,15 +40,18 @@ CARD_FILE_RE = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]{0,99})\.(?P<lang>[a-z]{2
 #: A card's slug, wherever one comes from (a file name, deck.yaml, JSON, a PO context):
 #: use it with ``fullmatch`` (``$`` would let a final line feed through).
 CARD_SLUG_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")
-_GUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
-                      r"[0-9a-fA-F]{12}$")
+_GUID_RE = re.compile(
+    r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
+    r"[0-9a-fA-F]{12}$"
+)
 DECK_FILE = "deck.yaml"
 REVIEWED_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 DECK_FIELDS = ("name", "guid", "creator", "cards")
 
 
-def read_yaml_mapping(text: str, path: str, first_line: int,
-                      problems: list[Problem]) -> tuple[dict[str, Any], dict[str, int]] | None:
+def read_yaml_mapping(
+    text: str, path: str, first_line: int, problems: list[Problem]
+) -> tuple[dict[str, Any], dict[str, int]] | None:
     """A YAML mapping and the line of each key (``first_line`` is the text's first line).
 
     Keys of nested mappings are listed too, as ``parent.key``.
@@ -60,22 +63,40 @@ def read_yaml_mapping(text: str, path: str, first_line: int,
     if node is None:
         return {}, {}
     if not isinstance(node, yaml.MappingNode) or not isinstance(data, dict):
-        problems.append(Problem(path, first_line, "expected 'key: value' lines",
-                                "the front matter is a YAML mapping"))
+        problems.append(
+            Problem(
+                path,
+                first_line,
+                "expected 'key: value' lines",
+                "the front matter is a YAML mapping",
+            )
+        )
         return None
     lines: dict[str, int] = {}
     _key_lines(node, "", first_line, path, lines, problems)
     return {str(k): v for k, v in data.items()}, lines
 
 
-def _key_lines(node: yaml.MappingNode, prefix: str, first_line: int, path: str,
-               lines: dict[str, int], problems: list[Problem]) -> None:
+def _key_lines(
+    node: yaml.MappingNode,
+    prefix: str,
+    first_line: int,
+    path: str,
+    lines: dict[str, int],
+    problems: list[Problem],
+) -> None:
     for key_node, value_node in node.value:
         key = prefix + str(key_node.value)
         line = first_line + key_node.start_mark.line
         if key in lines:
-            problems.append(Problem(path, line, f"'{key}' is set twice",
-                                    f"the first one is on line {lines[key]}; keep one"))
+            problems.append(
+                Problem(
+                    path,
+                    line,
+                    f"'{key}' is set twice",
+                    f"the first one is on line {lines[key]}; keep one",
+                )
+            )
         lines[key] = line
         if isinstance(value_node, yaml.MappingNode):
             _key_lines(value_node, key + ".", first_line, path, lines, problems)
@@ -86,8 +107,14 @@ def parse_card_file(path: Path, deck: str, problems: list[Problem]) -> CardFile 
     display = str(path)
     match = CARD_FILE_RE.match(path.name)
     if match is None:
-        problems.append(Problem(display, 1, "card files are named <slug>.<language>.md",
-                                "e.g. storm-hawk.en.md, storm-hawk.fr.md (lower case, hyphens)"))
+        problems.append(
+            Problem(
+                display,
+                1,
+                "card files are named <slug>.<language>.md",
+                "e.g. storm-hawk.en.md, storm-hawk.fr.md (lower case, hyphens)",
+            )
+        )
         return None
     try:
         text = decode(read_file(path, MAX_CARD_FILE_BYTES, "card file"), display)
@@ -97,18 +124,26 @@ def parse_card_file(path: Path, deck: str, problems: list[Problem]) -> CardFile 
     return parse_card_text(display, deck, text, problems)
 
 
-def parse_card_text(display: str, deck: str, text: str,
-                    problems: list[Problem]) -> CardFile | None:
+def parse_card_text(display: str, deck: str, text: str, problems: list[Problem]) -> CardFile | None:
     """Parse the content of the card file at ``display`` (a path: it names the card)."""
     match = CARD_FILE_RE.match(Path(display).name)
     if match is None:
-        problems.append(Problem(display, 1, "card files are named <slug>.<language>.md",
-                                "e.g. storm-hawk.en.md (lower case, digits, hyphens)"))
+        problems.append(
+            Problem(
+                display,
+                1,
+                "card files are named <slug>.<language>.md",
+                "e.g. storm-hawk.en.md (lower case, digits, hyphens)",
+            )
+        )
         return None
     front, body, body_line = split_front_matter(text)
     if not front:
-        hint = ("close it with a line holding only ---" if text.startswith("---")
-                else "start the file with ---, the card's fields, then ---")
+        hint = (
+            "close it with a line holding only ---"
+            if text.startswith("---")
+            else "start the file with ---, the card's fields, then ---"
+        )
         problems.append(Problem(display, 1, "no front matter", hint))
         return None
     content = "".join(front.splitlines(keepends=True)[1:-1])
@@ -116,8 +151,9 @@ def parse_card_text(display: str, deck: str, text: str,
     if parsed is None:
         return None
     fields, lines = parsed
-    card = CardFile(display, deck, match["slug"], match["lang"], fields, lines, body,
-                    body_line, front)
+    card = CardFile(
+        display, deck, match["slug"], match["lang"], fields, lines, body, body_line, front
+    )
     check_card_fields(card, problems)
     return card
 
@@ -134,19 +170,36 @@ def check_card_fields(card: CardFile, problems: list[Problem]) -> None:
         if key in allowed:
             continue
         if not card.is_source and key in INHERITED_FIELDS:
-            problem(key, f"'{key}' is inherited from the source card",
-                    f"set it in {card.slug}.{SOURCE_LANGUAGE}.md; a translation holds only "
-                    f"{', '.join(TRANSLATION_FIELDS)}")
+            problem(
+                key,
+                f"'{key}' is inherited from the source card",
+                f"set it in {card.slug}.{SOURCE_LANGUAGE}.md; a translation holds only "
+                f"{', '.join(TRANSLATION_FIELDS)}",
+            )
         else:
             problem(key, f"unknown key '{key}'", did_you_mean(key, list(allowed)))
     for key in ("name",):
         if not _text(fields.get(key)):
             problem(key, "the card has no name", "add 'name: ...' (the first name line)")
-    for key in ("name2", "subtype", "info", "artist", "licensor", "license", "serie",
-                "artwork_url", "reviewer"):
+    for key in (
+        "name2",
+        "subtype",
+        "info",
+        "artist",
+        "licensor",
+        "license",
+        "serie",
+        "artwork_url",
+        "reviewer",
+    ):
         if key in fields and not isinstance(fields[key], str | type(None)):
-            problem(key, f"'{key}' must be text", f"quote it: {key}: \"{fields[key]}\""
-                    if not isinstance(fields[key], dict | list) else "write it on one line")
+            problem(
+                key,
+                f"'{key}' must be text",
+                f'quote it: {key}: "{fields[key]}"'
+                if not isinstance(fields[key], dict | list)
+                else "write it on one line",
+            )
     if "name" in fields and isinstance(fields["name"], dict | list | bool):
         problem("name", "'name' must be text", "write the name on one line")
     for key, value in fields.items():
@@ -156,12 +209,14 @@ def check_card_fields(card: CardFile, problems: list[Problem]) -> None:
     _check_body(card, problems)
     _check_choice(card, "status", STATUSES, required=False, problems=problems)
     if rule_codes(fields.get("lint-ignore")) is None:
-        problem("lint-ignore", "'lint-ignore' lists rule codes",
-                "e.g. lint-ignore: [TR404, GL1]")
+        problem("lint-ignore", "'lint-ignore' lists rule codes", "e.g. lint-ignore: [TR404, GL1]")
     guid = fields.get("guid")
     if guid is not None and not _GUID_RE.match(str(guid)):
-        problem("guid", f"'{guid}' is not an Aminduna guid",
-                "a guid looks like 3e2a7c51-0b9d-4f0e-a6c4-1d2e3f405162")
+        problem(
+            "guid",
+            f"'{guid}' is not an Aminduna guid",
+            "a guid looks like 3e2a7c51-0b9d-4f0e-a6c4-1d2e3f405162",
+        )
     if card.is_source:
         _check_source_values(card, problems)
     else:
@@ -169,14 +224,20 @@ def check_card_fields(card: CardFile, problems: list[Problem]) -> None:
             problem("wip", "'wip' is true or false")
         reviewed = fields.get("reviewed")
         if reviewed is not None and not REVIEWED_RE.match(str(reviewed)):
-            problem("reviewed", f"'{reviewed}' is not a review date",
-                    "written by 'translator review' as a date, e.g. reviewed: 2026-11-30")
+            problem(
+                "reviewed",
+                f"'{reviewed}' is not a review date",
+                "written by 'translator review' as a date, e.g. reviewed: 2026-11-30",
+            )
         source = fields.get("source")
         if source is not None and not (isinstance(source, str) and FINGERPRINT_RE.match(source)):
-            problem("source", f"'{source}' is not a source fingerprint",
-                    "it is written by translator, in quotes (five groups of four "
-                    "hexadecimal digits, e.g. source: \"1a2b-3c4d-5e6f-7a8b-9c0d\"); "
-                    "remove it to reset")
+            problem(
+                "source",
+                f"'{source}' is not a source fingerprint",
+                "it is written by translator, in quotes (five groups of four "
+                'hexadecimal digits, e.g. source: "1a2b-3c4d-5e6f-7a8b-9c0d"); '
+                "remove it to reset",
+            )
 
 
 def check_line(path: str, line: int, key: str, value: str, problems: list[Problem]) -> None:
@@ -194,8 +255,9 @@ def _check_body(card: CardFile, problems: list[Problem]) -> None:
     body = card.body
     found_long = too_long(body, one_line=False)
     if found_long:
-        problems.append(Problem(card.path, card.body_line, f"the card text {found_long[0]}",
-                                found_long[1]))
+        problems.append(
+            Problem(card.path, card.body_line, f"the card text {found_long[0]}", found_long[1])
+        )
         return
     found = bad_characters(body, one_line=False)
     if found:
@@ -203,26 +265,45 @@ def _check_body(card: CardFile, problems: list[Problem]) -> None:
         line, column = position(body, index)
         line += card.body_line - 1
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-        problems.append(Problem(card.path, line, f"the card text holds the invisible "
-                                f"character {describe(char)}{more}",
-                                "delete it (translator markup check --fix does)", column))
+        problems.append(
+            Problem(
+                card.path,
+                line,
+                f"the card text holds the invisible character {describe(char)}{more}",
+                "delete it (translator markup check --fix does)",
+                column,
+            )
+        )
 
 
 def _text(value: Any) -> bool:
     return isinstance(value, str | int | float) and str(value).strip() != ""
 
 
-def _check_choice(card: CardFile, key: str, choices: tuple[str, ...], required: bool,
-                  problems: list[Problem]) -> None:
+def _check_choice(
+    card: CardFile, key: str, choices: tuple[str, ...], required: bool, problems: list[Problem]
+) -> None:
     value = card.fields.get(key)
     if value is None:
         if required:
-            problems.append(Problem(card.path, card.line("name"), f"the card has no {key}",
-                                    f"add '{key}: ...', one of: {', '.join(choices)}"))
+            problems.append(
+                Problem(
+                    card.path,
+                    card.line("name"),
+                    f"the card has no {key}",
+                    f"add '{key}: ...', one of: {', '.join(choices)}",
+                )
+            )
         return
     if str(value) not in choices:
-        problems.append(Problem(card.path, card.line(key), f"unknown {key} '{value}'",
-                                did_you_mean(str(value), choices)))
+        problems.append(
+            Problem(
+                card.path,
+                card.line(key),
+                f"unknown {key} '{value}'",
+                did_you_mean(str(value), choices),
+            )
+        )
 
 
 def _check_source_values(card: CardFile, problems: list[Problem]) -> None:
@@ -236,22 +317,28 @@ def _check_source_values(card: CardFile, problems: list[Problem]) -> None:
 
     cost = fields.get("cost")
     if cost is not None and not (is_count(cost) or str(cost) == "X"):
-        problem("cost", f"cost {_shown(cost)} is not a number" + _range(cost),
-                "a whole number, or X")
+        problem(
+            "cost", f"cost {_shown(cost)} is not a number" + _range(cost), "a whole number, or X"
+        )
     loyalty = fields.get("loyalty")
     if loyalty is not None and not (is_count(loyalty) and 0 <= int(loyalty) <= 3):
-        problem("loyalty", f"loyalty '{loyalty}' is not 0, 1, 2 or 3",
-                "the number of loyalty marks printed")
+        problem(
+            "loyalty",
+            f"loyalty '{loyalty}' is not 0, 1, 2 or 3",
+            "the number of loyalty marks printed",
+        )
     for key, types in (("attack", HAS_ATTACK), ("defense", HAS_DEFENSE)):
         value = fields.get(key)
         if value is None:
             continue
         if not is_count(value):
-            problem(key, f"{key} {_shown(value)} is not a number" + _range(value),
-                    "a whole number")
+            problem(key, f"{key} {_shown(value)} is not a number" + _range(value), "a whole number")
         elif card_type in CARD_TYPES and card_type not in types:
-            problem(key, f"a {card_type} card prints no {key}",
-                    f"remove '{key}' (only {' and '.join(sorted(types))} cards have one)")
+            problem(
+                key,
+                f"a {card_type} card prints no {key}",
+                f"remove '{key}' (only {' and '.join(sorted(types))} cards have one)",
+            )
     artwork = fields.get("artwork")
     if artwork is not None:
         try:
@@ -277,8 +364,10 @@ def artwork_path(card: CardFile, allowed: tuple[Path, ...] | None = None) -> Pat
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        raise OutsideLibrary(f"artwork {_shown(value)} is not a path",
-                             "a path relative to the card file, e.g. art/storm-hawk.jpg")
+        raise OutsideLibrary(
+            f"artwork {_shown(value)} is not a path",
+            "a path relative to the card file, e.g. art/storm-hawk.jpg",
+        )
     deck = Path(card.path).parent
     if _plainly_inside(deck, value):
         target = (deck / value).absolute()
@@ -286,14 +375,19 @@ def artwork_path(card: CardFile, allowed: tuple[Path, ...] | None = None) -> Pat
         target = (deck / value).resolve()
         roots = [deck.resolve(), *(config.allowed_folders() if allowed is None else allowed)]
         if not any(target.is_relative_to(root) for root in roots):
-            raise OutsideLibrary(f"artwork '{value}' is outside the library",
-                                 f"it leads to {target}; keep artwork in the deck folder "
-                                 "(e.g. art/) or allow its folder in translator.toml "
-                                 "([library] allow-paths)")
+            raise OutsideLibrary(
+                f"artwork '{value}' is outside the library",
+                f"it leads to {target}; keep artwork in the deck folder "
+                "(e.g. art/) or allow its folder in translator.toml "
+                "([library] allow-paths)",
+            )
     if not target.is_file():
-        raise ArtworkMissing(f"artwork '{value}' not found",
-                             f"no file {deck / value}: the path is relative to the card "
-                             "file; remove the key if the card has no artwork yet", target)
+        raise ArtworkMissing(
+            f"artwork '{value}' not found",
+            f"no file {deck / value}: the path is relative to the card "
+            "file; remove the key if the card has no artwork yet",
+            target,
+        )
     return target
 
 
@@ -312,8 +406,7 @@ def _plainly_inside(deck: Path, value: str) -> bool:
     parts = PurePath(value).parts
     if not parts or PurePath(value).is_absolute() or ".." in parts:
         return False
-    return not any(os.path.islink(deck.joinpath(*parts[:i]))
-                   for i in range(1, len(parts) + 1))
+    return not any(os.path.islink(deck.joinpath(*parts[:i])) for i in range(1, len(parts) + 1))
 
 
 def inside_library(path: Path, deck: Path) -> bool:
@@ -321,8 +414,7 @@ def inside_library(path: Path, deck: Path) -> bool:
     if path.parent == deck and not os.path.islink(path):
         return True
     real = path.resolve()
-    return any(real.is_relative_to(root)
-               for root in (deck.resolve(), *config.allowed_folders()))
+    return any(real.is_relative_to(root) for root in (deck.resolve(), *config.allowed_folders()))
 
 
 def _shown(value: Any) -> str:
@@ -331,8 +423,12 @@ def _shown(value: Any) -> str:
 
 
 def _range(value: Any) -> str:
-    return f" from 0 to {MAX_STAT}" if isinstance(value, int) or (
-        isinstance(value, str) and value.isascii() and value.isdigit()) else ""
+    return (
+        f" from 0 to {MAX_STAT}"
+        if isinstance(value, int)
+        or (isinstance(value, str) and value.isascii() and value.isdigit())
+        else ""
+    )
 
 
 def is_count(value: Any) -> bool:
@@ -342,8 +438,7 @@ def is_count(value: Any) -> bool:
         return False
     if isinstance(value, int):
         return 0 <= value <= MAX_STAT
-    return isinstance(value, str) and DIGITS_RE.match(value) is not None and \
-        int(value) <= MAX_STAT
+    return isinstance(value, str) and DIGITS_RE.match(value) is not None and int(value) <= MAX_STAT
 
 
 #: A number as a card file or Aminduna writes it: ASCII digits ('²' and '٣' are not).
@@ -370,46 +465,73 @@ def parse_deck_text(display: str, text: str, problems: list[Problem]) -> Deck | 
     data, lines = parsed
     for key in (k for k in lines if "." not in k):
         if key not in DECK_FIELDS:
-            problems.append(Problem(display, lines[key], f"unknown key '{key}'",
-                                    did_you_mean(key, DECK_FIELDS)))
+            problems.append(
+                Problem(display, lines[key], f"unknown key '{key}'", did_you_mean(key, DECK_FIELDS))
+            )
     name = data.get("name")
     if not _text(name):
         problems.append(Problem(display, 1, "the deck has no name", "add 'name: ...'"))
     cards = data.get("cards") or {}
     quantities: dict[str, int] = {}
     if not isinstance(cards, dict):
-        problems.append(Problem(display, lines.get("cards", 1), "'cards' lists slug: quantity",
-                                "e.g.\ncards:\n  storm-hawk: 3"))
+        problems.append(
+            Problem(
+                display,
+                lines.get("cards", 1),
+                "'cards' lists slug: quantity",
+                "e.g.\ncards:\n  storm-hawk: 3",
+            )
+        )
     else:
         for slug, quantity in cards.items():
-            if not (isinstance(quantity, int) and not isinstance(quantity, bool)
-                    and 0 < quantity <= MAX_QUANTITY):
-                problems.append(Problem(display, lines.get(f"cards.{slug}", 1),
-                                        f"quantity of '{slug}' is not a positive number "
-                                        f"(at most {MAX_QUANTITY})", f"{slug}: 1"))
+            if not (
+                isinstance(quantity, int)
+                and not isinstance(quantity, bool)
+                and 0 < quantity <= MAX_QUANTITY
+            ):
+                problems.append(
+                    Problem(
+                        display,
+                        lines.get(f"cards.{slug}", 1),
+                        f"quantity of '{slug}' is not a positive number (at most {MAX_QUANTITY})",
+                        f"{slug}: 1",
+                    )
+                )
                 continue
             if isinstance(slug, int) and not isinstance(slug, bool):
                 slug = str(slug)  # noqa: PLW2901 - YAML reads 1000: as a number
             if not (isinstance(slug, str) and CARD_SLUG_RE.fullmatch(slug)):
-                problems.append(Problem(display, lines.get(f"cards.{slug}", 1),
-                                        f"{_shown(slug)} is not a card slug",
-                                        "lower-case letters, digits and hyphens, as in the "
-                                        "card's file name"))
+                problems.append(
+                    Problem(
+                        display,
+                        lines.get(f"cards.{slug}", 1),
+                        f"{_shown(slug)} is not a card slug",
+                        "lower-case letters, digits and hyphens, as in the card's file name",
+                    )
+                )
                 continue
             quantities[str(slug)] = quantity
     guid = data.get("guid")
     if guid is not None and not _GUID_RE.match(str(guid)):
-        problems.append(Problem(display, lines.get("guid", 1),
-                                f"{_shown(guid)} is not a guid"))
+        problems.append(Problem(display, lines.get("guid", 1), f"{_shown(guid)} is not a guid"))
     for key in ("name", "creator"):
         value = data.get(key)
         if value is None:
             continue
         if not isinstance(value, str | int | float) or isinstance(value, bool):
-            problems.append(Problem(display, lines.get(key, 1), f"'{key}' must be text",
-                                    f"e.g. {key}: Jane Doe"))
+            problems.append(
+                Problem(
+                    display, lines.get(key, 1), f"'{key}' must be text", f"e.g. {key}: Jane Doe"
+                )
+            )
             data[key] = None
         else:
             check_line(display, lines.get(key, 1), key, str(value), problems)
-    return Deck(str(name or path.parent.name), str(path.parent), quantities,
-                str(guid) if guid else None, data.get("creator"), lines)
+    return Deck(
+        str(name or path.parent.name),
+        str(path.parent),
+        quantities,
+        str(guid) if guid else None,
+        data.get("creator"),
+        lines,
+    )

@@ -30,15 +30,27 @@ def deck_directories(paths: Iterable[str], problems: list[Problem]) -> list[Path
         if path.is_file():
             directory = path.parent
             if not (directory / DECK_FILE).is_file():
-                problems.append(Problem(str(path), 1, f"no {DECK_FILE} next to this file",
-                                        "a deck directory names its deck in deck.yaml"))
+                problems.append(
+                    Problem(
+                        str(path),
+                        1,
+                        f"no {DECK_FILE} next to this file",
+                        "a deck directory names its deck in deck.yaml",
+                    )
+                )
                 continue
             found.append(directory)
         elif path.is_dir():
             decks = sorted(p.parent for p in path.rglob(DECK_FILE))
             if not decks:
-                problems.append(Problem(str(path), 0, f"no deck here (no {DECK_FILE} found)",
-                                        "decks live in cards/<deck>/deck.yaml"))
+                problems.append(
+                    Problem(
+                        str(path),
+                        0,
+                        f"no deck here (no {DECK_FILE} found)",
+                        "decks live in cards/<deck>/deck.yaml",
+                    )
+                )
             found.extend(decks)
         else:
             problems.append(Problem(str(path), 0, "no such file or directory"))
@@ -64,9 +76,14 @@ def load_library(paths: Iterable[str]) -> tuple[Library, list[Problem]]:
             continue
         key = deck.slug
         if key in library.decks:
-            problems.append(Problem(str(directory / DECK_FILE), 1,
-                                    f"two decks are named '{key}'",
-                                    f"the other one is {library.decks[key].directory}"))
+            problems.append(
+                Problem(
+                    str(directory / DECK_FILE),
+                    1,
+                    f"two decks are named '{key}'",
+                    f"the other one is {library.decks[key].directory}",
+                )
+            )
             continue
         library.decks[key] = deck
         for path in sorted(directory.glob("*.md")):
@@ -86,26 +103,43 @@ def load_library(paths: Iterable[str]) -> tuple[Library, list[Problem]]:
 
 
 def _outside(path: Path) -> Problem:
-    return Problem(str(path), 1, f"is a link to {path.resolve()}, outside the library",
-                   "a card library holds its files; copy the file here instead of linking "
-                   "it (or allow its folder in translator.toml: [library] allow-paths)")
+    return Problem(
+        str(path),
+        1,
+        f"is a link to {path.resolve()}, outside the library",
+        "a card library holds its files; copy the file here instead of linking "
+        "it (or allow its folder in translator.toml: [library] allow-paths)",
+    )
 
 
-def _check_across_files(library: Library, problems: list[Problem],
-                        unusable: set[tuple[str, str]]) -> None:
+def _check_across_files(
+    library: Library, problems: list[Problem], unusable: set[tuple[str, str]]
+) -> None:
     seen_slugs: dict[str, str] = {}
     seen_guids: dict[str, tuple[str, int]] = {}
     for (deck, slug), card in sorted(library.cards.items()):
         source_file = (library.decks[deck].directory, f"{slug}.{SOURCE_LANGUAGE}.md")
         if card.source is None and source_file not in unusable:
             for version in card.translations.values():
-                problems.append(Problem(version.path, 1, "translation without a source card",
-                                        f"{slug}.{SOURCE_LANGUAGE}.md is missing in "
-                                        f"{library.decks[deck].directory}"))
+                problems.append(
+                    Problem(
+                        version.path,
+                        1,
+                        "translation without a source card",
+                        f"{slug}.{SOURCE_LANGUAGE}.md is missing in "
+                        f"{library.decks[deck].directory}",
+                    )
+                )
         if slug in seen_slugs and seen_slugs[slug] != deck:
             path = (card.source or next(iter(card.translations.values()))).path
-            problems.append(Problem(path, 1, f"the slug '{slug}' is used in two decks",
-                                    f"also in deck '{seen_slugs[slug]}'; rename one of them"))
+            problems.append(
+                Problem(
+                    path,
+                    1,
+                    f"the slug '{slug}' is used in two decks",
+                    f"also in deck '{seen_slugs[slug]}'; rename one of them",
+                )
+            )
         seen_slugs.setdefault(slug, deck)
         for version in (card.source, *card.translations.values()):
             if version is None or not version.fields.get("guid"):
@@ -113,20 +147,31 @@ def _check_across_files(library: Library, problems: list[Problem],
             guid = str(version.fields["guid"])
             if guid in seen_guids:
                 other, line = seen_guids[guid]
-                problems.append(Problem(version.path, version.line("guid"),
-                                        f"guid {guid} is used twice",
-                                        f"also in {other}:{line}; each card version has its own"))
+                problems.append(
+                    Problem(
+                        version.path,
+                        version.line("guid"),
+                        f"guid {guid} is used twice",
+                        f"also in {other}:{line}; each card version has its own",
+                    )
+                )
             else:
                 seen_guids[guid] = (version.path, version.line("guid"))
     for name, deck in library.decks.items():
         for slug in deck.quantities:
             card = library.cards.get((name, slug))
             if (card is None or card.source is None) and (
-                    deck.directory, f"{slug}.{SOURCE_LANGUAGE}.md") not in unusable:
-                problems.append(Problem(str(Path(deck.directory) / "deck.yaml"),
-                                        deck.lines.get(f"cards.{slug}", 1),
-                                        f"the deck lists '{slug}', which has no card file",
-                                        f"create {slug}.{SOURCE_LANGUAGE}.md or fix the slug"))
+                deck.directory,
+                f"{slug}.{SOURCE_LANGUAGE}.md",
+            ) not in unusable:
+                problems.append(
+                    Problem(
+                        str(Path(deck.directory) / "deck.yaml"),
+                        deck.lines.get(f"cards.{slug}", 1),
+                        f"the deck lists '{slug}', which has no card file",
+                        f"create {slug}.{SOURCE_LANGUAGE}.md or fix the slug",
+                    )
+                )
 
 
 def is_card_file(path: Path) -> bool:

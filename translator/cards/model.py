@@ -48,13 +48,43 @@ def is_default_footer(text: str | None, lang: str) -> bool:
     default = DEFAULT_FOOTERS.get(lang)
     return bool(text) and default is not None and spacing_key(text) == spacing_key(default)
 
+
 #: Front matter of a source card, in the order files are written.
-SOURCE_FIELDS = ("name", "name2", "type", "faction", "subtype", "cost", "loyalty", "attack",
-                 "defense", "info", "artwork", "artwork_url", "artist", "licensor", "license",
-                 "status", "serie", "guid", "lint-ignore")
+SOURCE_FIELDS = (
+    "name",
+    "name2",
+    "type",
+    "faction",
+    "subtype",
+    "cost",
+    "loyalty",
+    "attack",
+    "defense",
+    "info",
+    "artwork",
+    "artwork_url",
+    "artist",
+    "licensor",
+    "license",
+    "status",
+    "serie",
+    "guid",
+    "lint-ignore",
+)
 #: Front matter of a translation: what is translated, its identity and provenance.
-TRANSLATION_FIELDS = ("name", "name2", "subtype", "info", "status", "wip", "guid", "source",
-                      "reviewed", "reviewer", "lint-ignore")
+TRANSLATION_FIELDS = (
+    "name",
+    "name2",
+    "subtype",
+    "info",
+    "status",
+    "wip",
+    "guid",
+    "source",
+    "reviewed",
+    "reviewer",
+    "lint-ignore",
+)
 #: What a translation translates (``text`` is the body), and so what its fingerprint of
 #: the source covers.
 TRANSLATED_FIELDS = ("name", "name2", "subtype", "text", "info")
@@ -129,8 +159,14 @@ class Card:
                     return value
             if key == "info":
                 return DEFAULT_FOOTERS.get(lang, DEFAULT_FOOTERS[SOURCE_LANGUAGE])
-            if lang != SOURCE_LANGUAGE and key in ("status", "guid", "wip", "source",
-                                                   "reviewed", "reviewer"):
+            if lang != SOURCE_LANGUAGE and key in (
+                "status",
+                "guid",
+                "wip",
+                "source",
+                "reviewed",
+                "reviewer",
+            ):
                 return None
         if self.source is None:
             return None
@@ -142,8 +178,7 @@ class Card:
 
 
 def _field_value(source: CardFile, key: str) -> str:
-    value = (source.body.replace("\r\n", "\n").strip() if key == "text"
-             else source.fields.get(key))
+    value = source.body.replace("\r\n", "\n").strip() if key == "text" else source.fields.get(key)
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
@@ -166,18 +201,24 @@ def field_hash(source: CardFile, key: str) -> str:
 
 def _legacy_fingerprint(source: CardFile) -> str:
     """The first fingerprint format: one 12-digit hash of all translated fields."""
-    values = {key: (source.body.replace("\r\n", "\n").strip() if key == "text"
-                    else source.fields.get(key)) for key in TRANSLATED_FIELDS}
+    values = {
+        key: (
+            source.body.replace("\r\n", "\n").strip() if key == "text" else source.fields.get(key)
+        )
+        for key in TRANSLATED_FIELDS
+    }
     data = json.dumps(values, ensure_ascii=False, sort_keys=True, default=str)
     return hashlib.sha256(data.encode("utf-8")).hexdigest()[:12]
 
 
-FINGERPRINT_RE = re.compile(r"^(?:[0-9a-f]{4}(?:-[0-9a-f]{4}){" + str(len(TRANSLATED_FIELDS) - 1)
-                            + r"}|[0-9a-f]{12})$")
+FINGERPRINT_RE = re.compile(
+    r"^(?:[0-9a-f]{4}(?:-[0-9a-f]{4}){" + str(len(TRANSLATED_FIELDS) - 1) + r"}|[0-9a-f]{12})$"
+)
 
 
-def changed_fields(fingerprint: str, source: CardFile,
-                   current: str | None = None) -> list[str] | None:
+def changed_fields(
+    fingerprint: str, source: CardFile, current: str | None = None
+) -> list[str] | None:
     """The source fields changed since ``fingerprint`` was taken: ``[]`` when none.
 
     ``None`` when the fingerprint is in the old single-hash format and does not
@@ -188,8 +229,7 @@ def changed_fields(fingerprint: str, source: CardFile,
         return [] if fingerprint == _legacy_fingerprint(source) else None
     now = (current or source_fingerprint(source)).split("-")
     then = fingerprint.split("-")
-    return [key for key, old, new in zip(TRANSLATED_FIELDS, then, now, strict=False)
-            if old != new]
+    return [key for key, old, new in zip(TRANSLATED_FIELDS, then, now, strict=False) if old != new]
 
 
 @dataclass
@@ -219,8 +259,9 @@ class Library:
 
     def add(self, card_file: CardFile) -> Card:
         """File a card version under its card (created on its first version)."""
-        card = self.cards.setdefault((card_file.deck, card_file.slug),
-                                     Card(card_file.slug, card_file.deck, None))
+        card = self.cards.setdefault(
+            (card_file.deck, card_file.slug), Card(card_file.slug, card_file.deck, None)
+        )
         if card_file.is_source:
             card.source = card_file
         else:
@@ -237,8 +278,9 @@ class Library:
         for (deck, slug), card in self.cards.items():
             files = [card.source, *card.translations.values()]
             if reference in (slug, f"{deck}/{slug}") or any(
-                    f is not None and (f.path == reference or f.fields.get("guid") == reference)
-                    for f in files):
+                f is not None and (f.path == reference or f.fields.get("guid") == reference)
+                for f in files
+            ):
                 matches.append(card)
         return matches
 

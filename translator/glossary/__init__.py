@@ -1,11 +1,11 @@
 """The community's vocabulary: French Lexique, Esperanto Leksikono, abilities lists.
 
-    from translator import glossary
+from translator import glossary
 
-    fr, problems = glossary.load_glossary("fr", library=["cards/"])
-    matcher = glossary.Matcher(fr)
-    for match in matcher.find("Mets un marqueur sur la créature ciblée."):
-        print(match.text, match.hit.id, match.hit.status)
+fr, problems = glossary.load_glossary("fr", library=["cards/"])
+matcher = glossary.Matcher(fr)
+for match in matcher.find("Mets un marqueur sur la créature ciblée."):
+    print(match.text, match.hit.id, match.hit.status)
 """
 
 from __future__ import annotations

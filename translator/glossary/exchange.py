@@ -16,8 +16,11 @@ import xml.etree.ElementTree as ET
 
 from .model import Glossary, Term
 
-TBX_STATUS = {"preferred": "preferredTerm-admn-sts", "admitted": "admittedTerm-admn-sts",
-              "deprecated": "deprecatedTerm-admn-sts"}
+TBX_STATUS = {
+    "preferred": "preferredTerm-admn-sts",
+    "admitted": "admittedTerm-admn-sts",
+    "deprecated": "deprecatedTerm-admn-sts",
+}
 TBX_GENDER = {"m": "masculine", "f": "feminine"}
 _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
@@ -55,8 +58,9 @@ def to_tbx(glossary: Glossary, english: Glossary | None = None) -> str:
     """The glossary as TBX (English source, the glossary's language as target)."""
     root = ET.Element("martif", {"type": "TBX", _XML_LANG: "en"})
     header = ET.SubElement(ET.SubElement(root, "martifHeader"), "fileDesc")
-    ET.SubElement(ET.SubElement(header, "sourceDesc"), "p").text = (
-        f"Arcmage glossary, English to {glossary.lang}, from the Arcmage wiki")
+    ET.SubElement(
+        ET.SubElement(header, "sourceDesc"), "p"
+    ).text = f"Arcmage glossary, English to {glossary.lang}, from the Arcmage wiki"
     body = ET.SubElement(ET.SubElement(root, "text"), "body")
     for entry in glossary.entries.values():
         term_entry = ET.SubElement(body, "termEntry", id=entry.id)
@@ -87,13 +91,26 @@ def to_tbx(glossary: Glossary, english: Glossary | None = None) -> str:
             _tig(target, term, "noun")
     ET.indent(root)
     declaration = '<?xml version="1.0" encoding="UTF-8"?>\n'
-    doctype = ('<!DOCTYPE martif PUBLIC "ISO 12200:1999A//DTD MARTIF core (DXFcdV04)//EN" '
-               '"TBXcdv04.dtd">\n')
+    doctype = (
+        '<!DOCTYPE martif PUBLIC "ISO 12200:1999A//DTD MARTIF core (DXFcdV04)//EN" '
+        '"TBXcdv04.dtd">\n'
+    )
     return declaration + doctype + ET.tostring(root, encoding="unicode") + "\n"
 
 
-CSV_COLUMNS = ("id", "section", "en", "term", "status", "part_of_speech", "gender",
-               "replaced_by", "date", "evidence", "note")
+CSV_COLUMNS = (
+    "id",
+    "section",
+    "en",
+    "term",
+    "status",
+    "part_of_speech",
+    "gender",
+    "replaced_by",
+    "date",
+    "evidence",
+    "note",
+)
 
 
 def to_csv(glossary: Glossary) -> str:
@@ -103,14 +120,51 @@ def to_csv(glossary: Glossary) -> str:
     writer.writerow(CSV_COLUMNS)
     for entry in glossary.entries.values():
         for term in entry.terms:
-            writer.writerow([entry.id, entry.section, entry.en, term.text, term.status,
-                             entry.pos, term.gender or "", term.replaced_by or "",
-                             term.date or "", term.evidence or "", entry.note or ""])
+            writer.writerow(
+                [
+                    entry.id,
+                    entry.section,
+                    entry.en,
+                    term.text,
+                    term.status,
+                    entry.pos,
+                    term.gender or "",
+                    term.replaced_by or "",
+                    term.date or "",
+                    term.evidence or "",
+                    entry.note or "",
+                ]
+            )
     for ability in glossary.abilities.values():
-        writer.writerow([ability.id, "ability", ability.en, ability.name, ability.status,
-                         "noun", "", "", "", "", ability.note or ""])
+        writer.writerow(
+            [
+                ability.id,
+                "ability",
+                ability.en,
+                ability.name,
+                ability.status,
+                "noun",
+                "",
+                "",
+                "",
+                "",
+                ability.note or "",
+            ]
+        )
         for term in ability.deprecated:
-            writer.writerow([ability.id, "ability", ability.en, term.text, "deprecated",
-                             "noun", "", term.replaced_by or "", term.date or "",
-                             term.evidence or "", ""])
+            writer.writerow(
+                [
+                    ability.id,
+                    "ability",
+                    ability.en,
+                    term.text,
+                    "deprecated",
+                    "noun",
+                    "",
+                    term.replaced_by or "",
+                    term.date or "",
+                    term.evidence or "",
+                    "",
+                ]
+            )
     return stream.getvalue()

@@ -14,16 +14,30 @@ from collections.abc import Iterable
 
 # French --------------------------------------------------------------------------------
 
-_AL_S = frozenset({"bal", "carnaval", "chacal", "festival", "récital", "régal", "fatal",
-                   "natal", "naval", "banal"})
+_AL_S = frozenset(
+    {
+        "bal",
+        "carnaval",
+        "chacal",
+        "festival",
+        "récital",
+        "régal",
+        "fatal",
+        "natal",
+        "naval",
+        "banal",
+    }
+)
 _EU_S = frozenset({"pneu", "bleu", "émeu", "landau", "sarrau"})
 
 
 def fr_plural(word: str) -> str:
     """Regular plural of a French noun or adjective."""
     if "-" in word:
-        return "-".join(fr_plural(part) if part.isalpha() and len(part) > 2 else part
-                        for part in word.split("-"))
+        return "-".join(
+            fr_plural(part) if part.isalpha() and len(part) > 2 else part
+            for part in word.split("-")
+        )
     lower = word.lower()
     if lower.endswith(("s", "x", "z")):
         return word
@@ -38,9 +52,19 @@ def fr_feminine(word: str) -> str:
     """Regular feminine of a French adjective or past participle."""
     if "-" in word:
         return "-".join(fr_feminine(part) for part in word.split("-"))
-    rules = (("e", "e"), ("ien", "ienne"), ("en", "enne"), ("on", "onne"), ("el", "elle"),
-             ("eil", "eille"), ("et", "ette"), ("eux", "euse"), ("if", "ive"), ("er", "ère"),
-             ("c", "que"))
+    rules = (
+        ("e", "e"),
+        ("ien", "ienne"),
+        ("en", "enne"),
+        ("on", "onne"),
+        ("el", "elle"),
+        ("eil", "eille"),
+        ("et", "ette"),
+        ("eux", "euse"),
+        ("if", "ive"),
+        ("er", "ère"),
+        ("c", "que"),
+    )
     for ending, feminine in rules:
         if word.endswith(ending):
             return word[: len(word) - len(ending)] + feminine
@@ -64,18 +88,50 @@ def fr_verb(word: str) -> set[str]:
         stem = word[:-2]
         soft = stem + "e" if stem.endswith("g") else stem  # mangeons
         imperative = stem + "e"
-        found = {word, stem + "e", stem + "es", stem + "ent", stem + "ez", soft + "ons",
-                 stem + "é", stem + "ée", stem + "és", stem + "ées", soft + "ant"}
+        found = {
+            word,
+            stem + "e",
+            stem + "es",
+            stem + "ent",
+            stem + "ez",
+            soft + "ons",
+            stem + "é",
+            stem + "ée",
+            stem + "és",
+            stem + "ées",
+            soft + "ant",
+        }
     elif word.endswith("ir") and len(word) > 3:
         stem = word[:-2]
         imperative = stem + "is"
-        found = {word, stem + "is", stem + "it", stem + "issent", stem + "issez",
-                 stem + "issons", stem + "i", stem + "ie", stem + "ies", stem + "issant"}
+        found = {
+            word,
+            stem + "is",
+            stem + "it",
+            stem + "issent",
+            stem + "issez",
+            stem + "issons",
+            stem + "i",
+            stem + "ie",
+            stem + "ies",
+            stem + "issant",
+        }
     elif word.endswith("dre") and not word.endswith("indre") and len(word) > 4:
         stem = word[:-2]  # défendre, perdre, répondre (peindre, joindre are irregular)
         imperative = stem + "s"
-        found = {word, stem + "s", stem, stem + "ent", stem + "ez", stem + "ons",
-                 stem + "u", stem + "ue", stem + "us", stem + "ues", stem + "ant"}
+        found = {
+            word,
+            stem + "s",
+            stem,
+            stem + "ent",
+            stem + "ez",
+            stem + "ons",
+            stem + "u",
+            stem + "ue",
+            stem + "us",
+            stem + "ues",
+            stem + "ant",
+        }
     else:
         return {word}
     found.update(f"{imperative}-{pronoun}" for pronoun in FR_ENCLITICS)
@@ -85,8 +141,29 @@ def fr_verb(word: str) -> set[str]:
 #: Words that end the agreeing part of a French noun phrase: what follows a
 #: preposition or an article (*points de défense*, *propriétaire de la cité*) does not
 #: take the head's number.
-_FR_STOP = frozenset({"de", "du", "des", "à", "au", "aux", "en", "sur", "pour", "contre",
-                      "dans", "avec", "sans", "par", "le", "la", "les", "un", "une"})
+_FR_STOP = frozenset(
+    {
+        "de",
+        "du",
+        "des",
+        "à",
+        "au",
+        "aux",
+        "en",
+        "sur",
+        "pour",
+        "contre",
+        "dans",
+        "avec",
+        "sans",
+        "par",
+        "le",
+        "la",
+        "les",
+        "un",
+        "une",
+    }
+)
 
 
 def _fr_phrase_plural(words: list[str]) -> str:
@@ -99,8 +176,7 @@ def _fr_phrase_plural(words: list[str]) -> str:
         core = word.rstrip(",;:")
         if agreeing and (core.lower() in _FR_STOP or "'" in core or "’" in core):
             agreeing = False
-        out.append(fr_plural(core) + word[len(core):] if agreeing and core[:1].isalpha()
-                   else word)
+        out.append(fr_plural(core) + word[len(core) :] if agreeing and core[:1].isalpha() else word)
     return " ".join(out)
 
 
@@ -108,7 +184,7 @@ def fr_forms(term: str, pos: str) -> set[str]:
     words = term.split(" ")
     head, rest = words[0], words[1:]
     core = head.rstrip(",;:")
-    tail = head[len(core):]
+    tail = head[len(core) :]
     if pos == "noun":
         heads = {core, fr_plural(core)}
     elif pos == "adjective":
@@ -151,10 +227,43 @@ def eo_word(word: str, pos: str) -> set[str]:
 
 #: Words after which an Esperanto phrase stops agreeing (*Infanoj de Geo*, *la supra
 #: karto de*): prepositions; *la* itself never takes an ending.
-_EO_PREPOSITIONS = frozenset({
-    "al", "anstataŭ", "antaŭ", "apud", "ĉe", "ĉirkaŭ", "da", "de", "dum", "ekster", "el",
-    "en", "ĝis", "inter", "je", "kontraŭ", "krom", "kun", "laŭ", "malgraŭ", "per", "po",
-    "por", "post", "preter", "pri", "pro", "sen", "sub", "super", "sur", "tra", "trans"})
+_EO_PREPOSITIONS = frozenset(
+    {
+        "al",
+        "anstataŭ",
+        "antaŭ",
+        "apud",
+        "ĉe",
+        "ĉirkaŭ",
+        "da",
+        "de",
+        "dum",
+        "ekster",
+        "el",
+        "en",
+        "ĝis",
+        "inter",
+        "je",
+        "kontraŭ",
+        "krom",
+        "kun",
+        "laŭ",
+        "malgraŭ",
+        "per",
+        "po",
+        "por",
+        "post",
+        "preter",
+        "pri",
+        "pro",
+        "sen",
+        "sub",
+        "super",
+        "sur",
+        "tra",
+        "trans",
+    }
+)
 
 
 def _eo_declinable(word: str) -> str:
@@ -182,9 +291,12 @@ def eo_forms(term: str, pos: str) -> set[str]:
         kinds.append(_eo_declinable(word) if agreeing else "")
     forms = set()
     for case in _EO_DECLENSION:
-        forms.add(" ".join(
-            w + case if kind in ("o", "a") else w + "n" if kind == "j" and "n" in case else w
-            for w, kind in zip(words, kinds, strict=True)))
+        forms.add(
+            " ".join(
+                w + case if kind in ("o", "a") else w + "n" if kind == "j" and "n" in case else w
+                for w, kind in zip(words, kinds, strict=True)
+            )
+        )
     if pos == "verb" and words[0].endswith("i"):
         forms.update(" ".join([v, *words[1:]]) for v in eo_word(words[0], "verb"))
     return forms

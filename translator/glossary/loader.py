@@ -42,11 +42,31 @@ _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 FILE_KEYS = ("language", "source", "subtypes", "entries", "abilities")
 SUBTYPE_KEYS = ("order", "separator", "capitalize", "between")
-ENTRY_KEYS = ("id", "en", "section", "pos", "terms", "adjective", "note", "decision", "see",
-              "definition")
+ENTRY_KEYS = (
+    "id",
+    "en",
+    "section",
+    "pos",
+    "terms",
+    "adjective",
+    "note",
+    "decision",
+    "see",
+    "definition",
+)
 TERM_KEYS = ("term", "status", "gender", "forms", "replaced_by", "date", "evidence")
-ABILITY_KEYS = ("id", "en", "name", "params", "template", "reminder", "example", "status",
-                "deprecated", "note")
+ABILITY_KEYS = (
+    "id",
+    "en",
+    "name",
+    "params",
+    "template",
+    "reminder",
+    "example",
+    "status",
+    "deprecated",
+    "note",
+)
 
 
 def shipped_root() -> Path | None:
@@ -77,13 +97,17 @@ def library_files(lang: str, paths: Iterable[str]) -> list[Path]:
         if not root.is_dir():
             continue
         found += sorted(root.rglob(f"glossary.{lang}.yaml"))
-        found += sorted(p for p in root.rglob("*.yaml") if p.parent.name == lang
-                        and p.parent.parent.name == "glossary")
+        found += sorted(
+            p
+            for p in root.rglob("*.yaml")
+            if p.parent.name == lang and p.parent.parent.name == "glossary"
+        )
     return found
 
 
-def load_glossary(lang: str, library: Iterable[str] = (),
-                  shipped: bool = True) -> tuple[Glossary, list[Problem]]:
+def load_glossary(
+    lang: str, library: Iterable[str] = (), shipped: bool = True
+) -> tuple[Glossary, list[Problem]]:
     """The glossary of ``lang``: shipped files (unless ``shipped`` is false), then the
     library's, which override them."""
     problems: list[Problem] = []
@@ -108,17 +132,28 @@ def load_file(glossary: Glossary, path: Path, problems: list[Problem]) -> None:
         return
     data, node = loaded
     if not isinstance(data, dict):
-        problems.append(Problem(display, 1, "a glossary file is a mapping",
-                                "with language:, source: and entries: or abilities:"))
+        problems.append(
+            Problem(
+                display,
+                1,
+                "a glossary file is a mapping",
+                "with language:, source: and entries: or abilities:",
+            )
+        )
         return
     glossary.files.append(display)
     reader = _Reader(display, node, problems)
     reader.keys(data, FILE_KEYS, ())
     language = data.get("language")
     if language != glossary.lang:
-        problems.append(Problem(display, reader.line("language"),
-                                f"language '{language}' in a {glossary.lang} glossary",
-                                f"write language: {glossary.lang}"))
+        problems.append(
+            Problem(
+                display,
+                reader.line("language"),
+                f"language '{language}' in a {glossary.lang} glossary",
+                f"write language: {glossary.lang}",
+            )
+        )
     rule = data.get("subtypes")
     if rule is not None:
         glossary.subtypes = reader.subtype_rule(rule)
@@ -158,30 +193,44 @@ class _Reader:
 
     def subtype_rule(self, raw: Any) -> SubtypeRule:
         if not isinstance(raw, dict):
-            self.problem(("subtypes",), "'subtypes' is a mapping",
-                         "subtypes: {order: reverse, separator: \", \", capitalize: first}")
+            self.problem(
+                ("subtypes",),
+                "'subtypes' is a mapping",
+                'subtypes: {order: reverse, separator: ", ", capitalize: first}',
+            )
             return SubtypeRule()
         self.keys(raw, SUBTYPE_KEYS, ("subtypes",))
         separator = raw.get("separator", " ")
-        return SubtypeRule(self.choice(raw, "order", ("same", "reverse"), "same", ("subtypes",)),
-                           separator if isinstance(separator, str) else " ",
-                           self.choice(raw, "capitalize", ("first", "all"), "first",
-                                       ("subtypes",)),
-                           self.strings(raw, "between", ("subtypes",)))
+        return SubtypeRule(
+            self.choice(raw, "order", ("same", "reverse"), "same", ("subtypes",)),
+            separator if isinstance(separator, str) else " ",
+            self.choice(raw, "capitalize", ("first", "all"), "first", ("subtypes",)),
+            self.strings(raw, "between", ("subtypes",)),
+        )
 
     def once(self, seen: dict[str, int], identifier: str, line: int) -> None:
         if identifier in seen:
-            self.problems.append(Problem(self.path, line, f"id '{identifier}' is used twice",
-                                         f"also on line {seen[identifier]}; ids are unique"))
+            self.problems.append(
+                Problem(
+                    self.path,
+                    line,
+                    f"id '{identifier}' is used twice",
+                    f"also on line {seen[identifier]}; ids are unique",
+                )
+            )
         seen.setdefault(identifier, line)
 
     def keys(self, data: dict, allowed: tuple[str, ...], where: tuple) -> None:
         for key in data:
             if key not in allowed:
-                self.problems.append(Problem(self.path,
-                                             yamlfile.key_line_of(self.node, *where, key),
-                                             f"unknown key '{key}'",
-                                             did_you_mean(str(key), allowed)))
+                self.problems.append(
+                    Problem(
+                        self.path,
+                        yamlfile.key_line_of(self.node, *where, key),
+                        f"unknown key '{key}'",
+                        did_you_mean(str(key), allowed),
+                    )
+                )
 
     def list(self, data: dict, key: str, where: tuple = (), hint: str = "") -> list:
         value = data.get(key)
@@ -201,16 +250,18 @@ class _Reader:
         if isinstance(value, datetime.date):
             return value.isoformat()
         if isinstance(value, bool) or not isinstance(value, str | int | float):
-            self.problem((*where, key), f"'{key}' must be text", f"{key}: \"...\"")
+            self.problem((*where, key), f"'{key}' must be text", f'{key}: "..."')
             return None
         return str(value)
 
-    def choice(self, data: dict, key: str, choices: tuple[str, ...], default: str,
-               where: tuple) -> str:
+    def choice(
+        self, data: dict, key: str, choices: tuple[str, ...], default: str, where: tuple
+    ) -> str:
         value = data.get(key, default)
         if value not in choices:
-            self.problem((*where, key), f"unknown {key} '{value}'", did_you_mean(str(value),
-                                                                                  choices))
+            self.problem(
+                (*where, key), f"unknown {key} '{value}'", did_you_mean(str(value), choices)
+            )
             return default
         return str(value)
 
@@ -228,8 +279,11 @@ class _Reader:
     def identifier(self, data: dict, where: tuple) -> str | None:
         value = self.text(data, "id", where, required=True)
         if value is not None and not _ID_RE.match(value):
-            self.problem((*where, "id"), f"id '{value}' is not a slug",
-                         "lower-case letters, digits and hyphens: the English term slugified")
+            self.problem(
+                (*where, "id"),
+                f"id '{value}' is not a slug",
+                "lower-case letters, digits and hyphens: the English term slugified",
+            )
             return None
         return value
 
@@ -245,16 +299,26 @@ class _Reader:
             return None
         gender = raw.get("gender")
         if gender is not None and (lang != "fr" or gender not in GENDERS):
-            self.problem((*where, "gender"), f"gender '{gender}'",
-                         "French nouns only: m or f" if lang == "fr" else
-                         f"no gender in {lang}")
+            self.problem(
+                (*where, "gender"),
+                f"gender '{gender}'",
+                "French nouns only: m or f" if lang == "fr" else f"no gender in {lang}",
+            )
             gender = None
         date = self.text(raw, "date", where)
         if date is not None and not _DATE_RE.match(date):
             self.problem((*where, "date"), f"date '{date}' is not YYYY-MM-DD")
-        return Term(text, self.choice(raw, "status", STATUSES, "preferred", where), gender,
-                    self.strings(raw, "forms", where), self.text(raw, "replaced_by", where),
-                    date, self.text(raw, "evidence", where), self.path, self.line(*where))
+        return Term(
+            text,
+            self.choice(raw, "status", STATUSES, "preferred", where),
+            gender,
+            self.strings(raw, "forms", where),
+            self.text(raw, "replaced_by", where),
+            date,
+            self.text(raw, "evidence", where),
+            self.path,
+            self.line(*where),
+        )
 
     def entry(self, raw: Any, where: tuple, lang: str) -> Entry | None:
         if not isinstance(raw, dict):
@@ -265,24 +329,36 @@ class _Reader:
         english = self.text(raw, "en", where, required=True)
         if identifier is None or english is None:
             return None
-        terms = [t for i, r in enumerate(self.list(raw, "terms", where))
-                 if (t := self.term(r, (*where, "terms", i), lang)) is not None]
+        terms = [
+            t
+            for i, r in enumerate(self.list(raw, "terms", where))
+            if (t := self.term(r, (*where, "terms", i), lang)) is not None
+        ]
         if lang != "en" and not terms and not raw.get("note") and raw.get("section") != PHRASE:
             # A concept with no fixed term ('fellow: depends on the context') says so.
-            self.problem(where, f"entry '{identifier}' has no terms",
-                         "terms:\n  - term: ...\n    status: preferred (or a note saying why "
-                         "there is none)")
+            self.problem(
+                where,
+                f"entry '{identifier}' has no terms",
+                "terms:\n  - term: ...\n    status: preferred (or a note saying why there is none)",
+            )
         adjective = raw.get("adjective") or {}
         if not isinstance(adjective, dict) or any(k not in ADJECTIVE_FORMS for k in adjective):
             self.problem((*where, "adjective"), "'adjective' maps m, f, mp, fp to forms")
             adjective = {}
-        return Entry(identifier, english,
-                     self.choice(raw, "section", SECTIONS, "concept", where),
-                     self.choice(raw, "pos", PARTS_OF_SPEECH, "noun", where), terms,
-                     {str(k): str(v) for k, v in adjective.items()},
-                     self.text(raw, "note", where), self.text(raw, "decision", where),
-                     self.strings(raw, "see", where), self.text(raw, "definition", where),
-                     self.path, self.line(*where))
+        return Entry(
+            identifier,
+            english,
+            self.choice(raw, "section", SECTIONS, "concept", where),
+            self.choice(raw, "pos", PARTS_OF_SPEECH, "noun", where),
+            terms,
+            {str(k): str(v) for k, v in adjective.items()},
+            self.text(raw, "note", where),
+            self.text(raw, "decision", where),
+            self.strings(raw, "see", where),
+            self.text(raw, "definition", where),
+            self.path,
+            self.line(*where),
+        )
 
     def phrase(self, raw: dict, entry: Entry, where: tuple) -> bool:
         """Is a ``section: phrase`` entry well formed?  A phrase (GL104) names the
@@ -290,25 +366,39 @@ class _Reader:
         gender, no adjective, nothing deprecated (a phrase has no history to follow)."""
         problems = len(self.problems)
         if entry.pos != PHRASE:
-            self.problem((*where, "pos") if "pos" in raw else where,
-                         f"phrase '{entry.id}' has pos '{entry.pos}'",
-                         "a phrase entry has pos: phrase (its words are found as written)")
+            self.problem(
+                (*where, "pos") if "pos" in raw else where,
+                f"phrase '{entry.id}' has pos '{entry.pos}'",
+                "a phrase entry has pos: phrase (its words are found as written)",
+            )
         if not entry.terms:
-            self.problem(where, f"phrase '{entry.id}' has no renderings",
-                         "terms:\n  - term: jusqu'à la fin du tour\n    evidence: ... (every "
-                         "rendering a translation may use)")
+            self.problem(
+                where,
+                f"phrase '{entry.id}' has no renderings",
+                "terms:\n  - term: jusqu'à la fin du tour\n    evidence: ... (every "
+                "rendering a translation may use)",
+            )
         for index, term in enumerate(entry.terms):
             if term.deprecated or term.gender or term.replaced_by:
-                self.problem((*where, "terms", index),
-                             f"rendering '{term.text}' of phrase '{entry.id}' has "
-                             + ("a status deprecated" if term.deprecated else
-                                "a gender" if term.gender else "replaced_by"),
-                             "a phrase's renderings are all admitted: give term, status "
-                             "(preferred or admitted), forms and evidence only")
+                self.problem(
+                    (*where, "terms", index),
+                    f"rendering '{term.text}' of phrase '{entry.id}' has "
+                    + (
+                        "a status deprecated"
+                        if term.deprecated
+                        else "a gender"
+                        if term.gender
+                        else "replaced_by"
+                    ),
+                    "a phrase's renderings are all admitted: give term, status "
+                    "(preferred or admitted), forms and evidence only",
+                )
         if entry.adjective or entry.see:
-            self.problem(where, f"phrase '{entry.id}' has "
-                         + ("an adjective" if entry.adjective else "see"),
-                         "a phrase entry has id, en, section, pos, terms and note")
+            self.problem(
+                where,
+                f"phrase '{entry.id}' has " + ("an adjective" if entry.adjective else "see"),
+                "a phrase entry has id, en, section, pos, terms and note",
+            )
         return len(self.problems) == problems
 
     def ability(self, raw: Any, where: tuple) -> Ability | None:
@@ -321,16 +411,27 @@ class _Reader:
         name = self.text(raw, "name", where, required=True)
         if identifier is None or english is None or name is None:
             return None
-        deprecated = [t for i, r in enumerate(self.list(raw, "deprecated", where))
-                      if (t := self.term(r, (*where, "deprecated", i), "")) is not None]
+        deprecated = [
+            t
+            for i, r in enumerate(self.list(raw, "deprecated", where))
+            if (t := self.term(r, (*where, "deprecated", i), "")) is not None
+        ]
         for term in deprecated:
             term.status = "deprecated"
-        return Ability(identifier, english, name, self.strings(raw, "params", where),
-                       self.text(raw, "template", where) or name,
-                       self.text(raw, "reminder", where) or "",
-                       self.text(raw, "example", where),
-                       self.choice(raw, "status", STATUSES, "preferred", where), deprecated,
-                       self.text(raw, "note", where), self.path, self.line(*where))
+        return Ability(
+            identifier,
+            english,
+            name,
+            self.strings(raw, "params", where),
+            self.text(raw, "template", where) or name,
+            self.text(raw, "reminder", where) or "",
+            self.text(raw, "example", where),
+            self.choice(raw, "status", STATUSES, "preferred", where),
+            deprecated,
+            self.text(raw, "note", where),
+            self.path,
+            self.line(*where),
+        )
 
 
 def load_all(library: Iterable[str] = ()) -> tuple[dict[str, Glossary], list[Problem]]:

@@ -29,8 +29,7 @@ def words(text: str) -> list[tuple[str, int, int]]:
     folded = text.casefold()
     if len(folded) == len(text) and unicodedata.is_normalized("NFC", text):
         # The common case: folding keeps every offset, so fold once, not per word.
-        return [(folded[m.start():m.end()], m.start(), m.end())
-                for m in _WORD_RE.finditer(text)]
+        return [(folded[m.start() : m.end()], m.start(), m.end()) for m in _WORD_RE.finditer(text)]
     return [(normalize(m.group()), m.start(), m.end()) for m in _WORD_RE.finditer(text)]
 
 
@@ -60,25 +59,39 @@ class Matcher:
         lang = "en" if side == "english" else glossary.lang
         for entry in glossary.entries.values():
             if side == "english" or glossary.lang == "en":
-                self._add(entry.en, lang, entry.pos, (),
-                          Hit("english", entry.id, entry.en, "preferred"))
+                self._add(
+                    entry.en, lang, entry.pos, (), Hit("english", entry.id, entry.en, "preferred")
+                )
                 continue
             for term in entry.terms:
-                self._add(term.text, lang, entry.pos, term.forms,
-                          Hit("term", entry.id, term.text, term.status))
+                self._add(
+                    term.text,
+                    lang,
+                    entry.pos,
+                    term.forms,
+                    Hit("term", entry.id, term.text, term.status),
+                )
             for form in entry.adjective.values():
                 preferred = entry.preferred
-                self._add(form, lang, "phrase", (),
-                          Hit("term", entry.id, preferred.text if preferred else form,
-                              "preferred"))
+                self._add(
+                    form,
+                    lang,
+                    "phrase",
+                    (),
+                    Hit("term", entry.id, preferred.text if preferred else form, "preferred"),
+                )
         for ability in glossary.abilities.values():
             name = ability.en if side == "english" else ability.name
-            self._add(name, lang, "phrase", (), Hit("ability", ability.id, name,
-                                                     ability.status))
+            self._add(name, lang, "phrase", (), Hit("ability", ability.id, name, ability.status))
             if side != "english":
                 for term in ability.deprecated:
-                    self._add(term.text, lang, "phrase", term.forms,
-                              Hit("ability", ability.id, term.text, "deprecated"))
+                    self._add(
+                        term.text,
+                        lang,
+                        "phrase",
+                        term.forms,
+                        Hit("ability", ability.id, term.text, "deprecated"),
+                    )
         for candidates in self.index.values():
             candidates.sort(key=lambda c: -len(c[0]))
 
@@ -91,8 +104,7 @@ class Matcher:
             if (key, hit) not in candidates:
                 candidates.append((key, hit))
 
-    def find(self, text: str,
-             tokens: list[tuple[str, int, int]] | None = None) -> list[Match]:
+    def find(self, text: str, tokens: list[tuple[str, int, int]] | None = None) -> list[Match]:
         """Every glossary term in ``text``, longest first, not overlapping.
 
         ``tokens`` are ``words(text)``, when the caller has them already.
@@ -111,7 +123,7 @@ class Matcher:
                 continue
             for key, hit in candidates:
                 n = len(key)
-                if n == 1 or tuple(keys[i:i + n]) == key:
+                if n == 1 or tuple(keys[i : i + n]) == key:
                     start, end = tokens[i][1], tokens[i + n - 1][2]
                     found.append(Match(start, end, text[start:end], hit))
                     # Several hits may share the same words (a word two entries use):
@@ -128,5 +140,8 @@ class Matcher:
     def lookup(self, text: str) -> list[Hit]:
         """Hits whose forms equal ``text`` exactly (for ``glossary lookup``)."""
         key = tuple(w for w, _, _ in words(text))
-        return [hit for candidate, hit in self.index.get(key[0], []) if candidate == key] \
-            if key else []
+        return (
+            [hit for candidate, hit in self.index.get(key[0], []) if candidate == key]
+            if key
+            else []
+        )

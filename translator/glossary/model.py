@@ -156,7 +156,7 @@ class Glossary:
         i = 0
         while i < len(words):
             for n in range(len(words) - i, 0, -1):
-                entry = by_english.get(" ".join(words[i:i + n]).casefold())
+                entry = by_english.get(" ".join(words[i : i + n]).casefold())
                 if entry is not None and entry.preferred is not None:
                     parts.append(entry.preferred.text)
                     i += n

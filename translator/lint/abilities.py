@@ -117,16 +117,18 @@ def parameter_map(ability: Ability, english: Ability) -> dict[str, str]:
     renamed: a placeholder such as ``<frakcio>`` (English ``<faction>``) stands for a
     word that a card writes in its own language.
     """
-    return {mine: theirs for mine, theirs in zip(ability.params, english.params, strict=False)
-            if mine != theirs and _is_letter(mine) and _is_letter(theirs)}
+    return {
+        mine: theirs
+        for mine, theirs in zip(ability.params, english.params, strict=False)
+        if mine != theirs and _is_letter(mine) and _is_letter(theirs)
+    }
 
 
 def _is_letter(parameter: str) -> bool:
     return len(parameter) == 1 and parameter.isalpha()
 
 
-def card_text(ability: Ability, english: Ability | None = None,
-              reminder: bool = True) -> str:
+def card_text(ability: Ability, english: Ability | None = None, reminder: bool = True) -> str:
     """An ability as card text: its template in bold italics, then its reminder.
 
     With ``english`` (the English entry of a translated ability), the parameter letters
@@ -148,14 +150,24 @@ def card_file(ability: Ability, lang: str, fields: dict[str, str], text: str) ->
         keys[key] = len(lines) + 1
         lines.append(f"{key}: {json.dumps(value, ensure_ascii=False)}")
     lines.append("---")
-    return CardFile(f"{DECK}/{ability.id}.{lang}.md", DECK, ability.id, lang, dict(fields),
-                    keys, text, len(lines) + 1, "\n".join(lines) + "\n")
+    return CardFile(
+        f"{DECK}/{ability.id}.{lang}.md",
+        DECK,
+        ability.id,
+        lang,
+        dict(fields),
+        keys,
+        text,
+        len(lines) + 1,
+        "\n".join(lines) + "\n",
+    )
 
 
 def _require(problems: list[Problem], what: str) -> None:
     if problems:
-        raise ValueError(f"{what} do not load: "
-                         + "; ".join(f"{p.path}:{p.line}: {p.message}" for p in problems))
+        raise ValueError(
+            f"{what} do not load: " + "; ".join(f"{p.path}:{p.line}: {p.message}" for p in problems)
+        )
 
 
 def _glossaries(languages: Iterable[str]) -> dict[str, Glossary]:
@@ -177,8 +189,7 @@ def _build(languages: Sequence[str]) -> tuple[Library, Origins, dict[str, Glossa
         # An English entry without a reminder (Peaceful: the seeds hold no English text)
         # makes cards of the template alone in every language.
         reminders = bool(ability.reminder)
-        source = card_file(ability, SOURCE_LANGUAGE, {"name": ability.name},
-                           card_text(ability))
+        source = card_file(ability, SOURCE_LANGUAGE, {"name": ability.name}, card_text(ability))
         card = Card(ability_id, DECK, source)
         origins[source.path] = (display_path(ability.path), ability.line)
         fingerprint = source_fingerprint(source)
@@ -186,8 +197,12 @@ def _build(languages: Sequence[str]) -> tuple[Library, Origins, dict[str, Glossa
             translated = glossaries[lang].abilities.get(ability_id)
             if translated is None:
                 continue
-            file = card_file(translated, lang, {"name": translated.name, "source": fingerprint},
-                             card_text(translated, ability, reminders))
+            file = card_file(
+                translated,
+                lang,
+                {"name": translated.name, "source": fingerprint},
+                card_text(translated, ability, reminders),
+            )
             card.translations[lang] = file
             origins[file.path] = (display_path(translated.path), translated.line)
         library.cards[(DECK, ability_id)] = card
@@ -237,8 +252,9 @@ def _review_path() -> Path:
     return root / "lint" / REVIEW_FILE
 
 
-def load_judgments(path: Path | None = None) -> tuple[dict[str, str],
-                                                      dict[tuple[str, ...], Judgment]]:
+def load_judgments(
+    path: Path | None = None,
+) -> tuple[dict[str, str], dict[tuple[str, ...], Judgment]]:
     """The causes of false alarms (key -> section title, in order) and the verdicts
     by (language, ability id, rule[, quoted term]); a malformed entry raises
     :class:`ValueError` naming the file and the entry."""
@@ -248,11 +264,16 @@ def load_judgments(path: Path | None = None) -> tuple[dict[str, str],
     judgments: dict[tuple[str, ...], Judgment] = {}
     for number, item in enumerate(data.get("judgments") or [], start=1):
         where = f"{path}: judgment {number}"
-        if not isinstance(item, dict) or not {"lang", "ability", "rule", "verdict",
-                                               "why"} <= set(item):
+        if not isinstance(item, dict) or not {"lang", "ability", "rule", "verdict", "why"} <= set(
+            item
+        ):
             raise ValueError(f"{where}: needs lang, ability, rule, verdict and why")
-        key = (str(item["lang"]), str(item["ability"]), str(item["rule"]),
-               *([str(item["term"])] if item.get("term") else []))
+        key = (
+            str(item["lang"]),
+            str(item["ability"]),
+            str(item["rule"]),
+            *([str(item["term"])] if item.get("term") else []),
+        )
         if key in judgments:
             raise ValueError(f"{where}: {key} is judged twice")
         if item["verdict"] == "real":
@@ -347,8 +368,9 @@ def lint_abilities(languages: Sequence[str] = LANGUAGES) -> list[WikiFinding]:
     """
     library, origins, glossaries = _build(languages)
     # Nothing is its own authority here: the lists' reminders are what is checked.
-    options = Options(ignore=list(IGNORED_RULES), languages=list(languages),
-                      settings={"list-reminders": False})
+    options = Options(
+        ignore=list(IGNORED_RULES), languages=list(languages), settings={"list-reminders": False}
+    )
     problems: list[Problem] = []
     resources = load_resources(languages, options, problems)
     _require(problems, "the linter's data files")
@@ -364,13 +386,20 @@ def lint_abilities(languages: Sequence[str] = LANGUAGES) -> list[WikiFinding]:
             key_lines[real_path] = _entry_key_lines(real_path)
         entry = key_lines[real_path].get(finding.card, {})
         field = _field(file, finding)
-        line = (entry.get("template" if field == "text" else field) or entry.get("name")
-                or yaml_line)
-        found.append(WikiFinding(finding, str(card.source.fields["name"]), yaml_path,
-                                 yaml_line, field, line))
+        line = entry.get("template" if field == "text" else field) or entry.get("name") or yaml_line
+        found.append(
+            WikiFinding(finding, str(card.source.fields["name"]), yaml_path, yaml_line, field, line)
+        )
     order = {lang: i for i, lang in enumerate(languages)}
-    found.sort(key=lambda f: (order.get(f.finding.lang, len(order)), f.ability.casefold(),
-                              f.finding.code, f.finding.line, f.finding.column))
+    found.sort(
+        key=lambda f: (
+            order.get(f.finding.lang, len(order)),
+            f.ability.casefold(),
+            f.finding.code,
+            f.finding.line,
+            f.finding.column,
+        )
+    )
     return found
 
 
@@ -416,54 +445,69 @@ def _rule_name(code: str) -> str:
 
 def report(findings: Sequence[WikiFinding], languages: Sequence[str] = LANGUAGES) -> str:
     """The Markdown report of ``findings`` (docs/lint-abilities.md)."""
-    out = ["# The abilities lists, linted", "",
-           "What the linter finds when the wiki's abilities lists are read as cards: the "
-           "French *Liste des capacités* and the Esperanto *Listo de kapabloj* checked "
-           "against the English *Abilities list* and the community's lexicons (the French "
-           "Lexique, the Esperanto Leksikono), as the lint rules check a translated card "
-           "([rules.md](rules.md)).", "",
-           f"Generated by `{COMMAND}` (`translator/lint/abilities.py`); "
-           "`tests/test_lint_abilities.py` checks that it is up to date.  Do not edit it: "
-           "change the judgments (`glossaries/lint/abilities-review.yaml`) or the data, and "
-           "regenerate.", "",
-           "## How", "",
-           "- Each ability of the English list (`glossaries/en/abilities.yaml`) is an "
-           "English card: its name is the ability's name, its text the template in bold "
-           "italics, a line break and the reminder in italics (`***Salvage x***\\` then "
-           "`*You may pay x resources ...*`).",
-           "- Its French and Esperanto versions are made the same way from "
-           "`glossaries/fr/abilities.yaml` (Liste des capacités, seed "
-           f"`{SEEDS['fr']}`) and `glossaries/eo/abilities.yaml` (Listo de kapabloj, seed "
-           f"`{SEEDS['eo']}`), which hold the lists verbatim.  Each translation holds its "
-           "English card's source fingerprint, so that the staleness rules stay quiet.",
-           "- A translation's parameter letters are renamed to the English ones by position, in "
-           "its template and reminder (whole words only): the Esperanto list writes "
-           "`Savebla N` where English writes `Salvage x`, so the Esperanto card reads "
-           "`***Savebla x***` and `*Vi povas pagi x rimedojn ...*`, as a real card would "
-           "write the same number in every language.",
-           "- An ability whose English entry has no reminder (Peaceful: the seeds hold no "
-           "English text for it) is its template alone in every language.",
-           "- The rules that compare a translation with its English card and the lexicons "
-           "run (TR, GL, LN); the markup rules (MK) would judge the Markdown written "
-           "around the lists' words rather than the wiki, and the style and spelling rules "
-           "(FR, EO, SP) judge typography the wiki pages do not set out to follow.",
-           "- *Where* is the line of the ability's name, template or reminder in the YAML "
-           "file (the part the finding is on).",
-           "- *Wiki inconsistency?* is a reviewer's judgment "
-           "(`glossaries/lint/abilities-review.yaml`): **yes**, a real inconsistency of the "
-           "wiki, with the wiki's words as the seed "
-           "document writes them (the test checks they are there); **no**, a false alarm (see "
-           "[False alarms](#false-alarms)); *to review*, a finding nobody has judged yet.",
-           ""]
+    out = [
+        "# The abilities lists, linted",
+        "",
+        "What the linter finds when the wiki's abilities lists are read as cards: the "
+        "French *Liste des capacités* and the Esperanto *Listo de kapabloj* checked "
+        "against the English *Abilities list* and the community's lexicons (the French "
+        "Lexique, the Esperanto Leksikono), as the lint rules check a translated card "
+        "([rules.md](rules.md)).",
+        "",
+        f"Generated by `{COMMAND}` (`translator/lint/abilities.py`); "
+        "`tests/test_lint_abilities.py` checks that it is up to date.  Do not edit it: "
+        "change the judgments (`glossaries/lint/abilities-review.yaml`) or the data, and "
+        "regenerate.",
+        "",
+        "## How",
+        "",
+        "- Each ability of the English list (`glossaries/en/abilities.yaml`) is an "
+        "English card: its name is the ability's name, its text the template in bold "
+        "italics, a line break and the reminder in italics (`***Salvage x***\\` then "
+        "`*You may pay x resources ...*`).",
+        "- Its French and Esperanto versions are made the same way from "
+        "`glossaries/fr/abilities.yaml` (Liste des capacités, seed "
+        f"`{SEEDS['fr']}`) and `glossaries/eo/abilities.yaml` (Listo de kapabloj, seed "
+        f"`{SEEDS['eo']}`), which hold the lists verbatim.  Each translation holds its "
+        "English card's source fingerprint, so that the staleness rules stay quiet.",
+        "- A translation's parameter letters are renamed to the English ones by position, in "
+        "its template and reminder (whole words only): the Esperanto list writes "
+        "`Savebla N` where English writes `Salvage x`, so the Esperanto card reads "
+        "`***Savebla x***` and `*Vi povas pagi x rimedojn ...*`, as a real card would "
+        "write the same number in every language.",
+        "- An ability whose English entry has no reminder (Peaceful: the seeds hold no "
+        "English text for it) is its template alone in every language.",
+        "- The rules that compare a translation with its English card and the lexicons "
+        "run (TR, GL, LN); the markup rules (MK) would judge the Markdown written "
+        "around the lists' words rather than the wiki, and the style and spelling rules "
+        "(FR, EO, SP) judge typography the wiki pages do not set out to follow.",
+        "- *Where* is the line of the ability's name, template or reminder in the YAML "
+        "file (the part the finding is on).",
+        "- *Wiki inconsistency?* is a reviewer's judgment "
+        "(`glossaries/lint/abilities-review.yaml`): **yes**, a real inconsistency of the "
+        "wiki, with the wiki's words as the seed "
+        "document writes them (the test checks they are there); **no**, a false alarm (see "
+        "[False alarms](#false-alarms)); *to review*, a finding nobody has judged yet.",
+        "",
+    ]
     for lang in languages:
         here = [f for f in findings if f.finding.lang == lang]
-        out += [f"## {LANGUAGE_TITLES.get(lang, lang)}: {PAGES.get(lang, lang)}", "",
-                f"{len(here)} finding{'s' if len(here) != 1 else ''}.", ""]
+        out += [
+            f"## {LANGUAGE_TITLES.get(lang, lang)}: {PAGES.get(lang, lang)}",
+            "",
+            f"{len(here)} finding{'s' if len(here) != 1 else ''}.",
+            "",
+        ]
         if here:
-            out += ["| ability | rule | finding | where | wiki inconsistency? |",
-                    "|---|---|---|---|---|"]
-            out += [f"| {_cell(f.ability)} | {f.finding.code} | {_cell(f.finding.message)} | "
-                    f"{_where(f)} | {_verdict(f)} |" for f in here]
+            out += [
+                "| ability | rule | finding | where | wiki inconsistency? |",
+                "|---|---|---|---|---|",
+            ]
+            out += [
+                f"| {_cell(f.ability)} | {f.finding.code} | {_cell(f.finding.message)} | "
+                f"{_where(f)} | {_verdict(f)} |"
+                for f in here
+            ]
             out.append("")
     out += _summary(findings, languages)
     out += _false_alarms(findings)
@@ -472,8 +516,7 @@ def report(findings: Sequence[WikiFinding], languages: Sequence[str] = LANGUAGES
 
 def _summary(findings: Sequence[WikiFinding], languages: Sequence[str]) -> list[str]:
     titles = [LANGUAGE_TITLES.get(lang, lang) for lang in languages]
-    header = ["| | " + " | ".join(titles) + " | total |",
-              "|---|" + "---:|" * (len(languages) + 1)]
+    header = ["| | " + " | ".join(titles) + " | total |", "|---|" + "---:|" * (len(languages) + 1)]
 
     def row(label: str, chosen: list[WikiFinding]) -> str:
         counts = Counter(f.finding.lang for f in chosen)
@@ -488,15 +531,25 @@ def _summary(findings: Sequence[WikiFinding], languages: Sequence[str]) -> list[
     false = [f for f in findings if f.judgment is not None and not f.judgment.real]
     unjudged = [f for f in findings if f.judgment is None]
     entries = Counter(lang for lang, _ in {(f.finding.lang, f.finding.card) for f in real_})
-    out += ["", "Judgments:", "", *header,
-            row("real inconsistencies of the wiki", real_),
-            row("false alarms", false),
-            row("to review", unjudged), ""]
-    per_language = ", ".join(f"{entries[lang]} {LANGUAGE_TITLES.get(lang, lang)}"
-                             for lang in languages)
-    out += [f"The real inconsistencies are in {sum(entries.values())} entries of the lists "
-            f"({per_language}); several findings can tell the same one (an entry left in "
-            "English gives one per rule that sees English).", ""]
+    out += [
+        "",
+        "Judgments:",
+        "",
+        *header,
+        row("real inconsistencies of the wiki", real_),
+        row("false alarms", false),
+        row("to review", unjudged),
+        "",
+    ]
+    per_language = ", ".join(
+        f"{entries[lang]} {LANGUAGE_TITLES.get(lang, lang)}" for lang in languages
+    )
+    out += [
+        f"The real inconsistencies are in {sum(entries.values())} entries of the lists "
+        f"({per_language}); several findings can tell the same one (an entry left in "
+        "English gives one per rule that sees English).",
+        "",
+    ]
     return out
 
 

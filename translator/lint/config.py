@@ -26,12 +26,24 @@ from .. import config as config_file
 from ..problems import did_you_mean
 from ..textio import InputError
 
-KEYS = ("select", "ignore", "fail-on", "allow-english", "glossary", "french-spaces",
-        "apostrophe", "esperanto-quotes", "spelling")
+KEYS = (
+    "select",
+    "ignore",
+    "fail-on",
+    "allow-english",
+    "glossary",
+    "french-spaces",
+    "apostrophe",
+    "esperanto-quotes",
+    "spelling",
+)
 FAIL_ON = ("error", "warning", "info")
 #: Typographic settings and their allowed values (the first is the default).
-CHOICES = {"french-spaces": ("either", "no-break", "narrow"), "apostrophe": ("’", "'"),
-           "esperanto-quotes": ("tight", "spaced", "either")}
+CHOICES = {
+    "french-spaces": ("either", "no-break", "narrow"),
+    "apostrophe": ("’", "'"),
+    "esperanto-quotes": ("tight", "spaced", "either"),
+}
 
 
 @dataclass
@@ -61,23 +73,30 @@ def load_config(path: Path) -> Config:
     config = Config(str(path))
     for key, value in lint.items():
         if key not in KEYS:
-            raise InputError(display, f"unknown key '{key}' in {where} "
-                                      f"({did_you_mean(key, KEYS)})", _line_of(text, key))
+            raise InputError(
+                display,
+                f"unknown key '{key}' in {where} ({did_you_mean(key, KEYS)})",
+                _line_of(text, key),
+            )
         _set(config, key, value, display, _line_of(text, key))
     base = path.parent
     config.glossary = [str(base / p) for p in config.glossary]
     for relative, folder in zip(lint.get("glossary") or [], config.glossary, strict=False):
         if not Path(folder).exists():
-            raise InputError(display, f"glossary: no file or folder {relative!r} (it is "
-                                      f"relative to {path.name})", _line_of(text, "glossary"))
+            raise InputError(
+                display,
+                f"glossary: no file or folder {relative!r} (it is relative to {path.name})",
+                _line_of(text, "glossary"),
+            )
     return config
 
 
 def _set(config: Config, key: str, value: Any, path: str, line: int) -> None:
     if key in CHOICES:
         if value not in CHOICES[key]:
-            raise InputError(path, f"{key} is one of {', '.join(map(repr, CHOICES[key]))}, "
-                                   f"not {value!r}", line)
+            raise InputError(
+                path, f"{key} is one of {', '.join(map(repr, CHOICES[key]))}, not {value!r}", line
+            )
         config.settings[key] = value
         return
     if key == "spelling":
@@ -87,8 +106,7 @@ def _set(config: Config, key: str, value: Any, path: str, line: int) -> None:
         return
     if key == "fail-on":
         if value not in FAIL_ON:
-            raise InputError(path, f"fail-on is one of {', '.join(FAIL_ON)}, not {value!r}",
-                             line)
+            raise InputError(path, f"fail-on is one of {', '.join(FAIL_ON)}, not {value!r}", line)
         config.fail_on = value
         return
     if isinstance(value, str):

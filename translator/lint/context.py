@@ -46,8 +46,13 @@ def read_language_data(lang: str, problems: list[Problem]) -> dict[str, Any]:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
-        problems.append(Problem(str(path), mark.line + 1 if mark else 1,
-                                f"not valid YAML: {getattr(error, 'problem', error)}"))
+        problems.append(
+            Problem(
+                str(path),
+                mark.line + 1 if mark else 1,
+                f"not valid YAML: {getattr(error, 'problem', error)}",
+            )
+        )
         return {}
     if not isinstance(data, dict):
         problems.append(Problem(str(path), 1, "expected a mapping (language, numbers, words)"))
@@ -117,8 +122,12 @@ class Language:
     @cached_property
     def vocabulary(self) -> frozenset[str]:
         """Every word of every target form: words that are this language's, not English."""
-        return frozenset(word for key in self.matcher.index.values()
-                         for candidate, _ in key for word in candidate)
+        return frozenset(
+            word
+            for key in self.matcher.index.values()
+            for candidate, _ in key
+            for word in candidate
+        )
 
     @cached_property
     def heads(self) -> dict[str, frozenset[str]]:
@@ -137,8 +146,9 @@ class Language:
                     continue
                 parts = term.text.split()
                 if len(parts) == 1:
-                    heads |= {normalize(f) for f in inflect(term.text, self.lang, entry.pos,
-                                                             term.forms)}
+                    heads |= {
+                        normalize(f) for f in inflect(term.text, self.lang, entry.pos, term.forms)
+                    }
                 else:
                     heads |= {normalize(f) for f in inflect(parts[0], self.lang, entry.pos)}
             if heads:
@@ -150,9 +160,14 @@ class Language:
         """Entry id -> entries whose English term contains it ('defense strength' ->
         'city defense strength'): a narrower term says at least as much."""
         by_words = {e.id: f" {normalize(e.en)} " for e in self.glossary.entries.values()}
-        return {entry_id: [other for other, words_ in by_words.items()
-                           if other != entry_id and english in words_]
-                for entry_id, english in by_words.items()}
+        return {
+            entry_id: [
+                other
+                for other, words_ in by_words.items()
+                if other != entry_id and english in words_
+            ]
+            for entry_id, english in by_words.items()
+        }
 
     @cached_property
     def abilities_by_english(self) -> dict[str, str]:
@@ -186,8 +201,9 @@ class Resources:
         """Words never reported as English left in a ``lang`` text."""
         found = self._allowed.get(lang)
         if found is None:
-            found = self._allowed[lang] = frozenset(self.allowed_words
-                                                    | self.name_words.get(lang, set()))
+            found = self._allowed[lang] = frozenset(
+                self.allowed_words | self.name_words.get(lang, set())
+            )
         return found
 
     def language(self, lang: str) -> Language:
@@ -239,8 +255,11 @@ class CardSource:
         text: (paragraph index, match)."""
         found = self._english.get(language.lang)
         if found is None:
-            found = [(paragraph.index, match) for paragraph in self.plain.paragraphs
-                     for match in language.english.find(paragraph.text, paragraph.tokens)]
+            found = [
+                (paragraph.index, match)
+                for paragraph in self.plain.paragraphs
+                for match in language.english.find(paragraph.text, paragraph.tokens)
+            ]
             self._english[language.lang] = found
         return found
 
@@ -277,9 +296,15 @@ def file_locator(file: CardFile, key: str, offset: int) -> tuple[str, int, int]:
 class Subject:
     """One card version to lint, with its source (for a translation) and language."""
 
-    def __init__(self, card: Card, file: CardFile, source: CardSource | None,
-                 language: Language, resources: Resources,
-                 locator: Locator = file_locator) -> None:
+    def __init__(
+        self,
+        card: Card,
+        file: CardFile,
+        source: CardSource | None,
+        language: Language,
+        resources: Resources,
+        locator: Locator = file_locator,
+    ) -> None:
         self.card = card
         self.file = file
         self.lang = file.lang
@@ -296,8 +321,9 @@ class Subject:
     def is_translation(self) -> bool:
         return self.lang != SOURCE_LANGUAGE and self.source is not None
 
-    def shared(self, family: str, code: str,
-               compute: Callable[[], Iterable[Finding]]) -> Iterator[Finding]:
+    def shared(
+        self, family: str, code: str, compute: Callable[[], Iterable[Finding]]
+    ) -> Iterator[Finding]:
         """The findings of rule ``code`` among those of one pass its ``family`` shares
         (TR1, GL1): the first rule of the family to run computes them for all."""
         if family not in self.cache:
@@ -332,8 +358,10 @@ class Subject:
         """Target glossary terms in the printed text: (paragraph index, match)."""
         found = []
         for paragraph in self.plain.paragraphs:
-            found.extend((paragraph.index, m)
-                         for m in self.language.matcher.find(paragraph.text, paragraph.tokens))
+            found.extend(
+                (paragraph.index, m)
+                for m in self.language.matcher.find(paragraph.text, paragraph.tokens)
+            )
         return found
 
     @cached_property
@@ -365,11 +393,18 @@ class Subject:
         root starts one before another root (bataldamaĝon holds batal-, of batalo; a
         suffix such as -ig- starts with a vowel: markigita is no compound of marko)."""
         roots = [h[:-1] for h in heads if len(h) >= 5 and h.endswith("o")]
-        return any(len(word) > len(head) + 2 and word.endswith(head)
-                    for word in self.words for head in heads if len(head) >= 4) or any(
-            len(word) > len(root) + 3 and word.startswith(root)
+        return any(
+            len(word) > len(head) + 2 and word.endswith(head)
+            for word in self.words
+            for head in heads
+            if len(head) >= 4
+        ) or any(
+            len(word) > len(root) + 3
+            and word.startswith(root)
             and word[len(root) + (word[len(root)] == "o")] not in "aeiouĵ"
-            for word in self.words for root in roots)
+            for word in self.words
+            for root in roots
+        )
 
     def value(self, key: str) -> str:
         """A field of this file as written (``text``: the body); '' when absent."""
@@ -386,15 +421,27 @@ class Subject:
         value = self.source.file.fields.get(key)
         return "" if value is None else str(value)
 
-    def report(self, code: str, key: str, offset: int, message: str,
-               edit: Edit | None = None) -> Finding:
+    def report(
+        self, code: str, key: str, offset: int, message: str, edit: Edit | None = None
+    ) -> Finding:
         """A finding of rule ``code`` at character ``offset`` of field ``key``."""
         rule = REGISTRY.get(code)
         severity = rule.severity if rule is not None else Severity.ERROR
         path, line, column = self.locator(self.file, key, offset)
         guid = self.file.fields.get("guid")
-        return Finding(code, severity, message, path, line, column, self.card.slug,
-                       None if guid in (None, "") else str(guid), self.lang, key, edit)
+        return Finding(
+            code,
+            severity,
+            message,
+            path,
+            line,
+            column,
+            self.card.slug,
+            None if guid in (None, "") else str(guid),
+            self.lang,
+            key,
+            edit,
+        )
 
     def report_paragraph(self, code: str, index: int | None, message: str) -> Finding:
         """A finding on paragraph ``index`` of the text (the text's start if None)."""
@@ -403,8 +450,7 @@ class Subject:
             return self.report(code, "text", paragraphs[index].paragraph.pos.offset, message)
         return self.report(code, "text", _first_printed(self.file.body), message)
 
-    def text_edit(self, paragraph: int, start: int, end: int,
-                  replacement: str) -> Edit | None:
+    def text_edit(self, paragraph: int, start: int, end: int, replacement: str) -> Edit | None:
         """A fix replacing printed characters ``[start, end)`` of a paragraph, or None
         when they are not written as printed in the file (an entity, markup in
         between): a fix never guesses where to write."""
@@ -414,7 +460,7 @@ class Subject:
             if start == 0:
                 return None
             offset = plain.source_offset(start - 1) + 1
-            if self.file.body[offset - 1:offset] != plain.text[start - 1]:
+            if self.file.body[offset - 1 : offset] != plain.text[start - 1]:
                 return None
             return Edit("text", offset, offset, replacement)
         offset = plain.source_offset(start)
@@ -423,8 +469,9 @@ class Subject:
             return None
         return Edit("text", offset, last, replacement)
 
-    def report_span(self, code: str, paragraph: int, start: int, message: str,
-                    edit: Edit | None = None) -> Finding:
+    def report_span(
+        self, code: str, paragraph: int, start: int, message: str, edit: Edit | None = None
+    ) -> Finding:
         """A finding at character ``start`` of a printed paragraph's plain text."""
         offset = self.plain.paragraphs[paragraph].source_offset(start)
         return self.report(code, "text", offset, message, edit)

@@ -38,8 +38,9 @@ def ability_definitions(subject: Subject) -> Iterator[tuple[int, int, str, list[
             found = _unbolded_ability(subject, name, hint)
             if found is None:
                 continue  # TR403 reports a missing ability name
-        problems, at = _definition_problems(subject.plain.paragraphs[found],
-                                            names.get(found, set()))
+        problems, at = _definition_problems(
+            subject.plain.paragraphs[found], names.get(found, set())
+        )
         if problems:
             yield found, at, name, problems
 
@@ -48,12 +49,16 @@ def glossary_kinds(subject: Subject) -> dict[str, str]:
     """Entry or ability id -> what it names in running text (subtypes and abilities;
     faction names are proper nouns, written as the Lexique writes them or in lower case,
     both seen in the guide: left to reviewers)."""
+
     def compute() -> dict[str, str]:
-        kinds = {entry.id: "subtype"
-                 for entry in subject.language.glossary.entries.values()
-                 if entry.section == "subtype"}
+        kinds = {
+            entry.id: "subtype"
+            for entry in subject.language.glossary.entries.values()
+            if entry.section == "subtype"
+        }
         kinds.update({a.id: "ability" for a in subject.language.glossary.abilities.values()})
         return kinds
+
     return subject.language.memo("kinds in text", compute)
 
 
@@ -73,14 +78,16 @@ def _names_in_text(subject: Subject) -> dict[int, set[str]]:
 _REMINDER_START = re.compile(r"(?:\n| [-–—] ?)\s*[^\W\d_]")
 
 
-def _definition_problems(paragraph: PlainParagraph,
-                         names: set[str]) -> tuple[list[str], int]:
+def _definition_problems(paragraph: PlainParagraph, names: set[str]) -> tuple[list[str], int]:
     """What differs from the guide's Example 3 in an ability paragraph, and where: the
     name (the leading bold run, up to a line break) in bold italics, the rest in italics,
     not bold (but for ``names`` in simple bold)."""
     cut = paragraph.text.find("\n")
-    runs = [(start, node) for start, node in paragraph.runs
-            if isinstance(node, Text) and any(c.isalnum() for c in node.text)]
+    runs = [
+        (start, node)
+        for start, node in paragraph.runs
+        if isinstance(node, Text) and any(c.isalnum() for c in node.text)
+    ]
     heading = []
     for start, node in runs:
         if not node.bold or (0 <= cut < start):
@@ -90,8 +97,11 @@ def _definition_problems(paragraph: PlainParagraph,
     at = -1
     if not heading:
         first = runs[0][1] if runs else None
-        problems.append("the name is in italics" if first is not None and first.italic
-                        else "the name is not in bold italics")
+        problems.append(
+            "the name is in italics"
+            if first is not None and first.italic
+            else "the name is not in bold italics"
+        )
         at = 0
         heading = runs[:1]
     elif not all(node.italic for _, node in heading):
@@ -99,16 +109,22 @@ def _definition_problems(paragraph: PlainParagraph,
         at = 0
     heading_text = "".join(node.text for _, node in heading)
     if _REMINDER_START.search(heading_text) and all(node.bold for _, node in heading):
-        problems.append("the reminder is in bold italics" if heading[-1][1].italic
-                        else "the reminder is in bold")
+        problems.append(
+            "the reminder is in bold italics"
+            if heading[-1][1].italic
+            else "the reminder is in bold"
+        )
         at = 0 if at < 0 else at
-    for start, node in runs[len(heading):]:
-        if node.bold and not node.italic and \
-                normalize(node.text.strip(NAME_PUNCTUATION)) in names:
+    for start, node in runs[len(heading) :]:
+        if node.bold and not node.italic and normalize(node.text.strip(NAME_PUNCTUATION)) in names:
             continue  # a name in the text: simple bold, as the guide says
-        problem = ("the reminder is in bold italics" if node.italic else
-                   "the reminder is in bold") if node.bold else \
-            None if node.italic else "the reminder is not in italics"
+        problem = (
+            ("the reminder is in bold italics" if node.italic else "the reminder is in bold")
+            if node.bold
+            else None
+            if node.italic
+            else "the reminder is not in italics"
+        )
         if problem is not None:
             if problem not in problems:
                 problems.append(problem)
@@ -121,8 +137,12 @@ def _english_definition(subject: Subject, index: int) -> bool:
     guide's Example 3)?  Asked by FR305 and TR405 alike: computed once per card."""
     assert subject.source is not None
     source = subject.source
-    return bool(source.memo(("definition", index), lambda: not _definition_problems(
-        source.plain.paragraphs[index], set())[0]))
+    return bool(
+        source.memo(
+            ("definition", index),
+            lambda: not _definition_problems(source.plain.paragraphs[index], set())[0],
+        )
+    )
 
 
 def _unbolded_ability(subject: Subject, name: str, hint: int | None) -> int | None:
@@ -130,7 +150,6 @@ def _unbolded_ability(subject: Subject, name: str, hint: int | None) -> int | No
     if hint is None:
         return None
     paragraph = subject.plain.paragraphs[hint]
-    if paragraph.first_bold() is None and \
-            normalize(paragraph.text[:len(name)]) == normalize(name):
+    if paragraph.first_bold() is None and normalize(paragraph.text[: len(name)]) == normalize(name):
         return hint
     return None

@@ -41,26 +41,40 @@ from .rule import COLLECTORS, ENGINE, LIBRARY, MARKUP, TRANSLATION, rule
 from .rules.translation import DRAFT_REPORTS, draft_lines
 
 #: Style settings used when the configuration names none.
-DEFAULT_SETTINGS: dict[str, object] = {"french-spaces": "either", "apostrophe": "’",
-                                       "esperanto-quotes": "tight", "spelling": True}
+DEFAULT_SETTINGS: dict[str, object] = {
+    "french-spaces": "either",
+    "apostrophe": "’",
+    "esperanto-quotes": "tight",
+    "spelling": True,
+}
 
 
-@rule("LN001", "unused-suppression", Severity.WARNING,
-      "A `lint-ignore` code that suppresses nothing on this card.",
-      "Suppressions are for findings a reviewer has judged wrong for one card.  Once the "
-      "card or the rule changes, a suppression that matches nothing hides the next real "
-      "problem: remove it.",
-      "lint-ignore: [TR404]   (and the reminder now follows the list)",
-      "(no lint-ignore)", target=ENGINE)
+@rule(
+    "LN001",
+    "unused-suppression",
+    Severity.WARNING,
+    "A `lint-ignore` code that suppresses nothing on this card.",
+    "Suppressions are for findings a reviewer has judged wrong for one card.  Once the "
+    "card or the rule changes, a suppression that matches nothing hides the next real "
+    "problem: remove it.",
+    "lint-ignore: [TR404]   (and the reminder now follows the list)",
+    "(no lint-ignore)",
+    target=ENGINE,
+)
 def _unused_suppression(subject: object) -> Iterator[Finding]:
     return iter(())  # reported by the engine, which knows what was suppressed
 
 
-@rule("LN002", "unknown-suppression", Severity.ERROR,
-      "A `lint-ignore` entry that is not a rule code or prefix.",
-      "A misspelt code suppresses nothing and would silently leave a finding reported.",
-      "lint-ignore: [TR44]",
-      "lint-ignore: [TR404]", target=ENGINE)
+@rule(
+    "LN002",
+    "unknown-suppression",
+    Severity.ERROR,
+    "A `lint-ignore` entry that is not a rule code or prefix.",
+    "A misspelt code suppresses nothing and would silently leave a finding reported.",
+    "lint-ignore: [TR44]",
+    "lint-ignore: [TR404]",
+    target=ENGINE,
+)
 def _unknown_suppression(subject: object) -> Iterator[Finding]:
     return iter(())
 
@@ -101,24 +115,37 @@ def selected_rules(options: Options) -> list[Rule]:
     return REGISTRY.select(options.select or None, options.ignore or None)
 
 
-def load_resources(languages: Iterable[str], options: Options,
-                   problems: list[Problem]) -> Resources:
+def load_resources(
+    languages: Iterable[str], options: Options, problems: list[Problem]
+) -> Resources:
     """Glossaries and linter data for ``languages`` (English always)."""
+
     def language(lang: str, data: dict) -> Language:
         glossary, found = load_glossary(lang, options.glossary_paths)
         problems.extend(found)
         accepted = frozenset(normalize(str(w)) for w in data.get("spelling") or [])
         numbers = number_words(data)
         idioms = [str(idiom) for idiom in data.get("idioms") or []]
-        elided = {normalize(str(full)): normalize(str(short))
-                  for short, fulls in (data.get("elisions") or {}).items()
-                  for full in fulls or []}
-        return Language(lang, glossary, numbers, accepted=accepted,
-                        phrases=Phrases.read(numbers, idioms), elided=elided)
+        elided = {
+            normalize(str(full)): normalize(str(short))
+            for short, fulls in (data.get("elisions") or {}).items()
+            for full in fulls or []
+        }
+        return Language(
+            lang,
+            glossary,
+            numbers,
+            accepted=accepted,
+            phrases=Phrases.read(numbers, idioms),
+            elided=elided,
+        )
 
     english_data = read_language_data(SOURCE_LANGUAGE, problems)
-    resources = Resources(language(SOURCE_LANGUAGE, english_data), {},
-                          frozenset(str(w).casefold() for w in english_data.get("words") or []))
+    resources = Resources(
+        language(SOURCE_LANGUAGE, english_data),
+        {},
+        frozenset(str(w).casefold() for w in english_data.get("words") or []),
+    )
     for lang in sorted(set(languages) - {SOURCE_LANGUAGE}):
         resources.languages[lang] = language(lang, read_language_data(lang, problems))
     resources.allowed_words.update(w.casefold() for w in options.allow_english)
@@ -134,7 +161,8 @@ def _card_names(library: Library) -> dict[str, set[str]]:
             if version is not None:
                 for key in ("name", "name2"):
                     found.setdefault(version.lang, set()).update(
-                        word_set(str(version.fields.get(key) or "")))
+                        word_set(str(version.fields.get(key) or ""))
+                    )
     return found
 
 
@@ -142,8 +170,9 @@ def _suppressions(file: CardFile) -> list[str]:
     return [code.strip().upper() for code in file.ignored_codes() if code.strip()]
 
 
-def _apply_suppressions(subject: Subject, findings: list[Finding],
-                        selected: set[str]) -> list[Finding]:
+def _apply_suppressions(
+    subject: Subject, findings: list[Finding], selected: set[str]
+) -> list[Finding]:
     """Drop suppressed findings; report suppressions that are misspelt, or that
     suppress nothing although a rule they name has run."""
     codes = _suppressions(subject.file)
@@ -159,12 +188,20 @@ def _apply_suppressions(subject: Subject, findings: list[Finding],
             kept.append(finding)
     for code in codes:
         if REGISTRY.unknown_prefixes([code]):
-            kept.append(subject.report("LN002", "lint-ignore", 0,
-                                       f"'{code}' in lint-ignore is not a rule code"))
+            kept.append(
+                subject.report(
+                    "LN002", "lint-ignore", 0, f"'{code}' in lint-ignore is not a rule code"
+                )
+            )
         elif code not in used and any(c.startswith(code) for c in selected):
-            kept.append(subject.report("LN001", "lint-ignore", 0,
-                                       f"lint-ignore '{code}' suppresses nothing on this card: "
-                                       "remove it"))
+            kept.append(
+                subject.report(
+                    "LN001",
+                    "lint-ignore",
+                    0,
+                    f"lint-ignore '{code}' suppresses nothing on this card: remove it",
+                )
+            )
     return kept
 
 
@@ -177,8 +214,13 @@ def _outside_drafts(subject: Subject, findings: list[Finding]) -> list[Finding]:
     ranges = subject.cache.get(DRAFT_LINES)
     if not ranges:
         return findings
-    return [f for f in findings if f.field != "text" or f.code.startswith(DRAFT_REPORTS)
-            or not any(first <= f.line <= last for first, last in ranges)]
+    return [
+        f
+        for f in findings
+        if f.field != "text"
+        or f.code.startswith(DRAFT_REPORTS)
+        or not any(first <= f.line <= last for first, last in ranges)
+    ]
 
 
 #: Markup findings that a translation inherits when it copies the English spacing: a
@@ -204,19 +246,26 @@ def _english_spacing(subject: Subject, code: str) -> Counter[str]:
     """The spacing marks of ``code``'s findings on the English card."""
     assert subject.source is not None
     source = subject.source
+
     def compute() -> Counter[str]:
         body = source.file.body
-        return Counter(_spacing(body, d.offset)
-                       for d in REGISTRY.check(code)(source.result))
+        return Counter(_spacing(body, d.offset) for d in REGISTRY.check(code)(source.result))
+
     return source.memo(("inherited", code), compute)
 
 
-def _markup_findings(subject: Subject, rules: list[Rule],
-                     english_linted: bool = False) -> Iterator[Finding]:
+def _markup_findings(
+    subject: Subject, rules: list[Rule], english_linted: bool = False
+) -> Iterator[Finding]:
     for rule_ in rules:
         diagnostics = list(REGISTRY.check(rule_.code)(subject.result))
-        if diagnostics and english_linted and rule_.code in INHERITED \
-                and subject.is_translation and subject.source is not None:
+        if (
+            diagnostics
+            and english_linted
+            and rule_.code in INHERITED
+            and subject.is_translation
+            and subject.source is not None
+        ):
             english = _english_spacing(subject, rule_.code).copy()
             kept = []
             for diagnostic in diagnostics:
@@ -229,12 +278,14 @@ def _markup_findings(subject: Subject, rules: list[Rule],
         for diagnostic in diagnostics:
             fix = diagnostic.fix
             edit = None if fix is None else Edit("text", fix.start, fix.end, fix.replacement)
-            yield subject.report(diagnostic.code, "text", diagnostic.offset, diagnostic.message,
-                                 edit)
+            yield subject.report(
+                diagnostic.code, "text", diagnostic.offset, diagnostic.message, edit
+            )
 
 
-def subjects_of(library: Library, resources: Resources, options: Options,
-                locator: Locator = file_locator) -> list[Subject]:
+def subjects_of(
+    library: Library, resources: Resources, options: Options, locator: Locator = file_locator
+) -> list[Subject]:
     """Every card version to lint, in library order."""
     subjects: list[Subject] = []
     for _, card in sorted(library.cards.items()):
@@ -245,8 +296,7 @@ def subjects_of(library: Library, resources: Resources, options: Options,
             file = card.version(lang)
             if file is None or (options.files and file.path not in options.files):
                 continue
-            language = resources.english if lang == SOURCE_LANGUAGE \
-                else resources.language(lang)
+            language = resources.english if lang == SOURCE_LANGUAGE else resources.language(lang)
             subjects.append(Subject(card, file, source, language, resources, locator))
     return subjects
 
@@ -270,18 +320,25 @@ def fewer_collections() -> Iterator[None]:
         gc.set_threshold(*thresholds)
 
 
-def _gather_context(library: Library, resources: Resources, options: Options,
-                    locator: Locator, collectors: list[tuple[str, Callable[[Any], Any]]],
-                    by_language: dict[str, list[Subject]]) -> None:
+def _gather_context(
+    library: Library,
+    resources: Resources,
+    options: Options,
+    locator: Locator,
+    collectors: list[tuple[str, Callable[[Any], Any]]],
+    by_language: dict[str, list[Subject]],
+) -> None:
     """Linting some files of a library: the cross-card rules (GL301, GL302) still
     compare them with every other translation of their language, so that one card
     is judged as the whole library would judge it; those others are only read."""
     named = set(options.files)
     wanted = set(by_language) or set(options.languages)
     everything = replace(options, files=[])
-    others = [s for s in subjects_of(library, resources, everything, locator)
-              if s.file.path not in named and s.is_translation
-              and (not wanted or s.lang in wanted)]
+    others = [
+        s
+        for s in subjects_of(library, resources, everything, locator)
+        if s.file.path not in named and s.is_translation and (not wanted or s.lang in wanted)
+    ]
     for position, subject in enumerate(others):
         if not subject.result.crashes:
             for code, collect in collectors:
@@ -297,20 +354,19 @@ def _forget(subjects: list[Subject], position: int) -> None:
     subject = subjects[position]
     subject.forget()
     following = subjects[position + 1] if position + 1 < len(subjects) else None
-    if subject.source is not None and (following is None
-                                       or following.source is not subject.source):
+    if subject.source is not None and (following is None or following.source is not subject.source):
         subject.source.forget()
 
 
-def lint(library: Library, resources: Resources, options: Options,
-         locator: Locator = file_locator) -> Report:
+def lint(
+    library: Library, resources: Resources, options: Options, locator: Locator = file_locator
+) -> Report:
     """Lint the card versions of ``library`` that ``options`` selects."""
     with fewer_collections():
         return _lint(library, resources, options, locator)
 
 
-def _lint(library: Library, resources: Resources, options: Options,
-          locator: Locator) -> Report:
+def _lint(library: Library, resources: Resources, options: Options, locator: Locator) -> Report:
     resources.set_names(_card_names(library))
     resources.card_names = card_titles(library)
     chosen = selected_rules(options)
@@ -321,16 +377,19 @@ def _lint(library: Library, resources: Resources, options: Options,
             by_target[target].append(rule_)
     subjects = subjects_of(library, resources, options, locator)
     found: dict[int, list[Finding]] = {id(s): [] for s in subjects}
-    collectors = [(r.code, COLLECTORS[r.code]) for r in by_target[LIBRARY]
-                  if r.code in COLLECTORS]
+    collectors = [(r.code, COLLECTORS[r.code]) for r in by_target[LIBRARY] if r.code in COLLECTORS]
     by_language: dict[str, list[Subject]] = {}
     english_linted = {s.card.slug for s in subjects if not s.is_translation}
     for position, subject in enumerate(subjects):
         findings = found[id(subject)]
-        findings.extend(_markup_findings(subject, by_target[MARKUP],
-                                         subject.card.slug in english_linted))
-        if subject.is_translation and (by_target[TRANSLATION] or by_target[LIBRARY]) \
-                and not subject.result.crashes:  # else MK001 says where it fails
+        findings.extend(
+            _markup_findings(subject, by_target[MARKUP], subject.card.slug in english_linted)
+        )
+        if (
+            subject.is_translation
+            and (by_target[TRANSLATION] or by_target[LIBRARY])
+            and not subject.result.crashes
+        ):  # else MK001 says where it fails
             for rule_ in by_target[TRANSLATION]:
                 findings.extend(REGISTRY.check(rule_.code)(subject))
             for code, collect in collectors:
@@ -348,18 +407,17 @@ def _lint(library: Library, resources: Resources, options: Options,
         for rule_ in by_target[LIBRARY]:
             for finding in REGISTRY.check(rule_.code)(group):
                 if not owners:
-                    owners = {(s.card.slug, s.lang, s.locator(s.file, "name", 0)[0]): s
-                              for s in subjects}
+                    owners = {
+                        (s.card.slug, s.lang, s.locator(s.file, "name", 0)[0]): s for s in subjects
+                    }
                 owner = owners.get((finding.card, finding.lang, finding.path))
                 if owner is not None:  # else a card of the deck read for context only
                     found[id(owner)].append(finding)
     selected = {r.code for r in chosen}
     findings: list[Finding] = []
     for subject in subjects:
-        kept = _apply_suppressions(subject, _outside_drafts(subject, found[id(subject)]),
-                                   selected)
+        kept = _apply_suppressions(subject, _outside_drafts(subject, found[id(subject)]), selected)
         findings.extend(f for f in kept if f.code in selected)
     findings.sort(key=Finding.sort_key)
     cards: set[tuple[str, str]] = {(s.card.deck, s.card.slug) for s in subjects}
-    return Report(findings, len(cards), sum(1 for s in subjects if s.is_translation),
-                  len(subjects))
+    return Report(findings, len(cards), sum(1 for s in subjects if s.is_translation), len(subjects))

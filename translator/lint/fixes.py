@@ -42,9 +42,14 @@ class FixResult:
         for path, new in sorted(self.contents.items()):
             old = self.originals[path]
             if old != new:
-                chunks.extend(difflib.unified_diff(
-                    old.splitlines(keepends=True), new.splitlines(keepends=True),
-                    f"a/{path}", f"b/{path}"))
+                chunks.extend(
+                    difflib.unified_diff(
+                        old.splitlines(keepends=True),
+                        new.splitlines(keepends=True),
+                        f"a/{path}",
+                        f"b/{path}",
+                    )
+                )
         return "".join(chunks)
 
     @property
@@ -52,8 +57,9 @@ class FixResult:
         return sorted(p for p, text in self.contents.items() if text != self.originals[p])
 
 
-def _edit_front_matter(front: str, file: CardFile, key: str,
-                       edits: list[Edit]) -> tuple[str, int] | None:
+def _edit_front_matter(
+    front: str, file: CardFile, key: str, edits: list[Edit]
+) -> tuple[str, int] | None:
     line_number = file.lines.get(key)
     value = file.fields.get(key)
     if line_number is None or not isinstance(value, str):
@@ -71,7 +77,7 @@ def fix_file(file: CardFile, content: str, edits: list[Edit]) -> tuple[str, int]
     """The file's new content with ``edits`` applied, and how many were; ``None`` when
     they cannot be applied safely (then the file is left as it is)."""
     front = file.front_matter
-    if not content.startswith(front) or content[len(front):] != file.body:
+    if not content.startswith(front) or content[len(front) :] != file.body:
         return None
     body, applied = apply_replacements(file.body, [e for e in edits if e.key == "text"])
     by_key: dict[str, list[Edit]] = {}
@@ -92,26 +98,38 @@ def fix_file(file: CardFile, content: str, edits: list[Edit]) -> tuple[str, int]
     parse_card_text(file.path, file.deck, content, before)
     after: list = []
     parsed = parse_card_text(file.path, file.deck, new, after)
-    if parsed is None or parsed.body != body or \
-            {p.message for p in after} - {p.message for p in before}:
+    if (
+        parsed is None
+        or parsed.body != body
+        or {p.message for p in after} - {p.message for p in before}
+    ):
         return None
     unchanged = {k: v for k, v in file.fields.items() if k not in expected}
     if {k: v for k, v in parsed.fields.items() if k not in expected} != unchanged or any(
-            parsed.fields.get(key) != value for key, value in expected.items()):
+        parsed.fields.get(key) != value for key, value in expected.items()
+    ):
         return None
     return new, applied
 
 
-def fix_library(library: Library, lint_again: Callable[[Library], list[Finding]],
-                findings: list[Finding], read: Callable[[str], str]) -> FixResult:
+def fix_library(
+    library: Library,
+    lint_again: Callable[[Library], list[Finding]],
+    findings: list[Finding],
+    read: Callable[[str], str],
+) -> FixResult:
     """Apply the fixes of ``findings``, lint again, and repeat while fixes remain.
 
     ``lint_again`` lints a library and returns what it reports; ``read`` gives a file's
     current content.  Nothing is written: the result holds the new contents.
     """
     result = FixResult()
-    by_path = {version.path: version for card in library.cards.values()
-               for version in (card.source, *card.translations.values()) if version}
+    by_path = {
+        version.path: version
+        for card in library.cards.values()
+        for version in (card.source, *card.translations.values())
+        if version
+    }
     for _ in range(MAX_PASSES):
         edits: dict[str, list[Edit]] = {}
         for finding in findings:
@@ -125,8 +143,9 @@ def fix_library(library: Library, lint_again: Callable[[Library], list[Finding]]
             if path not in result.originals:
                 result.originals[path] = read(path)
             content = result.contents.get(path, result.originals[path])
-            done = fix_file(version, content, sorted(set(file_edits),
-                                                     key=lambda e: (e.key, e.start)))
+            done = fix_file(
+                version, content, sorted(set(file_edits), key=lambda e: (e.key, e.start))
+            )
             if done is None or done[0] == content:
                 continue
             new, count = done

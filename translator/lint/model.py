@@ -62,10 +62,19 @@ class Finding:
         return None if self.edit is None else self.edit.replacement
 
     def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "severity": self.severity.value, "message": self.message,
-                "path": self.path, "line": self.line, "column": self.column,
-                "card": self.card, "guid": self.guid, "lang": self.lang, "field": self.field,
-                "fix": self.fix}
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "card": self.card,
+            "guid": self.guid,
+            "lang": self.lang,
+            "field": self.field,
+            "fix": self.fix,
+        }
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.line, self.column, self.code)
@@ -144,10 +153,12 @@ class PlainParagraph:
             end = start + len(node.text)
         head = self.text[:end].rstrip()
         if not head.endswith(_HEAD_SEPARATORS) and not self.text[end:].lstrip().startswith(
-                _HEAD_SEPARATORS):
+            _HEAD_SEPARATORS
+        ):
             return None  # a bold phrase opening a sentence, not a name and its reminder
-        while end < len(self.text) and (self.text[end].isspace()
-                                        or self.text[end] in _HEAD_SEPARATORS):
+        while end < len(self.text) and (
+            self.text[end].isspace() or self.text[end] in _HEAD_SEPARATORS
+        ):
             end += 1
         return end if end < len(self.text) else None
 
@@ -162,11 +173,11 @@ class PlainText:
 
     @property
     def rules(self) -> list[PlainParagraph]:
-        return self.paragraphs[:self.flavor_start]
+        return self.paragraphs[: self.flavor_start]
 
     @property
     def flavor(self) -> list[PlainParagraph]:
-        return self.paragraphs[self.flavor_start:]
+        return self.paragraphs[self.flavor_start :]
 
 
 #: What a symbol is in plain text: one character that separates words and is no space
@@ -203,8 +214,12 @@ def plain_text(document: Document, lang: str) -> PlainText:
                 plain.line_breaks += 1
         plain.text = "".join(parts)
         first = paragraph.children[0]
-        if flavor_start is None and isinstance(first, Text) and first.italic \
-                and first.text.lstrip().startswith(opening):
+        if (
+            flavor_start is None
+            and isinstance(first, Text)
+            and first.italic
+            and first.text.lstrip().startswith(opening)
+        ):
             flavor_start = plain.index
         paragraphs.append(plain)
     return PlainText(paragraphs, len(paragraphs) if flavor_start is None else flavor_start)

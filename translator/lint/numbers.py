@@ -73,22 +73,27 @@ class Phrases:
         for idiom in idioms:
             first, *rest = [w for w, _, _ in words(idiom)]
             idiom_table.setdefault(first, []).append(tuple(rest))
-        return cls({k: tuple(v) for k, v in by_first.items()},
-                   {k: tuple(v) for k, v in idiom_table.items()},
-                   frozenset(by_first) | frozenset(idiom_table))
+        return cls(
+            {k: tuple(v) for k, v in by_first.items()},
+            {k: tuple(v) for k, v in idiom_table.items()},
+            frozenset(by_first) | frozenset(idiom_table),
+        )
 
 
 NO_PHRASES = Phrases({}, {})
 
 
 def _follows(tokens: list[tuple[str, int, int]], index: int, rest: tuple[str, ...]) -> bool:
-    after = tokens[index + 1:index + 1 + len(rest)]
+    after = tokens[index + 1 : index + 1 + len(rest)]
     return len(after) == len(rest) and all(t[0] == w for t, w in zip(after, rest, strict=True))
 
 
-def read_numbers(text: str, number_words: dict[str, str],
-                 tokens: list[tuple[str, int, int]] | None = None,
-                 phrases: Phrases = NO_PHRASES) -> list[Number]:
+def read_numbers(
+    text: str,
+    number_words: dict[str, str],
+    tokens: list[tuple[str, int, int]] | None = None,
+    phrases: Phrases = NO_PHRASES,
+) -> list[Number]:
     """Stat modifiers, numbers and number words of ``text``, in order.
 
     ``tokens`` are ``words(text)``, when the caller has them already; ``phrases`` are
@@ -99,15 +104,22 @@ def read_numbers(text: str, number_words: dict[str, str],
     if "/" in text:
         masked = list(text)
         for match in STAT_RE.finditer(text):
-            found.append(Number(normalize_stat(match.group(1), match.group(2)),
-                                match.start(), match.end(), "stat"))
-            masked[match.start():match.end()] = " " * (match.end() - match.start())
+            found.append(
+                Number(
+                    normalize_stat(match.group(1), match.group(2)),
+                    match.start(),
+                    match.end(),
+                    "stat",
+                )
+            )
+            masked[match.start() : match.end()] = " " * (match.end() - match.start())
         rest = "".join(masked)
     if _DIGIT.search(rest):
         for match in NUMBER_RE.finditer(rest):
             sign = match.group(1).translate(_SIGNS)
-            found.append(Number(sign + _value(match.group(2)), match.start(), match.end(),
-                                "number"))
+            found.append(
+                Number(sign + _value(match.group(2)), match.start(), match.end(), "number")
+            )
     if "x" in rest or "X" in rest:
         for match in VARIABLE_RE.finditer(rest):
             found.append(Number("x", match.start(), match.end(), "number"))
@@ -126,8 +138,14 @@ def read_numbers(text: str, number_words: dict[str, str],
                 continue
             value = number_words.get(word)
             if value is None:
-                phrase = next(((after, v) for after, v in phrases.numbers.get(word, ())
-                               if _follows(listed, index, after)), None)
+                phrase = next(
+                    (
+                        (after, v)
+                        for after, v in phrases.numbers.get(word, ())
+                        if _follows(listed, index, after)
+                    ),
+                    None,
+                )
                 if phrase is not None:
                     # Its words are read: "only once each turn" is one number, not the
                     # "only once" and the "once each" it holds.
@@ -160,8 +178,9 @@ def compare(source: list[Number], target: list[Number]) -> Comparison:
     or word) must be in the translation as digits or a word; digits the source lacks
     are extra, but number words are not (``un``, ``une`` are also articles).
     """
-    if [(n.role == "stat", n.value) for n in source] == \
-            [(n.role == "stat", n.value) for n in target]:
+    if [(n.role == "stat", n.value) for n in source] == [
+        (n.role == "stat", n.value) for n in target
+    ]:
         return _SAME  # the common case: every number in place
     source_stats = [n.value for n in source if n.role == "stat"]
     target_stats = [n for n in target if n.role == "stat"]

@@ -28,10 +28,15 @@ def use_color(stream: TextIO) -> bool:
 
 
 def summary(report: Report) -> dict[str, int]:
-    return {"cards": report.cards, "errors": report.count(Severity.ERROR),
-            "warnings": report.count(Severity.WARNING), "infos": report.count(Severity.INFO),
-            "translations": report.translations, "files": report.files,
-            "fixable": sum(1 for f in report.findings if f.edit is not None)}
+    return {
+        "cards": report.cards,
+        "errors": report.count(Severity.ERROR),
+        "warnings": report.count(Severity.WARNING),
+        "infos": report.count(Severity.INFO),
+        "translations": report.translations,
+        "files": report.files,
+        "fixable": sum(1 for f in report.findings if f.edit is not None),
+    }
 
 
 def _plural(count: int, noun: str) -> str:
@@ -56,18 +61,24 @@ def write_text(report: Report, out: TextIO, color: bool | None = None, fixed: in
         fixable = " [fix]" if finding.edit is not None else ""
         if color and fixable:
             fixable = f"{_DIM}{fixable}{_RESET}"
-        out.write(f"{finding.path}:{finding.line}:{finding.column}: {code} "
-                  f"{printable(finding.message)}{fixable}\n")
+        out.write(
+            f"{finding.path}:{finding.line}:{finding.column}: {code} "
+            f"{printable(finding.message)}{fixable}\n"
+        )
     counts = summary(report)
     total = counts["errors"] + counts["warnings"] + counts["infos"]
-    scope = (f"{_plural(report.cards, 'card')} ({_plural(report.translations, 'translation')}, "
-             f"{_plural(report.files, 'file')})")
+    scope = (
+        f"{_plural(report.cards, 'card')} ({_plural(report.translations, 'translation')}, "
+        f"{_plural(report.files, 'file')})"
+    )
     if total:
         if report.findings:
             out.write("\n")
-        line = (f"{_plural(total, 'finding')} in {scope}: "
-                f"{_plural(counts['errors'], 'error')}, "
-                f"{_plural(counts['warnings'], 'warning')}, {_plural(counts['infos'], 'info')}.")
+        line = (
+            f"{_plural(total, 'finding')} in {scope}: "
+            f"{_plural(counts['errors'], 'error')}, "
+            f"{_plural(counts['warnings'], 'warning')}, {_plural(counts['infos'], 'info')}."
+        )
     else:
         line = f"No findings in {scope}."
     if fixed:
@@ -78,8 +89,11 @@ def write_text(report: Report, out: TextIO, color: bool | None = None, fixed: in
 
 
 def as_json(report: Report, fixed: int = 0) -> dict[str, Any]:
-    return {"version": 1, "findings": [f.as_dict() for f in report.findings],
-            "summary": {**summary(report), "fixed": fixed}}
+    return {
+        "version": 1,
+        "findings": [f.as_dict() for f in report.findings],
+        "summary": {**summary(report), "fixed": fixed},
+    }
 
 
 def write_json(report: Report, out: TextIO, fixed: int = 0) -> None:
@@ -110,13 +124,23 @@ def as_sarif(report: Report, rules: Iterable[Rule]) -> dict[str, Any]:
             "ruleId": finding.code,
             "level": _SARIF_LEVELS[finding.severity],
             "message": {"text": finding.message},
-            "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": finding.path.replace(os.sep, "/")},
-                "region": {"startLine": max(finding.line, 1),
-                           "startColumn": max(finding.column, 1)},
-            }}],
-            "properties": {"card": finding.card, "guid": finding.guid, "lang": finding.lang,
-                           "field": finding.field},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": finding.path.replace(os.sep, "/")},
+                        "region": {
+                            "startLine": max(finding.line, 1),
+                            "startColumn": max(finding.column, 1),
+                        },
+                    }
+                }
+            ],
+            "properties": {
+                "card": finding.card,
+                "guid": finding.guid,
+                "lang": finding.lang,
+                "field": finding.field,
+            },
         }
         if finding.code in index:
             result["ruleIndex"] = index[finding.code]
@@ -124,17 +148,28 @@ def as_sarif(report: Report, rules: Iterable[Rule]) -> dict[str, Any]:
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "translator", "version": __version__,
-                                "rules": [_sarif_rule(r) for r in rules]}},
-            "results": results,
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "translator",
+                        "version": __version__,
+                        "rules": [_sarif_rule(r) for r in rules],
+                    }
+                },
+                "results": results,
+            }
+        ],
     }
 
 
 def write_sarif(report: Report, out: TextIO, rules: Iterable[Rule] | None = None) -> None:
-    json.dump(as_sarif(report, rules if rules is not None else REGISTRY.rules()), out,
-              ensure_ascii=False, indent=2)
+    json.dump(
+        as_sarif(report, rules if rules is not None else REGISTRY.rules()),
+        out,
+        ensure_ascii=False,
+        indent=2,
+    )
     out.write("\n")
 
 
@@ -151,10 +186,14 @@ _GITHUB_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity
 
 def github_line(finding: Finding) -> str:
     """A GitHub Actions workflow command annotating the finding's line."""
-    properties = (f"file={_escape_property(finding.path)},line={finding.line},"
-                  f"col={finding.column},title={_escape_property(finding.code)}")
-    return (f"::{_GITHUB_LEVELS[finding.severity]} {properties}::"
-            f"{_escape_data(f'{finding.code} {finding.message}')}")
+    properties = (
+        f"file={_escape_property(finding.path)},line={finding.line},"
+        f"col={finding.column},title={_escape_property(finding.code)}"
+    )
+    return (
+        f"::{_GITHUB_LEVELS[finding.severity]} {properties}::"
+        f"{_escape_data(f'{finding.code} {finding.message}')}"
+    )
 
 
 def write_github(report: Report, out: TextIO) -> None:
@@ -162,8 +201,9 @@ def write_github(report: Report, out: TextIO) -> None:
         out.write(github_line(finding) + "\n")
 
 
-def write(report: Report, out: TextIO, format_: str, rules: Iterable[Rule] | None = None,
-          fixed: int = 0) -> None:
+def write(
+    report: Report, out: TextIO, format_: str, rules: Iterable[Rule] | None = None, fixed: int = 0
+) -> None:
     """Write ``report`` in ``format_``; ``fixed`` fixes were applied before it."""
     if format_ == "json":
         write_json(report, out, fixed)
@@ -185,9 +225,15 @@ def statistics(report: Report) -> list[dict[str, Any]]:
     rows = []
     for code, (count, fixable) in sorted(counts.items(), key=lambda i: (-i[1][0], i[0])):
         rule = REGISTRY.get(code)
-        rows.append({"code": code, "name": rule.name if rule else "", "count": count,
-                     "fixable": fixable,
-                     "severity": rule.severity.value if rule else "error"})
+        rows.append(
+            {
+                "code": code,
+                "name": rule.name if rule else "",
+                "count": count,
+                "fixable": fixable,
+                "severity": rule.severity.value if rule else "error",
+            }
+        )
     return rows
 
 
@@ -195,8 +241,12 @@ def write_statistics(report: Report, out: TextIO, format_: str) -> None:
     """The per-rule counts, as text (``  12  FR201  [*] no-break-space``) or JSON."""
     rows = statistics(report)
     if format_ == "json":
-        json.dump({"version": 1, "statistics": rows, "summary": summary(report)}, out,
-                  ensure_ascii=False, indent=2)
+        json.dump(
+            {"version": 1, "statistics": rows, "summary": summary(report)},
+            out,
+            ensure_ascii=False,
+            indent=2,
+        )
         out.write("\n")
         return
     width = max((len(str(r["count"])) for r in rows), default=1)
@@ -204,6 +254,11 @@ def write_statistics(report: Report, out: TextIO, format_: str) -> None:
         mark = "[*]" if row["fixable"] else "   "
         out.write(f"{row['count']:>{width}}  {row['code']}  {mark} {row['name']}\n")
     total = sum(r["count"] for r in rows)
-    out.write(f"Found {_plural(total, 'finding')}" + (
-        f" ({sum(r['fixable'] for r in rows)} fixable with --fix).\n"
-        if any(r["fixable"] for r in rows) else ".\n"))
+    out.write(
+        f"Found {_plural(total, 'finding')}"
+        + (
+            f" ({sum(r['fixable'] for r in rows)} fixable with --fix).\n"
+            if any(r["fixable"] for r in rows)
+            else ".\n"
+        )
+    )

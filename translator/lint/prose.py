@@ -99,25 +99,35 @@ _PREFIXES = {"fr": ("FR", "SP", "TR", "GL", "MK"), "eo": ("EO", "SP", "TR", "GL"
 REVIEW_FILE = "typography-review.yaml"
 PAGES_FILE = "prose-pages.yaml"
 #: The seeds of the typography report, and where the command line finds them.
-SEEDS = ("000_701c6856a19b3056.txt", "001_8e7b5dc8221fcf00.txt", "002_edd54b05ca1c92c3.txt",
-         "004_5caf7b532bdcbcc8.txt")
+SEEDS = (
+    "000_701c6856a19b3056.txt",
+    "001_8e7b5dc8221fcf00.txt",
+    "002_edd54b05ca1c92c3.txt",
+    "004_5caf7b532bdcbcc8.txt",
+)
 SEED_DIR = "../shared/seeds"
 
 _HEADING = re.compile(r"^(=+)\s*(.*?)\s*\1$")
 _LIST = re.compile(r"^[*#:;]+\s*")
 _TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 #: One Atom entry of seed 001: link, title, timestamp, summary, the page's wiki text.
-_ENTRY = re.compile(r"https?://[^\s<>]*?index\.php\?title=[^\s&<>]*&diff=\d+"
-                    r"(?P<title>[^\n<>]+?)(?P<time>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"
-                    r"<p>.*?</p>\s*<hr />\s*<div>", re.S)
+_ENTRY = re.compile(
+    r"https?://[^\s<>]*?index\.php\?title=[^\s&<>]*&diff=\d+"
+    r"(?P<title>[^\n<>]+?)(?P<time>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"
+    r"<p>.*?</p>\s*<hr />\s*<div>",
+    re.S,
+)
 #: What a removal leaves: collapsed with its spaces by :func:`_close_gaps`.
 _GAP = "\x00"
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _BREAK = re.compile(r"<br\s*/?>", re.I)
 _TEMPLATE = re.compile(r"\{\{[^{}]*\}\}")
 _LINK = re.compile(r"\[\[([^\[\]]*)\]\]")
-_HIDDEN_LINK = re.compile(r"^:?\s*(file|fichier|image|category|catégorie|media|"
-                          r"dosiero|kategorio)\s*:", re.I)
+_HIDDEN_LINK = re.compile(
+    r"^:?\s*(file|fichier|image|category|catégorie|media|"
+    r"dosiero|kategorio)\s*:",
+    re.I,
+)
 #: A URL, with the brackets it holds when they pair up (…/ARC_Format:_Amin_Duna_(2_vs_1)).
 _URL = r"(?:https?|ftp)://(?:\([^\s()\[\]<>|]*\)|[^\s()\[\]<>|])+"
 _EXTERNAL = re.compile(r"(?:[ \t]*\[" + _URL + r"\]|\[" + _URL + r"\s+([^\]]*)\])")
@@ -165,7 +175,7 @@ class ProseFinding:
         """The finding's place in the line, as a short excerpt."""
         column = self.finding.column - 1
         start = max(0, column - 20)
-        return self.text[start:column + 20]
+        return self.text[start : column + 20]
 
     @property
     def key(self) -> tuple[str, int, int, str]:
@@ -186,8 +196,11 @@ def pages(text: str) -> list[Page]:
     if "<feed" in text[:2000] or "feedformat=atom" in text[:2000]:
         return _atom_pages(text)
     lines = text.splitlines()
-    starts = [i - 2 for i, line in enumerate(lines)
-              if _TIMESTAMP.match(line.strip()) and i >= 2 and lines[i - 1].strip() == ""]
+    starts = [
+        i - 2
+        for i, line in enumerate(lines)
+        if _TIMESTAMP.match(line.strip()) and i >= 2 and lines[i - 1].strip() == ""
+    ]
     if not starts:
         title = lines[0].strip() if lines else ""
         return [Page(title, "", [(n, raw) for n, raw in enumerate(lines[1:], start=2)])]
@@ -209,9 +222,14 @@ def _atom_pages(text: str) -> list[Page]:
         end = entries[index + 1].start() if index + 1 < len(entries) else len(text)
         end = max(entry.end(), text.rfind("</div>", entry.end(), end))
         first = text.count("\n", 0, entry.end()) + 1
-        body = text[entry.end():end].split("\n")
-        found.append(Page(entry.group("title").strip(), entry.group("time"),
-                          list(enumerate(body, start=first))))
+        body = text[entry.end() : end].split("\n")
+        found.append(
+            Page(
+                entry.group("title").strip(),
+                entry.group("time"),
+                list(enumerate(body, start=first)),
+            )
+        )
     return found
 
 
@@ -264,8 +282,9 @@ def seeds_prose(paths: Sequence[Path], lang: str) -> list[tuple[str, int, str]]:
                 continue
             if page.title not in best or page.timestamp > best[page.title][0].timestamp:
                 best[page.title] = (page, path.name)
-    found = [(seed, line, prose) for page, seed in best.values()
-             for line, prose in _prose_of(page.lines)]
+    found = [
+        (seed, line, prose) for page, seed in best.values() for line, prose in _prose_of(page.lines)
+    ]
     found.sort()
     return found
 
@@ -309,7 +328,7 @@ def prose_text(raw: str) -> str:
 def _symbol(match: re.Match[str]) -> str:
     """A drop cap (``:C:apital``) prints its letter; a symbol code, no text."""
     code = match.group()[1:-1]
-    following = match.string[match.end():match.end() + 1]
+    following = match.string[match.end() : match.end() + 1]
     return code if len(code) == 1 and code.isupper() and following.isalpha() else _GAP
 
 
@@ -336,11 +355,13 @@ def _close_gaps(line: str) -> str:
     """Remove the gaps, so that no removal makes two spaces of one: a run of gaps and
     spaces holding a single space on either side is one space; a double space the text
     had stays."""
+
     def close(match: re.Match[str]) -> str:
         run = match.group()
         if "  " in run:  # the text's own double space
             return re.sub(_GAP, "", run)
         return " " if " " in run else ""
+
     return re.sub(r"[ " + _GAP + r"]*" + _GAP + r"[ " + _GAP + r"]*", close, line)
 
 
@@ -348,9 +369,13 @@ def _close_gaps(line: str) -> str:
 # Linting.
 
 
-def lint_prose_lines(lines: Iterable[tuple[int, str]], lang: str, select: Sequence[str],
-                     seed: str = "", skipped: list[tuple[int, str]] | None = None
-                     ) -> list[ProseFinding]:
+def lint_prose_lines(
+    lines: Iterable[tuple[int, str]],
+    lang: str,
+    select: Sequence[str],
+    seed: str = "",
+    skipped: list[tuple[int, str]] | None = None,
+) -> list[ProseFinding]:
     """The findings of the rules ``select`` (codes or prefixes) on each line, read as
     the card text of one card in ``lang``.  A line in English (:func:`english_sentence`)
     is not read, but added to ``skipped`` when given."""
@@ -358,64 +383,86 @@ def lint_prose_lines(lines: Iterable[tuple[int, str]], lang: str, select: Sequen
     problems: list = []
     resources = load_resources([lang], options, problems)
     language = resources.language(lang)
-    checks = [REGISTRY.check(rule.code) for rule in REGISTRY.select(list(select))
-              if REGISTRY.target(rule.code) == TRANSLATION]
+    checks = [
+        REGISTRY.check(rule.code)
+        for rule in REGISTRY.select(list(select))
+        if REGISTRY.target(rule.code) == TRANSLATION
+    ]
     found: list[ProseFinding] = []
     hunspell = dictionary(lang)
-    known = None if hunspell is None else \
-        (lambda word: hunspell.lookup(word) or hunspell.lookup(word.lower()))
+    known = (
+        None
+        if hunspell is None
+        else (lambda word: hunspell.lookup(word) or hunspell.lookup(word.lower()))
+    )
     for number, line in lines:
         if english_sentence(line, resources.english_words, known):
             if skipped is not None:
                 skipped.append((number, line))
             continue
-        version = CardFile(f"prose.{lang}.md", "prose", "prose", lang, {"name": "prose"}, {},
-                           line, number)
+        version = CardFile(
+            f"prose.{lang}.md", "prose", "prose", lang, {"name": "prose"}, {}, line, number
+        )
         # The rules measured look at the translation only; its English card is a stand-in.
-        english = CardFile("prose.en.md", "prose", "prose", "en", {"name": "prose"}, {},
-                           line, number)
+        english = CardFile(
+            "prose.en.md", "prose", "prose", "en", {"name": "prose"}, {}, line, number
+        )
         card = Card("prose", "prose", english, {lang: version})
         subject = Subject(card, version, CardSource(card, english), language, resources)
         node = Text(line, pos=Position(number, 1, 0, len(line)))
         subject.__dict__["plain"] = PlainText(
-            [PlainParagraph(0, line, Paragraph((node,)), [(0, node)])], 1)
+            [PlainParagraph(0, line, Paragraph((node,)), [(0, node)])], 1
+        )
         for check in checks:
             found.extend(ProseFinding(number, line, f, seed, lang) for f in check(subject))
     found.sort(key=lambda f: (f.line, f.finding.column, f.finding.code))
     return found
 
 
-def english_sentence(line: str, english: frozenset[str] | set[str],
-                     known: Callable[[str], bool] | None = None) -> bool:
+def english_sentence(
+    line: str, english: frozenset[str] | set[str], known: Callable[[str], bool] | None = None
+) -> bool:
     """Whether ``line`` is English, not the language measured (see ENGLISH_SHARE):
     « Translate the rules (wiki) -> done : » is; a lexicon line (« army : armée »,
     « deal damage : infliger des dégâts ») is not.  Without a dictionary (``known``),
     a word is unknown when it is a frequent English word."""
-    tokens = [(norm, line[start:end]) for norm, start, end in words(line)
-              if norm.isalpha() and len(norm) > 1]
-    unknown = [norm for norm, word in tokens
-               if (norm in english if known is None else not known(word))]
-    return len(unknown) >= ENGLISH_WORDS and len(unknown) > ENGLISH_SHARE * len(tokens) \
+    tokens = [
+        (norm, line[start:end])
+        for norm, start, end in words(line)
+        if norm.isalpha() and len(norm) > 1
+    ]
+    unknown = [
+        norm for norm, word in tokens if (norm in english if known is None else not known(word))
+    ]
+    return (
+        len(unknown) >= ENGLISH_WORDS
+        and len(unknown) > ENGLISH_SHARE * len(tokens)
         and any(norm in english for norm in unknown)
+    )
 
 
-def lint_prose(text: str, lang: str = "fr", select: Sequence[str] | None = None
-               ) -> list[ProseFinding]:
+def lint_prose(
+    text: str, lang: str = "fr", select: Sequence[str] | None = None
+) -> list[ProseFinding]:
     """The findings of ``select`` (default: the language's typography rules) on every
     prose line of ``text``."""
     return lint_prose_lines(prose_lines(text), lang, select or DEFAULT_RULES[lang])
 
 
-def lint_seeds(paths: Sequence[Path], lang: str, select: Sequence[str]
-               ) -> tuple[list[ProseFinding], int, int]:
+def lint_seeds(
+    paths: Sequence[Path], lang: str, select: Sequence[str]
+) -> tuple[list[ProseFinding], int, int]:
     """The findings on the ``lang`` prose of the seeds, the number of lines read, and
     how many of them were English (not linted)."""
     lines = seeds_prose(paths, lang)
     found: list[ProseFinding] = []
     english: list[tuple[int, str]] = []
     for seed in sorted({seed for seed, _, _ in lines}):
-        found.extend(lint_prose_lines([(n, text) for s, n, text in lines if s == seed],
-                                      lang, select, seed, english))
+        found.extend(
+            lint_prose_lines(
+                [(n, text) for s, n, text in lines if s == seed], lang, select, seed, english
+            )
+        )
     return found, len(lines) - len(english), len(english)
 
 
@@ -443,14 +490,20 @@ def load_review(path: Path | None = None) -> Review:
     data = (yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}) or {}
     verdicts = data.get("verdicts") or []
     for number, item in enumerate(verdicts, start=1):
-        if not isinstance(item, dict) or not {"seed", "line", "rule", "at", "verdict",
-                                              "why"} <= set(item) \
-                or item["verdict"] not in ("real", "false alarm") or not item["at"]:
-            raise ValueError(f"{path}: verdict {number}: needs seed, line, rule, at, why and "
-                             "verdict (real or false alarm)")
+        if (
+            not isinstance(item, dict)
+            or not {"seed", "line", "rule", "at", "verdict", "why"} <= set(item)
+            or item["verdict"] not in ("real", "false alarm")
+            or not item["at"]
+        ):
+            raise ValueError(
+                f"{path}: verdict {number}: needs seed, line, rule, at, why and "
+                "verdict (real or false alarm)"
+            )
     sample = data.get("sample") or {}
-    return Review(verdicts, sample.get("seed"), sample.get("size"), str(path),
-                  list(data.get("fixed") or []))
+    return Review(
+        verdicts, sample.get("seed"), sample.get("size"), str(path), list(data.get("fixed") or [])
+    )
 
 
 def touches(found: ProseFinding, at: str) -> bool:
@@ -465,8 +518,9 @@ def touches(found: ProseFinding, at: str) -> bool:
     return False
 
 
-def judge(found: Sequence[ProseFinding], review: Review
-          ) -> tuple[dict[tuple, dict], list[dict], list[dict]]:
+def judge(
+    found: Sequence[ProseFinding], review: Review
+) -> tuple[dict[tuple, dict], list[dict], list[dict]]:
     """finding key -> its verdict; the verdicts that judge no finding; those that judge
     more than one."""
     by_place: dict[tuple[str, int, str], list[ProseFinding]] = {}
@@ -476,8 +530,11 @@ def judge(found: Sequence[ProseFinding], review: Review
     unused: list[dict] = []
     ambiguous: list[dict] = []
     for item in review.verdicts:
-        hits = [f for f in by_place.get((item["seed"], item["line"], item["rule"]), [])
-                if touches(f, item["at"])]
+        hits = [
+            f
+            for f in by_place.get((item["seed"], item["line"], item["rule"]), [])
+            if touches(f, item["at"])
+        ]
         if not hits:
             unused.append(item)
         elif len(hits) > 1:
@@ -501,8 +558,9 @@ def sample(found: Sequence[ProseFinding], review: Review) -> list[ProseFinding]:
         if len(items) <= review.sample_size:
             chosen.extend(items)
         else:
-            chosen.extend(random.Random(f"{review.sample_seed}:{code}")
-                          .sample(items, review.sample_size))
+            chosen.extend(
+                random.Random(f"{review.sample_seed}:{code}").sample(items, review.sample_size)
+            )
     return sorted(chosen, key=lambda f: f.key)
 
 
@@ -510,9 +568,14 @@ def sample(found: Sequence[ProseFinding], review: Review) -> list[ProseFinding]:
 # The report.
 
 
-def report(paths: Sequence[Path], languages: Sequence[str] = LANGUAGES,
-           select: Sequence[str] | None = None, review_path: Path | None = None,
-           title: str | None = None, output: str = "docs/lint-typography.md") -> str:
+def report(
+    paths: Sequence[Path],
+    languages: Sequence[str] = LANGUAGES,
+    select: Sequence[str] | None = None,
+    review_path: Path | None = None,
+    title: str | None = None,
+    output: str = "docs/lint-typography.md",
+) -> str:
     """The Markdown report of the rules on the seeds' prose, a section per language."""
     review = load_review(review_path)
     command = _command(paths, languages, select, review_path, title, output)
@@ -528,50 +591,78 @@ def report(paths: Sequence[Path], languages: Sequence[str] = LANGUAGES,
     judged, unused, ambiguous = judge(everything, review)
     needed = {f.key for f in sample(everything, review)}
     rule_names = ", ".join(sorted({r for _, rules, _, _, _ in sections for r in rules}))
-    lines = [f"# {title or 'Typography rules on prose nobody here wrote'}", "",
-             f"The rules {rule_names} run over the prose of the seed documents "
-             f"({', '.join(f'`{p.name}`' for p in paths)}), each line read as the text "
-             "of a card in its page's language.  Only the newest revision of each page "
-             "is read, and only what is prose: wiki markup, URLs, file and category "
-             "links, HTML, templates and emoticons are removed "
-             "(`translator/lint/prose.py`).  Generated by", "", f"    {command}", "",
-             f"The verdicts are `{_display(review.path)}`: one per finding, with the "
-             "reason written for that finding after reading it in its context."]
+    lines = [
+        f"# {title or 'Typography rules on prose nobody here wrote'}",
+        "",
+        f"The rules {rule_names} run over the prose of the seed documents "
+        f"({', '.join(f'`{p.name}`' for p in paths)}), each line read as the text "
+        "of a card in its page's language.  Only the newest revision of each page "
+        "is read, and only what is prose: wiki markup, URLs, file and category "
+        "links, HTML, templates and emoticons are removed "
+        "(`translator/lint/prose.py`).  Generated by",
+        "",
+        f"    {command}",
+        "",
+        f"The verdicts are `{_display(review.path)}`: one per finding, with the "
+        "reason written for that finding after reading it in its context.",
+    ]
     if review.sample_size:
-        lines[-1] += (f"  A rule with more than {review.sample_size} findings is "
-                      f"judged on a random sample of {review.sample_size} of them "
-                      f"(`random.Random(\"{review.sample_seed}:<rule>\")`), so its "
-                      "precision is that of the sample, and its other findings are "
-                      "not judged.")
-    lines += ["", "A precision of 100 % on n judged findings means no false alarm among those "
-              "n: the rule's false alarm rate is then below 3/n with 95 % confidence (5 % "
-              "for n = 60), not zero.  Lines whose words are mostly not in the language's "
-              "dictionary, one of them a frequent English word, are English (the roadmap "
-              "of the French style guide, English abilities quoted in the French list) and "
-              "are not read; a short English note inside a French line is read, and is "
-              "judged as what it is.", ""]
+        lines[-1] += (
+            f"  A rule with more than {review.sample_size} findings is "
+            f"judged on a random sample of {review.sample_size} of them "
+            f'(`random.Random("{review.sample_seed}:<rule>")`), so its '
+            "precision is that of the sample, and its other findings are "
+            "not judged."
+        )
+    lines += [
+        "",
+        "A precision of 100 % on n judged findings means no false alarm among those "
+        "n: the rule's false alarm rate is then below 3/n with 95 % confidence (5 % "
+        "for n = 60), not zero.  Lines whose words are mostly not in the language's "
+        "dictionary, one of them a frequent English word, are English (the roadmap "
+        "of the French style guide, English abilities quoted in the French list) and "
+        "are not read; a short English note inside a French line is read, and is "
+        "judged as what it is.",
+        "",
+    ]
     for lang, rules, found, count, english in sections:
         lines += _section(lang, rules, found, count, english, judged, needed)
     if review.fixed:
-        lines += ["## False alarms fixed", "",
-                  "Judged false alarms of an earlier run that the linter no longer raises, "
-                  "and what fixed each.", "", "| seed:line | rule | word | why it was a "
-                  "false alarm | fixed by |", "|---|---|---|---|---|"]
-        lines += [f"| {str(v.get('seed', ''))[:3]}:{v.get('line')} | {v.get('rule')} | "
-                  f"`{v.get('at')}` | {v.get('why')} | {v.get('fixed')} |"
-                  for v in review.fixed]
+        lines += [
+            "## False alarms fixed",
+            "",
+            "Judged false alarms of an earlier run that the linter no longer raises, "
+            "and what fixed each.",
+            "",
+            "| seed:line | rule | word | why it was a false alarm | fixed by |",
+            "|---|---|---|---|---|",
+        ]
+        lines += [
+            f"| {str(v.get('seed', ''))[:3]}:{v.get('line')} | {v.get('rule')} | "
+            f"`{v.get('at')}` | {v.get('why')} | {v.get('fixed')} |"
+            for v in review.fixed
+        ]
         lines.append("")
     if unused or ambiguous:
         lines += ["## Stale verdicts", ""]
-        lines += [f"- {v['seed']}:{v['line']} {v['rule']} `{v['at']}`: judges "
-                  f"{'no finding' if v in unused else 'several findings'}"
-                  for v in unused + ambiguous]
+        lines += [
+            f"- {v['seed']}:{v['line']} {v['rule']} `{v['at']}`: judges "
+            f"{'no finding' if v in unused else 'several findings'}"
+            for v in unused + ambiguous
+        ]
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _section(lang: str, rules: Sequence[str], found: Sequence[ProseFinding], count: int,
-             english: int, judged: dict[tuple, dict], needed: set[tuple]) -> list[str]:
+def _section(
+    lang: str,
+    rules: Sequence[str],
+    found: Sequence[ProseFinding],
+    count: int,
+    english: int,
+    judged: dict[tuple, dict],
+    needed: set[tuple],
+) -> list[str]:
     """A language's part of the report: per rule, the findings, those the sample drew,
     their verdicts and the precision of the sample; every false alarm; every finding."""
     title = LANGUAGE_TITLES.get(lang, lang)
@@ -585,46 +676,66 @@ def _section(lang: str, rules: Sequence[str], found: Sequence[ProseFinding], cou
 
     drawn, real, false = tally(found)
     outside = [f for f in found if f.key in judged and f.key not in needed]
-    lines = [f"## {title} ({', '.join(rules)})", "",
-             f"{len(found)} findings on {count} lines of {title} prose (seeds "
-             f"{', '.join(s[:3] for s in seeds) or 'none with findings'}; {english} English "
-             f"lines of these pages not read).  {drawn} to judge (the sample), "
-             f"{real + false} judged: {real} real, {false} false alarms, precision "
-             f"{_precision(real, false)}; {len(found) - drawn} outside the sample"
-             + (f", {len(outside)} of them judged all the same (listed below, not counted "
-                "in the precision)" if outside else "") + ".", "",
-             "| rule | findings | sample | judged | real | false alarms | precision |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        f"## {title} ({', '.join(rules)})",
+        "",
+        f"{len(found)} findings on {count} lines of {title} prose (seeds "
+        f"{', '.join(s[:3] for s in seeds) or 'none with findings'}; {english} English "
+        f"lines of these pages not read).  {drawn} to judge (the sample), "
+        f"{real + false} judged: {real} real, {false} false alarms, precision "
+        f"{_precision(real, false)}; {len(found) - drawn} outside the sample"
+        + (
+            f", {len(outside)} of them judged all the same (listed below, not counted "
+            "in the precision)"
+            if outside
+            else ""
+        )
+        + ".",
+        "",
+        "| rule | findings | sample | judged | real | false alarms | precision |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     codes = {f.finding.code for f in found} | {
-        rule.code for rule in REGISTRY.select(list(rules))
-        if REGISTRY.target(rule.code) == TRANSLATION and rule.code.startswith(_PREFIXES[lang])}
+        rule.code
+        for rule in REGISTRY.select(list(rules))
+        if REGISTRY.target(rule.code) == TRANSLATION and rule.code.startswith(_PREFIXES[lang])
+    }
     for code in sorted(codes):
         mine = [f for f in found if f.finding.code == code]
         n, ok, bad = tally(mine)
         rule = REGISTRY.get(code)
         name = rule.name if rule else ""
-        lines.append(f"| {code} {name} | {len(mine)} | {n} | {ok + bad} | {ok} | {bad} | "
-                     f"{_precision(ok, bad)} |")
+        lines.append(
+            f"| {code} {name} | {len(mine)} | {n} | {ok + bad} | {ok} | {bad} | "
+            f"{_precision(ok, bad)} |"
+        )
     alarms = [f for f in found if f.key in judged and judged[f.key]["verdict"] != "real"]
     lines += ["", f"### False alarms ({title})", ""]
     if not alarms:
         lines.append("None among the judged findings.")
     for f in alarms:
-        lines.append(f"- {f.seed[:3]}:{f.line} {f.finding.code} `{_code(f.excerpt)}`: "
-                     f"{judged[f.key]['why']}")
+        lines.append(
+            f"- {f.seed[:3]}:{f.line} {f.finding.code} `{_code(f.excerpt)}`: {judged[f.key]['why']}"
+        )
     missing = [f for f in found if f.key in needed and f.key not in judged]
     if missing:
         lines += ["", "### To judge", ""]
-        lines += [f"- {f.seed}:{f.line} {f.finding.code} `{_code(f.excerpt)}`"
-                  for f in missing]
-    lines += ["", f"### Every finding ({title})", "",
-              "| seed:line | rule | excerpt | verdict | why |", "|---|---|---|---|---|"]
+        lines += [f"- {f.seed}:{f.line} {f.finding.code} `{_code(f.excerpt)}`" for f in missing]
+    lines += [
+        "",
+        f"### Every finding ({title})",
+        "",
+        "| seed:line | rule | excerpt | verdict | why |",
+        "|---|---|---|---|---|",
+    ]
     for f in found:
         item = judged.get(f.key)
         verdict = item["verdict"] if item else "not judged"
         why = item["why"].replace("|", "\\|") if item else ""
-        lines.append(f"| {f.seed[:3]}:{f.line} | {f.finding.code} | "
-                     f"`{_code(f.excerpt).replace('|', chr(92) + '|')}` | {verdict} | {why} |")
+        lines.append(
+            f"| {f.seed[:3]}:{f.line} | {f.finding.code} | "
+            f"`{_code(f.excerpt).replace('|', chr(92) + '|')}` | {verdict} | {why} |"
+        )
     lines.append("")
     return lines
 
@@ -633,8 +744,14 @@ def _precision(real: int, false: int) -> str:
     return f"{_percent(real, real + false)} (n = {real + false})" if real + false else "-"
 
 
-def _command(paths: Sequence[Path], languages: Sequence[str], select: Sequence[str] | None,
-             review_path: Path | None, title: str | None, output: str) -> str:
+def _command(
+    paths: Sequence[Path],
+    languages: Sequence[str],
+    select: Sequence[str] | None,
+    review_path: Path | None,
+    title: str | None,
+    output: str,
+) -> str:
     """The command line that writes the report (the seeds as ``../shared/seeds/NAME``,
     so that the report does not depend on where they are)."""
     words = ["python -m translator.lint.prose"]
@@ -657,8 +774,7 @@ def _code(text: str) -> str:
 
 def _display(path: str) -> str:
     file = Path(path)
-    return f"glossaries/{file.parent.name}/{file.name}" if file.parent.name == "lint" \
-        else path
+    return f"glossaries/{file.parent.name}/{file.name}" if file.parent.name == "lint" else path
 
 
 def _percent(part: int, whole: int) -> str:
@@ -668,22 +784,35 @@ def _percent(part: int, whole: int) -> str:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m translator.lint.prose",
-        description="Lint rules on the prose of the seed documents: a Markdown report.")
+        description="Lint rules on the prose of the seed documents: a Markdown report.",
+    )
     parser.add_argument("seeds", nargs="+", type=Path, metavar="SEED")
-    parser.add_argument("--lang", choices=LANGUAGES, action="append",
-                        help="the pages' language (default: French and Esperanto)")
-    parser.add_argument("--rules", nargs="+", metavar="PREFIX",
-                        help="rule codes or prefixes (default: FR2 for French, EO2 for "
-                             "Esperanto)")
-    parser.add_argument("--review", type=Path, help="the verdicts (default: "
-                        f"glossaries/lint/{REVIEW_FILE})")
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        action="append",
+        help="the pages' language (default: French and Esperanto)",
+    )
+    parser.add_argument(
+        "--rules",
+        nargs="+",
+        metavar="PREFIX",
+        help="rule codes or prefixes (default: FR2 for French, EO2 for Esperanto)",
+    )
+    parser.add_argument(
+        "--review", type=Path, help=f"the verdicts (default: glossaries/lint/{REVIEW_FILE})"
+    )
     parser.add_argument("--title", help="the report's title")
-    parser.add_argument("--output", default="docs/lint-typography.md",
-                        help="the file the report is meant for (named in its command line; "
-                             "the report is written to standard output)")
+    parser.add_argument(
+        "--output",
+        default="docs/lint-typography.md",
+        help="the file the report is meant for (named in its command line; "
+        "the report is written to standard output)",
+    )
     args = parser.parse_args(argv)
-    sys.stdout.write(report(args.seeds, args.lang or LANGUAGES, args.rules, args.review,
-                            args.title, args.output))
+    sys.stdout.write(
+        report(args.seeds, args.lang or LANGUAGES, args.rules, args.review, args.title, args.output)
+    )
 
 
 if __name__ == "__main__":

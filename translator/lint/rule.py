@@ -19,12 +19,22 @@ ENGINE = "engine"
 MARKUP = "markup"
 
 
-def rule(code: str, name: str, severity: Severity, summary: str, rationale: str, bad: str,
-         good: str, fix: str | None = None, target: str = TRANSLATION,
-         opt_in: bool = False) -> Callable[[Check], Check]:
+def rule(
+    code: str,
+    name: str,
+    severity: Severity,
+    summary: str,
+    rationale: str,
+    bad: str,
+    good: str,
+    fix: str | None = None,
+    target: str = TRANSLATION,
+    opt_in: bool = False,
+) -> Callable[[Check], Check]:
     """Register a lint check with its documentation (shown by ``--explain``)."""
-    return REGISTRY.register(Rule(code, name, severity, summary, rationale, bad, good, fix,
-                                  opt_in), target)
+    return REGISTRY.register(
+        Rule(code, name, severity, summary, rationale, bad, good, fix, opt_in), target
+    )
 
 
 #: Library rules gather what they need from each subject while it is linted (the
@@ -35,7 +45,9 @@ COLLECTORS: dict[str, Callable[[Any], Any]] = {}
 
 def collects(code: str) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
     """Decorator: the function gathers library rule ``code``'s data from one subject."""
+
     def decorate(function: Callable[[Any], Any]) -> Callable[[Any], Any]:
         COLLECTORS[code] = function
         return function
+
     return decorate

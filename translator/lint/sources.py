@@ -22,9 +22,15 @@ from ..problems import Problem
 from .context import Locator, file_locator
 
 #: The Aminduna JSON key of each card field.
-JSON_KEYS = {"text": "markdownText", "name": "firstName", "name2": "lastName",
-             "subtype": "subType", "info": "info", "source": "translator",
-             "lint-ignore": "translator"}
+JSON_KEYS = {
+    "text": "markdownText",
+    "name": "firstName",
+    "name2": "lastName",
+    "subtype": "subType",
+    "info": "info",
+    "source": "translator",
+    "lint-ignore": "translator",
+}
 _VIRTUAL_DECK = Path("<aminduna>") / "deck"
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]')
 
@@ -97,9 +103,13 @@ def load_json(paths: list[str], sources: list[str]) -> Inputs:
     """Aminduna JSON (cards, decks, lists) with their English sources, as a library."""
     problems: list[Problem] = []
     if not all(is_json(p) for p in paths):
-        problems.append(Problem(next(p for p in paths if not is_json(p)), 0,
-                                "lint either Aminduna JSON files or a card library, "
-                                "not both at once"))
+        problems.append(
+            Problem(
+                next(p for p in paths if not is_json(p)),
+                0,
+                "lint either Aminduna JSON files or a card library, not both at once",
+            )
+        )
         return Inputs(Library(), problems)
     try:
         documents = read_documents(paths + sources)
@@ -140,9 +150,14 @@ def load_json(paths: list[str], sources: list[str]) -> Inputs:
         for problem in found_problems:
             if problem.message.startswith("artwork"):
                 continue  # a local artwork path in an export: irrelevant here
-            problems.append(Problem(location.path if location else paths[0],
-                                    location.lines.get("name", 0) if location else 0,
-                                    problem.message, problem.hint))
+            problems.append(
+                Problem(
+                    location.path if location else paths[0],
+                    location.lines.get("name", 0) if location else 0,
+                    problem.message,
+                    problem.hint,
+                )
+            )
         library.add(card_file)
         if key in linted:
             files.add(virtual)
@@ -152,10 +167,12 @@ def load_json(paths: list[str], sources: list[str]) -> Inputs:
         if location is None:
             return paths[0], 1, 1
         lines = location.lines
-        line = lines.get(JSON_KEYS.get(key, "name")) or lines.get("name") or min(
-            lines.values(), default=1)
+        line = (
+            lines.get(JSON_KEYS.get(key, "name"))
+            or lines.get("name")
+            or min(lines.values(), default=1)
+        )
         return location.path, line, 1
-
 
     return Inputs(library, problems, files, locate)
 
@@ -165,9 +182,20 @@ def _explain_import_problems(problems: list[Problem], sources: list[str]) -> lis
     orphans = [p for p in problems if "has no source card" in p.message]
     if not orphans:
         return problems
-    hint = ("give the English cards with --source deck.en.json" if not sources
-            else "the --source files do not hold their English cards (masterCard guid)")
+    hint = (
+        "give the English cards with --source deck.en.json"
+        if not sources
+        else "the --source files do not hold their English cards (masterCard guid)"
+    )
     rest = [p for p in problems if p not in orphans]
-    return [*rest, Problem(orphans[0].path, 0, f"{len(orphans)} translated card"
-                           f"{'s' if len(orphans) > 1 else ''} without their English card "
-                           f"(first: {orphans[0].message.split(' has no')[0]})", hint)]
+    return [
+        *rest,
+        Problem(
+            orphans[0].path,
+            0,
+            f"{len(orphans)} translated card"
+            f"{'s' if len(orphans) > 1 else ''} without their English card "
+            f"(first: {orphans[0].message.split(' has no')[0]})",
+            hint,
+        ),
+    ]

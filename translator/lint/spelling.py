@@ -57,8 +57,12 @@ from ..markup.tree import SYMBOL_CODES
 
 #: Where the dictionaries are searched, after the directories of ``$DICPATH`` (as
 #: Hunspell does): Debian's packages put theirs in /usr/share/hunspell.
-SEARCH_PATH: list[Path] = [Path("/usr/share/hunspell"), Path("/usr/share/myspell/dicts"),
-                           Path("/usr/share/myspell"), Path("/usr/local/share/hunspell")]
+SEARCH_PATH: list[Path] = [
+    Path("/usr/share/hunspell"),
+    Path("/usr/share/myspell/dicts"),
+    Path("/usr/share/myspell"),
+    Path("/usr/local/share/hunspell"),
+]
 
 #: Language -> (file names to try, without .aff/.dic; its name; the Debian package).
 DICTIONARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
@@ -82,15 +86,76 @@ _APOSTROPHES = "'’"
 _SENTENCE_ENDS = ".!?;:\n"
 #: Esperanto prepositions and adverbs that open compounds (neblokita, pluvivi,
 #: kunludanto, antaŭvidi), besides roots.
-_EO_PREFIX_WORDS = frozenset((
-    "ne", "plu", "for", "kun", "sen", "sub", "sur", "tra", "pri", "pro", "post", "antaŭ",
-    "ĉirkaŭ", "super", "inter", "kontraŭ", "ĝis", "trans", "ekster", "apud", "preter",
-    "laŭ", "malantaŭ", "ĉe", "el", "en", "de", "al", "dum", "tro", "tuj", "mem", "ambaŭ",
-    "ĉiam", "neniam"))
+_EO_PREFIX_WORDS = frozenset(
+    (
+        "ne",
+        "plu",
+        "for",
+        "kun",
+        "sen",
+        "sub",
+        "sur",
+        "tra",
+        "pri",
+        "pro",
+        "post",
+        "antaŭ",
+        "ĉirkaŭ",
+        "super",
+        "inter",
+        "kontraŭ",
+        "ĝis",
+        "trans",
+        "ekster",
+        "apud",
+        "preter",
+        "laŭ",
+        "malantaŭ",
+        "ĉe",
+        "el",
+        "en",
+        "de",
+        "al",
+        "dum",
+        "tro",
+        "tuj",
+        "mem",
+        "ambaŭ",
+        "ĉiam",
+        "neniam",
+    )
+)
 #: Esperanto suffixes, which a glossary root may take before its ending.
-_EO_SUFFIXES = ("ig", "iĝ", "ad", "aĵ", "an", "ar", "ebl", "ec", "eg", "ej", "em", "end",
-                "er", "estr", "et", "id", "il", "in", "ind", "ing", "ism", "ist", "obl",
-                "on", "op", "uj", "ul", "um")
+_EO_SUFFIXES = (
+    "ig",
+    "iĝ",
+    "ad",
+    "aĵ",
+    "an",
+    "ar",
+    "ebl",
+    "ec",
+    "eg",
+    "ej",
+    "em",
+    "end",
+    "er",
+    "estr",
+    "et",
+    "id",
+    "il",
+    "in",
+    "ind",
+    "ing",
+    "ism",
+    "ist",
+    "obl",
+    "on",
+    "op",
+    "uj",
+    "ul",
+    "um",
+)
 _ROMAN = re.compile(r"[IVXLCDM]+")
 #: What is not prose, whose words are not checked: URLs (with or without a scheme),
 #: e-mail addresses, file names, HTML tags, wiki templates and link targets, and
@@ -100,7 +165,9 @@ _NOT_PROSE = re.compile(
     r"|\b[\w-]+(?:\.[\w-]+)*\.(?:org|com|net|fr|eu|io|info|be|ch|ca)\b(?:/\S*)?"
     r"|[\w.%-]+\.(?:png|svg|jpe?g|webp|gif|pdf|txt|md|ya?ml|json|zip|po|html?|css)\b"
     r"|\[\[(?:file|image|fichier|media):[^\]]*\]\]|</?[A-Za-z][^<>]*>|\{\{[^{}]*\}\}|\[\[[^\]|]*(?=[|\]])"
-    r"|\w*_[\w-]*", re.IGNORECASE)
+    r"|\w*_[\w-]*",
+    re.IGNORECASE,
+)
 #: Quotations (« », " ", “ ”, ‘ ’ and ' ' around words), and words in parentheses
 #: (« Frères d'armes (Brothers in Arms) »): English quoted in the text.
 _QUOTED = re.compile(r"«[^»]*»|\"[^\"]*\"|“[^”]*”|‘[^’]*’|(?<!\w)'[^'\n]*'(?!\w)")
@@ -137,6 +204,7 @@ class Dictionary:
         """The spylls dictionary (French takes 1 s to read, Esperanto 0.1 s)."""
         if self._hunspell is None:
             from spylls.hunspell import Dictionary as Hunspell  # noqa: PLC0415
+
             # Reading makes a million objects and no garbage: the cyclic collector
             # scanning them again and again would double the time (2.0 s -> 1.0 s),
             # and they live as long as the process (frozen: never scanned again).
@@ -166,11 +234,11 @@ class Dictionary:
                 name = DICTIONARIES[self.lang][1]
                 self.broken = _MISSING[self.lang] = (
                     f"cannot read the {name} Hunspell dictionary {self.path}: {error}; "
-                    "spelling not checked")
+                    "spelling not checked"
+                )
                 return True
             lower = word.lower()
-            found = bool(hunspell.lookup(lower)) or (
-                lower != word and bool(hunspell.lookup(word)))
+            found = bool(hunspell.lookup(lower)) or (lower != word and bool(hunspell.lookup(word)))
             self.known[word] = found
         return found
 
@@ -205,10 +273,13 @@ def find_dictionary(lang: str) -> Path | None:
     if known is None:
         return None
     directories = [Path(d) for d in os.environ.get("DICPATH", "").split(os.pathsep) if d]
-    found = [directory / name for directory in [*directories, *SEARCH_PATH]
-             for name in known[0]
-             if (directory / name).with_suffix(".aff").is_file()
-             and (directory / name).with_suffix(".dic").is_file()]
+    found = [
+        directory / name
+        for directory in [*directories, *SEARCH_PATH]
+        for name in known[0]
+        if (directory / name).with_suffix(".aff").is_file()
+        and (directory / name).with_suffix(".dic").is_file()
+    ]
     if lang == "fr":
         # Every spelling (1990 reform too) over the classic one, in search order.
         found.sort(key=lambda base: not every_variant(base))
@@ -265,8 +336,11 @@ def _read_cache(path: Path) -> dict[str, bool]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return {}
-    return {line[1:]: line[0] == "+" for line in text.splitlines()
-            if line[:1] in ("+", "-") and len(line) > 1}
+    return {
+        line[1:]: line[0] == "+"
+        for line in text.splitlines()
+        if line[:1] in ("+", "-") and len(line) > 1
+    }
 
 
 def dictionary(lang: str) -> Dictionary | None:
@@ -281,11 +355,14 @@ def dictionary(lang: str) -> Dictionary | None:
     if known is not None:
         _, name, package = known
         if path is None:
-            _MISSING[lang] = (f"no {name} Hunspell dictionary (install {package}): "
-                              "spelling not checked")
+            _MISSING[lang] = (
+                f"no {name} Hunspell dictionary (install {package}): spelling not checked"
+            )
         elif find_spec("spylls") is None:
-            _MISSING[lang] = (f"the Python package spylls is missing (pip install "
-                              f"spylls): {name} spelling not checked")
+            _MISSING[lang] = (
+                f"the Python package spylls is missing (pip install "
+                f"spylls): {name} spelling not checked"
+            )
         else:
             found = Dictionary(lang, path, _cache_file(lang, path))
     _LOADED[lang] = found
@@ -303,8 +380,11 @@ def english_dictionary() -> Dictionary | None:
     frequent-word list's; nothing is said: English is not spell-checked)."""
     if "en" not in _LOADED:
         path = find_dictionary("en")
-        _LOADED["en"] = (Dictionary("en", path, _cache_file("en", path))
-                         if path is not None and find_spec("spylls") is not None else None)
+        _LOADED["en"] = (
+            Dictionary("en", path, _cache_file("en", path))
+            if path is not None and find_spec("spylls") is not None
+            else None
+        )
     return _LOADED["en"]
 
 
@@ -318,7 +398,7 @@ def _root(word: str) -> str | None:
     match = _EO_ENDING.search(word)
     if match is None or match.start() < 3:
         return None
-    return word[:match.start()]
+    return word[: match.start()]
 
 
 @functools.cache
@@ -347,15 +427,16 @@ class MiddleDots:
 @functools.cache
 def middle_dots() -> MiddleDots:
     data = lint_data("fr-inclusive.yaml")
-    return MiddleDots("".join(data.get("middle-dots") or ["·"]),
-                      int(data.get("replaced-letters", 3)),
-                      frozenset(data.get("plural-endings") or ["s"]))
+    return MiddleDots(
+        "".join(data.get("middle-dots") or ["·"]),
+        int(data.get("replaced-letters", 3)),
+        frozenset(data.get("plural-endings") or ["s"]),
+    )
 
 
 def inclusive_words() -> frozenset[str]:
     """The inclusive French words of ``fr-inclusive.yaml`` (toustes, ellui)."""
-    return frozenset(normalize(str(w)) for w in lint_data("fr-inclusive.yaml").get("words")
-                     or [])
+    return frozenset(normalize(str(w)) for w in lint_data("fr-inclusive.yaml").get("words") or [])
 
 
 @dataclass(frozen=True)
@@ -382,8 +463,9 @@ class Morphology:
 def morphology() -> Morphology:
     data = lint_data("eo-morphology.yaml")
     table = data.get("correlatives") or {}
-    roots = frozenset(head + tail for head in table.get("heads") or []
-                      for tail in table.get("tails") or [])
+    roots = frozenset(
+        head + tail for head in table.get("heads") or [] for tail in table.get("tails") or []
+    )
     forms = set(roots)
     for root in roots:
         if root[-1] in "oau":
@@ -391,13 +473,17 @@ def morphology() -> Morphology:
         elif root[-1] == "e":
             forms.add(root + "n")
     return Morphology(
-        tuple(data.get("prefixes") or ()), tuple(data.get("suffixes") or ()),
+        tuple(data.get("prefixes") or ()),
+        tuple(data.get("suffixes") or ()),
         tuple(sorted(data.get("endings") or (), key=len, reverse=True)),
-        int(data.get("shortest-root", 2)), int(data.get("bare-root", 4)),
+        int(data.get("shortest-root", 2)),
+        int(data.get("bare-root", 4)),
         int(data.get("checked-root", 4)),
-        roots, frozenset(forms),
+        roots,
+        frozenset(forms),
         frozenset(normalize(str(w)) for w in data.get("abbreviations") or ()),
-        frozenset(normalize(str(w)) for w in data.get("affix-roots") or ()))
+        frozenset(normalize(str(w)) for w in data.get("affix-roots") or ()),
+    )
 
 
 #: The letters of Esperanto, for the roots one letter away from a root.
@@ -427,8 +513,7 @@ def dictionary_roots(base: Path) -> frozenset[str]:
     roots: set[str] = set()
     for line in text.splitlines()[1:]:
         entry = line.split("/", 1)[0].strip()
-        if not entry or not entry[0].islower() or not entry.isalpha() \
-                or entry[-1] not in "oaei":
+        if not entry or not entry[0].islower() or not entry.isalpha() or entry[-1] not in "oaei":
             continue  # a proper noun, an abbreviation (dm), a word without ending (al)
         entry = normalize(entry)
         if len(entry) > 3 or entry[-1] == "i":  # two-letter roots: verbs only (uzi, iri)
@@ -475,23 +560,28 @@ class Lexicon:
     _candidates: list[str] | None = None
 
     @classmethod
-    def build(cls, lang: str, dictionary: Dictionary, *word_sets: frozenset[str],
-              english: frozenset[str] = frozenset()) -> Lexicon:
+    def build(
+        cls,
+        lang: str,
+        dictionary: Dictionary,
+        *word_sets: frozenset[str],
+        english: frozenset[str] = frozenset(),
+    ) -> Lexicon:
         words = frozenset().union(*word_sets)
         roots: frozenset[str] = frozenset()
         derivable: frozenset[str] = frozenset()
         if lang == "eo":
             roots = frozenset(r for w in words if "-" not in w and (r := _root(w)))
-            derivable = roots | dictionary_roots(dictionary.path) | \
-                morphology().correlative_roots
+            derivable = roots | dictionary_roots(dictionary.path) | morphology().correlative_roots
         elif lang == "fr":
             words |= inclusive_words()
         return cls(lang, dictionary, words, roots, english, derivable=derivable)
 
     # ---------------------------------------------------------------- checking text
 
-    def misspellings(self, text: str, tokens: list[tuple[str, int, int]],
-                     cut: dict[int, str] | None = None) -> Iterator[tuple[int, str]]:
+    def misspellings(
+        self, text: str, tokens: list[tuple[str, int, int]], cut: dict[int, str] | None = None
+    ) -> Iterator[tuple[int, str]]:
         """(start, word) of each misspelt word of ``text``, whose ``tokens`` are
         ``words(text)`` (normalized word, start, end; an apostrophe separates).
 
@@ -505,15 +595,17 @@ class Lexicon:
         english = self._english_sentences(text, tokens)
         not_prose = [m.span() for m in _NOT_PROSE.finditer(text)]
         for start, word in found:
-            if any(a <= start < b for a, b in english) \
-                    or any(a <= start < b for a, b in not_prose):
+            if any(a <= start < b for a, b in english) or any(a <= start < b for a, b in not_prose):
                 continue
             letter = cut.get(start) if cut else None
             if letter is not None and self.accepts((letter + word).casefold(), letter + word):
                 continue
-            if self._name(text, start, word) or self._quoted_english(text, start) \
-                    or self._abbreviation(text, start, word) \
-                    or self._english_word(text, start, word):
+            if (
+                self._name(text, start, word)
+                or self._quoted_english(text, start)
+                or self._abbreviation(text, start, word)
+                or self._english_word(text, start, word)
+            ):
                 continue
             yield start, word
 
@@ -521,8 +613,12 @@ class Lexicon:
         """An abbreviation of the language's list, with its period (Esperanto *ekz.*,
         *ktp.*: ``abbreviations`` in ``eo-morphology.yaml``)."""
         end = start + len(word)
-        return (self.lang == "eo" and end < len(text) and text[end] == "."
-                and normalize(word) in morphology().abbreviations)
+        return (
+            self.lang == "eo"
+            and end < len(text)
+            and text[end] == "."
+            and normalize(word) in morphology().abbreviations
+        )
 
     def _english_word(self, text: str, start: int, word: str) -> bool:
         """A word of the English dictionary, which is no glossary word or card name
@@ -530,8 +626,12 @@ class Lexicon:
         guidelines), which is not a misspelling; TR503 and TR504 report English left
         over.  Esperanto: capitalised words only (English, a deck's name)."""
         english = english_dictionary()
-        if english is None or len(word) < 4 or (self.lang == "eo" and not word[0].isupper()) \
-                or "-" in (text[start - 1:start] + text[start + len(word):start + len(word) + 1]):
+        if (
+            english is None
+            or len(word) < 4
+            or (self.lang == "eo" and not word[0].isupper())
+            or "-" in (text[start - 1 : start] + text[start + len(word) : start + len(word) + 1])
+        ):
             # Short words and parts of a hyphenated word (défausse-moa) are typos more
             # often than English; Esperanto's lower-case typos make English (sept).
             return False
@@ -561,8 +661,12 @@ class Lexicon:
         for quote in (*_QUOTED.finditer(text), *_PARENTHESES.finditer(text)):
             if quote.start() < start < quote.end():
                 quoted = [norm for norm, _, _ in words(quote.group())]
-                foreign = sum(1 for norm in quoted if not self.dictionary.lookup(norm) and (
-                    norm in self.english or (english is not None and english.lookup(norm))))
+                foreign = sum(
+                    1
+                    for norm in quoted
+                    if not self.dictionary.lookup(norm)
+                    and (norm in self.english or (english is not None and english.lookup(norm)))
+                )
                 # Half of its words English at least: « Hush, the harbor sleeps. Chutt.
                 # Même le sol chante. » is French, with English for TR504.  (A quote
                 # inside French parentheses is looked at too: « (ex: « night goant ») ».)
@@ -570,21 +674,26 @@ class Lexicon:
                     return True
         return False
 
-    def _english_sentences(self, text: str,
-                           tokens: list[tuple[str, int, int]]) -> list[tuple[int, int]]:
+    def _english_sentences(
+        self, text: str, tokens: list[tuple[str, int, int]]
+    ) -> list[tuple[int, int]]:
         """(start, end) of the sentences holding an English word that is none of the
         language's (allowed or not: allowing *the* allows its sentence)."""
         spans: list[tuple[int, int]] = []
         for norm, start, end in tokens:
-            if norm in self.english and not self.dictionary.lookup(text[start:end]) \
-                    and not (spans and start < spans[-1][1]):
+            if (
+                norm in self.english
+                and not self.dictionary.lookup(text[start:end])
+                and not (spans and start < spans[-1][1])
+            ):
                 before = max(text.rfind(c, 0, start) for c in _SENTENCE_ENDS)
                 after = [i for i in (text.find(c, end) for c in _SENTENCE_ENDS) if i >= 0]
                 spans.append((before + 1, min(after, default=len(text))))
         return spans
 
-    def _misspellings(self, text: str,
-                      tokens: list[tuple[str, int, int]]) -> Iterator[tuple[int, str]]:
+    def _misspellings(
+        self, text: str, tokens: list[tuple[str, int, int]]
+    ) -> Iterator[tuple[int, str]]:
         count = len(tokens)
         skip = 0
         dots = _dots(self.lang)
@@ -595,24 +704,31 @@ class Lexicon:
             if dots is not None and end < len(text) and text[end] in dots.dots:
                 # joueur·euse·s: one word, with its parts.
                 group = [tokens[i]]
-                while (group[-1][2] < len(text) and text[group[-1][2]] in dots.dots
-                       and i + len(group) < count
-                       and tokens[i + len(group)][1] == group[-1][2] + 1):
+                while (
+                    group[-1][2] < len(text)
+                    and text[group[-1][2]] in dots.dots
+                    and i + len(group) < count
+                    and tokens[i + len(group)][1] == group[-1][2] + 1
+                ):
                     group.append(tokens[i + len(group)])
                 if len(group) > 1:
                     skip = len(group) - 1
-                    written = text[start:group[-1][2]]
+                    written = text[start : group[-1][2]]
                     if not self._middle_dot([text[a:b] for _, a, b in group], dots):
                         yield start, written
                     continue
-            elided = (i + 1 < count and end < len(text) and text[end] in _APOSTROPHES
-                      and tokens[i + 1][1] == end + 1)
+            elided = (
+                i + 1 < count
+                and end < len(text)
+                and text[end] in _APOSTROPHES
+                and tokens[i + 1][1] == end + 1
+            )
             if elided:
                 if self._elided(norm, text[start:end]):
                     continue
                 # aujourd'hui, prud'homme: not an elided word, a word with an apostrophe.
                 after = tokens[i + 1]
-                if self._joined(text[start:end] + "'" + text[after[1]:after[2]]):
+                if self._joined(text[start:end] + "'" + text[after[1] : after[2]]):
                     skip = 1
                     continue
                 yield start, text[start:end]
@@ -625,15 +741,15 @@ class Lexicon:
         masculine with its last letters (at most ``dots.replaced``) replaced by the
         ending: jou(eur) + euse, passi(f) + ve, ami + e."""
         plural = parts[-1] if len(parts) > 2 and parts[-1] in dots.plurals else ""
-        masculine, endings = parts[0], parts[1:len(parts) - (1 if plural else 0)]
-        if len(endings) != 1 or not self.accepts(normalize(masculine + plural),
-                                                 masculine + plural):
+        masculine, endings = parts[0], parts[1 : len(parts) - (1 if plural else 0)]
+        if len(endings) != 1 or not self.accepts(normalize(masculine + plural), masculine + plural):
             return False
         ending = endings[0]
-        return any(self.accepts(normalize(form), form)
-                   for keep in range(len(masculine), max(0, len(masculine) - dots.replaced) - 1,
-                                     -1)
-                   if (form := masculine[:keep] + ending + plural))
+        return any(
+            self.accepts(normalize(form), form)
+            for keep in range(len(masculine), max(0, len(masculine) - dots.replaced) - 1, -1)
+            if (form := masculine[:keep] + ending + plural)
+        )
 
     def _elided(self, norm: str, written: str) -> bool:
         """An elided word before an apostrophe (l', qu', jusqu'; Esperanto l', dank')."""
@@ -657,9 +773,14 @@ class Lexicon:
         offset = 0
         parts = written.split("-")
         for n, part in enumerate(parts):
-            if part and not (self.accepts(part.casefold(), part) or (
-                    self.lang == "eo" and n < len(parts) - 1
-                    and self._first_element(part.casefold()))):
+            if part and not (
+                self.accepts(part.casefold(), part)
+                or (
+                    self.lang == "eo"
+                    and n < len(parts) - 1
+                    and self._first_element(part.casefold())
+                )
+            ):
                 yield start + offset, part
             offset += len(part) + 1
 
@@ -668,24 +789,33 @@ class Lexicon:
     @staticmethod
     def _trivial(norm: str, written: str) -> bool:
         """Single letters, numbers (2, 1er, 3e), symbol codes, roman numerals."""
-        return (len(norm) == 1 or any(c.isdigit() for c in norm) or norm in SYMBOL_CODES
-                or _ROMAN.fullmatch(written) is not None)
+        return (
+            len(norm) == 1
+            or any(c.isdigit() for c in norm)
+            or norm in SYMBOL_CODES
+            or _ROMAN.fullmatch(written) is not None
+        )
 
     def accepts(self, norm: str, written: str) -> bool:
         """Is this word (normalized, and as written) spelt right?"""
         verdict = self.verdicts.get(written)
         if verdict is None:
             verdict = self.verdicts[written] = (
-                norm in self.words or self._trivial(norm, written)
+                norm in self.words
+                or self._trivial(norm, written)
                 or self.dictionary.lookup(written)
-                or (self.lang == "eo" and self._esperanto(norm)))
+                or (self.lang == "eo" and self._esperanto(norm))
+            )
         return verdict
 
     def _esperanto(self, word: str) -> bool:
         """A correlative, a derivation, a glossary root with other suffixes and
         ending, or a compound."""
-        return (word in morphology().correlatives or self._glossary_word(word)
-                or ("-" not in word and (self._derived(word) or self._compound(word, 2))))
+        return (
+            word in morphology().correlatives
+            or self._glossary_word(word)
+            or ("-" not in word and (self._derived(word) or self._compound(word, 2)))
+        )
 
     def _derived(self, word: str) -> bool:
         """Prefixes + a root + suffixes + an ending (:class:`Morphology`): a root of
@@ -699,15 +829,16 @@ class Lexicon:
         for ending in table.endings:
             if not word.endswith(ending) or len(word) - len(ending) < table.shortest_root:
                 continue
-            found = self._analyse(word[:-len(ending)], table)
+            found = self._analyse(word[: -len(ending)], table)
             if found is None:
                 continue
             prefix, root, suffixes = found
             if not (prefix or suffixes) and len(root) < table.bare_root:
                 continue  # te-as, ent-as: a short root takes the dictionary's endings only
-            stem = word[:-len(ending)]
+            stem = word[: -len(ending)]
             mistyped = len(stem) >= table.checked_root and any(
-                other in self.roots for other in _one_letter_away(stem) if other != stem)
+                other in self.roots for other in _one_letter_away(stem) if other != stem
+            )
             return not mistyped
         return False
 
@@ -716,14 +847,14 @@ class Lexicon:
         for prefix in ("", *table.prefixes):
             if not stem.startswith(prefix):
                 continue
-            rest = stem[len(prefix):]
+            rest = stem[len(prefix) :]
             found = self._peel(rest, table, 3)
             if found is not None:
                 return prefix, found[0], found[1]
             if prefix:
                 for second in table.prefixes:
                     if rest.startswith(second):
-                        found = self._peel(rest[len(second):], table, 3)
+                        found = self._peel(rest[len(second) :], table, 3)
                         if found is not None:
                             return prefix + second, found[0], found[1]
         return None
@@ -735,7 +866,7 @@ class Lexicon:
         if depth:
             for suffix in table.suffixes:
                 if stem.endswith(suffix) and len(stem) > len(suffix):
-                    found = self._peel(stem[:-len(suffix)], table, depth - 1)
+                    found = self._peel(stem[: -len(suffix)], table, depth - 1)
                     if found is not None:
                         return found[0], found[1] + suffix
         return None
@@ -750,10 +881,11 @@ class Lexicon:
             return True
         for suffix in _EO_SUFFIXES:
             if root.endswith(suffix) and len(root) - len(suffix) >= 3:
-                stem = root[:-len(suffix)]
+                stem = root[: -len(suffix)]
                 if stem in self.roots or any(
-                        stem.endswith(other) and stem[:-len(other)] in self.roots
-                        for other in _EO_SUFFIXES):
+                    stem.endswith(other) and stem[: -len(other)] in self.roots
+                    for other in _EO_SUFFIXES
+                ):
                     return True
         return False
 
@@ -766,8 +898,7 @@ class Lexicon:
         kun), a noun with its linking o (defendo-), a root of the dictionary (ĵet- of
         ĵeti) or of the glossary (milican-).  Short words other than those (la, al,
         da) would make compounds of too many typos (laportas, alliaj)."""
-        if part in _EO_PREFIX_WORDS or part in self.roots \
-                or part in morphology().correlatives:
+        if part in _EO_PREFIX_WORDS or part in self.roots or part in morphology().correlatives:
             return True
         if len(part) < 3:
             return False
@@ -780,8 +911,9 @@ class Lexicon:
         four letters at least)?"""
         for cut in range(len(word) - 4, 1, -1):
             head, tail = word[:cut], word[cut:]
-            if (self._whole(tail) or (parts > 2 and self._compound(tail, parts - 1))) \
-                    and self._first_element(head):
+            if (
+                self._whole(tail) or (parts > 2 and self._compound(tail, parts - 1))
+            ) and self._first_element(head):
                 return True
         return False
 
@@ -796,7 +928,8 @@ class Lexicon:
                 self._candidates = sorted(w for w in self.words if len(w) > 2)
             low, high = len(key) * 2 // 3, len(key) * 3 // 2 + 1  # a ratio >= 0.8 needs it
             close = difflib.get_close_matches(
-                key, [w for w in self._candidates if low <= len(w) <= high], n=1, cutoff=0.8)
+                key, [w for w in self._candidates if low <= len(w) <= high], n=1, cutoff=0.8
+            )
             self.suggestions[key] = close[0] if close else None
         found = self.suggestions[key]
         if found is not None and word[:1].isupper():
@@ -804,8 +937,9 @@ class Lexicon:
         return found
 
 
-def lexicon(language: Any, allowed: frozenset[str],
-            english_words: frozenset[str] = frozenset()) -> Lexicon | None:
+def lexicon(
+    language: Any, allowed: frozenset[str], english_words: frozenset[str] = frozenset()
+) -> Lexicon | None:
     """The accepted words of ``language`` (a :class:`~.context.Language`) with the
     ``allowed`` words of this lint run, or None without a dictionary.  Built once per
     run (kept in the language's cache while the allowed words are the same).
@@ -816,16 +950,32 @@ def lexicon(language: Any, allowed: frozenset[str],
     speller = dictionary(language.lang)
     if speller is None:
         return None
-    english = frozenset(word for key in language.english.index.values()
-                        for candidate, _ in key for word in candidate)
+    english = frozenset(
+        word
+        for key in language.english.index.values()
+        for candidate, _ in key
+        for word in candidate
+    )
     # The abilities list is the authority for its own reminders: their words (nagon,
     # the list's word for a naga) are the language's, as the glossary's are.
-    listed = frozenset(word for ability in language.glossary.abilities.values()
-                       for text in (ability.name, ability.template or "",
-                                    ability.reminder or "", ability.example or "")
-                       for word, _, _ in words(text))
-    built = Lexicon.build(language.lang, speller, language.vocabulary | listed, allowed,
-                          language.accepted, english=(english | english_words)
-                          - language.vocabulary)
+    listed = frozenset(
+        word
+        for ability in language.glossary.abilities.values()
+        for text in (
+            ability.name,
+            ability.template or "",
+            ability.reminder or "",
+            ability.example or "",
+        )
+        for word, _, _ in words(text)
+    )
+    built = Lexicon.build(
+        language.lang,
+        speller,
+        language.vocabulary | listed,
+        allowed,
+        language.accepted,
+        english=(english | english_words) - language.vocabulary,
+    )
     language.cache["spelling"] = (allowed, built)
     return built

@@ -36,9 +36,20 @@ class ReferenceCrash(Exception):
         self.offset = offset
         self.reason = reason
 
+
 #: URL schemes the reference accepts in links (``MarkdownDocument.KnownSchemes``).
-KNOWN_SCHEMES = ("http", "https", "ftp", "steam", "irc", "news", "mumble", "ssh",
-                 "ms-windows-store", "sip")
+KNOWN_SCHEMES = (
+    "http",
+    "https",
+    "ftp",
+    "steam",
+    "irc",
+    "news",
+    "mumble",
+    "ssh",
+    "ms-windows-store",
+    "sip",
+)
 
 
 @dataclass(slots=True)
@@ -270,8 +281,11 @@ def _hash_heading(line: Line) -> BlockMatch | None:
 
 
 def _setext_heading(line: Line) -> BlockMatch | None:
-    if (line.non_space_char not in ("-", "=") or line.non_space_pos != line.start_of_line
-            or line.paragraph.length == 0):
+    if (
+        line.non_space_char not in ("-", "=")
+        or line.non_space_pos != line.start_of_line
+        or line.paragraph.length == 0
+    ):
         return None
     md = line.md
     first_start, first_end = line.previous_start_of_line, line.previous_end_of_line
@@ -323,8 +337,7 @@ def _list(line: Line) -> BlockMatch | None:
     c = line.non_space_char
     if not line.starts_new_paragraph or not (c in "*+-" or "0" <= c <= "9"):
         return None
-    parsed = parse_list(line.md, line.real_start_of_line, line.end, line.quote_depth,
-                        line.no_crash)
+    parsed = parse_list(line.md, line.real_start_of_line, line.end, line.quote_depth, line.no_crash)
     if parsed is None:
         return None
     block, actual_end = parsed
@@ -333,7 +346,8 @@ def _list(line: Line) -> BlockMatch | None:
 
 def _code(line: Line) -> BlockMatch | None:
     if not line.starts_new_paragraph or not (
-            line.non_space_pos > line.start_of_line or line.non_space_char == "`"):
+        line.non_space_pos > line.start_of_line or line.non_space_char == "`"
+    ):
         return None
     parsed = parse_code(line.md, line.real_start_of_line, line.end, line.quote_depth)
     if parsed is None:
@@ -345,8 +359,9 @@ def _code(line: Line) -> BlockMatch | None:
 def _table(line: Line) -> BlockMatch | None:
     if not line.starts_new_paragraph:
         return None
-    parsed = parse_table(line.md, line.real_start_of_line, line.end_of_line, line.end,
-                         line.quote_depth, line.probe)
+    parsed = parse_table(
+        line.md, line.real_start_of_line, line.end_of_line, line.end, line.quote_depth, line.probe
+    )
     if parsed is None:
         return None
     block, actual_end = parsed
@@ -365,8 +380,9 @@ def _quote(line: Line) -> BlockMatch | None:
         if line.no_crash:
             return None
         raise ReferenceCrash(line.non_space_pos, f"quotes nested more than {MAX_QUOTE_DEPTH} deep")
-    blocks, actual_end = parse_blocks(line.md, line.real_start_of_line, line.end,
-                                      line.quote_depth + 1, line.no_crash, line.probe)
+    blocks, actual_end = parse_blocks(
+        line.md, line.real_start_of_line, line.end, line.quote_depth + 1, line.no_crash, line.probe
+    )
     block = Block("quote", line.real_start_of_line, actual_end, children=blocks)
     return BlockMatch(block, resume=actual_end)
 
@@ -377,8 +393,7 @@ def _link_reference(line: Line) -> BlockMatch | None:
     parsed = parse_link_reference(line.md, line.start_of_line, line.end_of_line)
     if parsed is None:
         return None
-    return BlockMatch(Block("reference", line.start_of_line, line.end_of_line,
-                            reference=parsed))
+    return BlockMatch(Block("reference", line.start_of_line, line.end_of_line, reference=parsed))
 
 
 def _make_block_ruler() -> Ruler[BlockRule]:
@@ -403,8 +418,14 @@ def _make_block_ruler() -> Ruler[BlockRule]:
 BLOCK_RULES = _make_block_ruler()
 
 
-def parse_blocks(md: str, start: int, end: int, quote_depth: int = 0,
-                 no_crash: bool = False, probe: Probe | None = None) -> tuple[list[Block], int]:
+def parse_blocks(
+    md: str,
+    start: int,
+    end: int,
+    quote_depth: int = 0,
+    no_crash: bool = False,
+    probe: Probe | None = None,
+) -> tuple[list[Block], int]:
     """``MarkdownDocument.Parse``: the blocks of ``md[start:end]`` and where it stopped.
 
     Raises :class:`ReferenceCrash` where the reference throws, unless ``no_crash``
@@ -431,7 +452,8 @@ def parse_blocks(md: str, start: int, end: int, quote_depth: int = 0,
     while start_of_line < end:
         real_start = start_of_line
         start_of_line, non_space, non_space_char, missing = scan_line_start(
-            md, start_of_line, end, quote_depth)
+            md, start_of_line, end, quote_depth
+        )
         if missing:
             # Fewer quote markers than this quote level needs: the quote may go on
             # (a lazy continuation line) or end here.
@@ -451,10 +473,23 @@ def parse_blocks(md: str, start: int, end: int, quote_depth: int = 0,
             line_starts_new_paragraph = True
             end_paragraph(end_of_line)
         else:
-            line = Line(md, start_of_line, real_start, non_space, non_space_char, end_of_line,
-                        start_of_next, end, quote_depth, no_crash, probe,
-                        line_starts_new_paragraph, paragraph,
-                        previous_start, previous_end)
+            line = Line(
+                md,
+                start_of_line,
+                real_start,
+                non_space,
+                non_space_char,
+                end_of_line,
+                start_of_next,
+                end,
+                quote_depth,
+                no_crash,
+                probe,
+                line_starts_new_paragraph,
+                paragraph,
+                previous_start,
+                previous_end,
+            )
             match: BlockMatch | None = None
             for rule in rules:
                 match = rule(line)
@@ -561,8 +596,9 @@ def _list_item_preamble(md: str, start: int, max_end: int) -> int | None:
     return start + 1
 
 
-def parse_list(md: str, start: int, max_end: int, quote_depth: int,
-               no_crash: bool = False) -> tuple[Block, int] | None:
+def parse_list(
+    md: str, start: int, max_end: int, quote_depth: int, no_crash: bool = False
+) -> tuple[Block, int] | None:
     """``ListBlock.Parse``: the extent of a list and the texts of its items.
 
     The nesting of sub-lists does not change what is printed (nothing), so only the
@@ -583,15 +619,15 @@ def parse_list(md: str, start: int, max_end: int, quote_depth: int,
                 spaces = info.first_non_ws - info.start_of_line
                 if spaces in doll_spaces:
                     doll_index = doll_spaces.index(spaces)
-                    del doll_spaces[doll_index + 1:]
+                    del doll_spaces[doll_index + 1 :]
                 else:
                     doll_index = max(1, 1 + (spaces - 1) // 4)
                     if doll_index < len(doll_spaces):
-                        del doll_spaces[doll_index + 1:]
+                        del doll_spaces[doll_index + 1 :]
                     else:
                         doll_index = len(doll_spaces)
                         doll_spaces.append(spaces)
-                current = [md[content:info.end_of_line]]
+                current = [md[content : info.end_of_line]]
                 items.append(current)
             else:
                 if current is None:
@@ -601,7 +637,7 @@ def parse_list(md: str, start: int, max_end: int, quote_depth: int,
                     break
                 doll_index = min(doll_index, (spaces - 1) // 4)
                 line_start = min(info.first_non_ws, info.start_of_line + (doll_index + 1) * 4)
-                current.append(md[line_start:info.end_of_line])
+                current.append(md[line_start : info.end_of_line])
         actual_end = info.end_of_line
     if not items:
         # Inside a quote, a list can start on a line without '>': the reference then
@@ -616,8 +652,14 @@ def parse_list(md: str, start: int, max_end: int, quote_depth: int,
     return block, actual_end
 
 
-def _table_row(md: str, start: int, max_end: int, quote_depth: int, require_bar: bool,
-               cells: list[tuple[int, int]]) -> int:
+def _table_row(
+    md: str,
+    start: int,
+    max_end: int,
+    quote_depth: int,
+    require_bar: bool,
+    cells: list[tuple[int, int]],
+) -> int:
     """``TableRow.ParseContents``: appends the cells' extents, returns the next line."""
     pos = skip_quote_characters(md, start, max_end, quote_depth)
     has_bar = False
@@ -659,8 +701,14 @@ def _table_row(md: str, start: int, max_end: int, quote_depth: int, require_bar:
     return pos
 
 
-def parse_table(md: str, start: int, end_of_first_line: int, max_end: int,
-                quote_depth: int, probe: Probe | None = None) -> tuple[Block, int] | None:
+def parse_table(
+    md: str,
+    start: int,
+    end_of_first_line: int,
+    max_end: int,
+    quote_depth: int,
+    probe: Probe | None = None,
+) -> tuple[Block, int] | None:
     """``TableBlock.Parse``: a header row, a ``---|---`` row, then rows."""
     block_start = start
     if md.find("|", start, end_of_first_line) < 0:
@@ -687,12 +735,11 @@ def parse_table(md: str, start: int, end_of_first_line: int, max_end: int,
     return block, start
 
 
-def _is_delimiter_row(md: str, first: list[tuple[int, int]],
-                      second: list[tuple[int, int]]) -> bool:
+def _is_delimiter_row(md: str, first: list[tuple[int, int]], second: list[tuple[int, int]]) -> bool:
     if len(second) < len(first):
         return False
     for i in range(len(first)):
-        cell = md[second[i][0]:second[i][1]]
+        cell = md[second[i][0] : second[i][1]]
         if not cell or cell[0] not in ":-" or cell[-1] not in ":-":
             return False
         if any(ch != "-" for ch in cell[1:-1]):
@@ -707,7 +754,7 @@ def parse_link_reference(md: str, start: int, end: int) -> tuple[str, str, str |
     pos = md.find("]", start + 1, end)
     if pos < 0:
         return None
-    ref_id = md[start + 1:pos]
+    ref_id = md[start + 1 : pos]
     pos += 1
     if pos == end or md[pos] != ":":
         return None
@@ -728,7 +775,7 @@ def parse_link_reference(md: str, start: int, end: int) -> tuple[str, str, str |
         opener = md[pos]
         if opener == "(":
             closer = ")"
-        elif opener in ("\"", "'"):
+        elif opener in ('"', "'"):
             closer = opener
         else:
             return None

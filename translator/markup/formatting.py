@@ -22,6 +22,7 @@ _DELIMITERS = {"n": "", "b": "**", "i": "*", "bi": "***"}
 
 def _protect_entities(text: str) -> str:
     """Keep ``&name;`` literal: the parser would decode it (``&amp;`` stays ``&``)."""
+
     def replace(match: re.Match[str]) -> str:
         return "&amp;" + match.group(0)[1:] if match.group(1) in ENTITIES else match.group(0)
 

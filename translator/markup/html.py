@@ -20,8 +20,10 @@ SymbolRenderer = Callable[[Symbol], str]
 def default_symbol(symbol: Symbol) -> str:
     """A labelled, empty ``<span>`` per symbol; classes say its code and kind."""
     label = escape(symbol_text(symbol.code).rstrip(","), quote=True)
-    return (f'<span class="sym sym-{symbol.kind} sym-{symbol.code}" data-code="{symbol.code}"'
-            f' role="img" aria-label="{label}"></span>')
+    return (
+        f'<span class="sym sym-{symbol.kind} sym-{symbol.code}" data-code="{symbol.code}"'
+        f' role="img" aria-label="{label}"></span>'
+    )
 
 
 def _text(node: Text) -> str:

@@ -42,7 +42,8 @@ TRIGGER_CHARS = "*_[<:/.@~^`!"
 #: rule would fail.
 _STOP_RE = re.compile(
     r"[*_\[:^`]|(?<=www)\.|(?<=[ru])/|/(?=[ru]/)|!(?=\[)|~(?=~)|<(?=[A-Za-z!])"
-    r"|(?<=[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~])@(?=[A-Za-z0-9_-]*\.[A-Za-z0-9._-])")
+    r"|(?<=[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~])@(?=[A-Za-z0-9_-]*\.[A-Za-z0-9._-])"
+)
 
 #: Nesting depth past which the reference would exhaust its stack (it recurses once
 #: per nested element; ``^^^^…x`` nests once per caret).  Cards never come close.
@@ -82,8 +83,9 @@ def _take_back(state: StateInline, start: int, reason: str) -> bool:
     return True
 
 
-def _push(state: StateInline, ttype: str, tag: str, nesting: int, start: int, end: int,
-          **meta: object) -> Token:
+def _push(
+    state: StateInline, ttype: str, tag: str, nesting: int, start: int, end: int, **meta: object
+) -> Token:
     token = state.push(ttype, tag, nesting)  # type: ignore[arg-type]
     token.meta = {"start": start, "end": end, **meta}
     return token
@@ -106,9 +108,18 @@ def _children(state: StateInline, start: int, end: int, ignore_links: bool = Fal
     state.env["_ignore_links"] = old_ignore
 
 
-def _container(state: StateInline, name: str, tag: str, start: int, inner: int,
-               inner_end: int, end: int, markup: str, ignore_links: bool = False,
-               **meta: object) -> bool:
+def _container(
+    state: StateInline,
+    name: str,
+    tag: str,
+    start: int,
+    inner: int,
+    inner_end: int,
+    end: int,
+    markup: str,
+    ignore_links: bool = False,
+    **meta: object,
+) -> bool:
     if state.level >= MAX_DEPTH:
         return _too_deep(state, start)
     _push(state, name + "_open", tag, 1, start, inner, inner=inner, markup=markup, **meta)
@@ -133,8 +144,11 @@ def _closing(src: str, closer: str, inner: int, max_end: int) -> int:
     starts or ends with whitespace (they never look further).
     """
     inner_end = _find(src, closer, inner, max_end)
-    if (inner_end <= inner or src[inner] in MARKDOWN_WHITESPACE
-            or src[inner_end - 1] in MARKDOWN_WHITESPACE):
+    if (
+        inner_end <= inner
+        or src[inner] in MARKDOWN_WHITESPACE
+        or src[inner_end - 1] in MARKDOWN_WHITESPACE
+    ):
         return -1
     return inner_end
 
@@ -178,7 +192,7 @@ def bold_italic(state: StateInline, silent: bool) -> bool:
     src, start, max_end = state.src, state.pos, state.posMax
     if src[start] not in "*_" or len(src) < 6 or start + 6 >= max_end:
         return False
-    seq = src[start:start + 3]
+    seq = src[start : start + 3]
     if seq != "***" and seq != "___":
         return False
     inner = start + 3
@@ -203,7 +217,7 @@ def bold(state: StateInline, silent: bool) -> bool:
     src, start, max_end = state.src, state.pos, state.posMax
     if src[start] not in "*_" or start >= max_end - 1:
         return False
-    seq = src[start:start + 2]
+    seq = src[start : start + 2]
     if seq != "**" and seq != "__":
         return False
     inner = start + 2
@@ -295,17 +309,39 @@ def markdown_link(state: StateInline, silent: bool) -> bool:
         if not (_EMAIL_RE.search(url) or is_url_valid(url)):
             return False
         if not silent:
-            return _container(state, "link", "a", start, text_open, text_close, end, "[",
-                              ignore_links=True, url=url, ref_id=None)
+            return _container(
+                state,
+                "link",
+                "a",
+                start,
+                text_open,
+                text_close,
+                end,
+                "[",
+                ignore_links=True,
+                url=url,
+                ref_id=None,
+            )
         return True
     if src[pos] == "[":
         link_close = _find(src, "]", pos + 1, max_end)
         if link_close < 0:
             return False
-        ref_id = src[pos + 1:link_close] or src[text_open:text_close]
+        ref_id = src[pos + 1 : link_close] or src[text_open:text_close]
         if not silent:
-            return _container(state, "link", "a", start, text_open, text_close,
-                              link_close + 1, "[", ignore_links=True, url=None, ref_id=ref_id)
+            return _container(
+                state,
+                "link",
+                "a",
+                start,
+                text_open,
+                text_close,
+                link_close + 1,
+                "[",
+                ignore_links=True,
+                url=None,
+                ref_id=ref_id,
+            )
         return True
     return False
 
@@ -359,8 +395,9 @@ def _url_end(src: str, start: int, max_end: int) -> int:
     return end
 
 
-def _hyperlink(state: StateInline, silent: bool, start: int, end: int, kind: str,
-               reason: str) -> bool:
+def _hyperlink(
+    state: StateInline, silent: bool, start: int, end: int, kind: str, reason: str
+) -> bool:
     if start < state.pos and not _take_back(state, start, reason):
         return False
     if not silent:
@@ -376,7 +413,7 @@ def angle_link(state: StateInline, silent: bool) -> bool:
     inner = start + 1
     pos = -1
     for scheme in KNOWN_SCHEMES:
-        if max_end - inner >= len(scheme) and src[inner:inner + len(scheme)].lower() == scheme:
+        if max_end - inner >= len(scheme) and src[inner : inner + len(scheme)].lower() == scheme:
             pos = inner + len(scheme)
             break
     if pos < 0:
@@ -394,8 +431,11 @@ def url(state: StateInline, silent: bool) -> bool:
     start = -1
     for scheme in KNOWN_SCHEMES:
         scheme_start = trip - len(scheme)
-        if (scheme_start >= 0 and scheme_start <= max_end - len(scheme)
-                and src[scheme_start:trip].lower() == scheme):
+        if (
+            scheme_start >= 0
+            and scheme_start <= max_end - len(scheme)
+            and src[scheme_start:trip].lower() == scheme
+        ):
             start = scheme_start
             break
     if start < 0:
@@ -515,7 +555,7 @@ def comment(state: StateInline, silent: bool) -> bool:
 
 def strikethrough(state: StateInline, silent: bool) -> bool:
     src, start, max_end = state.src, state.pos, state.posMax
-    if src[start] != "~" or start >= max_end - 1 or src[start:start + 2] != "~~":
+    if src[start] != "~" or start >= max_end - 1 or src[start : start + 2] != "~~":
         return False
     inner = start + 2
     inner_end = _closing(src, "~~", inner, max_end)
@@ -651,7 +691,7 @@ def symbol(state: StateInline, silent: bool) -> bool:
 
 def anchor(state: StateInline, silent: bool) -> bool:
     src, start, max_end = state.src, state.pos, state.posMax
-    if src[start] != "<" or start >= max_end - 1 or src[start:start + 2] != "<a":
+    if src[start] != "<" or start >= max_end - 1 or src[start : start + 2] != "<a":
         return False
     inner = start + 2
     inner_end = _find_ignore_case(src, "</a>", inner, max_end)

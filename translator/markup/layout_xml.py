@@ -67,8 +67,12 @@ def _parse_xml(xml: str) -> ET.Element:
     except ET.ParseError as error:
         line, column = error.position
         reason = str(error).split(":")[0]
-        raise LayoutXmlError(f"not well-formed XML ({reason}); expected Aminduna's layout "
-                             "XML, <layout><p>...</p></layout>", line, column + 1) from None
+        raise LayoutXmlError(
+            f"not well-formed XML ({reason}); expected Aminduna's layout "
+            "XML, <layout><p>...</p></layout>",
+            line,
+            column + 1,
+        ) from None
     return root
 
 
@@ -104,8 +108,10 @@ def to_markdown(xml: str) -> str:
             if tag == "c":
                 value = _reference_text_value(element)
                 if not value:
-                    raise LayoutXmlError("a <c> element is empty: the reference converter "
-                                         "fails on it (it needs one letter)")
+                    raise LayoutXmlError(
+                        "a <c> element is empty: the reference converter "
+                        "fails on it (it needs one letter)"
+                    )
                 line += f":{_dotnet_upper_first(value)}:"
             elif tag in SYMBOL_CODES:
                 line += f":{tag}:"

@@ -59,7 +59,7 @@ def decode_entities(text: str) -> str:
         semi = text.find(";", amp + 1)
         if semi < 0:
             break
-        name = text[amp + 1:semi]
+        name = text[amp + 1 : semi]
         char = ENTITIES.get(name)
         if char is None:
             amp = text.find("&", amp + 1)
@@ -128,8 +128,9 @@ def _core_block(state: StateCore) -> None:
             state.tokens.append(dropped)
 
 
-def _parse_inline(md: MarkdownIt, text: str,
-                  env: dict) -> tuple[list[Token], ReferenceCrash | None]:
+def _parse_inline(
+    md: MarkdownIt, text: str, env: dict
+) -> tuple[list[Token], ReferenceCrash | None]:
     """Inline tokens of ``text``; on a reference crash, parse again without crashing."""
     tokens: list[Token] = []
     try:
@@ -248,8 +249,9 @@ class ParseResult:
 
     def position(self, source_offset: int, source_end: int | None = None) -> Position:
         line, column = self.pre.source_map.line_col(source_offset)
-        return Position(line, column, source_offset,
-                        source_offset if source_end is None else source_end)
+        return Position(
+            line, column, source_offset, source_offset if source_end is None else source_end
+        )
 
     def span(self, inline: InlineText, start: int, end: int) -> Position:
         """Position of ``[start, end)`` of an inline text, in the source (resolved lazily)."""
@@ -301,8 +303,14 @@ def _render_paragraph(result: ParseResult, inline: InlineText, tokens: list[Toke
                     result.vanished.append(VanishedRun(text, start, start + len(raw), inline, i))
             else:
                 text = _as_written(text)
-                children.append(Text(text, context.bold, context.italic,
-                                     result.span(inline, start, start + len(raw))))
+                children.append(
+                    Text(
+                        text,
+                        context.bold,
+                        context.italic,
+                        result.span(inline, start, start + len(raw)),
+                    )
+                )
         elif kind == "strong_open":
             stack.append(_Context(True, context.italic))
         elif kind == "em_open":
@@ -352,9 +360,12 @@ def _render_paragraph(result: ParseResult, inline: InlineText, tokens: list[Toke
             continue
         bad = _INVALID_XML.search(text)
         if bad is not None:
-            result.crashes.append(Crash(node.pos.offset + bad.start(),
-                                        f"character U+{ord(bad.group()):04X} cannot be written "
-                                        "as XML"))
+            result.crashes.append(
+                Crash(
+                    node.pos.offset + bad.start(),
+                    f"character U+{ord(bad.group()):04X} cannot be written as XML",
+                )
+            )
     position = result.span(inline, 0, len(inline.text)) if inline.text else result.position(0)
     return Paragraph(tuple(children), position, emptied)
 
@@ -400,11 +411,17 @@ def parse(source: str, start_line: int = 1) -> ParseResult:
     positions point into card files whose text follows a front matter.
     """
     pre = preprocess(source, start_line)
-    env: dict = {"arcmage_pre": pre, "arcmage_crashes": [], "arcmage_block_crashes": [],
-                 "_ignore_links": False, "_no_crash": False}
+    env: dict = {
+        "arcmage_pre": pre,
+        "arcmage_crashes": [],
+        "arcmage_block_crashes": [],
+        "_ignore_links": False,
+        "_no_crash": False,
+    }
     tokens = markdown_it().parse(pre.text, env)
-    result = ParseResult(source, pre, Document(()), env["arcmage_blocks"], [],
-                         env["arcmage_references"])
+    result = ParseResult(
+        source, pre, Document(()), env["arcmage_blocks"], [], env["arcmage_references"]
+    )
     paragraphs: list[Paragraph] = []
     for token in tokens:
         if token.type != "inline":
@@ -419,8 +436,13 @@ def parse(source: str, start_line: int = 1) -> ParseResult:
     for crash in env["arcmage_block_crashes"]:
         result.crashes.append(Crash(pre.source_map.to_source(crash.offset), crash.reason))
     for inline, crash in env["arcmage_crashes"]:
-        result.crashes.insert(0, Crash(result.source_offset(inline, min(crash.offset,
-                                       max(len(inline.text) - 1, 0))), crash.reason))
+        result.crashes.insert(
+            0,
+            Crash(
+                result.source_offset(inline, min(crash.offset, max(len(inline.text) - 1, 0))),
+                crash.reason,
+            ),
+        )
     return result
 
 

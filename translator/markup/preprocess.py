@@ -102,8 +102,13 @@ class Preprocessed:
     source_map: SourceMap
 
 
-def _replace_all(text: str, pattern: str, replacement: str, align: tuple[int, ...],
-                 rewrites: list[_Rewrite | _TableRewrite]) -> str:
+def _replace_all(
+    text: str,
+    pattern: str,
+    replacement: str,
+    align: tuple[int, ...],
+    rewrites: list[_Rewrite | _TableRewrite],
+) -> str:
     if pattern not in text:
         return text
     old_starts: list[int] = []

@@ -63,13 +63,14 @@ def rule_and_flavor(document: Document, lang: str) -> dict[str, str]:
     """``{"ruleText": ..., "flavorText": ...}`` for a card text in language ``lang``."""
     opening, closing = FLAVOR_QUOTES[lang]
     paragraphs = document.paragraphs
-    split = next((i for i, p in enumerate(paragraphs) if _opens_flavor(p, opening)),
-                 len(paragraphs))
+    split = next(
+        (i for i, p in enumerate(paragraphs) if _opens_flavor(p, opening)), len(paragraphs)
+    )
     rules = [_paragraph_text(p) for p in paragraphs[:split]]
     flavor = "\n".join(_paragraph_text(p) for p in paragraphs[split:])
     flavor = flavor.strip(_QUOTE_SPACES)
     if flavor.startswith(opening):
-        flavor = flavor[len(opening):]
+        flavor = flavor[len(opening) :]
     if flavor.endswith(closing):
         flavor = flavor[: -len(closing)]
     return {"ruleText": "\n".join(r for r in rules if r), "flavorText": flavor.strip(_QUOTE_SPACES)}

@@ -16,14 +16,28 @@ from typing import Literal
 #: Cypher discs, printed inline at text size.
 CYPHER_CODES = ("g0", "g1", "g2", "g3", "g4", "g5", "g6", "g7", "g8", "g9", "gx", "gt")
 #: Large mark symbols: at the start of a paragraph, indenting two lines.
-LARGE_MARK_CODES = ("m", "m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9",
-                    "ma", "mt", "mx", "mi")
+LARGE_MARK_CODES = (
+    "m",
+    "m0",
+    "m1",
+    "m2",
+    "m3",
+    "m4",
+    "m5",
+    "m6",
+    "m7",
+    "m8",
+    "m9",
+    "ma",
+    "mt",
+    "mx",
+    "mi",
+)
 #: Column marks: indent the lines beside them.
 COLUMN_MARK_CODES = ("mc", "mic")
 #: The small inline arrow.
 INLINE_MARK_CODES = ("mis",)
-SYMBOL_CODES = frozenset(CYPHER_CODES + LARGE_MARK_CODES + COLUMN_MARK_CODES
-                         + INLINE_MARK_CODES)
+SYMBOL_CODES = frozenset(CYPHER_CODES + LARGE_MARK_CODES + COLUMN_MARK_CODES + INLINE_MARK_CODES)
 #: Codes that are not symbols: a line break and an empty paragraph.
 BREAK_CODE = "br"
 EMPTY_PARAGRAPH_CODE = "pa"

@@ -42,16 +42,23 @@ class Mark:
     title: str | None = None
 
 
-def number_marks(here: PlainParagraph | None, there: PlainParagraph | None,
-                 words_here: dict[str, str], words_there: dict[str, str]) -> list[Mark]:
+def number_marks(
+    here: PlainParagraph | None,
+    there: PlainParagraph | None,
+    words_here: dict[str, str],
+    words_there: dict[str, str],
+) -> list[Mark]:
     """The numbers of ``here``; those whose value ``there`` lacks are ``diff`` (but for
     number words: *un*, *une* are also articles, and the linter does not count them
     either)."""
     if here is None:
         return []
     found = read_numbers(here.text, words_here, here.tokens)
-    other = Counter() if there is None else Counter(
-        n.value for n in read_numbers(there.text, words_there, there.tokens))
+    other = (
+        Counter()
+        if there is None
+        else Counter(n.value for n in read_numbers(there.text, words_there, there.tokens))
+    )
     marks = []
     for number in found:
         present = other[number.value] > 0
@@ -59,8 +66,14 @@ def number_marks(here: PlainParagraph | None, there: PlainParagraph | None,
             other[number.value] -= 1
         elif number.role == "word" and there is not None:
             continue  # a number word the other text lacks: an article (un, une), as lint
-        marks.append(Mark(number.start, number.end, "num" if present else "num diff",
-                          title=None if present else "not in the other text"))
+        marks.append(
+            Mark(
+                number.start,
+                number.end,
+                "num" if present else "num diff",
+                title=None if present else "not in the other text",
+            )
+        )
     return marks
 
 
@@ -70,8 +83,12 @@ def symbol_codes(paragraph: PlainParagraph | None) -> list[str]:
     return [node.code for node in paragraph.paragraph.children if isinstance(node, Symbol)]
 
 
-def paragraph_html(paragraph: PlainParagraph, marks: Iterable[Mark],
-                   symbol: Callable[[str, str], str], symbols_differ: bool) -> Markup:
+def paragraph_html(
+    paragraph: PlainParagraph,
+    marks: Iterable[Mark],
+    symbol: Callable[[str, str], str],
+    symbols_differ: bool,
+) -> Markup:
     """One printed paragraph, its marks wrapped in ``<span>`` elements."""
     ordered = sorted(marks, key=lambda m: (m.start, -m.end))
     parts: list[str] = []
@@ -103,28 +120,34 @@ def _marked(text: str, offset: int, marks: list[Mark]) -> str:
         start, stop = max(mark.start, offset), min(mark.end, end)
         if stop <= start or start < position:
             continue
-        out.append(str(escape(text[position - offset:start - offset])))
+        out.append(str(escape(text[position - offset : start - offset])))
         attributes = f' class="{mark.classes}"'
         if mark.term is not None:
             attributes += f' data-term="{escape(mark.term)}"'
         if mark.title is not None:
             attributes += f' title="{escape(mark.title)}"'
-        out.append(f"<span{attributes}>{escape(text[start - offset:stop - offset])}</span>")
+        out.append(f"<span{attributes}>{escape(text[start - offset : stop - offset])}</span>")
         position = stop
-    out.append(str(escape(text[position - offset:])))
+    out.append(str(escape(text[position - offset :])))
     return "".join(out)
 
 
-def text_html(plain: PlainText, marks: dict[int, list[Mark]],
-              symbol: Callable[[str, str], str], other: PlainText | None) -> Markup:
+def text_html(
+    plain: PlainText,
+    marks: dict[int, list[Mark]],
+    symbol: Callable[[str, str], str],
+    other: PlainText | None,
+) -> Markup:
     """Every printed paragraph of a text; symbols compared with ``other``'s."""
     aligned = other is not None and len(other.paragraphs) == len(plain.paragraphs)
     html = []
     for paragraph in plain.paragraphs:
         codes = symbol_codes(paragraph)
         counterpart = other.paragraphs[paragraph.index] if aligned and other else None
-        differ = bool(codes) and other is not None and (
-            counterpart is None or codes != symbol_codes(counterpart))
-        html.append(paragraph_html(paragraph, marks.get(paragraph.index, []), symbol,
-                                   differ))
+        differ = (
+            bool(codes)
+            and other is not None
+            and (counterpart is None or codes != symbol_codes(counterpart))
+        )
+        html.append(paragraph_html(paragraph, marks.get(paragraph.index, []), symbol, differ))
     return Markup("\n").join(html)

@@ -81,9 +81,12 @@ class Row:
     @property
     def search(self) -> str:
         """What the search box looks in: names, slug, the texts (lower case)."""
-        texts = " ".join(str(f.english.striptags()) + " " +
-                         ("" if f.target is None else str(f.target.striptags()))
-                         for f in self.fields)
+        texts = " ".join(
+            str(f.english.striptags())
+            + " "
+            + ("" if f.target is None else str(f.target.striptags()))
+            for f in self.fields
+        )
         return " ".join([self.slug, self.english_name, self.name, texts]).casefold()
 
 
@@ -126,22 +129,31 @@ class Sheet:
 
     @property
     def shrunk(self) -> list[Row]:
-        return [row for row in self.rows if row.scale is not None and row.scale < 1.0
-                and row.overflow is None]
+        return [
+            row
+            for row in self.rows
+            if row.scale is not None and row.scale < 1.0 and row.overflow is None
+        ]
 
     @property
     def with_findings(self) -> int:
         return sum(1 for row in self.rows if row.findings)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"deck": self.deck, "lang": self.lang, "cards": len(self.rows),
-                "states": self.states, "rules": {c: n for c, n, _ in self.rules},
-                "with_findings": self.with_findings,
-                "overflowing": [r.slug for r in self.overflowing],
-                "unprintable": {r.slug: r.print_errors for r in self.unprintable},
-                "shrunk": [r.slug for r in self.shrunk],
-                "deck_pdf": self.deck_pdf, "preflight": self.preflight,
-                "deck_missing": self.deck_missing}
+        return {
+            "deck": self.deck,
+            "lang": self.lang,
+            "cards": len(self.rows),
+            "states": self.states,
+            "rules": {c: n for c, n, _ in self.rules},
+            "with_findings": self.with_findings,
+            "overflowing": [r.slug for r in self.overflowing],
+            "unprintable": {r.slug: r.print_errors for r in self.unprintable},
+            "shrunk": [r.slug for r in self.shrunk],
+            "deck_pdf": self.deck_pdf,
+            "preflight": self.preflight,
+            "deck_missing": self.deck_missing,
+        }
 
 
 @dataclass
@@ -200,21 +212,28 @@ def _text_fields(subject: Subject) -> tuple[Markup, Markup]:
     english_words = subject.resources.english.numbers
     for paragraph in english.paragraphs:
         other = target.paragraphs[paragraph.index] if aligned else None
-        english_marks[paragraph.index] = number_marks(paragraph, other, english_words,
-                                                      language.numbers)
+        english_marks[paragraph.index] = number_marks(
+            paragraph, other, english_words, language.numbers
+        )
     for paragraph in target.paragraphs:
         other = english.paragraphs[paragraph.index] if aligned else None
-        target_marks[paragraph.index] = number_marks(paragraph, other, language.numbers,
-                                                     english_words)
+        target_marks[paragraph.index] = number_marks(
+            paragraph, other, language.numbers, english_words
+        )
     english_ids = set()
     for index, match in source.english_matches(language):
         hit = match.hit
         english_ids.add(_term_key(hit.kind, hit.id))
         present = subject.uses(hit.id) if hit.kind == "english" else hit.id in subject.term_ids
-        english_marks.setdefault(index, []).append(Mark(
-            match.start, match.end, "term" if present else "term diff",
-            _term_key(hit.kind, hit.id),
-            None if present else "the glossary's term is not in the translation"))
+        english_marks.setdefault(index, []).append(
+            Mark(
+                match.start,
+                match.end,
+                "term" if present else "term diff",
+                _term_key(hit.kind, hit.id),
+                None if present else "the glossary's term is not in the translation",
+            )
+        )
     for index, match in subject.matches:
         hit = match.hit
         key = _term_key(hit.kind, hit.id)
@@ -223,10 +242,11 @@ def _text_fields(subject: Subject) -> tuple[Markup, Markup]:
             classes, title = "term diff", "a deprecated term"
         elif key not in english_ids:
             classes, title = "term extra", "not in the English text"
-        target_marks.setdefault(index, []).append(Mark(match.start, match.end, classes, key,
-                                                       title))
-    return (text_html(english, english_marks, _symbol, target),
-            text_html(target, target_marks, _symbol, english))
+        target_marks.setdefault(index, []).append(Mark(match.start, match.end, classes, key, title))
+    return (
+        text_html(english, english_marks, _symbol, target),
+        text_html(target, target_marks, _symbol, english),
+    )
 
 
 def _printed(body: str, lang: str) -> Markup:
@@ -245,26 +265,35 @@ def _fields(card: Card, lang: str, subject: Subject | None) -> list[Field]:
     assert card.source is not None
     version = card.translations.get(lang)
     found = []
-    for key, label in (("name", "name"), ("name2", "second name line"),
-                       ("subtype", "subtype")):
+    for key, label in (("name", "name"), ("name2", "second name line"), ("subtype", "subtype")):
         english = card.source.fields.get(key)
         here = None if version is None else version.fields.get(key)
         if english in (None, "") and here in (None, ""):
             continue
-        found.append(Field(label, _plain_field(english),
-                           None if version is None else _plain_field(here)))
+        found.append(
+            Field(label, _plain_field(english), None if version is None else _plain_field(here))
+        )
     if subject is not None and not subject.result.crashes:
         english_text, target_text = _text_fields(subject)
         found.append(Field("text", english_text, target_text))
     else:  # no translation (nothing to compare), or a text the converter fails on
-        found.append(Field("text", _printed(card.source.body, SOURCE_LANGUAGE),
-                           None if version is None else _printed(version.body, lang)))
+        found.append(
+            Field(
+                "text",
+                _printed(card.source.body, SOURCE_LANGUAGE),
+                None if version is None else _printed(version.body, lang),
+            )
+        )
     english_footer = card.get("info", SOURCE_LANGUAGE)
     footer = card.get("info", lang)
-    if english_footer != DEFAULT_FOOTERS[SOURCE_LANGUAGE] or \
-            footer != DEFAULT_FOOTERS.get(lang):
-        found.append(Field("footer", _plain_field(english_footer),
-                           None if version is None else _plain_field(footer)))
+    if english_footer != DEFAULT_FOOTERS[SOURCE_LANGUAGE] or footer != DEFAULT_FOOTERS.get(lang):
+        found.append(
+            Field(
+                "footer",
+                _plain_field(english_footer),
+                None if version is None else _plain_field(footer),
+            )
+        )
     return found
 
 
@@ -272,19 +301,33 @@ def _fields(card: Card, lang: str, subject: Subject | None) -> list[Field]:
 # The sheet
 
 
-def lint_report(library: Library, resources: Resources, options: Options,
-                lang: str) -> Report:
+def lint_report(library: Library, resources: Resources, options: Options, lang: str) -> Report:
     """The library linted in English and ``lang``, with the configured rules: what the
     sheets of ``lang`` show (one run for every deck's sheet)."""
-    return lint(library, resources, Options(
-        options.select, options.ignore, [SOURCE_LANGUAGE, lang],
-        allow_english=options.allow_english, glossary_paths=options.glossary_paths,
-        settings=options.settings))
+    return lint(
+        library,
+        resources,
+        Options(
+            options.select,
+            options.ignore,
+            [SOURCE_LANGUAGE, lang],
+            allow_english=options.allow_english,
+            glossary_paths=options.glossary_paths,
+            settings=options.settings,
+        ),
+    )
 
 
-def make_sheet(library: Library, deck: str, lang: str, resources: Resources,
-               options: Options, renders: Renders | None, out: Path,
-               report: Report | None = None) -> Sheet:
+def make_sheet(
+    library: Library,
+    deck: str,
+    lang: str,
+    resources: Resources,
+    options: Options,
+    renders: Renders | None,
+    out: Path,
+    report: Report | None = None,
+) -> Sheet:
     """The sheet of ``deck`` in ``lang``; image and PDF links are relative to ``out``.
 
     ``report`` is a lint report of the library in English and ``lang`` (linted here
@@ -296,11 +339,16 @@ def make_sheet(library: Library, deck: str, lang: str, resources: Resources,
     for finding in report.findings:
         by_card.setdefault((finding.card, finding.lang), []).append(finding)
     subject_options = Options(languages=[lang])
-    subjects = {s.card.slug: s for s in subjects_of(library, resources, subject_options)
-                if s.card.deck == deck}
+    subjects = {
+        s.card.slug: s
+        for s in subjects_of(library, resources, subject_options)
+        if s.card.deck == deck
+    }
     order = list(library.decks[deck].quantities)
-    cards = sorted(library.deck_cards(deck), key=lambda c: (
-        order.index(c.slug) if c.slug in order else len(order), c.slug))
+    cards = sorted(
+        library.deck_cards(deck),
+        key=lambda c: (order.index(c.slug) if c.slug in order else len(order), c.slug),
+    )
 
     def relative(path: Path | None) -> str | None:
         return None if path is None else Path(os.path.relpath(path, out)).as_posix()
@@ -311,16 +359,26 @@ def make_sheet(library: Library, deck: str, lang: str, resources: Resources,
             continue
         subject = subjects.get(card.slug)
         version = card.translations.get(lang)
-        findings = sorted(by_card.get((card.slug, SOURCE_LANGUAGE), [])
-                          + by_card.get((card.slug, lang), []), key=Finding.sort_key)
+        findings = sorted(
+            by_card.get((card.slug, SOURCE_LANGUAGE), []) + by_card.get((card.slug, lang), []),
+            key=Finding.sort_key,
+        )
         scale, overflow = (None, None)
         if renders is not None:
             scale, overflow = renders.scales.get((card.slug, lang), (None, None))
-        row = Row(card.slug, card.name(SOURCE_LANGUAGE),
-                  card.name(lang) if version is not None else "", card_state(card, lang),
-                  _fields(card, lang, subject), findings, scale=scale, overflow=overflow,
-                  reviewer=None if version is None or not version.fields.get("reviewer")
-                  else str(version.fields["reviewer"]))
+        row = Row(
+            card.slug,
+            card.name(SOURCE_LANGUAGE),
+            card.name(lang) if version is not None else "",
+            card_state(card, lang),
+            _fields(card, lang, subject),
+            findings,
+            scale=scale,
+            overflow=overflow,
+            reviewer=None
+            if version is None or not version.fields.get("reviewer")
+            else str(version.fields["reviewer"]),
+        )
         if renders is not None:
             row.print_errors = renders.errors.get((card.slug, lang), [])
             row.english_image = relative(renders.images.get((card.slug, SOURCE_LANGUAGE)))
@@ -331,17 +389,28 @@ def make_sheet(library: Library, deck: str, lang: str, resources: Resources,
             subject.forget()
         rows.append(row)
     deck_pdf = None if renders is None else renders.decks.get((deck, lang))
-    return Sheet(deck, library.decks[deck].name, lang, rows, relative(deck_pdf),
-                 None if deck_pdf is None else renders.problems.get(str(deck_pdf), []),
-                 datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-                 renders.seconds if renders is not None else 0.0, renders is not None,
-                 None if renders is None else renders.missing.get((deck, lang)))
+    return Sheet(
+        deck,
+        library.decks[deck].name,
+        lang,
+        rows,
+        relative(deck_pdf),
+        None if deck_pdf is None else renders.problems.get(str(deck_pdf), []),
+        datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        renders.seconds if renders is not None else 0.0,
+        renders is not None,
+        None if renders is None else renders.missing.get((deck, lang)),
+    )
 
 
 def _environment() -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(templates_root() / "review"), autoescape=True,
-        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+        loader=jinja2.FileSystemLoader(templates_root() / "review"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
 
 
 def sheet_file(deck: str, lang: str) -> str:
@@ -351,16 +420,22 @@ def sheet_file(deck: str, lang: str) -> str:
 def write_sheet(sheet: Sheet, out: Path) -> Path:
     """Write the sheet's page into ``out``, all at once."""
     template = _environment().get_template("sheet.html.j2")
-    html = template.render(sheet=sheet, languages=LANGUAGE_NAMES, version=__version__,
-                           states=STATES)
+    html = template.render(
+        sheet=sheet, languages=LANGUAGE_NAMES, version=__version__, states=STATES
+    )
     return _write(out / sheet_file(sheet.deck, sheet.lang), html)
 
 
 def write_index(sheets: list[Sheet], out: Path) -> Path:
     """An index of the sheets in ``out``."""
     template = _environment().get_template("index.html.j2")
-    html = template.render(sheets=sheets, languages=LANGUAGE_NAMES, version=__version__,
-                           sheet_file=sheet_file, states=STATES)
+    html = template.render(
+        sheets=sheets,
+        languages=LANGUAGE_NAMES,
+        version=__version__,
+        sheet_file=sheet_file,
+        states=STATES,
+    )
     return _write(out / "index.html", html)
 
 
@@ -374,9 +449,15 @@ def _write(path: Path, text: str) -> Path:
 # Renders
 
 
-def render_cards(library: Library, lang: str, build_dir: Path, build_options: Any,
-                 dpi: float, progress: Callable[[int], None] | None = None,
-                 stage: Callable[[str], None] | None = None) -> Renders:
+def render_cards(
+    library: Library,
+    lang: str,
+    build_dir: Path,
+    build_options: Any,
+    dpi: float,
+    progress: Callable[[int], None] | None = None,
+    stage: Callable[[str], None] | None = None,
+) -> Renders:
     """Card PDFs and screen previews in English and ``lang``, the deck PDFs of
     ``lang``, and their preflight, made (or kept: the build's own record) in
     ``build_dir``."""
@@ -384,14 +465,18 @@ def render_cards(library: Library, lang: str, build_dir: Path, build_options: An
 
     found = Renders()
     for languages, deck in (([SOURCE_LANGUAGE], False), ([lang], True)):
-        request = batch.Request(languages, build_dir, build_options, deck=deck,
-                                previews=["png"], dpi=dpi)
+        request = batch.Request(
+            languages, build_dir, build_options, deck=deck, previews=["png"], dpi=dpi
+        )
         report = batch.produce(library, request, progress, stage)
         found.seconds += report.seconds
         for result in report.cards:
             found.scales[(result.slug, result.lang)] = (result.scale, result.overflow)
-            errors = [error.split(": ", 1)[-1] for error in result.errors
-                      if "too tall for its box" not in error]
+            errors = [
+                error.split(": ", 1)[-1]
+                for error in result.errors
+                if "too tall for its box" not in error
+            ]
             if errors:
                 found.errors[(result.slug, result.lang)] = errors
             if result.path:
@@ -402,13 +487,13 @@ def render_cards(library: Library, lang: str, build_dir: Path, build_options: An
         for file in report.files:
             name = Path(file).name
             if name.endswith(".deck.pdf"):
-                deck_name, deck_lang = name[:-len(".deck.pdf")].rsplit(".", 1)
+                deck_name, deck_lang = name[: -len(".deck.pdf")].rsplit(".", 1)
                 found.decks[(deck_name, deck_lang)] = Path(file)
         for problem in report.problems:
             found.problems.setdefault(str(problem.path), []).append(str(problem))
         for missing in report.missing:
             name = Path(missing.path).name
             if name.endswith(".deck.pdf"):
-                deck_name, deck_lang = name[:-len(".deck.pdf")].rsplit(".", 1)
+                deck_name, deck_lang = name[: -len(".deck.pdf")].rsplit(".", 1)
                 found.missing[(deck_name, deck_lang)] = missing.reason
     return found

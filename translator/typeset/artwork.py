@@ -175,7 +175,8 @@ def find_profile(path: str | os.PathLike[str] | None = None) -> Profile:
                 return _open_profile(Path(candidate), "found on the system")
     raise ArtworkError(
         f"no CMYK ICC profile found (looked at {', '.join(SYSTEM_PROFILES)}): "
-        f"{_INSTALL_HINT}, or set {ENV_VAR}")
+        f"{_INSTALL_HINT}, or set {ENV_VAR}"
+    )
 
 
 def _open_profile(path: Path, how: str) -> Profile:
@@ -184,24 +185,31 @@ def _open_profile(path: Path, how: str) -> Profile:
         data = read_file(path, MAX_PROFILE_BYTES, "colour profile")
     except InputError as exc:
         if exc.message == "no such file":
-            raise ArtworkError(f"ICC profile {path} ({how}) not found: {_INSTALL_HINT}"
-                               ) from None
-        raise ArtworkError(f"ICC profile {path} ({how}) cannot be used: {exc.message}"
-                           "; give a readable CMYK profile with --icc FILE") from None
+            raise ArtworkError(f"ICC profile {path} ({how}) not found: {_INSTALL_HINT}") from None
+        raise ArtworkError(
+            f"ICC profile {path} ({how}) cannot be used: {exc.message}"
+            "; give a readable CMYK profile with --icc FILE"
+        ) from None
     resolved = path.resolve()
     sha = hashlib.sha256(data).hexdigest()
     try:
         cms = _load_profile(str(resolved), sha)[1]
     except (OSError, ImageCms.PyCMSError):
-        raise ArtworkError(f"{path} ({how}) is not an ICC profile: give a CMYK printer "
-                           "profile (.icc) with --icc FILE") from None
+        raise ArtworkError(
+            f"{path} ({how}) is not an ICC profile: give a CMYK printer "
+            "profile (.icc) with --icc FILE"
+        ) from None
     space = cms.profile.xcolor_space.strip()
     if space != "CMYK":
-        raise ArtworkError(f"{path} ({how}) is a profile for {space}, not CMYK: give the "
-                           "printer's CMYK profile with --icc FILE")
+        raise ArtworkError(
+            f"{path} ({how}) is a profile for {space}, not CMYK: give the "
+            "printer's CMYK profile with --icc FILE"
+        )
     if cms.profile.device_class != "prtr":
-        raise ArtworkError(f"{path} ({how}) is a '{cms.profile.device_class}' profile, not "
-                           "an output (printer) profile: give one with --icc FILE")
+        raise ArtworkError(
+            f"{path} ({how}) is a '{cms.profile.device_class}' profile, not "
+            "an output (printer) profile: give one with --icc FILE"
+        )
     # The description ends with a newline in Ghostscript's profiles.
     description = ImageCms.getProfileDescription(cms).strip() or resolved.name
     return Profile(resolved, description, sha)
@@ -216,8 +224,7 @@ def _load_profile(path: str, sha256: str) -> tuple[bytes, ImageCms.ImageCmsProfi
     try:
         data = read_file(path, MAX_PROFILE_BYTES, "colour profile")
     except InputError as exc:
-        raise ArtworkError(f"ICC profile {path} cannot be read any more: {exc.message}"
-                           ) from None
+        raise ArtworkError(f"ICC profile {path} cannot be read any more: {exc.message}") from None
     if hashlib.sha256(data).hexdigest() != sha256:
         raise ArtworkError(f"ICC profile {path} changed while printing: run again")
     return data, ImageCms.ImageCmsProfile(io.BytesIO(data))
@@ -230,13 +237,20 @@ def _srgb() -> ImageCms.ImageCmsProfile:
 
 
 @lru_cache(maxsize=16)
-def _transform(profile: Profile, mode: str, source_icc: bytes | None,
-               intent: ImageCms.Intent) -> ImageCms.ImageCmsTransform:
+def _transform(
+    profile: Profile, mode: str, source_icc: bytes | None, intent: ImageCms.Intent
+) -> ImageCms.ImageCmsTransform:
     """A transform from ``mode`` (RGB or L) in ``source_icc`` (None: sRGB) to the
     profile's CMYK.  Building one costs ~13 ms with the SWOP profile: once per run."""
     source = _srgb() if source_icc is None else ImageCms.ImageCmsProfile(io.BytesIO(source_icc))
-    transform = ImageCms.buildTransform(source, profile.cms_profile(), mode, "CMYK", intent,
-                                        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
+    transform = ImageCms.buildTransform(
+        source,
+        profile.cms_profile(),
+        mode,
+        "CMYK",
+        intent,
+        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
+    )
     transform.output_profile = _NoTag()  # type: ignore[assignment]
     return transform
 
@@ -271,13 +285,26 @@ def effective_ppi(width_px: int, height_px: int, box_mm: tuple[float, float]) ->
 def _cache_key(source: bytes, profile: Profile, ink_limit: float = INK_LIMIT) -> str:
     """The cache file's name (without ``.jpg``): everything the output depends on."""
     key = hashlib.sha256(source).hexdigest()
-    parts = (f"v{CONVERSION_VERSION}", key, profile.sha256, f"q{JPEG_QUALITY}",
-             f"intent{int(RENDERING_INTENT)}", f"ink{ink_limit:g}")
+    parts = (
+        f"v{CONVERSION_VERSION}",
+        key,
+        profile.sha256,
+        f"q{JPEG_QUALITY}",
+        f"intent{int(RENDERING_INTENT)}",
+        f"ink{ink_limit:g}",
+    )
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
-def prepare(image_path: Path | None, profile: Profile, cache_dir: Path, *,
-            box_mm: tuple[float, float], card: str, ink_limit: float = INK_LIMIT) -> Artwork:
+def prepare(
+    image_path: Path | None,
+    profile: Profile,
+    cache_dir: Path,
+    *,
+    box_mm: tuple[float, float],
+    card: str,
+    ink_limit: float = INK_LIMIT,
+) -> Artwork:
     """The card's artwork as a CMYK JPEG in ``cache_dir``, converted once per content.
 
     ``box_mm`` is the artwork box (width, height in mm) the image covers; ``card``
@@ -285,14 +312,18 @@ def prepare(image_path: Path | None, profile: Profile, cache_dir: Path, *,
     or undecodable file gives a placeholder and a warning.  (An unusable profile or
     an unwritable cache directory does raise: those stop every card alike.)"""
     if image_path is None:
-        return Artwork(None, 0, 0, 0.0,
-                       (f"{card}: no artwork given: a placeholder is printed",))
+        return Artwork(None, 0, 0, 0.0, (f"{card}: no artwork given: a placeholder is printed",))
     try:
         source = read_file(image_path, MAX_IMAGE_BYTES, "image")
     except InputError as exc:
         if exc.message == "no such file":
-            return Artwork(None, 0, 0, 0.0, (f"{card}: artwork {image_path} not found: a "
-                                             "placeholder is printed",))
+            return Artwork(
+                None,
+                0,
+                0,
+                0.0,
+                (f"{card}: artwork {image_path} not found: a placeholder is printed",),
+            )
         return _unreadable(card, image_path, exc.message)
 
     target = cache_dir / f"{_cache_key(source, profile, ink_limit)}.jpg"
@@ -310,14 +341,21 @@ def prepare(image_path: Path | None, profile: Profile, cache_dir: Path, *,
     ppi = effective_ppi(width, height, box_mm)
     warnings: tuple[str, ...] = ()
     if ppi < PRINT_PPI:
-        warnings = (f"{card}: artwork {image_path.name} is {ppi:.0f} ppi at print size "
-                    f"({PRINT_PPI} wanted)",)
+        warnings = (
+            f"{card}: artwork {image_path.name} is {ppi:.0f} ppi at print size "
+            f"({PRINT_PPI} wanted)",
+        )
     return Artwork(target, width, height, ppi, warnings)
 
 
 def _unreadable(card: str, image_path: Path, reason: str) -> Artwork:
-    return Artwork(None, 0, 0, 0.0, (f"{card}: artwork {image_path} cannot be read "
-                                     f"({reason}): a placeholder is printed",))
+    return Artwork(
+        None,
+        0,
+        0,
+        0.0,
+        (f"{card}: artwork {image_path} cannot be read ({reason}): a placeholder is printed",),
+    )
 
 
 def _reason(exc: Exception) -> str:
@@ -368,7 +406,8 @@ def solid_cmyk(rgb: tuple[int, int, int], profile: Profile) -> tuple[float, floa
     to make room for a gamut it does not have)."""
     pixel = Image.new("RGB", (1, 1), rgb)
     converted = ImageCms.applyTransform(
-        pixel, _transform(profile, "RGB", None, ImageCms.Intent.RELATIVE_COLORIMETRIC))
+        pixel, _transform(profile, "RGB", None, ImageCms.Intent.RELATIVE_COLORIMETRIC)
+    )
     assert converted is not None  # applyTransform returns the image unless in place
     c, m, y, k = converted.getpixel((0, 0))  # type: ignore[misc]
     return (round(c / 2.55, 1), round(m / 2.55, 1), round(y / 2.55, 1), round(k / 2.55, 1))
@@ -401,15 +440,24 @@ def limit_ink(image: Image.Image, limit: float) -> Image.Image:
     image thanks to the cache."""
     cap = limit * 2.55
     c, m, y, k = image.split()
-    total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"],
-                                  c=c, m=m, y=y, k=k)
+    total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"], c=c, m=m, y=y, k=k)
     if total.getextrema()[1] <= cap:
         return image
     factor = ImageMath.lambda_eval(
-        lambda e: 1.0 - e["max"](e["float"](e["t"]) - cap, 0.0)
-        / e["max"](e["float"](e["c"] + e["m"] + e["y"]), 1.0), t=total, c=c, m=m, y=y)
-    lowered = [ImageMath.lambda_eval(lambda e: e["float"](e["b"]) * e["f"], b=band,
-                                     f=factor).convert("L") for band in (c, m, y)]
+        lambda e: (
+            1.0
+            - e["max"](e["float"](e["t"]) - cap, 0.0)
+            / e["max"](e["float"](e["c"] + e["m"] + e["y"]), 1.0)
+        ),
+        t=total,
+        c=c,
+        m=m,
+        y=y,
+    )
+    lowered = [
+        ImageMath.lambda_eval(lambda e: e["float"](e["b"]) * e["f"], b=band, f=factor).convert("L")
+        for band in (c, m, y)
+    ]
     limited = Image.merge("CMYK", (*lowered, k))
     limited.info = image.info
     return limited

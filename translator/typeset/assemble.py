@@ -73,12 +73,16 @@ DEFAULT_MARGIN = 5.0
 _EPSILON = 0.01
 
 
-
 # ----------------------------------------------------------------------- the card back
 
 
-def render_back(renderer: Renderer, out: Path, profile: Profile,
-                warnings: list[str] | None = None, ink_limit: float = INK_LIMIT) -> Path:
+def render_back(
+    renderer: Renderer,
+    out: Path,
+    profile: Profile,
+    warnings: list[str] | None = None,
+    ink_limit: float = INK_LIMIT,
+) -> Path:
     """Write the card back to ``out``: a one-page PDF with a card's page boxes (MediaBox
     and BleedBox the trim and bleed, TrimBox the card as cut) and the output intent.
 
@@ -94,17 +98,23 @@ def render_back(renderer: Renderer, out: Path, profile: Profile,
     is one when the theme is loaded).
     """
     theme, size = renderer.theme, renderer.size
-    image = _back_image(renderer, profile, warnings if warnings is not None else [],
-                        ink_limit)
-    html = theme.environment().get_template("back.html.j2").render(
-        size=size, image=image, cos=math.cos, sin=math.sin, pi=math.pi,
-        fonts=theme.font_urls())
-    document = weasyprint.HTML(string=html, url_fetcher=renderer.fetcher,
-                               base_url=theme.directories[0].as_uri() + "/")
+    image = _back_image(renderer, profile, warnings if warnings is not None else [], ink_limit)
+    html = (
+        theme.environment()
+        .get_template("back.html.j2")
+        .render(
+            size=size, image=image, cos=math.cos, sin=math.sin, pi=math.pi, fonts=theme.font_urls()
+        )
+    )
+    document = weasyprint.HTML(
+        string=html, url_fetcher=renderer.fetcher, base_url=theme.directories[0].as_uri() + "/"
+    )
     rendered = document.render(font_config=renderer.fonts)
     if len(rendered.pages) != 1:
-        raise ThemeError(f"back.html.j2 of theme {theme.name} makes {len(rendered.pages)} "
-                         "pages: a card back is one page")
+        raise ThemeError(
+            f"back.html.j2 of theme {theme.name} makes {len(rendered.pages)} "
+            "pages: a card back is one page"
+        )
     with pikepdf.open(io.BytesIO(rendered.write_pdf())) as pdf:
         _page_boxes(pdf.pages[0], size)
         label_pages(pdf, ["back"])
@@ -113,8 +123,9 @@ def render_back(renderer: Renderer, out: Path, profile: Profile,
     return Path(out)
 
 
-def _back_image(renderer: Renderer, profile: Profile, warnings: list[str],
-                ink_limit: float) -> str | None:
+def _back_image(
+    renderer: Renderer, profile: Profile, warnings: list[str], ink_limit: float
+) -> str | None:
     """The theme's own back image (``back:``) as a ``data:`` URL of a CMYK JPEG, or
     None."""
     path = renderer.theme.back
@@ -122,8 +133,14 @@ def _back_image(renderer: Renderer, profile: Profile, warnings: list[str],
         return None
     size = renderer.size
     with tempfile.TemporaryDirectory(prefix="translator-back-") as cache:
-        art = prepare(path, profile, Path(cache), card="the card back",
-                      box_mm=(size.page_width, size.page_height), ink_limit=ink_limit)
+        art = prepare(
+            path,
+            profile,
+            Path(cache),
+            card="the card back",
+            box_mm=(size.page_width, size.page_height),
+            ink_limit=ink_limit,
+        )
         if art.path is None:
             raise ThemeError(f"the back image {path}: {'; '.join(art.warnings)}")
         warnings.extend(art.warnings)
@@ -134,8 +151,14 @@ def _back_image(renderer: Renderer, profile: Profile, warnings: list[str],
 # ------------------------------------------------------------------------------ decks
 
 
-def deck_pdf(card_pdfs: list[tuple[str, int, Path]], back: Path, out: Path,
-             profile: Profile, backs: str = "duplex", title: str | None = None) -> Path:
+def deck_pdf(
+    card_pdfs: list[tuple[str, int, Path]],
+    back: Path,
+    out: Path,
+    profile: Profile,
+    backs: str = "duplex",
+    title: str | None = None,
+) -> Path:
     """Write one PDF of a deck to ``out``: for each ``(label, quantity, card PDF)`` in
     deck order, the card's page ``quantity`` times, each followed by the back
     (``backs="duplex"``), every front then as many backs (``"end"``), or the fronts
@@ -204,8 +227,7 @@ def share_images(pdf: pikepdf.Pdf) -> int:
 
     def visit(resources: pikepdf.Object) -> None:
         nonlocal dropped
-        xobjects = resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) \
-            else None
+        xobjects = resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) else None
         if not isinstance(xobjects, pikepdf.Dictionary):
             return
         for name in list(xobjects.keys()):
@@ -245,8 +267,10 @@ def _source(stack: ExitStack, path: Path, label: str, profile: Profile) -> pikep
         raise ValueError(f"{label}: {path} has {len(pdf.pages)} pages, not one card")
     made_for = pdfx.made_for(pdf)  # the profile's description
     if made_for and made_for != profile.description:
-        raise ValueError(f"{label}: {path} was made for {made_for!r}, not "
-                         f"{profile.description!r}: build the cards again")
+        raise ValueError(
+            f"{label}: {path} was made for {made_for!r}, not "
+            f"{profile.description!r}: build the cards again"
+        )
     return pdf.pages[0]
 
 
@@ -260,10 +284,14 @@ def _box(page: pikepdf.Page, name: str) -> Box:
 def _same_page_size(page: pikepdf.Page, back: pikepdf.Page, label: str) -> None:
     for name in ("/MediaBox", "/TrimBox"):
         mine, theirs = _box(page, name), _box(back, name)
-        if (abs((mine[2] - mine[0]) - (theirs[2] - theirs[0])) > _EPSILON
-                or abs((mine[3] - mine[1]) - (theirs[3] - theirs[1])) > _EPSILON):
-            raise ValueError(f"{label}: its page is not the size of the card back "
-                             f"({name[1:]} {_mm(mine)} vs {_mm(theirs)})")
+        if (
+            abs((mine[2] - mine[0]) - (theirs[2] - theirs[0])) > _EPSILON
+            or abs((mine[3] - mine[1]) - (theirs[3] - theirs[1])) > _EPSILON
+        ):
+            raise ValueError(
+                f"{label}: its page is not the size of the card back "
+                f"({name[1:]} {_mm(mine)} vs {_mm(theirs)})"
+            )
 
 
 def _mm(box: Box) -> str:
@@ -286,8 +314,9 @@ class Slot:
     visible: Box
 
 
-def layout_fault(size: CardSize, paper: str, gutter: float = 0.0,
-                 margin: float = 0.0) -> str | None:
+def layout_fault(
+    size: CardSize, paper: str, gutter: float = 0.0, margin: float = 0.0
+) -> str | None:
     """Why 3 x 3 cards of ``size``, ``gutter`` mm apart, cannot go on ``paper`` with
     ``margin`` mm kept free at its edges (None when they can), naming what fits.
 
@@ -304,15 +333,18 @@ def layout_fault(size: CardSize, paper: str, gutter: float = 0.0,
     if margin < 0 or not math.isfinite(margin):
         return f"a margin of {margin} mm: it is 0 or more"
     if 0 < gutter < MIN_GUTTER - 1e-9:
-        return (f"--gutter {gutter:g} leaves no room for crop marks between the cards: "
-                f"0 (the cards touch, one cut between two) or at least {MIN_GUTTER:g} mm")
+        return (
+            f"--gutter {gutter:g} leaves no room for crop marks between the cards: "
+            f"0 (the cards touch, one cut between two) or at least {MIN_GUTTER:g} mm"
+        )
     paper_w, paper_h = PAPERS[paper]
     need = MARK_OFFSET + MARK_MIN
     # Per side of the sheet: the paper left beyond the cards and their shortest marks
     # without a gutter, and how much of it a mm of gutter takes.
-    sides = [("left and right", (paper_w - COLUMNS * size.width) / 2 - need,
-              (COLUMNS - 1) / 2),
-             ("top and bottom", (paper_h - ROWS * size.height) / 2 - need, (ROWS - 1) / 2)]
+    sides = [
+        ("left and right", (paper_w - COLUMNS * size.width) / 2 - need, (COLUMNS - 1) / 2),
+        ("top and bottom", (paper_h - ROWS * size.height) / 2 - need, (ROWS - 1) / 2),
+    ]
     side, spare, per_mm = min(sides, key=lambda s: s[1] - s[2] * gutter)
     left = spare - per_mm * gutter
     if left >= margin - 1e-6:
@@ -320,14 +352,22 @@ def layout_fault(size: CardSize, paper: str, gutter: float = 0.0,
     block_w = COLUMNS * size.width + (COLUMNS - 1) * gutter
     block_h = ROWS * size.height + (ROWS - 1) * gutter
     if block_w > paper_w or block_h > paper_h:
-        said = (f"{COLUMNS} x {ROWS} cards of {size.width:g} x {size.height:g} mm with a "
-                f"gutter of {gutter:g} mm ({block_w:g} x {block_h:g} mm) do not fit on "
-                f"{paper} ({paper_w:g} x {paper_h:g} mm)")
+        said = (
+            f"{COLUMNS} x {ROWS} cards of {size.width:g} x {size.height:g} mm with a "
+            f"gutter of {gutter:g} mm ({block_w:g} x {block_h:g} mm) do not fit on "
+            f"{paper} ({paper_w:g} x {paper_h:g} mm)"
+        )
     else:
-        said = (f"--gutter {gutter:g} leaves " if gutter > 0 else
-                f"{COLUMNS} x {ROWS} {size.name} cards on {paper} leave ")
-        said += (f"{left:.1f} mm at the sheet's {side} edges, under the {margin:g} mm "
-                 "margin" if left > 0 else f"no room at the sheet's {side} edges")
+        said = (
+            f"--gutter {gutter:g} leaves "
+            if gutter > 0
+            else f"{COLUMNS} x {ROWS} {size.name} cards on {paper} leave "
+        )
+        said += (
+            f"{left:.1f} mm at the sheet's {side} edges, under the {margin:g} mm margin"
+            if left > 0
+            else f"no room at the sheet's {side} edges"
+        )
         said += f" (the cards and {need:g} mm of crop marks beyond them must print inside it)"
     return f"{said}: {_fitting(sides, gutter, margin)}"
 
@@ -340,13 +380,17 @@ def _fitting(sides: list[tuple[str, float, float]], gutter: float, margin: float
     if gutter > 0 and widest >= MIN_GUTTER:
         return f"at most --gutter {widest:g}"
     if gutter > 0 and at_zero >= margin - 1e-6:
-        return (f"only --gutter 0 fits (no gutter of {MIN_GUTTER:g} mm or more), or a "
-                "smaller --margin if the printer prints closer to the edge")
+        return (
+            f"only --gutter 0 fits (no gutter of {MIN_GUTTER:g} mm or more), or a "
+            "smaller --margin if the printer prints closer to the edge"
+        )
     if at_zero > 0:
-        return (f"at most --margin {_floor(at_zero):g}"
-                + (" with --gutter 0" if gutter > 0 else "")
-                + ", if the printer prints that close to the edge; or another paper "
-                "(--sheets) or card size (--size)")
+        return (
+            f"at most --margin {_floor(at_zero):g}"
+            + (" with --gutter 0" if gutter > 0 else "")
+            + ", if the printer prints that close to the edge; or another paper "
+            "(--sheets) or card size (--size)"
+        )
     return "another paper (--sheets) or card size (--size)"
 
 
@@ -355,8 +399,9 @@ def _floor(value: float) -> float:
     return math.floor(value * 10 + 1e-6) / 10
 
 
-def sheet_slots(size: CardSize, paper: str = "a4", gutter: float = 0.0,
-                margin: float = 0.0) -> list[Slot]:
+def sheet_slots(
+    size: CardSize, paper: str = "a4", gutter: float = 0.0, margin: float = 0.0
+) -> list[Slot]:
     """The nine places of a sheet, row by row from the top left, centred on the paper;
     :class:`ValueError` (:func:`layout_fault`) for an unknown paper, a negative
     gutter, or cards and crop marks that do not fit inside ``margin``.  A card's
@@ -375,9 +420,12 @@ def sheet_slots(size: CardSize, paper: str = "a4", gutter: float = 0.0,
             x = left + column * (size.width + gutter)
             y = bottom + (ROWS - 1 - row) * (size.height + gutter)
             trim = (x, y, x + size.width, y + size.height)
-            visible = (max(x - shown, margin), max(y - shown, margin),
-                       min(x + size.width + shown, paper_w - margin),
-                       min(y + size.height + shown, paper_h - margin))
+            visible = (
+                max(x - shown, margin),
+                max(y - shown, margin),
+                min(x + size.width + shown, paper_w - margin),
+                min(y + size.height + shown, paper_h - margin),
+            )
             slots.append(Slot(column, row, _points(trim), _points(visible)))
     return slots
 
@@ -393,8 +441,7 @@ def mirrored(slot: Slot, slots: Sequence[Slot]) -> Slot:
     return next(s for s in slots if s.row == slot.row and s.column == COLUMNS - 1 - slot.column)
 
 
-def crop_marks(slots: Sequence[Slot], page: tuple[float, float],
-               margin: float = 0.0) -> list[Box]:
+def crop_marks(slots: Sequence[Slot], page: tuple[float, float], margin: float = 0.0) -> list[Box]:
     """Crop marks for cards in ``slots`` on a page of ``page`` (width, height) points:
     segments ``(x0, y0, x1, y1)`` prolonging every trim line beyond the corners of
     the cards it bounds, from :data:`MARK_OFFSET` mm off the corner, never over a
@@ -415,8 +462,10 @@ def crop_marks(slots: Sequence[Slot], page: tuple[float, float],
         lines = sorted({round(s.trim[across + k], 4) for s in slots for k in (0, 2)})
         for position in lines:
             blocked = sorted(
-                (s.trim[along] - offset, s.trim[along + 2] + offset) for s in slots
-                if s.trim[across] - offset < position < s.trim[across + 2] + offset)
+                (s.trim[along] - offset, s.trim[along + 2] + offset)
+                for s in slots
+                if s.trim[across] - offset < position < s.trim[across + 2] + offset
+            )
             free, start = [], first
             for low, high in blocked:
                 if low > start:
@@ -438,22 +487,34 @@ def crop_marks(slots: Sequence[Slot], page: tuple[float, float],
                     pieces = []
                 for a, b in pieces:
                     if b - a >= shortest - 1e-9:
-                        marks.append((position, a, position, b) if axis == 0
-                                     else (a, position, b, position))
+                        marks.append(
+                            (position, a, position, b) if axis == 0 else (a, position, b, position)
+                        )
     return marks
 
 
 def _over(mark: Box, box: Box) -> bool:
     """Whether the segment ``mark`` runs over the inside of ``box``."""
     x0, y0, x1, y1 = mark
-    return (min(x0, x1) < box[2] and max(x0, x1) > box[0]
-            and min(y0, y1) < box[3] and max(y0, y1) > box[1])
+    return (
+        min(x0, x1) < box[2]
+        and max(x0, x1) > box[0]
+        and min(y0, y1) < box[3]
+        and max(y0, y1) > box[1]
+    )
 
 
-def sheets_pdf(card_pdfs: list[tuple[str, Path]], out: Path, profile: Profile,
-               size: CardSize, paper: str = "a4", gutter: float = 0.0,
-               backs: Path | None = None, title: str | None = None,
-               margin: float = 0.0) -> Path:
+def sheets_pdf(
+    card_pdfs: list[tuple[str, Path]],
+    out: Path,
+    profile: Profile,
+    size: CardSize,
+    paper: str = "a4",
+    gutter: float = 0.0,
+    backs: Path | None = None,
+    title: str | None = None,
+    margin: float = 0.0,
+) -> Path:
     """Write print-and-play sheets to ``out``: the cards (``(label, card PDF)``, in
     order, a card as many times as it is listed) 3 x 3 a sheet at their exact trim
     size, centred on ``paper`` (``a4`` or ``letter``, portrait), ``gutter`` mm apart,
@@ -485,24 +546,30 @@ def sheets_pdf(card_pdfs: list[tuple[str, Path]], out: Path, profile: Profile,
             if key not in forms:
                 page = _source(stack, key, label, profile)
                 trim = _box(page, "/TrimBox")
-                if (abs(trim[2] - trim[0] - size.width * MM_PT) > _EPSILON
-                        or abs(trim[3] - trim[1] - size.height * MM_PT) > _EPSILON):
-                    raise ValueError(f"{label}: its trim is {_mm(trim)}, not "
-                                     f"{size.width:g} x {size.height:g} mm")
+                if (
+                    abs(trim[2] - trim[0] - size.width * MM_PT) > _EPSILON
+                    or abs(trim[3] - trim[1] - size.height * MM_PT) > _EPSILON
+                ):
+                    raise ValueError(
+                        f"{label}: its trim is {_mm(trim)}, not {size.width:g} x {size.height:g} mm"
+                    )
                 forms[key] = (_form(pdf, page), trim)
             return forms[key]
 
         labels: list[str] = []
         per_sheet = COLUMNS * ROWS
         for number, first in enumerate(range(0, len(card_pdfs), per_sheet), start=1):
-            placed = [(slot, form(path, label)) for slot, (label, path)
-                      in zip(slots, card_pdfs[first:first + per_sheet], strict=False)]
+            placed = [
+                (slot, form(path, label))
+                for slot, (label, path) in zip(
+                    slots, card_pdfs[first : first + per_sheet], strict=False
+                )
+            ]
             _sheet(pdf, paper_pt, placed, margin)
             labels.append(f"sheet {number}")
             if backs is not None:
                 back = form(backs, "the card back")
-                _sheet(pdf, paper_pt, [(mirrored(slot, slots), back) for slot, _ in placed],
-                       margin)
+                _sheet(pdf, paper_pt, [(mirrored(slot, slots), back) for slot, _ in placed], margin)
                 labels.append(f"sheet {number} back")
         label_pages(pdf, labels)
         share_images(pdf)
@@ -523,9 +590,12 @@ def _number(value: float) -> str:
     return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
-def _sheet(pdf: pikepdf.Pdf, paper: tuple[float, float],
-           placed: Sequence[tuple[Slot, tuple[pikepdf.Object, Box]]],
-           margin: float = 0.0) -> None:
+def _sheet(
+    pdf: pikepdf.Pdf,
+    paper: tuple[float, float],
+    placed: Sequence[tuple[Slot, tuple[pikepdf.Object, Box]]],
+    margin: float = 0.0,
+) -> None:
     """Add a sheet: each card clipped to its visible area, then the crop marks (those
     over a card's bleed on a paper-white casing first, so they show on dark art)."""
     xobjects = pikepdf.Dictionary()
@@ -536,20 +606,29 @@ def _sheet(pdf: pikepdf.Pdf, paper: tuple[float, float],
         xobjects[name] = xobject
         x0, y0, x1, y1 = slot.visible
         dx, dy = slot.trim[0] - trim[0], slot.trim[1] - trim[1]
-        content.append(f"q {_number(x0)} {_number(y0)} {_number(x1 - x0)} {_number(y1 - y0)} "
-                       f"re W n 1 0 0 1 {_number(dx)} {_number(dy)} cm {name} Do Q")
+        content.append(
+            f"q {_number(x0)} {_number(y0)} {_number(x1 - x0)} {_number(y1 - y0)} "
+            f"re W n 1 0 0 1 {_number(dx)} {_number(dy)} cm {name} Do Q"
+        )
     marks = crop_marks([slot for slot, _ in placed], paper, margin)
     cased = [m for m in marks if any(_over(m, slot.visible) for slot, _ in placed)]
     for segments, width, ink in ((cased, MARK_CASING_PT, 0), (marks, MARK_WIDTH_PT, 1)):
         if segments:
             content.append(f"q {width:g} w 0 J [] 0 d 0 0 0 {ink} K")
-            content += [f"{_number(a)} {_number(b)} m {_number(c)} {_number(d)} l S"
-                        for a, b, c, d in segments]
+            content += [
+                f"{_number(a)} {_number(b)} m {_number(c)} {_number(d)} l S"
+                for a, b, c, d in segments
+            ]
             content.append("Q")
     width, height = paper
     box = pikepdf.Array([0, 0, round(width, 4), round(height, 4)])
     page = pikepdf.Dictionary(
-        Type=pikepdf.Name.Page, MediaBox=box, CropBox=box, TrimBox=box, BleedBox=box,
+        Type=pikepdf.Name.Page,
+        MediaBox=box,
+        CropBox=box,
+        TrimBox=box,
+        BleedBox=box,
         Resources=pikepdf.Dictionary(XObject=xobjects),
-        Contents=pikepdf.Stream(pdf, "\n".join(content).encode("ascii")))
+        Contents=pikepdf.Stream(pdf, "\n".join(content).encode("ascii")),
+    )
     pdf.pages.append(pikepdf.Page(page))

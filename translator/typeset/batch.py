@@ -106,9 +106,11 @@ class Report:
 
 def total_cards(library: Library, request: Request) -> int:
     """How many card PDFs ``request`` asks for (the progress bar's length)."""
-    count = sum(1 for card in library.cards.values()
-                if card.source is not None and (not request.slugs or
-                                                card.slug in request.slugs))
+    count = sum(
+        1
+        for card in library.cards.values()
+        if card.source is not None and (not request.slugs or card.slug in request.slugs)
+    )
     return count * len(request.languages)
 
 
@@ -126,8 +128,11 @@ class _Record:
         self.outputs = manifest.read(self.out)
 
     def fresh(self, name: str, digest: str) -> bool:
-        return (not self.force and self.outputs.get(name, {}).get("digest") == digest
-                and (self.out / name).is_file())
+        return (
+            not self.force
+            and self.outputs.get(name, {}).get("digest") == digest
+            and (self.out / name).is_file()
+        )
 
     def forget(self, names: Sequence[str]) -> None:
         # Every name popped (a generator in any() would stop at the first entry found).
@@ -161,8 +166,7 @@ def _derive(record: _Record, report: Report, files: Sequence[Derived]) -> list[P
     """Make the files whose record does not say they are made from the same inputs:
     their entries are dropped first (one write for all), so an interrupted make is
     redone, and recorded when all are made."""
-    stale = [(name, digest, make) for name, digest, make in files
-             if not record.fresh(name, digest)]
+    stale = [(name, digest, make) for name, digest, make in files if not record.fresh(name, digest)]
     record.forget([name for name, _, _ in stale])
     made: dict[str, dict] = {}
     try:
@@ -175,9 +179,12 @@ def _derive(record: _Record, report: Report, files: Sequence[Derived]) -> list[P
     return [record.out / name for name, _, _ in files]
 
 
-def produce(library: Library, request: Request,
-            progress: Callable[[int], None] | None = None,
-            stage: Callable[[str], None] | None = None) -> Report:
+def produce(
+    library: Library,
+    request: Request,
+    progress: Callable[[int], None] | None = None,
+    stage: Callable[[str], None] | None = None,
+) -> Report:
     """Build everything ``request`` asks for; ``progress`` counts card PDFs done,
     ``stage`` is told what the build is doing ("cards (fr)", "preflight", ...)."""
     say = stage or (lambda text: None)
@@ -190,27 +197,35 @@ def produce(library: Library, request: Request,
     record = _Record(out, request.force)
     for lang in request.languages:
         say(f"cards ({lang})")
-        results = build_cards(library, lang, out, options, slugs=request.slugs,
-                              force=request.force, progress=progress)
+        results = build_cards(
+            library, lang, out, options, slugs=request.slugs, force=request.force, progress=progress
+        )
         record.reload()
         report.cards.extend(results)
         report.made += sum(1 for r in results if r.path and not r.reused)
         printed = {r.slug: Path(r.path) for r in results if r.path}
         failed = [r.slug for r in results if not r.path]
         report.files.extend(str(p) for p in printed.values())
-        _withdraw(record, [f"{kind}/{slug}.{lang}.{kind}" for kind in PREVIEW_FORMATS
-                           for slug in failed])
+        _withdraw(
+            record, [f"{kind}/{slug}.{lang}.{kind}" for kind in PREVIEW_FORMATS for slug in failed]
+        )
         if request.deck or request.sheets:
             say(f"decks ({lang})")
             _decks(library, request, lang, printed, failed, profile, record, report)
         if request.previews:
             say(f"previews ({lang})")
             proofs = _Proofs(request)
-            sources = [(f"{kind}/{slug}.{lang}.{kind}", pdf)
-                       for kind in request.previews for slug, pdf in printed.items()]
+            sources = [
+                (f"{kind}/{slug}.{lang}.{kind}", pdf)
+                for kind in request.previews
+                for slug, pdf in printed.items()
+            ]
             previews = [_preview(pdf, name, request, proofs) for name, pdf in sources]
-            proofs.pending = [pdf for (name, digest, _), (_, pdf) in zip(
-                previews, sources, strict=True) if not record.fresh(name, digest)]
+            proofs.pending = [
+                pdf
+                for (name, digest, _), (_, pdf) in zip(previews, sources, strict=True)
+                if not record.fresh(name, digest)
+            ]
             report.images.extend(str(p) for p in _derive(record, report, previews))
     if request.check:
         say("preflight")
@@ -222,9 +237,16 @@ def produce(library: Library, request: Request,
     return report
 
 
-def _decks(library: Library, request: Request, lang: str, printed: dict[str, Path],
-           failed: Sequence[str], profile: Profile, record: _Record,
-           report: Report) -> None:
+def _decks(
+    library: Library,
+    request: Request,
+    lang: str,
+    printed: dict[str, Path],
+    failed: Sequence[str],
+    profile: Profile,
+    record: _Record,
+    report: Report,
+) -> None:
     """The deck files and sheets of every deck with cards built in ``lang``.
 
     A deck holding a card that could not be printed (``failed``) is not made, since it
@@ -234,17 +256,21 @@ def _decks(library: Library, request: Request, lang: str, printed: dict[str, Pat
     options = request.options
     back = _back(request, profile, record, report)
     for name, deck in sorted(library.decks.items()):
-        listed = [(slug, quantity) for slug, quantity in deck.quantities.items()
-                  if slug in printed and quantity > 0]
-        lacking = [slug for slug, quantity in deck.quantities.items()
-                   if slug in failed and quantity > 0]
+        listed = [
+            (slug, quantity)
+            for slug, quantity in deck.quantities.items()
+            if slug in printed and quantity > 0
+        ]
+        lacking = [
+            slug for slug, quantity in deck.quantities.items() if slug in failed and quantity > 0
+        ]
         if lacking:
-            names = [*([f"{name}.{lang}.deck.pdf"] if request.deck else []),
-                     *([f"{name}.{lang}.sheets-{request.sheets}.pdf"] if request.sheets
-                       else [])]
+            names = [
+                *([f"{name}.{lang}.deck.pdf"] if request.deck else []),
+                *([f"{name}.{lang}.sheets-{request.sheets}.pdf"] if request.sheets else []),
+            ]
             _withdraw(record, names)
-            report.missing.extend(Missing(str(record.out / n), tuple(lacking))
-                                  for n in names)
+            report.missing.extend(Missing(str(record.out / n), tuple(lacking)) for n in names)
             continue
         if not listed:
             continue
@@ -252,21 +278,38 @@ def _decks(library: Library, request: Request, lang: str, printed: dict[str, Pat
         files: list[Derived] = []
         if request.deck:
             cards = [(f"{slug}.{lang}", quantity, printed[slug]) for slug, quantity in listed]
-            files.append((f"{name}.{lang}.deck.pdf",
-                          _digest("deck", (listed, request.backs), inputs),
-                          lambda path, cards=cards: assemble.deck_pdf(
-                              cards, back, path, profile, request.backs)))
+            files.append(
+                (
+                    f"{name}.{lang}.deck.pdf",
+                    _digest("deck", (listed, request.backs), inputs),
+                    lambda path, cards=cards: assemble.deck_pdf(
+                        cards, back, path, profile, request.backs
+                    ),
+                )
+            )
         if request.sheets:
-            copies = [(f"{slug}.{lang}", printed[slug]) for slug, quantity in listed
-                      for _ in range(quantity)]
-            settings = (listed, request.sheets, request.gutter, request.sheet_backs,
-                        request.margin)
-            files.append((f"{name}.{lang}.sheets-{request.sheets}.pdf",
-                          _digest("sheets", settings, inputs),
-                          lambda path, copies=copies: assemble.sheets_pdf(
-                              copies, path, profile, options.size, request.sheets,
-                              request.gutter, back if request.sheet_backs else None,
-                              margin=request.margin)))
+            copies = [
+                (f"{slug}.{lang}", printed[slug])
+                for slug, quantity in listed
+                for _ in range(quantity)
+            ]
+            settings = (listed, request.sheets, request.gutter, request.sheet_backs, request.margin)
+            files.append(
+                (
+                    f"{name}.{lang}.sheets-{request.sheets}.pdf",
+                    _digest("sheets", settings, inputs),
+                    lambda path, copies=copies: assemble.sheets_pdf(
+                        copies,
+                        path,
+                        profile,
+                        options.size,
+                        request.sheets,
+                        request.gutter,
+                        back if request.sheet_backs else None,
+                        margin=request.margin,
+                    ),
+                )
+            )
         report.files.extend(str(path) for path in _derive(record, report, files))
 
 
@@ -285,8 +328,9 @@ def _back(request: Request, profile: Profile, record: _Record, report: Report) -
     renderer (fonts, templates: a third of a second) is made only then."""
     options = request.options
     theme = load_theme(options.theme_dir)
-    digest = manifest.shared_digest(theme.directories, theme.font_files, (),
-                                    profile.sha256, manifest.settings_key(options))
+    digest = manifest.shared_digest(
+        theme.directories, theme.font_files, (), profile.sha256, manifest.settings_key(options)
+    )
 
     def make(path: Path) -> None:
         cache = Path(options.cache_dir or record.out / ".cache").resolve()
@@ -311,23 +355,34 @@ class _Proofs:
     def image(self, pdf: Path) -> Image.Image:
         if pdf not in self.images:
             start = self.pending.index(pdf) if pdf in self.pending else len(self.pending)
-            chunk = list(dict.fromkeys([pdf, *self.pending[start:start + PROOFS_PER_RUN]]))
-            self.images = dict(zip(chunk, soft_proofs(
-                chunk, self.request.dpi, trim=self.request.options.size.bleed), strict=True))
+            chunk = list(dict.fromkeys([pdf, *self.pending[start : start + PROOFS_PER_RUN]]))
+            self.images = dict(
+                zip(
+                    chunk,
+                    soft_proofs(chunk, self.request.dpi, trim=self.request.options.size.bleed),
+                    strict=True,
+                )
+            )
         return self.images[pdf]
 
 
-def _preview(pdf: Path, name: str, request: Request, proofs: _Proofs | None = None
-             ) -> Derived:
+def _preview(pdf: Path, name: str, request: Request, proofs: _Proofs | None = None) -> Derived:
     """A picture of a card, cut at the trim, for reviewers and the wiki."""
     kind = Path(name).suffix[1:]
 
     def make(path: Path) -> None:
-        image = proofs.image(pdf) if proofs is not None else \
-            render_png(pdf, request.dpi, trim=request.options.size.bleed)
+        image = (
+            proofs.image(pdf)
+            if proofs is not None
+            else render_png(pdf, request.dpi, trim=request.options.size.bleed)
+        )
         with replacing(path, 0o644) as temporary:
-            image.save(temporary, PREVIEW_FORMATS[kind], dpi=(request.dpi, request.dpi),
-                       **({"quality": 90} if kind == "webp" else {"optimize": False}))
+            image.save(
+                temporary,
+                PREVIEW_FORMATS[kind],
+                dpi=(request.dpi, request.dpi),
+                **({"quality": 90} if kind == "webp" else {"optimize": False}),
+            )
 
     # A soft proof (Ghostscript and the PDF's output profile, preview.py), or PDFium's
     # render where Ghostscript is missing: made again when that changes.
@@ -359,8 +414,9 @@ def _checks(report: Report, request: Request) -> list[tuple[Path, bool, str]]:
     return checks
 
 
-def _preflight(record: _Record, checks: Sequence[tuple[Path, bool, str]],
-               request: Request) -> list[preflight.Problem]:
+def _preflight(
+    record: _Record, checks: Sequence[tuple[Path, bool, str]], request: Request
+) -> list[preflight.Problem]:
     """Check print files, each once per content: a file whose digest and settings
     match its last check keeps that check's findings; the others are checked together
     (a few Ghostscript processes for all of them)."""
@@ -371,22 +427,27 @@ def _preflight(record: _Record, checks: Sequence[tuple[Path, bool, str]],
     pending: dict[tuple[bool, str], list[Path]] = {}
     for path, card_sized, how in checks:
         settings = f"{options.ink_limit} {options.size if card_sized else None} {how}"
-        keys[path] = hashlib.sha256(
-            f"{settings} {manifest.file_digest(path)}".encode()).hexdigest()
+        keys[path] = hashlib.sha256(f"{settings} {manifest.file_digest(path)}".encode()).hexdigest()
         checked = outputs.get(path.name, {}).get("checked")
         if checked and checked.get("key") == keys[path]:
             found[path] = [preflight.Problem(**p) for p in checked["problems"]]
         else:
             pending.setdefault((card_sized, how), []).append(path)
     for (card_sized, how), paths in pending.items():
-        results = preflight.preflight_files(paths, size=options.size if card_sized else None,
-                                            ink_limit=options.ink_limit, ink=how == "all",
-                                            content=how != "file")
+        results = preflight.preflight_files(
+            paths,
+            size=options.size if card_sized else None,
+            ink_limit=options.ink_limit,
+            ink=how == "all",
+            content=how != "file",
+        )
         for path, problems in zip(paths, results, strict=True):
             found[path] = problems
             if path.name in outputs:
-                outputs[path.name]["checked"] = {"key": keys[path],
-                                                 "problems": [p.to_dict() for p in problems]}
+                outputs[path.name]["checked"] = {
+                    "key": keys[path],
+                    "problems": [p.to_dict() for p in problems],
+                }
     if pending:
         record.save()
     return [problem for path, _, _ in checks for problem in found[path]]

@@ -104,8 +104,9 @@ class CardResult:
     @property
     def failed(self) -> bool:
         """Not printed, for a reason the card must fix."""
-        return self.path is None and (self.overflow is not None or bool(self.missing_glyphs)
-                                      or bool(self.errors))
+        return self.path is None and (
+            self.overflow is not None or bool(self.missing_glyphs) or bool(self.errors)
+        )
 
 
 def text_floor(floor: float, min_size: float) -> float:
@@ -137,9 +138,10 @@ def covered(theme: Theme) -> frozenset[int]:
         try:
             cmap = _cmap(path)
         except Exception as error:  # fontTools raises many kinds for a broken font
-            raise ThemeError(f"{path}: not a usable font ({type(error).__name__}: "
-                             f"{str(error)[:200]}): give a TrueType or OpenType file"
-                             ) from None
+            raise ThemeError(
+                f"{path}: not a usable font ({type(error).__name__}: "
+                f"{str(error)[:200]}): give a TrueType or OpenType file"
+            ) from None
         found = cmap if found is None else found & cmap
     return found or frozenset()
 
@@ -153,8 +155,12 @@ def missing_glyphs(page: CardPage, codepoints: frozenset[int]) -> list[str]:
     return [f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed')} ({c!r})" for c in lacking]
 
 
-def fit(renderer: Renderer, pages: list[CardPage], floor: float,
-        measured: list[tuple[float, float]] | None = None) -> dict[int, float]:
+def fit(
+    renderer: Renderer,
+    pages: list[CardPage],
+    floor: float,
+    measured: list[tuple[float, float]] | None = None,
+) -> dict[int, float]:
     """Give each card the largest text scale (1.00 down to ``floor`` in steps of 0.02,
     as the reference tries them) at which its text fits its frame, measuring text
     boxes only; returns, for cards that do not fit even at ``floor``, how many mm their
@@ -182,8 +188,9 @@ def fit(renderer: Renderer, pages: list[CardPage], floor: float,
             if not settled:
                 following.append(index)
             elif _status(samples[index], page.scale) is False:  # not even at the floor
-                too_tall[index] = next(c - f for s, c, f in samples[index]
-                                       if abs(s - page.scale) < 1e-9)
+                too_tall[index] = next(
+                    c - f for s, c, f in samples[index] if abs(s - page.scale) < 1e-9
+                )
         pending = following
     return too_tall
 
@@ -208,8 +215,9 @@ def _status(samples: Sequence[tuple[float, float, float]], scale: float) -> bool
     return None
 
 
-def _next_scale(samples: Sequence[tuple[float, float, float]], steps: list[float]
-                ) -> tuple[float, bool]:
+def _next_scale(
+    samples: Sequence[tuple[float, float, float]], steps: list[float]
+) -> tuple[float, bool]:
     """The answer (settled) when the largest step not known to be too tall is known
     to fit; else the next scale to measure: the middle of the steps above it that are
     unknown (fitting only gets likelier as the scale goes down)."""
@@ -248,9 +256,12 @@ def write_atomic(path: Path, pdf: pikepdf.Pdf) -> None:
         # and use nothing of it).  A reproducible build (SOURCE_DATE_EPOCH) gets a
         # trailer /ID made from the content, not from the time and file name.
         newer = pdf.pdf_version > pdfx.MAX_PDF_VERSION
-        pdf.save(stream, min_version="1.4",
-                 force_version=pdfx.MAX_PDF_VERSION if newer else None,
-                 deterministic_id=pdfx.reproducible())
+        pdf.save(
+            stream,
+            min_version="1.4",
+            force_version=pdfx.MAX_PDF_VERSION if newer else None,
+            deterministic_id=pdfx.reproducible(),
+        )
 
 
 def _page_boxes(page: pikepdf.Page, size: CardSize) -> None:
@@ -279,8 +290,11 @@ def _no_interpolation(pdf: pikepdf.Pdf) -> None:
     """Drop WeasyPrint's /Interpolate from images: PDF/X forbids it (a RIP smooths
     as it must), and a print shop's preflight may refuse the file for it."""
     for obj in pdf.objects:
-        if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == "/Image" \
-                and "/Interpolate" in obj:
+        if (
+            isinstance(obj, pikepdf.Stream)
+            and obj.get("/Subtype") == "/Image"
+            and "/Interpolate" in obj
+        ):
             del obj.Interpolate
 
 
@@ -293,16 +307,23 @@ def _drop_unused_colour_spaces(page: pikepdf.Page) -> None:
         return
     content = page.obj.get("/Contents")
     streams = list(content) if isinstance(content, pikepdf.Array) else [content]
-    streams += [x for x in page.obj.Resources.get("/XObject", {}).values()
-                if x.get("/Subtype") == "/Form"]
+    streams += [
+        x for x in page.obj.Resources.get("/XObject", {}).values() if x.get("/Subtype") == "/Form"
+    ]
     used = b"\n".join(s.read_bytes() for s in streams if s is not None)
     for name in list(spaces.keys()):
         if name.encode() not in used:  # "/lab-d50" as written in a content stream
             del spaces[name]
 
 
-def write_cards(document_pdf: bytes, pages: Sequence[CardPage], out: Path,
-                profile: Profile, size: CardSize, ink_limit: float = INK_LIMIT) -> list[str]:
+def write_cards(
+    document_pdf: bytes,
+    pages: Sequence[CardPage],
+    out: Path,
+    profile: Profile,
+    size: CardSize,
+    ink_limit: float = INK_LIMIT,
+) -> list[str]:
     """Split a rendered deck into one PDF per card, each with its page boxes, only the
     resources it uses, and its PDF/X labels and output intent, its pure black
     overprinting where the ground leaves the total ink under ``ink_limit``
@@ -319,8 +340,13 @@ def write_cards(document_pdf: bytes, pages: Sequence[CardPage], out: Path,
             _page_boxes(single.pages[0], size)
             _drop_unused_colour_spaces(single.pages[0])
             label_pages(single, [f"{page.slug}.{page.lang}"])
-            pdfx.finish(single, profile, f"{page.values['name']} ({page.lang})",
-                        overprint=True, ink_limit=ink_limit)
+            pdfx.finish(
+                single,
+                profile,
+                f"{page.values['name']} ({page.lang})",
+                overprint=True,
+                ink_limit=ink_limit,
+            )
             path = out / f"{page.slug}.{page.lang}.pdf"
             write_atomic(path, single)
             written.append(str(path))
@@ -349,8 +375,9 @@ def _glossary(lang: str, roots: tuple[Path, ...]) -> Glossary:
     return load_glossary(lang, [str(r) for r in roots])[0]
 
 
-def _lay_out(renderer: Renderer, pages: list[CardPage], options: BuildOptions
-             ) -> tuple[tuple[Any, list[Any]], list[PageMeasure], dict[int, float]]:
+def _lay_out(
+    renderer: Renderer, pages: list[CardPage], options: BuildOptions
+) -> tuple[tuple[Any, list[Any]], list[PageMeasure], dict[int, float]]:
     """Lay the cards out, each with its text and one-line elements shrunk until they
     fit or reach their floors: (the first document and each card's final page), the
     measures of those pages, and how many mm too tall the text of each card is that
@@ -369,8 +396,12 @@ def _lay_out(renderer: Renderer, pages: list[CardPage], options: BuildOptions
     measured = [measure_page(page) for page in first.pages]
     text = [measure.text for measure in measured]
     large = [i for i, (content, frame) in enumerate(text) if content - frame > TOLERANCE_MM]
-    too_tall = {large[i]: amount for i, amount in fit(
-        renderer, [pages[i] for i in large], floor, [text[i] for i in large]).items()}
+    too_tall = {
+        large[i]: amount
+        for i, amount in fit(
+            renderer, [pages[i] for i in large], floor, [text[i] for i in large]
+        ).items()
+    }
     pending = []
     for index, page in enumerate(pages):
         shrunk = _shrink(page, measured[index], options, narrows)
@@ -385,8 +416,11 @@ def _lay_out(renderer: Renderer, pages: list[CardPage], options: BuildOptions
             text[index] = heights = measured[index].text
             page = pages[index]
             redo = _shrink(page, measured[index], options, narrows)
-            if heights[0] - heights[1] > TOLERANCE_MM and index not in too_tall \
-                    and page.scale > floor + 1e-9:
+            if (
+                heights[0] - heights[1] > TOLERANCE_MM
+                and index not in too_tall
+                and page.scale > floor + 1e-9
+            ):
                 page.scale = round(page.scale - STEP, 2)
                 redo = True
             if redo:
@@ -398,8 +432,9 @@ def _lay_out(renderer: Renderer, pages: list[CardPage], options: BuildOptions
     return (first, final), measured, too_tall
 
 
-def _shrink(page: CardPage, measure: PageMeasure, options: BuildOptions,
-            narrows: bool = False) -> bool:
+def _shrink(
+    page: CardPage, measure: PageMeasure, options: BuildOptions, narrows: bool = False
+) -> bool:
     """Give each one-line element of ``page`` too wide for its box the scale its width
     asks for, a step lower if that was tried, never under its floor (``shrink_floor``,
     raised so that it prints at ``min_size`` or more), or first the theme's narrow face
@@ -434,55 +469,77 @@ def _element_floor(spec: Spec, size_pt: float, options: BuildOptions) -> float:
     return max(options.shrink_floor, ceil_step(options.min_size / size_pt))
 
 
-def _judge(results: list[CardResult], pages: list[CardPage], measured: list[PageMeasure],
-           too_tall: dict[int, float], options: BuildOptions) -> None:
+def _judge(
+    results: list[CardResult],
+    pages: list[CardPage],
+    measured: list[PageMeasure],
+    too_tall: dict[int, float],
+    options: BuildOptions,
+) -> None:
     """Record on each card its scale, sizes and boxes, and what does not fit: an error
     (the card is not printed), or with ``allow_overflow`` a warning (printed cut)."""
-    for index, (result, page, measure) in enumerate(zip(results, pages, measured,
-                                                        strict=True)):
+    for index, (result, page, measure) in enumerate(zip(results, pages, measured, strict=True)):
         result.scale = page.scale
         result.min_size = measure.min_size_pt
         result.elements = {name: m.to_dict() for name, m in measure.elements.items()}
         problems = []
         if index in too_tall:
             result.overflow = too_tall[index]
-            problems.append(f"{page.where}: the text is {too_tall[index]:.1f} mm too tall "
-                            f"for its box at {percent(page.scale)}: shorten it")
+            problems.append(
+                f"{page.where}: the text is {too_tall[index]:.1f} mm too tall "
+                f"for its box at {percent(page.scale)}: shorten it"
+            )
         for spec in LINE_ELEMENTS:
             excess = element_too_wide(measure, spec)
             if excess:
                 at = f" at {percent(page.fit.get(spec.name, 1.0))}" if spec.shrinks else ""
-                problems.append(f"{page.where}: {spec.what} is {excess:.1f} mm too wide "
-                                f"for its box{at}: {spec.advice}")
+                problems.append(
+                    f"{page.where}: {spec.what} is {excess:.1f} mm too wide "
+                    f"for its box{at}: {spec.advice}"
+                )
         if options.allow_overflow:
-            result.warnings.extend(f"{problem} (printed cut: --allow-overflow)"
-                                   for problem in problems)
+            result.warnings.extend(
+                f"{problem} (printed cut: --allow-overflow)" for problem in problems
+            )
         else:
             result.errors.extend(problems)
         if measure.smallest is not None and measure.smallest[0] < options.min_size - 0.01:
             size, where = measure.smallest
             result.errors.append(
                 f"{page.where}: prints {size:.1f} pt text ({where}), under the "
-                f"{options.min_size:g} pt minimum (--min-size): the theme sets that size")
+                f"{options.min_size:g} pt minimum (--min-size): the theme sets that size"
+            )
 
 
-def _print_frame(page: CardPage, theme: Theme, profile: Profile, cache: Path,
-                 options: BuildOptions, frames: dict[Path, Artwork]) -> None:
+def _print_frame(
+    page: CardPage,
+    theme: Theme,
+    profile: Profile,
+    cache: Path,
+    options: BuildOptions,
+    frames: dict[Path, Artwork],
+) -> None:
     """Give ``page`` its theme's background (the official look's frame) converted to
     CMYK through ``profile`` under the ink limit, as artwork is: once per image and
     profile (the artwork cache; ``frames`` spares even the cache's hashing within a
     batch, the official frames being 5 MB PNGs)."""
-    path = theme.background(str(page.card.get("faction") or "None"),
-                            str(page.card.get("type") or ""))
+    path = theme.background(
+        str(page.card.get("faction") or "None"), str(page.card.get("type") or "")
+    )
     if path is None:
         return
     art = frames.get(path)
     if art is None:
         size = options.size
         try:
-            art = prepare(path, profile, cache, box_mm=(size.page_width, size.page_height),
-                          card=f"the frame {path.name} of theme {theme.name}",
-                          ink_limit=options.ink_limit)
+            art = prepare(
+                path,
+                profile,
+                cache,
+                box_mm=(size.page_width, size.page_height),
+                card=f"the frame {path.name} of theme {theme.name}",
+                ink_limit=options.ink_limit,
+            )
         except ArtworkError as error:
             raise ThemeError(str(error)) from None
         if art.path is None:
@@ -506,9 +563,14 @@ def run_job(job: Job) -> list[CardResult]:
         _print_frame(page, theme, profile, cache, job.options, frames)
         image = safe_artwork(card)  # never a file outside the library
         try:
-            art = prepare(image, profile, cache, box_mm=art_box(job.options.size,
-                                                                   str(card.get("type"))),
-                          card=page.label, ink_limit=job.options.ink_limit)
+            art = prepare(
+                image,
+                profile,
+                cache,
+                box_mm=art_box(job.options.size, str(card.get("type"))),
+                card=page.label,
+                ink_limit=job.options.ink_limit,
+            )
         except ArtworkError as error:
             page.warnings.append(str(error))
         else:
@@ -516,8 +578,10 @@ def run_job(job: Job) -> list[CardResult]:
             if art.path is not None:
                 page.values["artwork"] = art.path.as_uri()
         pages.append(page)
-    results = [CardResult(p.slug, p.lang, None, 1.0, warnings=p.warnings,
-                          errors=list(p.errors)) for p in pages]
+    results = [
+        CardResult(p.slug, p.lang, None, 1.0, warnings=p.warnings, errors=list(p.errors))
+        for p in pages
+    ]
     for result, page in zip(results, pages, strict=True):
         result.missing_glyphs = missing_glyphs(page, codepoints)
     final, measured, too_tall = _lay_out(renderer, pages, job.options)
@@ -525,8 +589,14 @@ def run_job(job: Job) -> list[CardResult]:
     printable = [i for i, r in enumerate(results) if not r.missing_glyphs and not r.errors]
     if printable:
         whole = final[0].copy([final[1][i] for i in printable]).write_pdf()
-        paths = write_cards(whole, [pages[i] for i in printable], job.out, profile,
-                            job.options.size, job.options.ink_limit)
+        paths = write_cards(
+            whole,
+            [pages[i] for i in printable],
+            job.out,
+            profile,
+            job.options.size,
+            job.options.ink_limit,
+        )
         for i, path in zip(printable, paths, strict=True):
             results[i].path = path
     for refused in renderer.fetcher.refused:
@@ -535,10 +605,16 @@ def run_job(job: Job) -> list[CardResult]:
     return results
 
 
-def build_cards(library: Library, lang: str, out: str | Path, options: BuildOptions,
-                roots: Sequence[str | Path] = (), slugs: Sequence[str] = (),
-                force: bool = False,
-                progress: Callable[[int], None] | None = None) -> list[CardResult]:
+def build_cards(
+    library: Library,
+    lang: str,
+    out: str | Path,
+    options: BuildOptions,
+    roots: Sequence[str | Path] = (),
+    slugs: Sequence[str] = (),
+    force: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> list[CardResult]:
     """Build one PDF per card of ``library`` in ``lang`` into ``out``.
 
     Cards whose inputs did not change since the last build into ``out`` (and whose PDF
@@ -547,17 +623,23 @@ def build_cards(library: Library, lang: str, out: str | Path, options: BuildOpti
     """
     out = Path(out).resolve()
     sweep(out)
-    cards = [card for _, card in sorted(library.cards.items())
-             if card.source is not None and (not slugs or card.slug in slugs)]
+    cards = [
+        card
+        for _, card in sorted(library.cards.items())
+        if card.source is not None and (not slugs or card.slug in slugs)
+    ]
     library_roots = [Path(d.directory).resolve() for d in library.decks.values()]
     library_roots += [Path(r).resolve() for r in roots]
     theme = load_theme(options.theme_dir)
     profile = find_profile(options.icc)
-    glossary_files = [*shipped_files(lang), *library_files(lang, [str(r) for r in
-                                                                  library_roots])]
-    shared = manifest.shared_digest([*theme.directories, pdfx.registry_path()],
-                                    theme.font_files, glossary_files, profile.sha256,
-                                    manifest.settings_key(options))
+    glossary_files = [*shipped_files(lang), *library_files(lang, [str(r) for r in library_roots])]
+    shared = manifest.shared_digest(
+        [*theme.directories, pdfx.registry_path()],
+        theme.font_files,
+        glossary_files,
+        profile.sha256,
+        manifest.settings_key(options),
+    )
     recorded = {} if force else manifest.read(out)
     digests = {card.slug: manifest.card_digest(card, lang, shared) for card in cards}
     results: dict[str, CardResult] = {}
@@ -567,10 +649,15 @@ def build_cards(library: Library, lang: str, out: str | Path, options: BuildOpti
         entry = recorded.get(name)
         if entry and entry["digest"] == digests[card.slug] and (out / name).is_file():
             results[card.slug] = CardResult(
-                card.slug, lang, str(out / name), float(entry.get("scale", 1.0)),
+                card.slug,
+                lang,
+                str(out / name),
+                float(entry.get("scale", 1.0)),
                 overflow=entry.get("overflow"),
-                warnings=[str(w) for w in entry.get("warnings", [])], reused=True,
-                min_size=entry.get("min_size"))
+                warnings=[str(w) for w in entry.get("warnings", [])],
+                reused=True,
+                min_size=entry.get("min_size"),
+            )
         else:
             todo.append((card, lang))
     if progress is not None and results:
@@ -589,9 +676,13 @@ def build_cards(library: Library, lang: str, out: str | Path, options: BuildOpti
         if result.reused:
             continue  # its entry stays as it is (with its preflight record)
         if result.path:
-            outputs[name] = {"digest": digests[slug], "scale": result.scale,
-                             "overflow": result.overflow, "warnings": result.warnings,
-                             "min_size": result.min_size}
+            outputs[name] = {
+                "digest": digests[slug],
+                "scale": result.scale,
+                "overflow": result.overflow,
+                "warnings": result.warnings,
+                "min_size": result.min_size,
+            }
         else:
             outputs.pop(name, None)
     manifest.write(out, outputs)
@@ -603,8 +694,13 @@ def build_cards(library: Library, lang: str, out: str | Path, options: BuildOpti
     return [results[card.slug] for card in cards]
 
 
-def _run(cards: list[tuple[Card, str]], options: BuildOptions, roots: list[Path], out: Path,
-         progress: Callable[[int], None] | None) -> list[CardResult]:
+def _run(
+    cards: list[tuple[Card, str]],
+    options: BuildOptions,
+    roots: list[Path],
+    out: Path,
+    progress: Callable[[int], None] | None,
+) -> list[CardResult]:
     """Render cards in batches: in this process for a few, else over the worker pool."""
     if not cards:
         return []
@@ -621,8 +717,10 @@ def _run(cards: list[tuple[Card, str]], options: BuildOptions, roots: list[Path]
         # Workers are forked at the first batch: a Ctrl-C waits until they ignore it.
         with _sigint_blocked():
             pool = _pool(options.jobs)
-            futures = [pool.submit(run_job, Job(cards[i:i + size], options, roots, out))
-                       for i in range(0, len(cards), size)]
+            futures = [
+                pool.submit(run_job, Job(cards[i : i + size], options, roots, out))
+                for i in range(0, len(cards), size)
+            ]
         found = []
         for future in as_completed(futures):
             part = future.result()
@@ -654,8 +752,10 @@ def _pool(jobs: int) -> ProcessPoolExecutor:
     fonts costs about half a second a process, paid once however many builds follow."""
     if jobs not in _POOLS:
         _POOLS[jobs] = ProcessPoolExecutor(
-            max_workers=jobs, initializer=_worker_start,
-            initargs=(os.getpid(), threading.main_thread().ident))
+            max_workers=jobs,
+            initializer=_worker_start,
+            initargs=(os.getpid(), threading.main_thread().ident),
+        )
     return _POOLS[jobs]
 
 
@@ -725,8 +825,11 @@ def _worker_start(build: int, main_thread: int | None) -> None:
     if unblock is not None:  # blocked by :func:`_run` while it forked this process
         unblock(signal.SIG_UNBLOCK, {signal.SIGINT})
     work_for(build)
-    if (sys.platform.startswith("linux") and os.getppid() == build
-            and threading.get_ident() == main_thread):
+    if (
+        sys.platform.startswith("linux")
+        and os.getppid() == build
+        and threading.get_ident() == main_thread
+    ):
         _die_with_parent()
     if not owner_alive():  # gone before the kernel was told
         os._exit(1)

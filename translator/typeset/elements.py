@@ -53,13 +53,26 @@ SPECS = (
     Spec("name", "name", "name1", "name", "shorten it or use two name lines"),
     Spec("name2", "name", "name2", "second name line", "shorten it"),
     Spec("type", "typeline", "type", "type line", "shorten the subtype", beside="faction"),
-    Spec("faction", "typeline", "faction", "faction name", "shorten it in the glossary",
-         shrinks=False),
+    Spec(
+        "faction",
+        "typeline",
+        "faction",
+        "faction name",
+        "shorten it in the glossary",
+        shrinks=False,
+    ),
     Spec("cost", "cost", "cost", "cost", "it holds one or two digits"),
     Spec("attack", "attack", "attack", "attack", "it holds one or two digits"),
     Spec("defense", "defense", "defense", "defense", "it holds one or two digits"),
-    Spec("info", "info", "info", "footer", "shorten it (it is printed on one line)",
-         shrinks=False, narrows=True),
+    Spec(
+        "info",
+        "info",
+        "info",
+        "footer",
+        "shorten it (it is printed on one line)",
+        shrinks=False,
+        narrows=True,
+    ),
     Spec("loyalty", "loyalty", "loyalty", "loyalty marks", ""),
     Spec("art", "art", "placeholder", "artwork", ""),
     Spec("text", "text-frame", "text-content", "text", "shorten it"),
@@ -89,8 +102,10 @@ class Measure:
         return max(0.0, self.right - self.left)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"box": [round(v, 2) for v in self.box],
-                "size_pt": None if self.size_pt is None else round(self.size_pt, 2)}
+        return {
+            "box": [round(v, 2) for v in self.box],
+            "size_pt": None if self.size_pt is None else round(self.size_pt, 2),
+        }
 
 
 @dataclass
@@ -118,8 +133,12 @@ def _rect(box: Any, content: bool = False) -> tuple[float, float, float, float]:
         x, y = box.content_box_x(), box.content_box_y()
         return (x * PX_MM, y * PX_MM, (x + box.width) * PX_MM, (y + box.height) * PX_MM)
     x, y = box.border_box_x(), box.border_box_y()
-    return (x * PX_MM, y * PX_MM, (x + box.border_width()) * PX_MM,
-            (y + box.border_height()) * PX_MM)
+    return (
+        x * PX_MM,
+        y * PX_MM,
+        (x + box.border_width()) * PX_MM,
+        (y + box.border_height()) * PX_MM,
+    )
 
 
 def _walk(box: Any, owners: tuple[str, ...]) -> Iterator[tuple[Any, tuple[str, ...]]]:
@@ -165,7 +184,8 @@ def measure_page(page: Any) -> PageMeasure:
         measure = found.elements.get(spec.name)
         if measure is None:
             measure = found.elements[spec.name] = Measure(
-                spec.name, _rect(container), _rect(container, content=True))
+                spec.name, _rect(container), _rect(container, content=True)
+            )
         measure.left = min(measure.left, box.position_x * PX_MM)
         measure.right = max(measure.right, (box.position_x + box.width) * PX_MM)
         measure.size_pt = size if measure.size_pt is None else min(measure.size_pt, size)
@@ -190,8 +210,7 @@ def text_heights(page: Any, frame: Any, content: Any) -> tuple[float, float]:
     if frame is None or content is None:
         return (0.0, 0.0)
     height = content.margin_height() * PX_MM
-    if (content.position_y + content.margin_height()) * PX_MM > \
-            page.height * PX_MM - TRUNCATED_MM:
+    if (content.position_y + content.margin_height()) * PX_MM > page.height * PX_MM - TRUNCATED_MM:
         height = math.inf  # cut at the page's bottom: taller than can be seen here
     return (height, frame.height * PX_MM)
 

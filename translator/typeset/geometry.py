@@ -18,8 +18,14 @@ def multiply(m: Matrix, n: Matrix) -> Matrix:
     element's transform ``m`` inside its parent's ``n`` is ``multiply(m, n)``)."""
     a, b, c, d, e, f = m
     na, nb, nc, nd, ne, nf = n
-    return (a * na + b * nc, a * nb + b * nd, c * na + d * nc, c * nb + d * nd,
-            e * na + f * nc + ne, e * nb + f * nd + nf)
+    return (
+        a * na + b * nc,
+        a * nb + b * nd,
+        c * na + d * nc,
+        c * nb + d * nd,
+        e * na + f * nc + ne,
+        e * nb + f * nd + nf,
+    )
 
 
 def apply(m: Matrix, x: float, y: float) -> Point:

@@ -53,8 +53,27 @@ ESPERANTO_VOWELS = frozenset("aeiou")
 #: The pairs of consonants that begin a syllable together, a stop or fricative then
 #: ``l`` or ``r`` (``no-bla``, ``pa-tro``, ``kon-traŭ``); any other pair is split
 #: (``at-le-to``, ``is-la-mo``).
-ESPERANTO_ONSETS = frozenset({"bl", "br", "dr", "fl", "fr", "gl", "gr", "kl", "kr", "pl",
-                              "pr", "tr", "vr", "ŝl", "ŝr", "ĥl", "ĥr"})
+ESPERANTO_ONSETS = frozenset(
+    {
+        "bl",
+        "br",
+        "dr",
+        "fl",
+        "fr",
+        "gl",
+        "gr",
+        "kl",
+        "kr",
+        "pl",
+        "pr",
+        "tr",
+        "vr",
+        "ŝl",
+        "ŝr",
+        "ĥl",
+        "ĥr",
+    }
+)
 #: A word: letters, maybe with combining marks.
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|[\u0300-\u036f])*")
 #: What separates words in the HTML: tags and white space (a split keeps them).
@@ -64,8 +83,10 @@ _OBJECT = "\ufffc"
 _LINE = "\u2028"
 #: A line's last word (maybe after the word before it and the spaces between), up to
 #: the line's end: "words" are what white space (where a line may break) separates.
-_LINE_END = re.compile(r"(?<![^ \t\n\r\f\u2028])(?:([^ \t\n\r\f\u2028]+)([ \t\n\r\f]+))?"
-                       r"([^ \t\n\r\f\u2028]+)[ \t\n\r\f]*(?=\u2028|$)")
+_LINE_END = re.compile(
+    r"(?<![^ \t\n\r\f\u2028])(?:([^ \t\n\r\f\u2028]+)([ \t\n\r\f]+))?"
+    r"([^ \t\n\r\f\u2028]+)[ \t\n\r\f]*(?=\u2028|$)"
+)
 
 
 def esperanto_breaks(word: str) -> tuple[int, ...]:
@@ -86,7 +107,7 @@ def esperanto_breaks(word: str) -> tuple[int, ...]:
     breaks = []
     for left, right in pairwise(nuclei):
         start = left + 1
-        if letters[start:start + 1] == "ŭ":
+        if letters[start : start + 1] == "ŭ":
             start += 1  # the diphthong's glide stays with its vowel
         cluster = letters[start:right]
         if len(cluster) <= 1:
@@ -172,15 +193,19 @@ def _line_ends(flat: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]
     for line in _LINE_END.finditer(flat):
         before, space, last = line.span(1), line.span(2), line.span(3)
         kept.append(last)
-        if before[0] >= 0 and last[1] - last[0] <= SHORT_LAST_WORD \
-                and before[1] - before[0] + 1 + last[1] - last[0] <= MAX_BOUND:
+        if (
+            before[0] >= 0
+            and last[1] - last[0] <= SHORT_LAST_WORD
+            and before[1] - before[0] + 1 + last[1] - last[0] <= MAX_BOUND
+        ):
             kept.append(before)
             bind.append(space)
     return kept, bind
 
 
-def _in_one_node(owners: list[tuple[int, int] | None], start: int, end: int
-                 ) -> tuple[int, int] | None:
+def _in_one_node(
+    owners: list[tuple[int, int] | None], start: int, end: int
+) -> tuple[int, int] | None:
     """(node, offset) of ``start`` if the characters from ``start`` to ``end`` are all
     in one Text node, else None."""
     first, last = owners[start], owners[end - 1]
@@ -210,12 +235,11 @@ def _paragraph(paragraph: Paragraph, lang: str) -> Paragraph:
             continue
         # A word touching a drop cap, a symbol or another run is not ours to split.
         place = _in_one_node(owners, start, end)
-        if place is None or _OBJECT in flat[max(start - 1, 0):end + 1]:
+        if place is None or _OBJECT in flat[max(start - 1, 0) : end + 1]:
             continue
         index, offset = place
         node = children[index]
-        if not isinstance(node, Text) or node.bold or node.italic \
-                or not _breakable(word.group()):
+        if not isinstance(node, Text) or node.bold or node.italic or not _breakable(word.group()):
             continue
         node_edits = edits.setdefault(index, {})
         for point in word_breaks(word.group(), lang):
@@ -249,14 +273,17 @@ def _isolated(html: str) -> str:
     """
     if SOFT_HYPHEN not in html:
         return html
-    return "".join(f"<span>{part}</span>" if SOFT_HYPHEN in part and part[0] != "<"
-                   else part for part in _HTML_BREAKS.split(html) if part)
+    return "".join(
+        f"<span>{part}</span>" if SOFT_HYPHEN in part and part[0] != "<" else part
+        for part in _HTML_BREAKS.split(html)
+        if part
+    )
 
 
-def hyphenated_html(document: Document, lang: str,
-                    symbol: SymbolRenderer = default_symbol) -> str:
+def hyphenated_html(document: Document, lang: str, symbol: SymbolRenderer = default_symbol) -> str:
     """The print HTML of ``document`` in ``lang``: :func:`hyphenate`'s tree as
     :func:`translator.markup.html.paragraph_html` writes it, hyphenated words
     isolated for WeasyPrint (:func:`_isolated`)."""
-    return "\n".join(_isolated(paragraph_html(p, symbol))
-                     for p in hyphenate(document, lang).paragraphs)
+    return "\n".join(
+        _isolated(paragraph_html(p, symbol)) for p in hyphenate(document, lang).paragraphs
+    )

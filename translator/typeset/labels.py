@@ -58,10 +58,12 @@ def _missing(glossary: Glossary, lang: str, what: str, section: str, english: st
     """How to add the glossary entry a card needs (the shipped file and a library's)."""
     language = LANGUAGE_NAMES.get(lang, lang)
     entry_id = re.sub(r"[^a-z0-9]+", "-", english.casefold()).strip("-")
-    return (f"the {language} glossary has no {what} {english!r}, printed in English "
-            f"otherwise: add `- {{id: {entry_id}-{section}, en: {english}, section: "
-            f"{section}, terms: [{{term: ..., status: preferred}}]}}` to "
-            f"glossaries/{lang}/terms.yaml or the library's glossary/{lang}/*.yaml")
+    return (
+        f"the {language} glossary has no {what} {english!r}, printed in English "
+        f"otherwise: add `- {{id: {entry_id}-{section}, en: {english}, section: "
+        f"{section}, terms: [{{term: ..., status: preferred}}]}}` to "
+        f"glossaries/{lang}/terms.yaml or the library's glossary/{lang}/*.yaml"
+    )
 
 
 def card_labels(card: Card, lang: str, glossary: Glossary | None) -> Labels:
@@ -88,12 +90,22 @@ def card_labels(card: Card, lang: str, glossary: Glossary | None) -> Labels:
     faction_name = "" if faction == "None" else translated("faction", faction, "faction")
     subtype = _subtype(card, lang, glossary, card_type, type_name, errors if strict else [])
     type_line = TYPE_SEPARATOR.join(part for part in (type_name, subtype) if part)
-    return Labels(typeset(type_line, lang), typeset(faction_name, lang),
-                  typeset(_footer(card, lang, glossary), lang), errors)
+    return Labels(
+        typeset(type_line, lang),
+        typeset(faction_name, lang),
+        typeset(_footer(card, lang, glossary), lang),
+        errors,
+    )
 
 
-def _subtype(card: Card, lang: str, glossary: Glossary | None, card_type: str,
-             type_name: str, errors: list[str]) -> str:
+def _subtype(
+    card: Card,
+    lang: str,
+    glossary: Glossary | None,
+    card_type: str,
+    type_name: str,
+    errors: list[str],
+) -> str:
     """The subtype as printed: the card's own, or the English one translated by the
     glossary; empty when it only repeats the type ("City" on a city)."""
     own = card.version(lang)
@@ -115,7 +127,8 @@ def _subtype(card: Card, lang: str, glossary: Glossary | None, card_type: str,
                 f"the subtype {english!r} is not translated ({', '.join(missing) or english}"
                 f" not in the {LANGUAGE_NAMES.get(lang, lang)} glossary), printed in "
                 f"English otherwise: write `subtype:` in {path}, or add the words to "
-                f"glossaries/{lang}/terms.yaml (section subtype)")
+                f"glossaries/{lang}/terms.yaml (section subtype)"
+            )
         return english
     return found
 

@@ -60,8 +60,11 @@ def tree_digest(paths: Iterable[Path]) -> str:
     digest = hashlib.sha256()
     for root in paths:
         inside = root.resolve()
-        files = sorted(p for p in root.rglob("*") if p.is_file()
-                       and p.resolve().is_relative_to(inside)) if root.is_dir() else [root]
+        files = (
+            sorted(p for p in root.rglob("*") if p.is_file() and p.resolve().is_relative_to(inside))
+            if root.is_dir()
+            else [root]
+        )
         for path in files:
             if "__pycache__" in path.parts or path.suffix == ".pyc":
                 continue
@@ -77,12 +80,23 @@ def code_digest() -> str:
     return f"{__version__} {metadata.version('weasyprint')} {tree_digest([PACKAGE])}"
 
 
-def shared_digest(theme_dirs: Iterable[Path], fonts: Iterable[Path], glossary_files:
-                  Iterable[Path], profile_sha256: str, settings: tuple) -> str:
+def shared_digest(
+    theme_dirs: Iterable[Path],
+    fonts: Iterable[Path],
+    glossary_files: Iterable[Path],
+    profile_sha256: str,
+    settings: tuple,
+) -> str:
     """What every card of a build depends on alike."""
     digest = hashlib.sha256(f"{FORMAT}".encode())
-    for part in (code_digest(), tree_digest(theme_dirs), tree_digest(fonts),
-                 tree_digest(glossary_files), profile_sha256, repr(settings)):
+    for part in (
+        code_digest(),
+        tree_digest(theme_dirs),
+        tree_digest(fonts),
+        tree_digest(glossary_files),
+        profile_sha256,
+        repr(settings),
+    ):
         digest.update(part.encode("utf-8"))
     return digest.hexdigest()
 
@@ -130,8 +144,7 @@ def read(out: Path) -> dict[str, dict]:
 
 def write(out: Path, outputs: dict[str, dict]) -> None:
     """Record the outputs' digests (atomically: an interrupted build keeps the old)."""
-    text = json.dumps({"format": FORMAT, "outputs": dict(sorted(outputs.items()))},
-                      indent=1)
+    text = json.dumps({"format": FORMAT, "outputs": dict(sorted(outputs.items()))}, indent=1)
     try:
         if (out / MANIFEST).read_text(encoding="utf-8") == text:
             return  # unchanged: a build that changed nothing touches nothing
@@ -144,5 +157,11 @@ def write(out: Path, outputs: dict[str, dict]) -> None:
 def settings_key(options: BuildOptions) -> tuple:
     """The build settings that change an output (not where it goes, nor parallelism)."""
     size = options.size
-    return (astuple(size), options.floor, options.allow_overflow, options.ink_limit,
-            options.min_size, options.shrink_floor)
+    return (
+        astuple(size),
+        options.floor,
+        options.allow_overflow,
+        options.ink_limit,
+        options.min_size,
+        options.shrink_floor,
+    )

@@ -26,8 +26,9 @@ def _renderer() -> Renderer:
     return Renderer(load_theme(), PRESETS["arcmage"], [])
 
 
-def overflowing(cards: Sequence[tuple[Card, str, T]],
-                floor: float = DEFAULT_FLOOR) -> Iterator[tuple[T, float, float]]:
+def overflowing(
+    cards: Sequence[tuple[Card, str, T]], floor: float = DEFAULT_FLOOR
+) -> Iterator[tuple[T, float, float]]:
     """(tag, mm too tall, scale) of each card whose text does not fit at ``floor``
     (raised, as the build raises it, so that the text prints at 6 pt or more)."""
     if not cards:

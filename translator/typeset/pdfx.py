@@ -140,8 +140,10 @@ def _registry(path: Path) -> tuple[str, tuple[_Entry, ...]]:
     :class:`ArtworkError` naming it (it ships with translator: reinstall, or fix it)."""
 
     def fault(what: str) -> ArtworkError:
-        return ArtworkError(f"{path}: {what} (see the comment at its top; reinstall "
-                            "translator if you did not edit it)")
+        return ArtworkError(
+            f"{path}: {what} (see the comment at its top; reinstall "
+            "translator if you did not edit it)"
+        )
 
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -149,8 +151,11 @@ def _registry(path: Path) -> tuple[str, tuple[_Entry, ...]]:
         raise fault(f"cannot be read: {error.strerror or error}") from None
     except yaml.YAMLError as error:
         raise fault(f"malformed YAML: {str(error).splitlines()[0]}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("registry"), str) \
-            or not isinstance(data.get("conditions"), dict):
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("registry"), str)
+        or not isinstance(data.get("conditions"), dict)
+    ):
         raise fault("wants a 'registry' name and a mapping 'conditions'")
     entries = []
     for identifier, entry in data["conditions"].items():
@@ -160,12 +165,19 @@ def _registry(path: Path) -> tuple[str, tuple[_Entry, ...]]:
         ids = entry.get("md5") or []
         if not (isinstance(descriptions, list) and all(isinstance(d, str) for d in descriptions)):
             raise fault(f"condition {identifier!r}: 'descriptions' is a list of texts")
-        if not (isinstance(ids, list) and all(isinstance(i, str) and
-                                              re.fullmatch(r"[0-9a-fA-F]{32}", i) for i in ids)):
+        if not (
+            isinstance(ids, list)
+            and all(isinstance(i, str) and re.fullmatch(r"[0-9a-fA-F]{32}", i) for i in ids)
+        ):
             raise fault(f"condition {identifier!r}: 'md5' is a list of 32 hex digits each")
-        entries.append(_Entry(str(identifier), entry["condition"],
-                              frozenset(_normal(d) for d in descriptions),
-                              frozenset(i.lower() for i in ids)))
+        entries.append(
+            _Entry(
+                str(identifier),
+                entry["condition"],
+                frozenset(_normal(d) for d in descriptions),
+                frozenset(i.lower() for i in ids),
+            )
+        )
     return data["registry"], tuple(entries)
 
 
@@ -193,8 +205,9 @@ def output_condition(profile: Profile) -> Condition:
     if len(icc) >= 100 and any(icc[84:100]):
         ids.add(icc[84:100].hex())
     described = _normal(profile.description)
-    found = (next((e for e in entries if e.ids & ids), None)
-             or next((e for e in entries if described in e.descriptions), None))
+    found = next((e for e in entries if e.ids & ids), None) or next(
+        (e for e in entries if described in e.descriptions), None
+    )
     if found is None:
         return Condition(CUSTOM, None, profile.description, profile.description)
     return Condition(found.identifier, registry, found.condition, profile.description)
@@ -214,11 +227,13 @@ def _output_intent(pdf: pikepdf.Pdf, profile: Profile) -> None:
     icc.write(_compressed_profile(profile), filter=pikepdf.Name.FlateDecode)
     icc.N = 4
     intent = pikepdf.Dictionary(
-        Type=pikepdf.Name.OutputIntent, S=pikepdf.Name.GTS_PDFX,
+        Type=pikepdf.Name.OutputIntent,
+        S=pikepdf.Name.GTS_PDFX,
         OutputConditionIdentifier=pikepdf.String(condition.identifier),
         OutputCondition=pikepdf.String(condition.condition),
         Info=pikepdf.String(condition.info),
-        DestOutputProfile=icc)
+        DestOutputProfile=icc,
+    )
     if condition.registry is not None:
         intent.RegistryName = pikepdf.String(condition.registry)
     pdf.Root.OutputIntents = pikepdf.Array([intent])
@@ -261,9 +276,11 @@ def build_time() -> dt.datetime:
             raise ValueError
         return dt.datetime.fromtimestamp(int(value), dt.UTC)
     except (ValueError, OverflowError, OSError):
-        raise ValueError(f"{SOURCE_DATE_EPOCH}={value[:40]!r} is not a number of seconds "
-                         "since 1970: unset it, or give one (e.g. the last commit's: "
-                         "git log -1 --format=%ct)") from None
+        raise ValueError(
+            f"{SOURCE_DATE_EPOCH}={value[:40]!r} is not a number of seconds "
+            "since 1970: unset it, or give one (e.g. the last commit's: "
+            "git log -1 --format=%ct)"
+        ) from None
 
 
 def pdf_date(when: dt.datetime) -> str:
@@ -301,18 +318,26 @@ def _ids(pdf: pikepdf.Pdf, title: str, when: dt.datetime) -> tuple[str, str]:
     if not reproducible():
         return f"uuid:{uuid.uuid4()}", f"uuid:{uuid.uuid4()}"
     seed = f"{title}\n{_labels(pdf)}\n{len(pdf.pages)}\n{xmp_date(when)}"
-    return (f"uuid:{uuid.uuid5(_NAMESPACE, 'document ' + seed)}",
-            f"uuid:{uuid.uuid5(_NAMESPACE, 'instance ' + seed)}")
+    return (
+        f"uuid:{uuid.uuid5(_NAMESPACE, 'document ' + seed)}",
+        f"uuid:{uuid.uuid5(_NAMESPACE, 'instance ' + seed)}",
+    )
 
 
 def _labelled(pdf: pikepdf.Pdf, title: str, when: dt.datetime) -> None:
     """The document info and the XMP packet, saying the same things."""
     made = pdf_date(when)
-    pdf.docinfo = pdf.make_indirect(pikepdf.Dictionary(
-        Title=pikepdf.String(title), Producer=pikepdf.String(producer()),
-        Creator=pikepdf.String("translator build"),
-        CreationDate=pikepdf.String(made), ModDate=pikepdf.String(made),
-        Trapped=pikepdf.Name("/False"), GTS_PDFXVersion=pikepdf.String(PDFX_VERSION)))
+    pdf.docinfo = pdf.make_indirect(
+        pikepdf.Dictionary(
+            Title=pikepdf.String(title),
+            Producer=pikepdf.String(producer()),
+            Creator=pikepdf.String("translator build"),
+            CreationDate=pikepdf.String(made),
+            ModDate=pikepdf.String(made),
+            Trapped=pikepdf.Name("/False"),
+            GTS_PDFXVersion=pikepdf.String(PDFX_VERSION),
+        )
+    )
     document, instance = _ids(pdf, title, when)
     stamp = xmp_date(when)
     with pdf.open_metadata(set_pikepdf_as_editor=False, update_docinfo=False) as meta:
@@ -331,8 +356,14 @@ def _labelled(pdf: pikepdf.Pdf, title: str, when: dt.datetime) -> None:
         meta["pdfxid:GTS_PDFXVersion"] = PDFX_VERSION
 
 
-def finish(pdf: pikepdf.Pdf, profile: Profile, title: str, *, overprint: bool = False,
-           ink_limit: float = INK_LIMIT) -> None:
+def finish(
+    pdf: pikepdf.Pdf,
+    profile: Profile,
+    title: str,
+    *,
+    overprint: bool = False,
+    ink_limit: float = INK_LIMIT,
+) -> None:
     """Make ``pdf`` a PDF/X-4 file for ``profile``'s printing condition, titled
     ``title``: the output intent, the document info and XMP labels; and, with
     ``overprint`` (pages rendered here: cards, the back), black text and thin black
@@ -354,8 +385,7 @@ Ground = tuple[float, ...] | str
 _PAPER: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
 _BLACK: tuple[float, ...] = (0.0, 0.0, 0.0, 1.0)
 _EVERYWHERE: Box = (-1e7, -1e7, 1e7, 1e7)
-_FILLS = {"f": False, "F": False, "f*": True, "B": False, "B*": True, "b": False,
-          "b*": True}
+_FILLS = {"f": False, "F": False, "f*": True, "B": False, "B*": True, "b": False, "b*": True}
 #: Text rendering modes that fill, and that stroke, the glyphs.
 _FILL_MODES = frozenset({0, 2, 4, 6})
 _STROKE_MODES = frozenset({1, 2, 5, 6})
@@ -459,8 +489,16 @@ class _Paint:
 
     def __post_init__(self) -> None:
         boxes = [self.region.box, *(c.box for c in self.clips)]
-        object.__setattr__(self, "box", (max(b[0] for b in boxes), max(b[1] for b in boxes),
-                                         min(b[2] for b in boxes), min(b[3] for b in boxes)))
+        object.__setattr__(
+            self,
+            "box",
+            (
+                max(b[0] for b in boxes),
+                max(b[1] for b in boxes),
+                min(b[2] for b in boxes),
+                min(b[3] for b in boxes),
+            ),
+        )
 
     def covers(self, x: float, y: float) -> bool:
         box = self.box
@@ -519,10 +557,9 @@ class _Metrics:
         size, total = state.font_size, 0.0
         step = 2 if self.two_byte else 1
         for i in range(0, len(data) - step + 1, step):
-            code = int.from_bytes(data[i:i + step], "big")
+            code = int.from_bytes(data[i : i + step], "big")
             width = self.widths.get(code, self.default) * self.scale
-            spacing = state.char_spacing + (state.word_spacing if step == 1 and code == 32
-                                            else 0.0)
+            spacing = state.char_spacing + (state.word_spacing if step == 1 and code == 32 else 0.0)
             total += (width * size + spacing) * state.horizontal
         return total
 
@@ -552,14 +589,16 @@ def _metrics(font: pikepdf.Object | None) -> _Metrics:
                     i += 3
                 else:
                     break
-            default = float(cid.get("/DW", 1000)) if isinstance(cid, pikepdf.Dictionary) \
-                else 1000.0
+            default = float(cid.get("/DW", 1000)) if isinstance(cid, pikepdf.Dictionary) else 1000.0
             return _Metrics(True, widths, default)
         first = int(font.get("/FirstChar", 0))
         widths = {first + i: float(w) for i, w in enumerate(font.get("/Widths", []))}
         descriptor = font.get("/FontDescriptor")
-        missing = float(descriptor.get("/MissingWidth", 0)) \
-            if isinstance(descriptor, pikepdf.Dictionary) else 0.0
+        missing = (
+            float(descriptor.get("/MissingWidth", 0))
+            if isinstance(descriptor, pikepdf.Dictionary)
+            else 0.0
+        )
         scale = 0.001
         if font.get("/Subtype") == "/Type3":
             matrix = _numbers(list(font.get("/FontMatrix", [0.001])))
@@ -665,8 +704,9 @@ class _Painter:
 
     # -- the interpreter
 
-    def _walk(self, instructions: Sequence[Any], resources: object, state: _State,
-              where: str, top: bool) -> None:
+    def _walk(
+        self, instructions: Sequence[Any], resources: object, state: _State, where: str, top: bool
+    ) -> None:
         saved: list[_State] = []
         path: list[list[Point]] = []
         path_start: int | None = None
@@ -729,15 +769,22 @@ class _Painter:
                     tlm = multiply((1, 0, 0, 1, 0, -state.leading), tlm)
                 tm = tlm
                 if op in ("'", '"'):
-                    tm = self._show(operands[-1:], state, tm, where,
-                                    index if top else None, text_object if top else None)
+                    tm = self._show(
+                        operands[-1:],
+                        state,
+                        tm,
+                        where,
+                        index if top else None,
+                        text_object if top else None,
+                    )
             elif op == "Tm":
                 matrix = _numbers(operands)
                 if matrix is not None and len(matrix) == 6:
                     tm = tlm = tuple(matrix)  # type: ignore[assignment]
             elif op in ("Tj", "TJ"):
-                tm = self._show(operands, state, tm, where, index if top else None,
-                                text_object if top else None)
+                tm = self._show(
+                    operands, state, tm, where, index if top else None, text_object if top else None
+                )
             elif op == "Do":
                 self._do(operands, resources, state, where)
             elif op == "sh":
@@ -749,14 +796,19 @@ class _Painter:
                 self._image(state, "an image", None)
 
     @staticmethod
-    def _path(op: str, operands: Sequence[object], path: list[list[Point]],
-              ctm: Matrix) -> None:
+    def _path(op: str, operands: Sequence[object], path: list[list[Point]], ctm: Matrix) -> None:
         """Add a path operator's points (page space; curves flattened)."""
         values = _numbers(operands) or []
         if op == "re" and len(values) == 4:
             x, y, w, h = values
-            path.append([apply(ctm, x, y), apply(ctm, x + w, y), apply(ctm, x + w, y + h),
-                         apply(ctm, x, y + h)])
+            path.append(
+                [
+                    apply(ctm, x, y),
+                    apply(ctm, x + w, y),
+                    apply(ctm, x + w, y + h),
+                    apply(ctm, x, y + h),
+                ]
+            )
         elif op == "m" and len(values) == 2:
             path.append([apply(ctm, *values)])
         elif op == "l" and len(values) == 2 and path:
@@ -775,14 +827,28 @@ class _Painter:
             for step in range(1, _CURVE_STEPS + 1):
                 t = step / _CURVE_STEPS
                 u = 1 - t
-                path[-1].append((
-                    u ** 3 * start[0] + 3 * u * u * t * one[0] + 3 * u * t * t * two[0]
-                    + t ** 3 * end[0],
-                    u ** 3 * start[1] + 3 * u * u * t * one[1] + 3 * u * t * t * two[1]
-                    + t ** 3 * end[1]))
+                path[-1].append(
+                    (
+                        u**3 * start[0]
+                        + 3 * u * u * t * one[0]
+                        + 3 * u * t * t * two[0]
+                        + t**3 * end[0],
+                        u**3 * start[1]
+                        + 3 * u * u * t * one[1]
+                        + 3 * u * t * t * two[1]
+                        + t**3 * end[1],
+                    )
+                )
 
-    def _painted(self, op: str, path: list[list[Point]], state: _State, top: bool,
-                 start: int | None, index: int) -> None:
+    def _painted(
+        self,
+        op: str,
+        path: list[list[Point]],
+        state: _State,
+        top: bool,
+        start: int | None,
+        index: int,
+    ) -> None:
         """A path painted: a ground when filled; a rule when pure black."""
         region = _Region.of(path, _FILLS.get(op, False))
         if region is None:
@@ -793,16 +859,31 @@ class _Painter:
             self.paints.append(_Paint(region, state.clips, _ground(state.fill, opaque)))
             if top and start is not None and op in ("f", "F", "f*") and _black(state.fill):
                 width = min(region.box[2] - region.box[0], region.box[3] - region.box[1])
-                self.rules.append(_Rule(len(self.paints) - 1, _along(region.box),
-                                        width <= RULE_MAX_PT, opaque, state.overprint,
-                                        start, index))
+                self.rules.append(
+                    _Rule(
+                        len(self.paints) - 1,
+                        _along(region.box),
+                        width <= RULE_MAX_PT,
+                        opaque,
+                        state.overprint,
+                        start,
+                        index,
+                    )
+                )
         elif op in ("S", "s") and top and start is not None and _black(state.stroke):
             scale = math.sqrt(abs(state.ctm[0] * state.ctm[3] - state.ctm[1] * state.ctm[2]))
             points = [p for polygon in region.polygons for p in polygon][:_MAX_SAMPLES]
-            self.rules.append(_Rule(len(self.paints), points,
-                                    state.line_width * scale <= RULE_MAX_PT,
-                                    opaque and state.stroke_alpha >= 1.0, state.overprint,
-                                    start, index))
+            self.rules.append(
+                _Rule(
+                    len(self.paints),
+                    points,
+                    state.line_width * scale <= RULE_MAX_PT,
+                    opaque and state.stroke_alpha >= 1.0,
+                    state.overprint,
+                    start,
+                    index,
+                )
+            )
 
     @staticmethod
     def _colour(op: str, operands: Sequence[object], state: _State) -> None:
@@ -816,14 +897,18 @@ class _Painter:
             colour = _Colour()
         elif lower == "cs":
             name = str(operands[0]) if operands else ""
-            colour = (_Colour("cmyk", _BLACK) if name in ("/DeviceCMYK", "/CMYK") else
-                      _Colour("pattern") if name == "/Pattern" else _Colour())
+            colour = (
+                _Colour("cmyk", _BLACK)
+                if name in ("/DeviceCMYK", "/CMYK")
+                else _Colour("pattern")
+                if name == "/Pattern"
+                else _Colour()
+            )
         elif operands and isinstance(operands[-1], pikepdf.Name):  # scn /Pattern name
             colour = _Colour("pattern")
         elif current.space == "cmyk":  # sc, scn: values in the current space
             values = _numbers(operands)
-            colour = _Colour("cmyk", tuple(values)) if values and len(values) == 4 \
-                else current
+            colour = _Colour("cmyk", tuple(values)) if values and len(values) == 4 else current
         else:
             colour = current
         if stroke:
@@ -832,8 +917,7 @@ class _Painter:
             state.fill = colour
 
     @staticmethod
-    def _graphics_state(operands: Sequence[object], resources: object,
-                        state: _State) -> None:
+    def _graphics_state(operands: Sequence[object], resources: object, state: _State) -> None:
         """An ExtGState's alpha, soft mask, blend mode and overprint."""
         if not operands or not isinstance(resources, pikepdf.Dictionary):
             return
@@ -866,14 +950,17 @@ class _Painter:
             mode = int(found.OPM)
         state.overprint = (op_stroke, op_fill, mode)
 
-    def _text_state(self, op: str, operands: Sequence[object], resources: object,
-                    state: _State) -> None:
+    def _text_state(
+        self, op: str, operands: Sequence[object], resources: object, state: _State
+    ) -> None:
         if op == "Tf":
             if len(operands) == 2:
-                fonts = resources.get("/Font") if isinstance(resources, pikepdf.Dictionary) \
-                    else None
-                state.font = fonts.get(str(operands[0])) \
-                    if isinstance(fonts, pikepdf.Dictionary) else None
+                fonts = (
+                    resources.get("/Font") if isinstance(resources, pikepdf.Dictionary) else None
+                )
+                state.font = (
+                    fonts.get(str(operands[0])) if isinstance(fonts, pikepdf.Dictionary) else None
+                )
                 size = _numbers(operands[1:])
                 state.font_size = size[0] if size else 0.0
             return
@@ -902,14 +989,35 @@ class _Painter:
             self._metrics[key] = _metrics(font)
         return self._metrics[key]
 
-    def _show(self, operands: Sequence[object], state: _State, tm: Matrix, where: str,
-              index: int | None, text_object: int | None) -> Matrix:
+    def _show(
+        self,
+        operands: Sequence[object],
+        state: _State,
+        tm: Matrix,
+        where: str,
+        index: int | None,
+        text_object: int | None,
+    ) -> Matrix:
         """Record a text shown; the text matrix after it."""
         if not self.grounds:  # its colour and size only (where it is: not needed)
             placed = multiply(tm, state.ctm)
-            self.shows.append(_Show(len(self.paints), [], state.font_size * math.hypot(
-                placed[2], placed[3]), state.fill, state.stroke, state.mode, True,
-                state.overprint, where, index, text_object, operands, state.font))
+            self.shows.append(
+                _Show(
+                    len(self.paints),
+                    [],
+                    state.font_size * math.hypot(placed[2], placed[3]),
+                    state.fill,
+                    state.stroke,
+                    state.mode,
+                    True,
+                    state.overprint,
+                    where,
+                    index,
+                    text_object,
+                    operands,
+                    state.font,
+                )
+            )
             return tm
         metrics = self._font_metrics(state.font)
         advance = 0.0
@@ -927,26 +1035,47 @@ class _Painter:
         low, high = state.rise + 0.15 * state.font_size, state.rise + 0.5 * state.font_size
         # Two rows of points, an em apart along the line (a ground changing under a
         # text changes over more than an em), at least both ends.
-        count = max(2, min(_MAX_SAMPLES // 2,
-                           math.ceil(abs(advance) / max(state.font_size, 1e-6)) + 1))
-        points = [apply(placed, advance * (0.02 + 0.96 * i / (count - 1)), y)
-                  for i in range(count) for y in (low, high)]
+        count = max(
+            2, min(_MAX_SAMPLES // 2, math.ceil(abs(advance) / max(state.font_size, 1e-6)) + 1)
+        )
+        points = [
+            apply(placed, advance * (0.02 + 0.96 * i / (count - 1)), y)
+            for i in range(count)
+            for y in (low, high)
+        ]
         points = [p for p in points if all(c.contains(*p) for c in state.clips)]
         if points and state.mode not in (3, 7):
-            opaque = not state.blended and state.fill_alpha >= 1.0 and (
-                state.mode not in _STROKE_MODES or state.stroke_alpha >= 1.0)
-            self.shows.append(_Show(len(self.paints), points, size, state.fill, state.stroke,
-                                    state.mode, opaque, state.overprint, where, index,
-                                    text_object, operands, state.font))
+            opaque = (
+                not state.blended
+                and state.fill_alpha >= 1.0
+                and (state.mode not in _STROKE_MODES or state.stroke_alpha >= 1.0)
+            )
+            self.shows.append(
+                _Show(
+                    len(self.paints),
+                    points,
+                    size,
+                    state.fill,
+                    state.stroke,
+                    state.mode,
+                    opaque,
+                    state.overprint,
+                    where,
+                    index,
+                    text_object,
+                    operands,
+                    state.font,
+                )
+            )
         return multiply((1, 0, 0, 1, advance, 0), tm)
 
-    def _do(self, operands: Sequence[object], resources: object, state: _State,
-            where: str) -> None:
+    def _do(self, operands: Sequence[object], resources: object, state: _State, where: str) -> None:
         if not operands or not isinstance(resources, pikepdf.Dictionary):
             return
         xobjects = resources.get("/XObject")
-        xobject = xobjects.get(str(operands[0])) \
-            if isinstance(xobjects, pikepdf.Dictionary) else None
+        xobject = (
+            xobjects.get(str(operands[0])) if isinstance(xobjects, pikepdf.Dictionary) else None
+        )
         if not isinstance(xobject, pikepdf.Stream):
             return
         if xobject.get("/Subtype") == "/Image":
@@ -958,18 +1087,21 @@ class _Painter:
         """An image covers the unit square of the CTM; a stencil mask paints the fill
         colour."""
         ctm = state.ctm
-        region = _Region.of([[apply(ctm, 0, 0), apply(ctm, 1, 0), apply(ctm, 1, 1),
-                              apply(ctm, 0, 1)]], False)
+        region = _Region.of(
+            [[apply(ctm, 0, 0), apply(ctm, 1, 0), apply(ctm, 1, 1), apply(ctm, 0, 1)]], False
+        )
         if region is None:
             return
         stencil = image is not None and bool(image.get("/ImageMask", False))
-        colour: Ground = _ground(state.fill, state.fill_alpha >= 1.0 and not state.blended) \
-            if stencil else what
+        colour: Ground = (
+            _ground(state.fill, state.fill_alpha >= 1.0 and not state.blended) if stencil else what
+        )
         plain = not (stencil or state.blended or state.fill_alpha < 1.0)  # its pixels show
         self.paints.append(_Paint(region, state.clips, colour, image if plain else None, ctm))
 
-    def _form(self, name: str, form: pikepdf.Stream, resources: object, state: _State,
-              where: str) -> None:
+    def _form(
+        self, name: str, form: pikepdf.Stream, resources: object, state: _State, where: str
+    ) -> None:
         """A form: its matrix, bounding box (a clip) and resources; each form is read
         in every place it is drawn, never inside itself."""
         if form.objgen in self._walking or len(self._walking) >= _MAX_DEPTH:
@@ -981,9 +1113,17 @@ class _Painter:
         box = _numbers(list(form.get("/BBox", [])))
         if box is not None and len(box) == 4:
             x0, y0, x1, y1 = box
-            region = _Region.of([[apply(inner.ctm, x0, y0), apply(inner.ctm, x1, y0),
-                                  apply(inner.ctm, x1, y1), apply(inner.ctm, x0, y1)]],
-                                False)
+            region = _Region.of(
+                [
+                    [
+                        apply(inner.ctm, x0, y0),
+                        apply(inner.ctm, x1, y0),
+                        apply(inner.ctm, x1, y1),
+                        apply(inner.ctm, x0, y1),
+                    ]
+                ],
+                False,
+            )
             if region is not None:
                 inner.clips = (*inner.clips, region)
         if "/Group" in form:
@@ -992,8 +1132,7 @@ class _Painter:
         try:
             instructions = pikepdf.parse_content_stream(form, self.operators)
             label = f"form {name}" if where == "page content" else f"form {name} in {where}"
-            self._walk(instructions, form.get("/Resources", resources), inner, label,
-                       top=False)
+            self._walk(instructions, form.get("/Resources", resources), inner, label, top=False)
         except pikepdf.PdfError:
             pass
         finally:
@@ -1002,8 +1141,11 @@ class _Painter:
 
 def _black(colour: _Colour) -> bool:
     """Pure black: DeviceCMYK 0 0 0 1."""
-    return colour.space == "cmyk" and len(colour.values) == 4 and all(
-        abs(v - b) < 1e-6 for v, b in zip(colour.values, _BLACK, strict=True))
+    return (
+        colour.space == "cmyk"
+        and len(colour.values) == 4
+        and all(abs(v - b) < 1e-6 for v, b in zip(colour.values, _BLACK, strict=True))
+    )
 
 
 def _white(colour: _Colour) -> bool:
@@ -1025,10 +1167,10 @@ def _along(box: Box) -> list[Point]:
     x0, y0, x1, y1 = box
     count = 8
     if x1 - x0 >= y1 - y0:
-        return [(x0 + (x1 - x0) * (0.02 + 0.96 * i / (count - 1)), (y0 + y1) / 2)
-                for i in range(count)]
-    return [((x0 + x1) / 2, y0 + (y1 - y0) * (0.02 + 0.96 * i / (count - 1)))
-            for i in range(count)]
+        return [
+            (x0 + (x1 - x0) * (0.02 + 0.96 * i / (count - 1)), (y0 + y1) / 2) for i in range(count)
+        ]
+    return [((x0 + x1) / 2, y0 + (y1 - y0) * (0.02 + 0.96 * i / (count - 1))) for i in range(count)]
 
 
 # ------------------------------------------------------------------------ overprint
@@ -1111,8 +1253,12 @@ def _text_end(instructions: Sequence[Any], start: int) -> int | None:
     return None
 
 
-def _rewrite(page: pikepdf.Page, instructions: Sequence[Any], before: dict[int, list[str]],
-             after: dict[int, list[str]]) -> None:
+def _rewrite(
+    page: pikepdf.Page,
+    instructions: Sequence[Any],
+    before: dict[int, list[str]],
+    after: dict[int, list[str]],
+) -> None:
     """Write the content again with the overprint states inserted (a restore followed
     at once by the next overprint is left out: the black simply goes on overprinting),
     and add those states to the page's resources."""
@@ -1146,8 +1292,7 @@ def _rewrite(page: pikepdf.Page, instructions: Sequence[Any], before: dict[int, 
         states = resources.ExtGState = pikepdf.Dictionary()
     for name in sorted(used):
         stroke, fill, mode = name[-3] == "1", name[-2] == "1", int(name[-1])
-        states[name] = pikepdf.Dictionary(Type=pikepdf.Name.ExtGState, OP=stroke, op=fill,
-                                          OPM=mode)
+        states[name] = pikepdf.Dictionary(Type=pikepdf.Name.ExtGState, OP=stroke, op=fill, OPM=mode)
     page.contents_coalesce()  # one stream (a page's own, written in place)
     page.obj.Contents.write(pikepdf.unparse_content_stream(out))
 
@@ -1156,8 +1301,10 @@ def _rewrite(page: pikepdf.Page, instructions: Sequence[Any], before: dict[int, 
 
 
 #: What :class:`TextCheck` reads first: the text, its colour, size and font, and the forms.
-_TEXT_OPERATORS = ("q Q cm cs CS sc SC scn SCN k K g G rg RG gs BT ET Tc Tw Tz TL Ts Tr Tf "
-                   "Td TD T* Tm Tj TJ ' \" Do")
+_TEXT_OPERATORS = (
+    "q Q cm cs CS sc SC scn SCN k K g G rg RG gs BT ET Tc Tw Tz TL Ts Tr Tf "
+    "Td TD T* Tm Tj TJ ' \" Do"
+)
 
 
 _SIZE_SLACK = 0.005
@@ -1167,8 +1314,9 @@ sizes in CSS pixels scaled by 0.75, so that 8 pt comes out as 7.9999997."""
 
 def _small_white(show: _Show) -> bool:
     """Text filled in paper white, smaller than :data:`SMALL_TEXT_PT`."""
-    return show.size < SMALL_TEXT_PT - _SIZE_SLACK and show.mode in _FILL_MODES \
-        and _white(show.fill)
+    return (
+        show.size < SMALL_TEXT_PT - _SIZE_SLACK and show.mode in _FILL_MODES and _white(show.fill)
+    )
 
 
 def _ink_count(ground: Ground) -> int:
@@ -1177,8 +1325,11 @@ def _ink_count(ground: Ground) -> int:
 
 
 def _inks(colour: tuple[float, ...]) -> str:
-    named = [f"{ink} {round(value * 100):g}" for ink, value in zip("CMYK", colour, strict=False)
-             if value > 1e-6]
+    named = [
+        f"{ink} {round(value * 100):g}"
+        for ink, value in zip("CMYK", colour, strict=False)
+        if value > 1e-6
+    ]
     return " ".join(named) + " %"
 
 
@@ -1194,10 +1345,12 @@ def _knockout(painter: _Painter, show: _Show) -> str | None:
         if _ink_count(worst) < 2:
             return None
         ground_text = f"{_ink_count(worst)} inks ({_inks(worst)})"  # type: ignore[arg-type]
-    return (f"white text of {show.size:.1f} pt knocked out of {ground_text} in "
-            f"{show.where}: it misregisters on press (coloured fringes, filled "
-            f"counters); print it at {SMALL_TEXT_PT:g} pt or more, or its ground in "
-            "one ink (K only, say), or the text in black")
+    return (
+        f"white text of {show.size:.1f} pt knocked out of {ground_text} in "
+        f"{show.where}: it misregisters on press (coloured fringes, filled "
+        f"counters); print it at {SMALL_TEXT_PT:g} pt or more, or its ground in "
+        "one ink (K only, say), or the text in black"
+    )
 
 
 def knockouts(page: pikepdf.Page) -> list[str]:
@@ -1268,8 +1421,9 @@ def intent_profile(pdf: pikepdf.Pdf) -> bytes | None:
         if not isinstance(intents, pikepdf.Array):
             return None
         for intent in intents:
-            profile = intent.get("/DestOutputProfile") \
-                if isinstance(intent, pikepdf.Dictionary) else None
+            profile = (
+                intent.get("/DestOutputProfile") if isinstance(intent, pikepdf.Dictionary) else None
+            )
             if isinstance(profile, pikepdf.Stream) and int(profile.get("/N", 0)) == 4:
                 return profile.read_bytes()
     except (pikepdf.PdfError, ValueError, TypeError, AttributeError):
@@ -1283,8 +1437,13 @@ def _lab(icc: bytes) -> ImageCms.ImageCmsTransform | None:
     once per profile (about 15 ms), None when LittleCMS cannot use the profile."""
     try:
         source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
-        return ImageCms.buildTransform(source, ImageCms.createProfile("LAB"), "CMYK", "LAB",
-                                       ImageCms.Intent.RELATIVE_COLORIMETRIC)
+        return ImageCms.buildTransform(
+            source,
+            ImageCms.createProfile("LAB"),
+            "CMYK",
+            "LAB",
+            ImageCms.Intent.RELATIVE_COLORIMETRIC,
+        )
     except (OSError, ImageCms.PyCMSError):
         return None
 
@@ -1296,11 +1455,9 @@ def _naive_lightness(pixel: bytes) -> float:
     linear = []
     for value in pixel[:3]:
         channel = (1 - value / 255) * black
-        linear.append(channel / 12.92 if channel <= 0.04045
-                      else ((channel + 0.055) / 1.055) ** 2.4)
+        linear.append(channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4)
     luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-    cube = luminance ** (1 / 3) if luminance > 216 / 24389 else (
-        luminance * 24389 / 27 + 16) / 116
+    cube = luminance ** (1 / 3) if luminance > 216 / 24389 else (luminance * 24389 / 27 + 16) / 116
     return 116 * cube - 16
 
 
@@ -1354,8 +1511,12 @@ def _cmyk_image(image: pikepdf.Object) -> bool:
         four = isinstance(space[1], pikepdf.Stream) and int(space[1].get("/N", 0)) == 4
     else:
         four = space == "/DeviceCMYK"
-    return (four and int(image.get("/BitsPerComponent", 8)) == 8
-            and "/SMask" not in image and "/Mask" not in image)
+    return (
+        four
+        and int(image.get("/BitsPerComponent", 8)) == 8
+        and "/SMask" not in image
+        and "/Mask" not in image
+    )
 
 
 #: Images decoded, by their bytes' and dictionary's digest and the reduction factor.
@@ -1396,8 +1557,13 @@ def _decode(image: pikepdf.Stream, raw: bytes, factor: int) -> Image.Image | Non
     width, height = int(image.Width), int(image.Height)
     try:
         filters = image.get("/Filter")
-        names = [str(f) for f in filters] if isinstance(filters, pikepdf.Array) else \
-            [str(filters)] if filters is not None else []
+        names = (
+            [str(f) for f in filters]
+            if isinstance(filters, pikepdf.Array)
+            else [str(filters)]
+            if filters is not None
+            else []
+        )
         if names == ["/DCTDecode"]:
             picture = Image.open(io.BytesIO(raw))
             if picture.mode != "CMYK":
@@ -1409,15 +1575,22 @@ def _decode(image: pikepdf.Stream, raw: bytes, factor: int) -> Image.Image | Non
             data = image.read_bytes()
             if len(data) < width * height * 4:
                 return None
-            picture = Image.frombytes("CMYK", (width, height), data[:width * height * 4])
+            picture = Image.frombytes("CMYK", (width, height), data[: width * height * 4])
             picture = picture.reduce(factor) if factor > 1 else picture
             inverted = False
         decode = _numbers(list(image.get("/Decode", [])))
         if decode and len(decode) >= 2 and decode[0] > decode[1]:
             inverted = not inverted
         return picture.point(lambda v: 255 - v) if inverted else picture
-    except (pikepdf.PdfError, OSError, ValueError, TypeError, KeyError, AttributeError,
-            Image.DecompressionBombError):
+    except (
+        pikepdf.PdfError,
+        OSError,
+        ValueError,
+        TypeError,
+        KeyError,
+        AttributeError,
+        Image.DecompressionBombError,
+    ):
         return None
 
 
@@ -1438,8 +1611,9 @@ def _bold(show: _Show) -> bool:
         descendants = font.get("/DescendantFonts")
         described = descendants[0] if isinstance(descendants, pikepdf.Array) else font
         descriptor = described.get("/FontDescriptor")
-        weight = descriptor.get("/FontWeight") if isinstance(descriptor, pikepdf.Dictionary) \
-            else None
+        weight = (
+            descriptor.get("/FontWeight") if isinstance(descriptor, pikepdf.Dictionary) else None
+        )
         return weight is not None and float(weight) >= _BOLD_WEIGHT
     except (pikepdf.PdfError, TypeError, ValueError, IndexError, AttributeError):
         return False
@@ -1458,8 +1632,9 @@ def _unicode(font: pikepdf.Object | None) -> dict[int, str]:
         return found
 
     def text(value: object) -> str:
-        return bytes(value).decode("utf-16-be", "replace") \
-            if isinstance(value, pikepdf.String) else ""
+        return (
+            bytes(value).decode("utf-16-be", "replace") if isinstance(value, pikepdf.String) else ""
+        )
 
     for instruction in instructions:
         operands = list(instruction.operands)
@@ -1468,8 +1643,7 @@ def _unicode(font: pikepdf.Object | None) -> dict[int, str]:
                 if isinstance(code, pikepdf.String):
                     found[int.from_bytes(bytes(code), "big")] = text(value)
             continue
-        for start, end, value in zip(operands[0::3], operands[1::3], operands[2::3],
-                                     strict=False):
+        for start, end, value in zip(operands[0::3], operands[1::3], operands[2::3], strict=False):
             if not (isinstance(start, pikepdf.String) and isinstance(end, pikepdf.String)):
                 continue
             first, last = int.from_bytes(bytes(start), "big"), int.from_bytes(bytes(end), "big")
@@ -1503,18 +1677,25 @@ class _Reversed:
             piece = " ".join(text.split())
             if not piece:
                 continue
-            if joined and not joined.endswith(" ") and not text[:1].isspace() \
-                    and piece[0] not in ",.;:!?)»’":
+            if (
+                joined
+                and not joined.endswith(" ")
+                and not text[:1].isspace()
+                and piece[0] not in ",.;:!?)»’"
+            ):
                 joined += " "
             joined += piece + (" " if text[-1:].isspace() else "")
         joined = joined.strip()
         quoted = f"'{_excerpt(joined)}' " if joined else ""
         runs = f" ({len(self.texts)} runs of text)" if len(self.texts) > 1 else ""
         cure = f"print it at {floor:g} pt or more" + (
-            "" if self.bold else f", or bold at {REVERSED_BOLD_PT:g} pt or more")
-        return (f"reversed {'bold ' if self.bold else ''}text under {floor:g} pt: {quoted}"
-                f"at {self.size:.1f} pt{runs}, light ({_span(self.light)}) on dark "
-                f"({_span(self.dark)}): the ink spreads into its thin strokes; {cure}")
+            "" if self.bold else f", or bold at {REVERSED_BOLD_PT:g} pt or more"
+        )
+        return (
+            f"reversed {'bold ' if self.bold else ''}text under {floor:g} pt: {quoted}"
+            f"at {self.size:.1f} pt{runs}, light ({_span(self.light)}) on dark "
+            f"({_span(self.dark)}): the ink spreads into its thin strokes; {cure}"
+        )
 
 
 def _excerpt(text: str) -> str:
@@ -1522,7 +1703,7 @@ def _excerpt(text: str) -> str:
     the second half, with an ellipsis when cut."""
     if len(text) <= EXCERPT_CHARS:
         return text
-    cut = text[:EXCERPT_CHARS + 1]
+    cut = text[: EXCERPT_CHARS + 1]
     space = cut.rfind(" ")
     return (cut[:space] if space > EXCERPT_CHARS // 2 else cut[:EXCERPT_CHARS]).rstrip() + "…"
 
@@ -1575,33 +1756,40 @@ class TextCheck:
                 knocked[message] = knocked.get(message, 0) + 1
             if self._small_light(show):
                 self._reversed(painter, show, reversed_texts)
-        return ([("knockout", m if n == 1 else f"{m} ({n} times)") for m, n in knocked.items()]
-                + [("reversed", found.message()) for found in reversed_texts.values()])
+        return [("knockout", m if n == 1 else f"{m} ({n} times)") for m, n in knocked.items()] + [
+            ("reversed", found.message()) for found in reversed_texts.values()
+        ]
 
     def _small_light(self, show: _Show) -> bool:
         """A text that may be reversed: filled, opaque, in DeviceCMYK, under
         :data:`REVERSED_PT`, and light enough to be that much lighter than a ground."""
-        return (self.reversed_text and show.size < REVERSED_PT - _SIZE_SLACK and show.opaque
-                and show.mode in _FILL_MODES and show.fill.space == "cmyk"
-                and len(show.fill.values) == 4
-                and self.lightness.colour(show.fill.values) >= REVERSED_CONTRAST)
+        return (
+            self.reversed_text
+            and show.size < REVERSED_PT - _SIZE_SLACK
+            and show.opaque
+            and show.mode in _FILL_MODES
+            and show.fill.space == "cmyk"
+            and len(show.fill.values) == 4
+            and self.lightness.colour(show.fill.values) >= REVERSED_CONTRAST
+        )
 
-    def _reversed(self, painter: _Painter, show: _Show,
-                  found: dict[tuple[float, bool], _Reversed]) -> None:
+    def _reversed(
+        self, painter: _Painter, show: _Show, found: dict[tuple[float, bool], _Reversed]
+    ) -> None:
         """Add ``show`` to the page's reversed texts when it is one."""
         bold = _bold(show)
         if show.size >= (REVERSED_BOLD_PT if bold else REVERSED_PT) - _SIZE_SLACK:
             return
-        pixels = [p for p in (self._under(painter, show, x, y) for x, y in show.points)
-                  if p is not None]
+        pixels = [
+            p for p in (self._under(painter, show, x, y) for x, y in show.points) if p is not None
+        ]
         if not pixels:
             return
         ground = statistics.median(self.lightness.of(pixels))
         light = self.lightness.colour(show.fill.values)
         if light - ground < REVERSED_CONTRAST:
             return
-        group = found.setdefault((round(show.size, 1), bold),
-                                 _Reversed(round(show.size, 1), bold))
+        group = found.setdefault((round(show.size, 1), bold), _Reversed(round(show.size, 1), bold))
         group.texts.append(self._text(show))
         group.light.append(light)
         group.dark.append(ground)
@@ -1650,9 +1838,8 @@ class TextCheck:
                 if isinstance(item, pikepdf.String):
                     data = bytes(item)
                     for i in range(0, len(data) - step + 1, step):
-                        code = int.from_bytes(data[i:i + step], "big")
-                        text.append(table.get(code, "" if two_byte or code < 32
-                                              else chr(code)))
+                        code = int.from_bytes(data[i : i + step], "big")
+                        text.append(table.get(code, "" if two_byte or code < 32 else chr(code)))
                 elif (_numbers([item]) or [0])[0] < -250:  # a gap as wide as a space
                     text.append(" ")
         return "".join(text)

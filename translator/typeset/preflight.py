@@ -96,29 +96,74 @@ INK_ROUNDING = 2
 channels to 8 bits, so a colour exactly at the limit may come out up to 2 levels
 (0.8 %) over it."""
 
-CODES = ("unreadable", "intent", "boxes", "colour", "font", "resolution", "ink", "knockout",
-         "reversed")
+CODES = (
+    "unreadable",
+    "intent",
+    "boxes",
+    "colour",
+    "font",
+    "resolution",
+    "ink",
+    "knockout",
+    "reversed",
+)
 #: The page labels ``translator build`` gives print-and-play sheets: such a page is
 #: checked as a sheet (paper, with cards placed on it), not as a card.
 SHEET_LABEL = re.compile(r"^sheet \d+( back)?$")
 _SUBSET = re.compile(r"^[A-Z]{6}\+")
 _PROCESS_COLORANTS = frozenset({"/Cyan", "/Magenta", "/Yellow", "/Black", "/All", "/None"})
-_ABBREVIATIONS = {"/G": "/DeviceGray", "/RGB": "/DeviceRGB", "/CMYK": "/DeviceCMYK",
-                  "/I": "/Indexed"}
-_DEVICE_OPERATORS = {"rg": "DeviceRGB fill", "RG": "DeviceRGB stroke",
-                     "g": "DeviceGray fill", "G": "DeviceGray stroke"}
+_ABBREVIATIONS = {
+    "/G": "/DeviceGray",
+    "/RGB": "/DeviceRGB",
+    "/CMYK": "/DeviceCMYK",
+    "/I": "/Indexed",
+}
+_DEVICE_OPERATORS = {
+    "rg": "DeviceRGB fill",
+    "RG": "DeviceRGB stroke",
+    "g": "DeviceGray fill",
+    "G": "DeviceGray stroke",
+}
 #: Operators that choose a fill or a stroke colour space (k and K: DeviceCMYK; sc and
 #: scn alone set a colour in the current space, DeviceGray until one is chosen).
 _SETS_FILL = frozenset({"k", "cs", "rg", "g"})
 _SETS_STROKE = frozenset({"K", "CS", "RG", "G"})
 #: Painting operators, and whether they use the fill and the stroke colour.
-_PAINTS = {"f": (True, False), "F": (True, False), "f*": (True, False),
-           "S": (False, True), "s": (False, True), "B": (True, True), "B*": (True, True),
-           "b": (True, True), "b*": (True, True), "Tj": (True, False),
-           "TJ": (True, False), "'": (True, False), '"': (True, False)}
-_OPERATORS = frozenset({"q", "Q", "cm", "cs", "CS", "scn", "SCN", "sh", "Do", "Tf", "gs",
-                        "INLINE IMAGE", *_DEVICE_OPERATORS, *_SETS_FILL, *_SETS_STROKE,
-                        *_PAINTS})
+_PAINTS = {
+    "f": (True, False),
+    "F": (True, False),
+    "f*": (True, False),
+    "S": (False, True),
+    "s": (False, True),
+    "B": (True, True),
+    "B*": (True, True),
+    "b": (True, True),
+    "b*": (True, True),
+    "Tj": (True, False),
+    "TJ": (True, False),
+    "'": (True, False),
+    '"': (True, False),
+}
+_OPERATORS = frozenset(
+    {
+        "q",
+        "Q",
+        "cm",
+        "cs",
+        "CS",
+        "scn",
+        "SCN",
+        "sh",
+        "Do",
+        "Tf",
+        "gs",
+        "INLINE IMAGE",
+        *_DEVICE_OPERATORS,
+        *_SETS_FILL,
+        *_SETS_STROKE,
+        *_PAINTS,
+    }
+)
 _PAGE = "page content"
 #: The operators the parser returns (qpdf filters them, far faster than Python): inline
 #: images come through only when BI, ID and EI are all named.
@@ -233,8 +278,9 @@ def _family_fault(space: pikepdf.Array, resources: object, depth: int) -> Fault 
     return ("error", family[1:])
 
 
-def _colorant_fault(family: str, space: pikepdf.Array, resources: object,
-                    depth: int) -> Fault | None:
+def _colorant_fault(
+    family: str, space: pikepdf.Array, resources: object, depth: int
+) -> Fault | None:
     """A Separation or DeviceN space: its alternate must be CMYK; an ink other than the
     process four (or /All, /None) is a spot colour, a warning."""
     names = [space[1]] if family == "/Separation" else list(space[1])
@@ -244,8 +290,11 @@ def _colorant_fault(family: str, space: pikepdf.Array, resources: object,
         return ("error", f"{family[1:]} {label} with a {fault[1]} alternate")
     spots = [str(n) for n in names if str(n) not in _PROCESS_COLORANTS]
     if spots:
-        return ("warning", f"spot colour {' '.join(spots)}, printed as its CMYK "
-                           "alternate unless the printer has the ink")
+        return (
+            "warning",
+            f"spot colour {' '.join(spots)}, printed as its CMYK "
+            "alternate unless the printer has the ink",
+        )
     return None
 
 
@@ -261,12 +310,16 @@ def _font_faults(key: str, font: object) -> list[Fault]:
     base = str(font.get("/BaseFont", "/(unnamed)"))[1:]
     described = font
     descendants = font.get("/DescendantFonts")
-    if font.get("/Subtype") == "/Type0" and isinstance(descendants, pikepdf.Array) \
-            and len(descendants) > 0:
+    if (
+        font.get("/Subtype") == "/Type0"
+        and isinstance(descendants, pikepdf.Array)
+        and len(descendants) > 0
+    ):
         described = descendants[0]
     descriptor = described.get("/FontDescriptor")
     embedded = isinstance(descriptor, pikepdf.Dictionary) and any(
-        k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+        k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")
+    )
     if not embedded:
         return [("error", f"font {key} {base} is not embedded")]
     if not _SUBSET.match(base):
@@ -331,8 +384,10 @@ class _ContentChecker:
         self._walk(self._page_instructions(page), resources, IDENTITY, _PAGE, IDENTITY)
         self._colours = None
         self._annotations(page.obj)
-        return [(code, severity, message if count == 1 else f"{message} ({count} times)")
-                for (code, severity, message), count in self._found.items()]
+        return [
+            (code, severity, message if count == 1 else f"{message} ({count} times)")
+            for (code, severity, message), count in self._found.items()
+        ]
 
     def _add(self, code: str, severity: str, message: str) -> None:
         key = (code, severity, message)
@@ -349,8 +404,7 @@ class _ContentChecker:
         return self._cached(key, lambda: pikepdf.parse_content_stream(page, _WANTED))
 
     def _stream_instructions(self, stream: pikepdf.Object) -> Instructions:
-        return self._cached((stream.objgen,),
-                            lambda: pikepdf.parse_content_stream(stream, _WANTED))
+        return self._cached((stream.objgen,), lambda: pikepdf.parse_content_stream(stream, _WANTED))
 
     def _cached(self, key: tuple, parse: Callable[[], list]) -> Instructions:
         """The operators that matter here, parsed once per stream (direct objects, whose
@@ -364,8 +418,14 @@ class _ContentChecker:
 
     # -- the interpreter
 
-    def _walk(self, instructions: Instructions, resources: object, ctm: Matrix | None,
-              where: str, base: Matrix | None) -> None:
+    def _walk(
+        self,
+        instructions: Instructions,
+        resources: object,
+        ctm: Matrix | None,
+        where: str,
+        base: Matrix | None,
+    ) -> None:
         """Interpret ``instructions``: ``ctm`` is None where sizes mean nothing (glyphs,
         soft masks, annotations), ``base`` is the space patterns are relative to."""
         saved: list[Matrix | None] = []
@@ -413,11 +473,21 @@ class _ContentChecker:
         elif op in _PAINTS:
             fill, stroke = _PAINTS[op]
             if (fill and not colours[0]) or (stroke and not colours[1]):
-                self._add("colour", "error", f"{op} paints in the initial DeviceGray "
-                          f"(no colour chosen before it) in {where}")
+                self._add(
+                    "colour",
+                    "error",
+                    f"{op} paints in the initial DeviceGray "
+                    f"(no colour chosen before it) in {where}",
+                )
 
-    def _walk_apart(self, instructions: Instructions, resources: object,
-                    ctm: Matrix | None, where: str, base: Matrix | None) -> None:
+    def _walk_apart(
+        self,
+        instructions: Instructions,
+        resources: object,
+        ctm: Matrix | None,
+        where: str,
+        base: Matrix | None,
+    ) -> None:
         """:meth:`_walk` what does not paint with the page's colours (patterns, glyphs,
         soft masks, annotations: each their own state), without the default-colour
         check."""
@@ -438,8 +508,7 @@ class _ContentChecker:
             shown = f"{op} {name}" if fault[1] == name[1:] else f"{op} {name} ({fault[1]})"
             self._add("colour", fault[0], f"{shown} in {where}")
 
-    def _pattern(self, name: str, resources: object, where: str,
-                 base: Matrix | None) -> None:
+    def _pattern(self, name: str, resources: object, where: str, base: Matrix | None) -> None:
         pattern = _lookup(resources, "/Pattern", name)
         if not isinstance(pattern, pikepdf.Object) or not self._first(("pattern", pattern)):
             return
@@ -451,8 +520,13 @@ class _ContentChecker:
             return
         if isinstance(pattern, pikepdf.Stream):
             ctm = None if base is None else multiply(_matrix(pattern.get("/Matrix")), base)
-            self._walk_apart(self._stream_instructions(pattern),
-                             pattern.get("/Resources", resources), ctm, label, ctm)
+            self._walk_apart(
+                self._stream_instructions(pattern),
+                pattern.get("/Resources", resources),
+                ctm,
+                label,
+                ctm,
+            )
 
     def _shading(self, operands: list, resources: object, where: str) -> None:
         if not operands:
@@ -473,8 +547,9 @@ class _ContentChecker:
         elif xobject.get("/Subtype") == "/Form":
             self._form(name, xobject, resources, ctm, where)
 
-    def _image(self, label: str, image: pikepdf.Object, resources: object,
-               ctm: Matrix | None, where: str) -> None:
+    def _image(
+        self, label: str, image: pikepdf.Object, resources: object, ctm: Matrix | None, where: str
+    ) -> None:
         """An image's colour space (a stencil mask has none: it paints the fill colour)
         and its resolution as drawn: the CTM maps the unit square onto the page."""
         if not image.get("/ImageMask", False):
@@ -490,18 +565,23 @@ class _ContentChecker:
         ppi_x, ppi_y = width / drawn_x, height / drawn_y
         if round(min(ppi_x, ppi_y)) < self.min_ppi:
             # The pixels and the size on the page: what to look for in the artwork.
-            self._add("resolution", "error",
-                      f"{label} ({width:.0f} x {height:.0f} px over {drawn_x * 25.4:.1f} x "
-                      f"{drawn_y * 25.4:.1f} mm) is {ppi_x:.0f} x {ppi_y:.0f} ppi, "
-                      f"below {self.min_ppi:g}{_suffix(where)}")
+            self._add(
+                "resolution",
+                "error",
+                f"{label} ({width:.0f} x {height:.0f} px over {drawn_x * 25.4:.1f} x "
+                f"{drawn_y * 25.4:.1f} mm) is {ppi_x:.0f} x {ppi_y:.0f} ppi, "
+                f"below {self.min_ppi:g}{_suffix(where)}",
+            )
 
-    def _inline_image(self, operands: list, resources: object, ctm: Matrix | None,
-                      where: str) -> None:
+    def _inline_image(
+        self, operands: list, resources: object, ctm: Matrix | None, where: str
+    ) -> None:
         if operands and isinstance(operands[0], pikepdf.PdfInlineImage):
             self._image("inline image", operands[0].obj, resources, ctm, where)
 
-    def _form(self, name: str, form: pikepdf.Object, resources: object,
-              ctm: Matrix | None, where: str) -> None:
+    def _form(
+        self, name: str, form: pikepdf.Object, resources: object, ctm: Matrix | None, where: str
+    ) -> None:
         """A form draws in its own space (/Matrix x CTM) with its own resources (or,
         in old files, its parent's); a form that draws itself is walked once."""
         if form.objgen in self._walking:
@@ -547,8 +627,7 @@ class _ContentChecker:
         if font.get("/Subtype") == "/Type3":
             self._type3(key, font, resources, where)
 
-    def _type3(self, key: str, font: pikepdf.Dictionary, resources: object,
-               where: str) -> None:
+    def _type3(self, key: str, font: pikepdf.Dictionary, resources: object, where: str) -> None:
         """A Type3 glyph is a content stream: it may set colours too."""
         procs = font.get("/CharProcs")
         if not isinstance(procs, pikepdf.Dictionary):
@@ -557,8 +636,9 @@ class _ContentChecker:
         label = _within(where, f"Type3 font {key}")
         for proc in procs.values():
             if isinstance(proc, pikepdf.Stream):
-                self._walk_apart(self._stream_instructions(proc), glyph_resources, None,
-                                 label, None)
+                self._walk_apart(
+                    self._stream_instructions(proc), glyph_resources, None, label, None
+                )
 
     def _graphics_state(self, operands: list, resources: object, where: str) -> None:
         """A soft mask's group is content too: checked like any (colour only)."""
@@ -574,8 +654,7 @@ class _ContentChecker:
         label = _within(where, f"soft mask of {operands[0]}")
         group_resources = group.get("/Resources", resources)
         self._group(group, f"{label} group", group_resources)
-        self._walk_apart(self._stream_instructions(group), group_resources, None, label,
-                         None)
+        self._walk_apart(self._stream_instructions(group), group_resources, None, label, None)
 
     def _annotations(self, page: pikepdf.Dictionary) -> None:
         """Printed annotations (flag Print, not Hidden) draw their normal appearance."""
@@ -592,8 +671,7 @@ class _ContentChecker:
             label = f"annotation {str(annot.get('/Subtype', '/?'))[1:]}"
             resources = appearance.get("/Resources")
             self._group(appearance, f"transparency group of {label}", resources)
-            self._walk_apart(self._stream_instructions(appearance), resources, None, label,
-                             None)
+            self._walk_apart(self._stream_instructions(appearance), resources, None, label, None)
 
     def _first(self, key: tuple[str, pikepdf.Object]) -> bool:
         """True the first time this page meets an object (patterns, glyphs, masks are
@@ -646,8 +724,9 @@ def _image_fault(image: pikepdf.Object, resources: object) -> Fault | None:
     if space is not None:
         return _space_fault(space, resources)
     filters = image.get("/Filter")
-    if filters == "/JPXDecode" or (isinstance(filters, pikepdf.Array)
-                                   and "/JPXDecode" in [str(f) for f in filters]):
+    if filters == "/JPXDecode" or (
+        isinstance(filters, pikepdf.Array) and "/JPXDecode" in [str(f) for f in filters]
+    ):
         return ("warning", "JPEG 2000 colour space inside the image, not checked")
     return ("error", "no colour space")
 
@@ -682,8 +761,11 @@ def _box_faults(page: pikepdf.Dictionary, size: CardSize | None) -> list[str]:
     sheets (``size`` None), TrimBox inside BleedBox inside MediaBox."""
     media = pdf_box(_inherited(page, "/MediaBox"))
     trim, bleed = pdf_box(page.get("/TrimBox")), pdf_box(page.get("/BleedBox"))
-    faults = [f"no {name}" for name, box in
-              (("MediaBox", media), ("TrimBox", trim), ("BleedBox", bleed)) if box is None]
+    faults = [
+        f"no {name}"
+        for name, box in (("MediaBox", media), ("TrimBox", trim), ("BleedBox", bleed))
+        if box is None
+    ]
     if media is None or trim is None or bleed is None:
         return faults
     if size is not None:
@@ -719,8 +801,11 @@ def _sheet_faults(page: pikepdf.Page, size: CardSize) -> list[str]:
         elif op == "Do" and operands:
             name = str(operands[0])
             form = _lookup(resources, "/XObject", name)
-            box = pdf_box(form.get("/BBox")) if isinstance(form, pikepdf.Stream) \
-                and form.get("/Subtype") == "/Form" else None
+            box = (
+                pdf_box(form.get("/BBox"))
+                if isinstance(form, pikepdf.Stream) and form.get("/Subtype") == "/Form"
+                else None
+            )
             if box is None:
                 continue  # an image, or not a card
             placed = _placed(box, multiply(_matrix(form.get("/Matrix")), ctm))
@@ -730,16 +815,20 @@ def _sheet_faults(page: pikepdf.Page, size: CardSize) -> list[str]:
             bleed = size.bleed / MM_PER_PT
             trim = (placed[0] + bleed, placed[1] + bleed, placed[2] - bleed, placed[3] - bleed)
             if not _inside(trim, media):
-                faults.append(f"the card {name} at {_mm(trim[0] - media[0]):.1f}, "
-                              f"{_mm(media[3] - trim[3]):.1f} mm from the top left is cut "
-                              f"off by the sheet's edge (its trim {_show(trim)})")
+                faults.append(
+                    f"the card {name} at {_mm(trim[0] - media[0]):.1f}, "
+                    f"{_mm(media[3] - trim[3]):.1f} mm from the top left is cut "
+                    f"off by the sheet's edge (its trim {_show(trim)})"
+                )
     for name, (width, height, count) in sizes.items():
         if not (_close(width, size.page_width) and _close(height, size.page_height)):
-            faults.append(f"the card {name}"
-                          + (f" (placed {count} times)" if count > 1 else "")
-                          + f" is {width:.2f} x {height:.2f} mm with its bleed; {size.name} "
-                          f"wants {size.page_width:g} x {size.page_height:g} mm (the trim "
-                          f"and {size.bleed:g} mm bleed)")
+            faults.append(
+                f"the card {name}"
+                + (f" (placed {count} times)" if count > 1 else "")
+                + f" is {width:.2f} x {height:.2f} mm with its bleed; {size.name} "
+                f"wants {size.page_width:g} x {size.page_height:g} mm (the trim "
+                f"and {size.bleed:g} mm bleed)"
+            )
     return faults
 
 
@@ -755,16 +844,22 @@ def _size_faults(trim: Box, bleed: Box, size: CardSize) -> list[str]:
     faults = []
     width, height = _mm(bleed[2] - bleed[0]), _mm(bleed[3] - bleed[1])
     if not (_close(width, size.page_width) and _close(height, size.page_height)):
-        faults.append(f"BleedBox is {width:.2f} x {height:.2f} mm; {size.name} wants "
-                      f"{size.page_width:g} x {size.page_height:g} mm (the trim and "
-                      f"{size.bleed:g} mm bleed)")
+        faults.append(
+            f"BleedBox is {width:.2f} x {height:.2f} mm; {size.name} wants "
+            f"{size.page_width:g} x {size.page_height:g} mm (the trim and "
+            f"{size.bleed:g} mm bleed)"
+        )
     width, height = _mm(trim[2] - trim[0]), _mm(trim[3] - trim[1])
     x, y = _mm(trim[0] - bleed[0]), _mm(trim[1] - bleed[1])
-    if not all(_close(a, b) for a, b in ((width, size.width), (height, size.height),
-                                         (x, size.bleed), (y, size.bleed))):
-        faults.append(f"TrimBox is {width:.2f} x {height:.2f} mm at {x:.2f}, {y:.2f} mm "
-                      f"in the BleedBox; {size.name} wants {size.width:g} x "
-                      f"{size.height:g} mm at {size.bleed:g}, {size.bleed:g} mm")
+    if not all(
+        _close(a, b)
+        for a, b in ((width, size.width), (height, size.height), (x, size.bleed), (y, size.bleed))
+    ):
+        faults.append(
+            f"TrimBox is {width:.2f} x {height:.2f} mm at {x:.2f}, {y:.2f} mm "
+            f"in the BleedBox; {size.name} wants {size.width:g} x "
+            f"{size.height:g} mm at {size.bleed:g}, {size.bleed:g} mm"
+        )
     return faults
 
 
@@ -774,8 +869,12 @@ def _close(a: float, b: float) -> bool:
 
 def _inside(inner: Box, outer: Box) -> bool:
     tolerance = BOX_TOLERANCE_MM / MM_PER_PT
-    return (inner[0] >= outer[0] - tolerance and inner[1] >= outer[1] - tolerance
-            and inner[2] <= outer[2] + tolerance and inner[3] <= outer[3] + tolerance)
+    return (
+        inner[0] >= outer[0] - tolerance
+        and inner[1] >= outer[1] - tolerance
+        and inner[2] <= outer[2] + tolerance
+        and inner[3] <= outer[3] + tolerance
+    )
 
 
 def _show(box: Box) -> str:
@@ -789,8 +888,9 @@ def _intent_fault(pdf: pikepdf.Pdf) -> str | None:
         return "no output intent (Root /OutputIntents)"
     components = []
     for intent in intents:
-        profile = intent.get("/DestOutputProfile") if isinstance(
-            intent, pikepdf.Dictionary) else None
+        profile = (
+            intent.get("/DestOutputProfile") if isinstance(intent, pikepdf.Dictionary) else None
+        )
         if isinstance(profile, pikepdf.Stream):
             components.append(int(profile.get("/N", 0)))
     if 4 in components:
@@ -874,8 +974,7 @@ def _measure(image: Image.Image, threshold: int, grain: int) -> _InkPage | None:
     ringing around dark detail) vanish and areas of at least that size remain.
     """
     c, m, y, k = image.split()
-    total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"],
-                                  c=c, m=m, y=y, k=k)
+    total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"], c=c, m=m, y=y, k=k)
     if total.getextrema()[1] <= threshold:
         return None
     over = ImageMath.lambda_eval(lambda e: e["t"] > threshold, t=total).convert("L")
@@ -932,8 +1031,11 @@ def _plan(files: Sequence[tuple[Path, int]], processes: int) -> list[list[_Segme
         path, pages = files[0]
         count = max(1, min(processes, pages // MIN_PAGES_PER_PROCESS))
         bounds = [round(pages * i / count) for i in range(count + 1)]
-        return [[_Segment(0, path, bounds[i] + 1, bounds[i + 1], count == 1)]
-                for i in range(count) if bounds[i + 1] > bounds[i]]
+        return [
+            [_Segment(0, path, bounds[i] + 1, bounds[i + 1], count == 1)]
+            for i in range(count)
+            if bounds[i + 1] > bounds[i]
+        ]
     jobs: list[list[_Segment]] = [[] for _ in range(max(1, min(processes, len(files))))]
     loads = [0] * len(jobs)
     order = sorted(range(len(files)), key=lambda i: -files[i][1])
@@ -957,8 +1059,10 @@ class _InkScan:
         self.failures: dict[int, str] = {}
         self._lock = threading.Lock()
         processes = max(1, min(GS_PROCESSES, os.cpu_count() or 1))
-        self._threads = [threading.Thread(target=self._run_job, args=(job,), daemon=True)
-                         for job in _plan(files, processes)]
+        self._threads = [
+            threading.Thread(target=self._run_job, args=(job,), daemon=True)
+            for job in _plan(files, processes)
+        ]
         for thread in self._threads:
             thread.start()
 
@@ -969,7 +1073,7 @@ class _InkScan:
     def _run_job(self, job: list[_Segment]) -> None:
         """One process's share, in runs of at most :data:`FILES_PER_RUN` files."""
         for start in range(0, len(job), FILES_PER_RUN):
-            self._run(job[start:start + FILES_PER_RUN])
+            self._run(job[start : start + FILES_PER_RUN])
 
     def _run(self, files: list[_Segment]) -> None:
         """Render and measure ``files``; when Ghostscript fails on several, each is
@@ -993,9 +1097,18 @@ class _InkScan:
         No interpolation, so each pixel samples the colours as drawn; its messages go
         to standard error, never into the images; files by absolute path, so that no
         name is read as an option."""
-        command = ["gs", "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-dNOINTERPOLATE",
-                   "-sDEVICE=pamcmyk32", f"-r{self.dpi:g}", "-sstdout=%stderr",
-                   "-sOutputFile=-"]
+        command = [
+            "gs",
+            "-q",
+            "-dSAFER",
+            "-dBATCH",
+            "-dNOPAUSE",
+            "-dNOINTERPOLATE",
+            "-sDEVICE=pamcmyk32",
+            f"-r{self.dpi:g}",
+            "-sstdout=%stderr",
+            "-sOutputFile=-",
+        ]
         if not files[0].whole:
             command += [f"-dFirstPage={files[0].first}", f"-dLastPage={files[0].last}"]
         return command + [str(segment.path.resolve()) for segment in files]
@@ -1005,8 +1118,12 @@ class _InkScan:
         expected = [(s.index, page) for s in files for page in range(s.first, s.last + 1)]
         received = 0
         with tempfile.TemporaryFile() as errors:
-            process = subprocess.Popen(self._command(files), stdin=subprocess.DEVNULL,
-                                       stdout=subprocess.PIPE, stderr=errors)
+            process = subprocess.Popen(
+                self._command(files),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=errors,
+            )
             assert process.stdout is not None
             try:
                 for image in _pam_pages(process.stdout):
@@ -1031,15 +1148,26 @@ class _InkScan:
     def problems(self, index: int, path: str, cards: list[str], limit: float) -> list[Problem]:
         """The ink problems of file ``index``, once :meth:`wait` returned."""
         if index in self.failures:
-            return [Problem(path, 0, "", "ink", "warning", "Ghostscript could not render "
-                            f"the file, ink not checked: {self.failures[index]}")]
+            return [
+                Problem(
+                    path,
+                    0,
+                    "",
+                    "ink",
+                    "warning",
+                    "Ghostscript could not render "
+                    f"the file, ink not checked: {self.failures[index]}",
+                )
+            ]
         found = []
         for (file, page), ink in sorted(self.pages.items()):
             if file != index:
                 continue
             x, y = ((v + 0.5) * 25.4 / self.dpi for v in (ink.x, ink.y))
-            message = (f"total ink {ink.peak / 2.55:.0f} % at {x:.1f}, {y:.1f} mm from the "
-                       f"top left, over {limit:g} % on {ink.over * 100:.1f} % of the page")
+            message = (
+                f"total ink {ink.peak / 2.55:.0f} % at {x:.1f}, {y:.1f} mm from the "
+                f"top left, over {limit:g} % on {ink.over * 100:.1f} % of the page"
+            )
             found.append(Problem(path, page, cards[page - 1], "ink", "error", message))
         return found
 
@@ -1096,8 +1224,9 @@ def _open(path: Path) -> tuple[int, str | None]:
     return pages, None if pages else "the PDF has no pages"
 
 
-def _structure(path: Path, size: CardSize | None, min_ppi: float, content: bool = True
-               ) -> tuple[list[Problem], list[str]]:
+def _structure(
+    path: Path, size: CardSize | None, min_ppi: float, content: bool = True
+) -> tuple[list[Problem], list[str]]:
     """Every problem pikepdf finds (all but ink; only boxes and the output intent
     without ``content``), and the page's card names."""
     shown = str(path)
@@ -1118,11 +1247,14 @@ def _structure(path: Path, size: CardSize | None, min_ppi: float, content: bool 
                 faults = _box_faults(page.obj, None if sheet else size)
                 if sheet and size is not None:
                     faults += _sheet_faults(page, size)
-                problems += [Problem(shown, number, card, "boxes", "error", message)
-                             for message in faults]
+                problems += [
+                    Problem(shown, number, card, "boxes", "error", message) for message in faults
+                ]
                 if content:
-                    problems += [Problem(shown, number, card, code, severity, message)
-                                 for code, severity, message in checker.check_page(page)]
+                    problems += [
+                        Problem(shown, number, card, code, severity, message)
+                        for code, severity, message in checker.check_page(page)
+                    ]
                 if texts is not None and not sheet:
                     # Card pages only: a sheet draws the same cards, warned about once.
                     # A page drawing the very objects of one read (a card repeated in a
@@ -1133,18 +1265,41 @@ def _structure(path: Path, size: CardSize | None, min_ppi: float, content: bool 
                         found = texts.page(page)
                         if key is not None:
                             knocked[key] = found
-                    problems += [Problem(shown, number, card, code, "warning", message)
-                                 for code, message in found]
-            except (pikepdf.PdfError, KeyError, ValueError, TypeError, AttributeError,
-                    IndexError) as error:
-                problems.append(Problem(shown, number, card, "unreadable", "error",
-                                        f"the page cannot be read: {error}"))
+                    problems += [
+                        Problem(shown, number, card, code, "warning", message)
+                        for code, message in found
+                    ]
+            except (
+                pikepdf.PdfError,
+                KeyError,
+                ValueError,
+                TypeError,
+                AttributeError,
+                IndexError,
+            ) as error:
+                problems.append(
+                    Problem(
+                        shown,
+                        number,
+                        card,
+                        "unreadable",
+                        "error",
+                        f"the page cannot be read: {error}",
+                    )
+                )
     return problems, cards
 
 
-def _check_files(paths: Sequence[str | Path], *, size: CardSize | None, ink_limit: float,
-                 min_ppi: float, ink: bool, dpi: float, content: bool = True
-                 ) -> list[_FileReport]:
+def _check_files(
+    paths: Sequence[str | Path],
+    *,
+    size: CardSize | None,
+    ink_limit: float,
+    min_ppi: float,
+    ink: bool,
+    dpi: float,
+    content: bool = True,
+) -> list[_FileReport]:
     """Preflight ``paths``: Ghostscript renders all of them in the background (a few
     processes for the lot, not one per file) while pikepdf checks each in turn."""
     if ink_limit <= 0 or min_ppi <= 0 or dpi <= 0:
@@ -1157,7 +1312,8 @@ def _check_files(paths: Sequence[str | Path], *, size: CardSize | None, ink_limi
             opened.append(_Opened(index, path, pages))
         else:
             reports[index].problems.append(
-                Problem(str(paths[index]), 0, "", "unreadable", "error", failure))
+                Problem(str(paths[index]), 0, "", "unreadable", "error", failure)
+            )
     scan = None
     if ink and opened and ink_available():
         scan = _InkScan([(o.path, o.pages) for o in opened], dpi, ink_limit)
@@ -1167,10 +1323,24 @@ def _check_files(paths: Sequence[str | Path], *, size: CardSize | None, ink_limi
             reports[item.index].pages = item.pages
             try:
                 found, cards[item.index] = _structure(item.path, size, min_ppi, content)
-            except (pikepdf.PdfError, KeyError, ValueError, TypeError, AttributeError,
-                    IndexError) as error:
-                found = [Problem(str(paths[item.index]), 0, "", "unreadable", "error",
-                                 f"the PDF cannot be read: {error}")]
+            except (
+                pikepdf.PdfError,
+                KeyError,
+                ValueError,
+                TypeError,
+                AttributeError,
+                IndexError,
+            ) as error:
+                found = [
+                    Problem(
+                        str(paths[item.index]),
+                        0,
+                        "",
+                        "unreadable",
+                        "error",
+                        f"the PDF cannot be read: {error}",
+                    )
+                ]
                 cards[item.index] = [item.path.stem] * item.pages
             reports[item.index].problems += found
     finally:
@@ -1179,19 +1349,31 @@ def _check_files(paths: Sequence[str | Path], *, size: CardSize | None, ink_limi
     for item in opened:
         report = reports[item.index]
         if scan is not None:
-            report.problems += scan.problems(item.index, report.path, cards[item.index],
-                                             ink_limit)
+            report.problems += scan.problems(item.index, report.path, cards[item.index], ink_limit)
         elif ink:
-            report.problems.append(Problem(
-                report.path, 0, "", "ink", "warning", "Ghostscript not found, ink "
-                "coverage not checked (apt-get install ghostscript)"))
+            report.problems.append(
+                Problem(
+                    report.path,
+                    0,
+                    "",
+                    "ink",
+                    "warning",
+                    "Ghostscript not found, ink coverage not checked (apt-get install ghostscript)",
+                )
+            )
         report.problems.sort(key=lambda p: (p.page, CODES.index(p.code)))
     return reports
 
 
-def preflight(path: str | Path, *, size: CardSize | None = None, ink_limit: float = 300.0,
-              min_ppi: float = 300.0, ink: bool = True, dpi: float = DEFAULT_DPI
-              ) -> list[Problem]:
+def preflight(
+    path: str | Path,
+    *,
+    size: CardSize | None = None,
+    ink_limit: float = 300.0,
+    min_ppi: float = 300.0,
+    ink: bool = True,
+    dpi: float = DEFAULT_DPI,
+) -> list[Problem]:
     """Every reason ``path`` is not print-ready (an empty list when it is).
 
     ``size`` is the card size every card page must have (trim and bleed boxes), and
@@ -1201,14 +1383,22 @@ def preflight(path: str | Path, *, size: CardSize | None = None, ink_limit: floa
     at print size; ``ink`` False skips the render; ``dpi`` is its resolution (see
     :data:`DEFAULT_DPI`).  Problems come by page (0, the whole file, first).
     """
-    [report] = _check_files([path], size=size, ink_limit=ink_limit, min_ppi=min_ppi,
-                            ink=ink, dpi=dpi)
+    [report] = _check_files(
+        [path], size=size, ink_limit=ink_limit, min_ppi=min_ppi, ink=ink, dpi=dpi
+    )
     return report.problems
 
 
-def preflight_files(paths: Sequence[str | Path], *, size: CardSize | None = None,
-                    ink_limit: float = 300.0, min_ppi: float = 300.0, ink: bool = True,
-                    content: bool = True, dpi: float = DEFAULT_DPI) -> list[list[Problem]]:
+def preflight_files(
+    paths: Sequence[str | Path],
+    *,
+    size: CardSize | None = None,
+    ink_limit: float = 300.0,
+    min_ppi: float = 300.0,
+    ink: bool = True,
+    content: bool = True,
+    dpi: float = DEFAULT_DPI,
+) -> list[list[Problem]]:
     """:func:`preflight` of many files at once, the problems of each in the order of
     ``paths``: Ghostscript is started a few times for the lot instead of once per
     file (most of the cost of checking one card PDF).  ``content`` False checks only
@@ -1216,14 +1406,16 @@ def preflight_files(paths: Sequence[str | Path], *, size: CardSize | None = None
     of pages copied unchanged from files already checked whole."""
     if not content and ink:
         raise ValueError("the ink is part of the content: content=False needs ink=False")
-    reports = _check_files(paths, size=size, ink_limit=ink_limit, min_ppi=min_ppi,
-                           ink=ink, dpi=dpi, content=content)
+    reports = _check_files(
+        paths, size=size, ink_limit=ink_limit, min_ppi=min_ppi, ink=ink, dpi=dpi, content=content
+    )
     return [report.problems for report in reports]
 
 
 def _line(problem: Problem) -> str:
-    where = problem.path if problem.page == 0 else (
-        f"{problem.path}:{problem.page} ({problem.card})")
+    where = (
+        problem.path if problem.page == 0 else (f"{problem.path}:{problem.page} ({problem.card})")
+    )
     warning = " (warning)" if problem.severity == "warning" else ""
     return f"{where}: {problem.code}: {problem.message}{warning}"
 
@@ -1232,8 +1424,14 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def run(paths: Sequence[str | Path], *, size: CardSize | None, ink_limit: float = 300.0,
-        fmt: str = "text", out: TextIO | None = None) -> int:
+def run(
+    paths: Sequence[str | Path],
+    *,
+    size: CardSize | None,
+    ink_limit: float = 300.0,
+    fmt: str = "text",
+    out: TextIO | None = None,
+) -> int:
     """Preflight files, print a report (text: `path:page (card): code: message` lines and
     a summary line; json: {"version": 1, "files": [{"path", "pages", "ok", "problems":
     [problem dicts]}], "summary": {"files", "failed", "problems"}}), return 0 when every
@@ -1243,23 +1441,33 @@ def run(paths: Sequence[str | Path], *, size: CardSize | None, ink_limit: float 
     if fmt not in ("text", "json"):
         raise ValueError(f"unknown format {fmt!r}: text or json")
     out = sys.stdout if out is None else out
-    reports = _check_files(paths, size=size, ink_limit=ink_limit, min_ppi=300.0, ink=True,
-                           dpi=DEFAULT_DPI)
+    reports = _check_files(
+        paths, size=size, ink_limit=ink_limit, min_ppi=300.0, ink=True, dpi=DEFAULT_DPI
+    )
     failed = sum(not r.ok for r in reports)
     problems = sum(len(r.problems) for r in reports)
     if fmt == "json":
-        document = {"version": 1,
-                    "files": [{"path": r.path, "pages": r.pages, "ok": r.ok,
-                               "problems": [p.to_dict() for p in r.problems]}
-                              for r in reports],
-                    "summary": {"files": len(reports), "failed": failed,
-                                "problems": problems}}
+        document = {
+            "version": 1,
+            "files": [
+                {
+                    "path": r.path,
+                    "pages": r.pages,
+                    "ok": r.ok,
+                    "problems": [p.to_dict() for p in r.problems],
+                }
+                for r in reports
+            ],
+            "summary": {"files": len(reports), "failed": failed, "problems": problems},
+        }
         out.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
     else:
         for report in reports:
             for problem in report.problems:
                 out.write(_line(problem) + "\n")
         verdict = "all print-ready" if not failed else f"{failed} not print-ready"
-        out.write(f"preflight: {_plural(len(reports), 'file')}, {verdict}, "
-                  f"{_plural(problems, 'problem')}\n")
+        out.write(
+            f"preflight: {_plural(len(reports), 'file')}, {verdict}, "
+            f"{_plural(problems, 'problem')}\n"
+        )
     return 1 if failed else 0

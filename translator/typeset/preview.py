@@ -80,8 +80,9 @@ def proof_available() -> bool:
     return shutil.which("gs") is not None
 
 
-def render_png(pdf: str | Path, dpi: float = 300, trim: float | None = None,
-               proof: bool = True) -> Image.Image:
+def render_png(
+    pdf: str | Path, dpi: float = 300, trim: float | None = None, proof: bool = True
+) -> Image.Image:
     """The first page of ``pdf`` at ``dpi``, in sRGB; ``trim`` mm cut from each side
     (the bleed).  A soft proof (:func:`soft_proofs`) unless ``proof`` is False."""
     if proof:
@@ -89,8 +90,9 @@ def render_png(pdf: str | Path, dpi: float = 300, trim: float | None = None,
     return _cut(_pdfium(Path(pdf), dpi), dpi, trim)
 
 
-def soft_proofs(pdfs: Sequence[str | Path], dpi: float = 300,
-                trim: float | None = None, strict: bool = False) -> list[Image.Image]:
+def soft_proofs(
+    pdfs: Sequence[str | Path], dpi: float = 300, trim: float | None = None, strict: bool = False
+) -> list[Image.Image]:
     """The first page of each of ``pdfs`` as a soft proof in sRGB (see the module's
     description), in one Ghostscript run for every :data:`FILES_PER_RUN` files; a
     file that cannot be proofed is PDFium's render (``strict``: a RuntimeError naming
@@ -99,22 +101,23 @@ def soft_proofs(pdfs: Sequence[str | Path], dpi: float = 300,
     if strict and not proof_available():
         raise RuntimeError("Ghostscript (gs) is needed for a soft proof")
     paths = [Path(p) for p in pdfs]
-    profiles = [intent_of(path) for path in paths] if proof_available() else \
-        [None] * len(paths)
+    profiles = [intent_of(path) for path in paths] if proof_available() else [None] * len(paths)
     proofed: dict[int, Image.Image] = {}
     todo = [i for i, profile in enumerate(profiles) if profile is not None]
     for start in range(0, len(todo), FILES_PER_RUN):
-        chunk = todo[start:start + FILES_PER_RUN]
+        chunk = todo[start : start + FILES_PER_RUN]
         rendered = _proofs([paths[i] for i in chunk], [profiles[i] for i in chunk], dpi)
-        proofed.update((i, image) for i, image in zip(chunk, rendered, strict=True)
-                       if image is not None)
+        proofed.update(
+            (i, image) for i, image in zip(chunk, rendered, strict=True) if image is not None
+        )
     images = []
     for index, path in enumerate(paths):
         if index in proofed:
             image = _fit(proofed[index], _pdfium_size(path, dpi))
         elif strict:
-            raise RuntimeError(f"{path}: no soft proof (no CMYK output intent, or "
-                               "Ghostscript cannot render it)")
+            raise RuntimeError(
+                f"{path}: no soft proof (no CMYK output intent, or Ghostscript cannot render it)"
+            )
         else:
             image = _pdfium(path, dpi)
         images.append(_cut(image, dpi, trim))
@@ -177,8 +180,9 @@ def intent_of(pdf: Path) -> bytes | None:
     return None
 
 
-def _proofs(paths: Sequence[Path], profiles: Sequence[bytes | None], dpi: float
-            ) -> list[Image.Image | None]:
+def _proofs(
+    paths: Sequence[Path], profiles: Sequence[bytes | None], dpi: float
+) -> list[Image.Image | None]:
     """The first page of each file rendered by Ghostscript in 8-bit CMYK (anti-aliased,
     overprint as the press does it) and converted to sRGB as it comes (a page at a
     time in memory); None for each file when the run fails, then each file is tried
@@ -186,15 +190,29 @@ def _proofs(paths: Sequence[Path], profiles: Sequence[bytes | None], dpi: float
 
     ``-dSAFER``, files by absolute path (no name read as an option), messages to
     standard error, never into the pictures."""
-    command = ["gs", "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=pamcmyk32",
-               f"-r{dpi:g}", "-dUseCropBox", "-dTextAlphaBits=4", "-dGraphicsAlphaBits=4",
-               "-dFirstPage=1", "-dLastPage=1", "-sstdout=%stderr", "-sOutputFile=-",
-               *(str(p.resolve()) for p in paths)]
+    command = [
+        "gs",
+        "-q",
+        "-dSAFER",
+        "-dBATCH",
+        "-dNOPAUSE",
+        "-sDEVICE=pamcmyk32",
+        f"-r{dpi:g}",
+        "-dUseCropBox",
+        "-dTextAlphaBits=4",
+        "-dGraphicsAlphaBits=4",
+        "-dFirstPage=1",
+        "-dLastPage=1",
+        "-sstdout=%stderr",
+        "-sOutputFile=-",
+        *(str(p.resolve()) for p in paths),
+    ]
     found: list[Image.Image | None] = []
     try:
         with tempfile.TemporaryFile() as errors:
-            process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
-                                       stdout=subprocess.PIPE, stderr=errors)
+            process = subprocess.Popen(
+                command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors
+            )
             assert process.stdout is not None
             try:
                 for cmyk in _pam_pages(process.stdout):
@@ -211,8 +229,9 @@ def _proofs(paths: Sequence[Path], profiles: Sequence[bytes | None], dpi: float
         return found
     if len(paths) == 1:
         return [None]
-    return [_proofs([path], [profile], dpi)[0]
-            for path, profile in zip(paths, profiles, strict=True)]
+    return [
+        _proofs([path], [profile], dpi)[0] for path, profile in zip(paths, profiles, strict=True)
+    ]
 
 
 @lru_cache(maxsize=8)
@@ -221,8 +240,7 @@ def _transform(icc: bytes) -> ImageCms.ImageCmsTransform:
     once per profile (about 15 ms)."""
     source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
     srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
-    return ImageCms.buildTransform(source, srgb, "CMYK", "RGB", PROOF_INTENT,
-                                   flags=PROOF_FLAGS)
+    return ImageCms.buildTransform(source, srgb, "CMYK", "RGB", PROOF_INTENT, flags=PROOF_FLAGS)
 
 
 def _to_srgb(image: Image.Image, icc: bytes | None) -> Image.Image | None:
@@ -240,8 +258,13 @@ def _to_srgb(image: Image.Image, icc: bytes | None) -> Image.Image | None:
     return converted
 
 
-def contact_sheet(pdfs: Sequence[str | Path], columns: int = 6, dpi: float = 110,
-                  trim: float | None = None, gap: int = 12) -> Image.Image:
+def contact_sheet(
+    pdfs: Sequence[str | Path],
+    columns: int = 6,
+    dpi: float = 110,
+    trim: float | None = None,
+    gap: int = 12,
+) -> Image.Image:
     """The cards side by side, ``columns`` per row, on a light ground: soft proofs,
     all rendered by one Ghostscript run (:func:`soft_proofs`)."""
     images = soft_proofs(pdfs, dpi, trim)
@@ -249,8 +272,9 @@ def contact_sheet(pdfs: Sequence[str | Path], columns: int = 6, dpi: float = 110
         raise ValueError("no card to show")
     width, height = images[0].size
     rows = -(-len(images) // columns)
-    sheet = Image.new("RGB", (columns * (width + gap) + gap, rows * (height + gap) + gap),
-                      (236, 236, 232))
+    sheet = Image.new(
+        "RGB", (columns * (width + gap) + gap, rows * (height + gap) + gap), (236, 236, 232)
+    )
     draw = ImageDraw.Draw(sheet)
     for number, image in enumerate(images):
         x = gap + (number % columns) * (width + gap)

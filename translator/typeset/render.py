@@ -86,15 +86,23 @@ def art_box(size: CardSize, card_type: str) -> tuple[float, float]:
 def _symbol(theme: Theme, ink: str | None = None):  # noqa: ANN202 - a SymbolRenderer
     def render(node: Symbol) -> str:
         label = escape(symbol_text(node.code).rstrip(","), quote=True)
-        drawing = symbol_svg(node.code, theme_dir=theme.directories[0],
-                             tall=COLUMN_EM if node.kind == "column" else None, ink=ink)
-        return (f'<span class="sym sym-{node.kind} sym-{node.code}" role="img" '
-                f'aria-label="{label}">{drawing}</span>')
+        drawing = symbol_svg(
+            node.code,
+            theme_dir=theme.directories[0],
+            tall=COLUMN_EM if node.kind == "column" else None,
+            ink=ink,
+        )
+        return (
+            f'<span class="sym sym-{node.kind} sym-{node.code}" role="img" '
+            f'aria-label="{label}">{drawing}</span>'
+        )
+
     return render
 
 
-def text_html(document: Document, theme: Theme, lang: str | None = None,
-              ink: str | None = None) -> str:
+def text_html(
+    document: Document, theme: Theme, lang: str | None = None, ink: str | None = None
+) -> str:
     """The card text as HTML, every run escaped (translator.markup.html); in ``lang``,
     with its break points (translator.typeset.hyphenation; the card's tree is kept
     as it is, for the font check).  ``ink``: the text's colour, for the theme's own
@@ -126,37 +134,55 @@ def card_page(card: Card, lang: str, theme: Theme, glossary: Glossary | None) ->
     labels = card_labels(card, lang, glossary if lang != SOURCE_LANGUAGE else None)
     type_line, faction_name = labels.type_line, labels.faction
     values: dict[str, Any] = {
-        "slug": card.slug, "lang": lang,
+        "slug": card.slug,
+        "lang": lang,
         "family": "creature" if card_type in ART_ON_TOP else "spell",
         "type_slug": card_type.lower() or "none",
-        "name": str(card.get("name", lang) or ""), "name2": card.get("name2", lang),
-        "cost": card.get("cost"), "loyalty": int(card.get("loyalty") or 0),
+        "name": str(card.get("name", lang) or ""),
+        "name2": card.get("name2", lang),
+        "cost": card.get("cost"),
+        "loyalty": int(card.get("loyalty") or 0),
         "attack": card.get("attack") if card_type in HAS_ATTACK else None,
         "defense": card.get("defense") if card_type in HAS_DEFENSE else None,
-        "type_line": type_line, "faction_name": faction_name,
+        "type_line": type_line,
+        "faction_name": faction_name,
         "info": labels.footer,
         "faction_slug": faction_slug(faction),
-        "text": weasyprint_markup(text_html(document, theme, lang,
-                                            theme.text_ink(faction, card_type))),
-        "artwork": None, "placeholder": "artwork missing", "background": None,
+        "text": weasyprint_markup(
+            text_html(document, theme, lang, theme.text_ink(faction, card_type))
+        ),
+        "artwork": None,
+        "placeholder": "artwork missing",
+        "background": None,
         "loyalty_mark": _loyalty_mark(theme, faction, card_type),
     }
     background = theme.background(faction, card_type)
     if background is not None:
         values["background"] = background.as_uri()
-    printed = "".join(str(v) for v in (values["name"], values["name2"] or "", type_line,
-                                       faction_name, values["info"], values["cost"] or "",
-                                       values["attack"] or "", values["defense"] or ""))
-    page = CardPage(card, lang, card.slug, values["family"], values,
-                    printed + printed_characters(document))
+    printed = "".join(
+        str(v)
+        for v in (
+            values["name"],
+            values["name2"] or "",
+            type_line,
+            faction_name,
+            values["info"],
+            values["cost"] or "",
+            values["attack"] or "",
+            values["defense"] or "",
+        )
+    )
+    page = CardPage(
+        card, lang, card.slug, values["family"], values, printed + printed_characters(document)
+    )
     page.errors.extend(f"{page.where}: {error}" for error in labels.errors)
     version = card.version(lang)
     if lang != SOURCE_LANGUAGE and version is None:
-        page.warnings.append(f"{page.label}: no translation into {lang}: printed from the "
-                             "English card")
+        page.warnings.append(
+            f"{page.label}: no translation into {lang}: printed from the English card"
+        )
     elif version is not None and version.fields.get("wip"):
-        page.warnings.append(f"{page.label}: the translation is marked wip (work in "
-                             "progress)")
+        page.warnings.append(f"{page.label}: the translation is marked wip (work in progress)")
     return page
 
 
@@ -174,6 +200,7 @@ def _loyalty_mark(theme: Theme, faction: str, card_type: str) -> Any:
 def weasyprint_markup(html: str) -> Any:
     """Mark HTML made (and escaped) by the renderer as safe for Jinja."""
     from markupsafe import Markup  # noqa: PLC0415 - Jinja's own dependency
+
     return Markup(html)
 
 
@@ -193,18 +220,25 @@ class Fetcher(URLFetcher):
         if parsed.scheme == "file":
             path = Path(urllib.request.url2pathname(parsed.path)).resolve()
             if any(path.is_relative_to(root) for root in self.roots) and path.is_file():
-                return URLFetcherResponse(path.as_uri(), path.read_bytes(),
-                                          {"Content-Type": _mime(path)})
+                return URLFetcherResponse(
+                    path.as_uri(), path.read_bytes(), {"Content-Type": _mime(path)}
+                )
         self.refused.append(url)
-        raise ValueError(f"translator reads no {url}: only the library, the theme and "
-                         "its fonts")
+        raise ValueError(f"translator reads no {url}: only the library, the theme and its fonts")
 
 
 def _mime(path: Path) -> str:
-    return {".css": "text/css", ".svg": "image/svg+xml", ".jpg": "image/jpeg",
-            ".jpeg": "image/jpeg", ".png": "image/png", ".ttf": "font/ttf",
-            ".otf": "font/otf", ".woff": "font/woff", ".woff2": "font/woff2"}.get(
-        path.suffix.lower(), "application/octet-stream")
+    return {
+        ".css": "text/css",
+        ".svg": "image/svg+xml",
+        ".jpg": "image/jpeg",
+        ".jpeg": "image/jpeg",
+        ".png": "image/png",
+        ".ttf": "font/ttf",
+        ".otf": "font/otf",
+        ".woff": "font/woff",
+        ".woff2": "font/woff2",
+    }.get(path.suffix.lower(), "application/octet-stream")
 
 
 @dataclass
@@ -232,18 +266,27 @@ class Renderer:
         fonts = self.theme.font_urls()
         page = self.theme.render("page.css.j2", size=self.size, fonts=fonts)
         cards = self.theme.render(
-            "card.css.j2", size=self.size, at=lambda mm: f"{mm + bleed:.3f}mm",
-            factions={faction_slug(name): self.theme.colours(name)
-                      for name in self.theme.factions},
-            layout=self.theme.layout, metrics=self.theme.metrics(), ink=cmyk)
+            "card.css.j2",
+            size=self.size,
+            at=lambda mm: f"{mm + bleed:.3f}mm",
+            factions={faction_slug(name): self.theme.colours(name) for name in self.theme.factions},
+            layout=self.theme.layout,
+            metrics=self.theme.metrics(),
+            ink=cmyk,
+        )
         # Parsed once: a stylesheet inside the document would be parsed at every render
         # (a sixth of the time of a batch).
-        self.stylesheet = weasyprint.CSS(string=page + cards, base_url=self._base_url,
-                                         url_fetcher=self.fetcher, font_config=self.fonts)
+        self.stylesheet = weasyprint.CSS(
+            string=page + cards,
+            base_url=self._base_url,
+            url_fetcher=self.fetcher,
+            font_config=self.fonts,
+        )
         # Measuring: a page far taller than the card, since WeasyPrint drops the lines
         # below a page's bottom, and a text overflowing the card must be measured whole.
         self.measuring = weasyprint.CSS(
-            string=f"@page {{ size: {self.size.page_width}mm {MEASURE_PAGE_MM}mm }}")
+            string=f"@page {{ size: {self.size.page_width}mm {MEASURE_PAGE_MM}mm }}"
+        )
 
     @property
     def _base_url(self) -> str:
@@ -251,17 +294,25 @@ class Renderer:
 
     def html(self, pages: Sequence[CardPage], measure: bool = False) -> str:
         return self.template.render(
-            cards=[{**page.values, "font_size": f"{BODY_PT * page.scale:.3f}",
+            cards=[
+                {
+                    **page.values,
+                    "font_size": f"{BODY_PT * page.scale:.3f}",
                     "fit": {spec.name: _em(page.fit.get(spec.name, 1.0)) for spec in SPECS},
-                    "narrow": sorted(page.narrow)}
-                   for page in pages],
-            size=self.size, measure=measure)
+                    "narrow": sorted(page.narrow),
+                }
+                for page in pages
+            ],
+            size=self.size,
+            measure=measure,
+        )
 
     def render(self, pages: Sequence[CardPage], measure: bool = False) -> weasyprint.Document:
         """The pages of ``pages``; with ``measure``, only their text boxes (a quarter of
         the layout work), enough for :func:`overflows`."""
-        html = weasyprint.HTML(string=self.html(pages, measure), base_url=self._base_url,
-                               url_fetcher=self.fetcher)
+        html = weasyprint.HTML(
+            string=self.html(pages, measure), base_url=self._base_url, url_fetcher=self.fetcher
+        )
         sheets = [self.stylesheet, self.measuring] if measure else [self.stylesheet]
         return html.render(font_config=self.fonts, stylesheets=sheets)
 

@@ -55,10 +55,13 @@ def card_size(value: str) -> CardSize:
         return PRESETS[value]
     match = _CUSTOM.match(value.strip())
     if match is None:
-        raise ValueError(f"unknown card size {value!r}: {', '.join(PRESETS)} or WxH+B in "
-                         "millimetres (e.g. 63.5x88+3)")
+        raise ValueError(
+            f"unknown card size {value!r}: {', '.join(PRESETS)} or WxH+B in "
+            "millimetres (e.g. 63.5x88+3)"
+        )
     width, height, bleed = (float(g) for g in match.groups())
     if not (20 <= width <= 300 and 20 <= height <= 300 and 0 <= bleed <= 10):
-        raise ValueError(f"card size {value!r} is out of range: 20-300 mm a side, "
-                         "a bleed of 0-10 mm")
+        raise ValueError(
+            f"card size {value!r} is out of range: 20-300 mm a side, a bleed of 0-10 mm"
+        )
     return CardSize(value, width, height, bleed)

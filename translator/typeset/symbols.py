@@ -97,8 +97,10 @@ def symbol_path(code: str, theme_dir: str | Path | None = None) -> Path:
         own = Path(theme_dir) / SYMBOLS_DIR / f"{code}.svg"
         if own.is_file():
             if not own.resolve().is_relative_to(Path(theme_dir).resolve()):
-                raise SymbolError(f"{own}: a link to {own.resolve()}, outside the theme: "
-                                  "copy the drawing into the theme")
+                raise SymbolError(
+                    f"{own}: a link to {own.resolve()}, outside the theme: "
+                    "copy the drawing into the theme"
+                )
             return own
     return default_symbols_dir() / f"{code}.svg"
 
@@ -137,7 +139,8 @@ def serialise_svg(element: ET.Element, prefix: str, in_text: bool = False) -> st
         if name is not None:
             parts.append(f' {name}="{escape(_prefix_ids(name, value, prefix), quote=True)}"')
     inner = _text(element.text, inside) + "".join(
-        serialise_svg(child, prefix, inside) for child in element)
+        serialise_svg(child, prefix, inside) for child in element
+    )
     parts.append(f">{inner}</{tag}>" if inner else "/>")
     return "".join(parts) + _text(element.tail, in_text)
 
@@ -155,8 +158,7 @@ def _load(path: Path, code: str) -> SymbolDrawing:
     try:
         root = ET.fromstring(read_file(path, MAX_CONFIG_BYTES, "symbol drawing"))
     except InputError as error:
-        raise SymbolError(f"{path}: cannot read the symbol :{code}: ({error.message})"
-                          ) from None
+        raise SymbolError(f"{path}: cannot read the symbol :{code}: ({error.message})") from None
     except (OSError, ET.ParseError) as error:
         raise SymbolError(f"{path}: cannot read the symbol :{code}: ({error})") from error
     if root.tag != f"{{{SVG_NS}}}svg":
@@ -164,8 +166,7 @@ def _load(path: Path, code: str) -> SymbolDrawing:
     view_box = root.get("viewBox")
     match = _VIEWBOX.match(view_box or "")
     if match is None:
-        raise SymbolError(f"{path}: the symbol :{code}: needs a viewBox "
-                          "(min-x min-y width height)")
+        raise SymbolError(f"{path}: the symbol :{code}: needs a viewBox (min-x min-y width height)")
     x, y, width, height = (float(v) for v in match.groups())
     if width <= 0 or height <= 0:
         raise SymbolError(f"{path}: the symbol :{code}: has an empty viewBox")
@@ -173,7 +174,8 @@ def _load(path: Path, code: str) -> SymbolDrawing:
     attributes = tuple(
         (name, _prefix_ids(name, value, prefix))
         for key, value in root.attrib.items()
-        if (name := _name(key)) is not None and name not in ("width", "height", "class"))
+        if (name := _name(key)) is not None and name not in ("width", "height", "class")
+    )
     # Children only; the parser leaves out comments (the drawings' provenance notes).
     content = "".join(serialise_svg(child, prefix) for child in root)
     return SymbolDrawing(code, path, (x, y, width, height), attributes, content)
@@ -203,8 +205,11 @@ def inline_drawing(path: Path, name: str) -> str:
     attributes = [f'xmlns="{SVG_NS}"']
     if "xlink:" in drawing.content:
         attributes.append(f'xmlns:xlink="{XLINK_NS}"')
-    attributes += [f'{key}="{escape(value, quote=True)}"' for key, value in drawing.attributes
-                   if not key.startswith("xmlns")]
+    attributes += [
+        f'{key}="{escape(value, quote=True)}"'
+        for key, value in drawing.attributes
+        if not key.startswith("xmlns")
+    ]
     attributes += ['width="100%"', 'height="100%"', 'preserveAspectRatio="none"']
     return f"<svg {' '.join(attributes)}>{drawing.content}</svg>"
 
@@ -213,8 +218,14 @@ def inline_drawing(path: Path, name: str) -> str:
 BLACK_INK = "device-cmyk(0 0 0 1)"
 
 
-def symbol_svg(code: str, css_class: str = "", *, theme_dir: str | Path | None = None,
-               tall: float | None = None, ink: str | None = None) -> str:
+def symbol_svg(
+    code: str,
+    css_class: str = "",
+    *,
+    theme_dir: str | Path | None = None,
+    tall: float | None = None,
+    ink: str | None = None,
+) -> str:
     """The inline ``<svg>`` markup of the symbol ``code`` (``g3``, ``m``, ``mis``...).
 
     ``css_class`` becomes the root's ``class``; ``theme_dir`` is a theme directory
@@ -237,13 +248,20 @@ def symbol_svg(code: str, css_class: str = "", *, theme_dir: str | Path | None =
         x, y, box_width, box_height = drawing.view_box
         box_height *= tall / height
         height = tall
-        kept = tuple((name, f"{x:g} {y:g} {box_width:g} {box_height:g}")
-                     if name == "viewBox" else (name, value) for name, value in kept)
+        kept = tuple(
+            (name, f"{x:g} {y:g} {box_width:g} {box_height:g}")
+            if name == "viewBox"
+            else (name, value)
+            for name, value in kept
+        )
     attributes = [f'xmlns="{SVG_NS}"']
     if "xlink:" in drawing.content or any(n.startswith("xlink:") for n, _ in kept):
         attributes.append(f'xmlns:xlink="{XLINK_NS}"')
-    attributes += [f'{name}="{escape(value, quote=True)}"' for name, value in kept
-                   if not name.startswith("xmlns")]
+    attributes += [
+        f'{name}="{escape(value, quote=True)}"'
+        for name, value in kept
+        if not name.startswith("xmlns")
+    ]
     attributes += [f'width="{_em(width)}"', f'height="{_em(height)}"']
     if css_class:
         attributes.append(f'class="{escape(css_class, quote=True)}"')

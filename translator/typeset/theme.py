@@ -39,8 +39,10 @@ FACTION_KEYS = ("Gaian", "Dark Legion", "Red Banner", "House of Nobles", "The Em
 FACES = ("regular", "bold", "italic", "bold-italic")
 #: The Debian packages with the fonts of the shipped themes (for the message when one
 #: is not installed).
-SHIPPED_FONT_PACKAGES = {"default": "fonts-sil-gentiumplus",
-                         "arcmage": "fonts-liberation fonts-urw-base35"}
+SHIPPED_FONT_PACKAGES = {
+    "default": "fonts-sil-gentiumplus",
+    "arcmage": "fonts-liberation fonts-urw-base35",
+}
 #: Font roles a theme may add to its text font (``fonts.caps``, ``fonts.footer``, and
 #: ``fonts.narrow``: a narrow face the footer is set in when it does not fit its line).
 EXTRA_FONTS = ("caps", "footer", "narrow")
@@ -140,14 +142,14 @@ class Theme:
         ``cap``: what Pango lays lines out with, the hhea table's), so that a theme's CSS
         can place a text by its baseline as an SVG template does: in a line of height
         ``h`` em the baseline is ``(h - ascent - descent) / 2 + ascent`` em below the top."""
-        return {face: font_metrics(path)
-                for face, path in {**self.fonts, **self.extra_fonts}.items()}
+        return {
+            face: font_metrics(path) for face, path in {**self.fonts, **self.extra_fonts}.items()
+        }
 
     def layout_of(self, faction: str, card_type: str) -> dict[str, Any]:
         """The elements of a faction ('Dark Legion') and card type ('Creature') in the
         theme's layout (``layout:``), empty when it has none."""
-        return (self.layout.get(faction_slug(faction)) or {}).get(
-            card_type.lower()) or {}
+        return (self.layout.get(faction_slug(faction)) or {}).get(card_type.lower()) or {}
 
     def text_ink(self, faction: str, card_type: str) -> str | None:
         """The rule text's colour of a faction and card type in the theme's layout (a
@@ -174,11 +176,12 @@ def font_metrics(path: Path) -> dict[str, float]:
         hhea = font["hhea"]
         os2 = font.get("OS/2", None)
         cap = getattr(os2, "sCapHeight", 0) or 0.7 * units
-        return {"ascent": hhea.ascent / units, "descent": -hhea.descent / units,
-                "cap": cap / units}
+        return {"ascent": hhea.ascent / units, "descent": -hhea.descent / units, "cap": cap / units}
     except Exception as error:  # fontTools raises many kinds for a broken font
-        raise ThemeError(f"{path}: not a usable font ({type(error).__name__}: "
-                         f"{str(error)[:200]}): give a TrueType or OpenType file") from None
+        raise ThemeError(
+            f"{path}: not a usable font ({type(error).__name__}: "
+            f"{str(error)[:200]}): give a TrueType or OpenType file"
+        ) from None
 
 
 # ----------------------------------------------------------------------- theme.yaml
@@ -269,8 +272,9 @@ _ELEMENTS = Keys(
     "width: 64, height: 53}}",
     {
         **dict.fromkeys(LAYOUT_LINES, _LINE),
-        "art": Keys("the artwork window", "{x: 0, y: 0, width: 64, height: 53}", _BOX,
-                    required=tuple(_BOX)),
+        "art": Keys(
+            "the artwork window", "{x: 0, y: 0, width: 64, height: 53}", _BOX, required=tuple(_BOX)
+        ),
         "text": Keys(
             "the rule text's box, size and colour",
             "{x: 5.1, y: 58.6, width: 53.6, height: 29.6, size: 9, colour: [8, 10, 38, 0]}",
@@ -280,10 +284,15 @@ _ELEMENTS = Keys(
         "loyalty": Keys(
             "the first loyalty mark's box, the step to the next and its colours",
             "{x: 58.8, y: 13.3, width: 5.3, height: 7.1, step: 5.6}",
-            {**_BOX, "step": Number("the distance between two marks in mm", -100, 100),
-             "fill": Colour(), "stroke": Colour(),
-             "drawing": Choice("the mark's drawing: loyalty/<faction>.svg in the theme",
-                               ("svg",))},
+            {
+                **_BOX,
+                "step": Number("the distance between two marks in mm", -100, 100),
+                "fill": Colour(),
+                "stroke": Colour(),
+                "drawing": Choice(
+                    "the mark's drawing: loyalty/<faction>.svg in the theme", ("svg",)
+                ),
+            },
             required=(*_BOX, "step"),
         ),
     },
@@ -314,8 +323,9 @@ SCHEMA = Keys(
                 ),
                 "caps": Text("the font of drop caps, cost and stats", "caps: Caps.otf"),
                 "footer": Text("the footer's font", "footer: Sans.ttf"),
-                "narrow": Text("a narrow font for a footer too long for its line",
-                               "narrow: SansNarrow.ttf"),
+                "narrow": Text(
+                    "a narrow font for a footer too long for its line", "narrow: SansNarrow.ttf"
+                ),
             },
         ),
         "factions": Keys(
@@ -467,8 +477,10 @@ def validate(
                 at = f"{path}:{yamlfile.line_of(node, *keys, index)}"
                 raise ThemeError(f"{at}: {name}[{index}] is {_show(value)}; write {expected}")
     elif isinstance(shape, Number):
-        if isinstance(data, bool) or not isinstance(data, int | float) or not (
-            shape.low <= data <= shape.high
+        if (
+            isinstance(data, bool)
+            or not isinstance(data, int | float)
+            or not (shape.low <= data <= shape.high)
         ):
             raise ThemeError(
                 f"{where}: {name} is {_show(data)}; it must be {shape.what}, a number "
@@ -569,9 +581,17 @@ def load_theme(directory: str | Path | None = None) -> Theme:
     name = theme_file.data.get("name") or (
         directories[0].name if directory is not None else "theme"
     )
-    return Theme(str(name), directories, fonts, factions, backgrounds, back,
-                 extra_fonts=extra_fonts, layout=layout,
-                 size=None if size is None else str(size))
+    return Theme(
+        str(name),
+        directories,
+        fonts,
+        factions,
+        backgrounds,
+        back,
+        extra_fonts=extra_fonts,
+        layout=layout,
+        size=None if size is None else str(size),
+    )
 
 
 def themes_home() -> Path:
@@ -601,8 +621,7 @@ def resolve_theme(directory: str | Path) -> Path:
             "look first: translator theme import-arcmage SOURCE)"
         )
     raise ThemeError(
-        f"{own}: no theme.yaml (a theme is a directory with a "
-        "theme.yaml, see templates/README.md)"
+        f"{own}: no theme.yaml (a theme is a directory with a theme.yaml, see templates/README.md)"
     )
 
 

@@ -56,8 +56,14 @@ class Draft:
     english: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, object]:
-        return {"card": self.card.slug, "deck": self.card.deck, "lang": self.lang,
-                "path": self.path, "filled": self.filled, "english": self.english}
+        return {
+            "card": self.card.slug,
+            "deck": self.card.deck,
+            "lang": self.lang,
+            "path": self.path,
+            "filled": self.filled,
+            "english": self.english,
+        }
 
 
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
@@ -105,8 +111,14 @@ class Drafter:
         fields["source"] = source_fingerprint(source)
         body = self.text(source, filled, english)
         path = str(Path(source.path).with_name(f"{card.slug}.{self.lang}.md"))
-        return Draft(card, self.lang, path, render_card_file(fields, body, TRANSLATION_FIELDS),
-                     filled, english)
+        return Draft(
+            card,
+            self.lang,
+            path,
+            render_card_file(fields, body, TRANSLATION_FIELDS),
+            filled,
+            english,
+        )
 
     # -- text --------------------------------------------------------------------------
 
@@ -137,8 +149,14 @@ class Drafter:
                 return self.ability(lines, first, *ability, filled=filled)
         return self.terms(chunk, filled)
 
-    def ability(self, lines: list[str], first: re.Match[str], ability_id: str,
-                values: list[str], filled: list[str]) -> tuple[str, bool]:
+    def ability(
+        self,
+        lines: list[str],
+        first: re.Match[str],
+        ability_id: str,
+        values: list[str],
+        filled: list[str],
+    ) -> tuple[str, bool]:
         """An ability paragraph: the list's name and parameters, and its reminder where
         the English card words it as the English list does."""
         target = self.glossary.abilities[ability_id]
@@ -170,7 +188,7 @@ class Drafter:
         i = 0
         while i < len(values):
             for n in range(len(values) - i, 0, -1):
-                phrase = " ".join(values[i:i + n])
+                phrase = " ".join(values[i : i + n])
                 rendered = self.term(phrase)
                 if rendered is not None:
                     out.append(rendered)
@@ -209,8 +227,11 @@ class Drafter:
         has no single answer)."""
         # One English word may name two entries (*city*: the concept, the card type)
         # that the language writes alike but for a capital.
-        renderings = {found.casefold(): found for hit in self.language.english.lookup(english)
-                      if (found := self._rendering(hit.kind, hit.id, english)) is not None}
+        renderings = {
+            found.casefold(): found
+            for hit in self.language.english.lookup(english)
+            if (found := self._rendering(hit.kind, hit.id, english)) is not None
+        }
         if len(renderings) != 1:
             return None
         rendered = next(iter(renderings.values()))
@@ -228,8 +249,12 @@ class Drafter:
         if entry is None or entry.preferred is None:
             return None
         rendered = entry.preferred.text
-        if entry.pos == "noun" and normalize(english) != normalize(entry.en) \
-                and english.endswith("s") and not entry.en.endswith("s"):
+        if (
+            entry.pos == "noun"
+            and normalize(english) != normalize(entry.en)
+            and english.endswith("s")
+            and not entry.en.endswith("s")
+        ):
             rendered = plural(rendered, self.lang)
         return rendered
 
@@ -238,8 +263,9 @@ def _has_words(text: str) -> bool:
     return any(c.isalpha() for c in text)
 
 
-def plan_drafts(library: Library, resources: Resources, lang: str,
-                decks: set[str] | None = None) -> list[Draft]:
+def plan_drafts(
+    library: Library, resources: Resources, lang: str, decks: set[str] | None = None
+) -> list[Draft]:
     """A draft for every English card of ``decks`` (all when None) that has no
     ``lang`` translation."""
     drafter = Drafter(resources, lang)

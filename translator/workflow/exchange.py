@@ -81,8 +81,14 @@ from .states import source_changes
 FORMATS = ("po", "xliff")
 #: A PO header naming the deck the file was exported from.
 DECK_HEADER = "X-Translator-Deck"
-_LABELS = {"name": "name", "name2": "second name line", "subtype": "subtype",
-           "text": "rule text", "flavour": "flavour text", "info": "footer line"}
+_LABELS = {
+    "name": "name",
+    "name2": "second name line",
+    "subtype": "subtype",
+    "text": "rule text",
+    "flavour": "flavour text",
+    "info": "footer line",
+}
 
 
 def format_of(path: str) -> str:
@@ -125,14 +131,16 @@ def _location(file: CardFile, unit: str, text: str) -> str:
     return f"{file.path}:{file.body_line + file.body.count(chr(10), 0, at)}"
 
 
-def _glossary_notes(language: Language, english: Language, unit: str,
-                    text: str) -> list[str]:
+def _glossary_notes(language: Language, english: Language, unit: str, text: str) -> list[str]:
     """The glossary's words for the terms and abilities the English uses."""
     if unit in LINE_UNITS:
         found = language.english.find(text)
     else:
-        found = [m for p in plain_text(parse(text).document, SOURCE_LANGUAGE).paragraphs
-                 for m in language.english.find(p.text, p.tokens)]
+        found = [
+            m
+            for p in plain_text(parse(text).document, SOURCE_LANGUAGE).paragraphs
+            for m in language.english.find(p.text, p.tokens)
+        ]
     terms: dict[str, str] = {}
     for match in found:
         hit = match.hit
@@ -140,10 +148,11 @@ def _glossary_notes(language: Language, english: Language, unit: str,
             ability = language.glossary.abilities.get(hit.id)
             own = english.glossary.abilities.get(hit.id)
             if ability is not None:
-                reminder = f" ({ability.reminder})" if ability.reminder and unit == "text" \
-                    else ""
-                terms.setdefault(f"ability {own.en if own else match.text}",
-                                 f"{ability.template or ability.name}{reminder}")
+                reminder = f" ({ability.reminder})" if ability.reminder and unit == "text" else ""
+                terms.setdefault(
+                    f"ability {own.en if own else match.text}",
+                    f"{ability.template or ability.name}{reminder}",
+                )
             continue
         entry = language.glossary.entries.get(hit.id)
         if entry is not None and entry.preferred is not None:
@@ -151,12 +160,12 @@ def _glossary_notes(language: Language, english: Language, unit: str,
     return [f"glossary: {en} → {target}" for en, target in terms.items()]
 
 
-def entries(library: Library, deck: str, lang: str, language: Language,
-            english: Language) -> list[Entry]:
+def entries(
+    library: Library, deck: str, lang: str, language: Language, english: Language
+) -> list[Entry]:
     """The entries of ``deck``'s cards, in the deck's order."""
     order = {slug: index for index, slug in enumerate(library.decks[deck].quantities)}
-    cards = sorted(library.deck_cards(deck),
-                   key=lambda c: (order.get(c.slug, len(order)), c.slug))
+    cards = sorted(library.deck_cards(deck), key=lambda c: (order.get(c.slug, len(order)), c.slug))
     found: list[Entry] = []
     for card in cards:
         source = card.source
@@ -167,20 +176,35 @@ def entries(library: Library, deck: str, lang: str, language: Language,
         own = units(version) if version is not None else {}
         wip = bool(version is not None and version.fields.get("wip"))
         stale_units = {change.unit: change for change in source_changes(card, lang)}
-        about = ", ".join(str(source.fields.get(k)) for k in ("type", "faction", "subtype")
-                          if source.fields.get(k) not in (None, ""))
+        about = ", ".join(
+            str(source.fields.get(k))
+            for k in ("type", "faction", "subtype")
+            if source.fields.get(k) not in (None, "")
+        )
         for unit, text in english_units.items():
             target = own.get(unit, "")
             if wip and target == text:
                 target = ""  # still the English: nothing translated yet
             change = stale_units.get(unit)
             stale, previous = change is not None, None if change is None else change.old
-            notes = [f"card: {card.name(SOURCE_LANGUAGE)} ({about})",
-                     *_glossary_notes(language, english, unit, text)]
+            notes = [
+                f"card: {card.name(SOURCE_LANGUAGE)} ({about})",
+                *_glossary_notes(language, english, unit, text),
+            ]
             if stale and target:
                 notes.append("stale: the English changed since this was translated")
-            found.append(Entry(card, unit, text, target, bool(target) and (stale or wip),
-                               notes, _location(source, unit, text), previous))
+            found.append(
+                Entry(
+                    card,
+                    unit,
+                    text,
+                    target,
+                    bool(target) and (stale or wip),
+                    notes,
+                    _location(source, unit, text),
+                    previous,
+                )
+            )
     return found
 
 
@@ -188,15 +212,19 @@ def _header(lang: str, deck: str, deck_name: str) -> dict[str, str]:
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     moment = time.gmtime(int(epoch)) if epoch and epoch.isdigit() else time.gmtime()
     stamp = time.strftime("%Y-%m-%d %H:%M+0000", moment)
-    return {"Project-Id-Version": f"Arcmage {deck_name}", "POT-Creation-Date": stamp,
-            "PO-Revision-Date": stamp, "Last-Translator": "",
-            "Language-Team": f"Arcmage {LANGUAGE_NAMES.get(lang, lang)}",
-            "Language": lang, "Plural-Forms": get_plural(lang).plural_forms,
-            DECK_HEADER: deck}
+    return {
+        "Project-Id-Version": f"Arcmage {deck_name}",
+        "POT-Creation-Date": stamp,
+        "PO-Revision-Date": stamp,
+        "Last-Translator": "",
+        "Language-Team": f"Arcmage {LANGUAGE_NAMES.get(lang, lang)}",
+        "Language": lang,
+        "Plural-Forms": get_plural(lang).plural_forms,
+        DECK_HEADER: deck,
+    }
 
 
-def write_store(found: list[Entry], kind: str, lang: str, deck: str,
-                deck_name: str) -> bytes:
+def write_store(found: list[Entry], kind: str, lang: str, deck: str, deck_name: str) -> bytes:
     """The PO or XLIFF file of ``found``."""
     store: TranslationStore
     if kind == "po":
@@ -252,8 +280,7 @@ class Refusal:
         return f"{self.path}:{self.line}: {self.key}: {self.message}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "line": self.line, "entry": self.key,
-                "message": self.message}
+        return {"path": self.path, "line": self.line, "entry": self.key, "message": self.message}
 
 
 @dataclass
@@ -282,8 +309,9 @@ class ImportResult:
 
 #: A card's slug as its file names it (``cards/files.py``): what a context's card is.
 #: A PO entry's ``msgctxt`` (maybe on several lines) or ``msgid`` at the start of a line.
-_PO_CONTEXT = re.compile(r'^msgctxt[ \t]+((?:"(?:[^"\\\n]|\\.)*"[ \t]*\r?(?:\n|\Z))+)',
-                         re.MULTILINE)
+_PO_CONTEXT = re.compile(
+    r'^msgctxt[ \t]+((?:"(?:[^"\\\n]|\\.)*"[ \t]*\r?(?:\n|\Z))+)', re.MULTILINE
+)
 _PO_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 _PO_MSGID = re.compile(r"(?:^|(?<=[\r\n]))msgid\b", re.MULTILINE)
 _PO_LANGUAGE = re.compile(r'^"Language:', re.MULTILINE)
@@ -325,11 +353,13 @@ def read_store(path: str, data: bytes) -> Store:
     if kind == "xliff":
         _check_xml(path, text, lines)
     try:
-        store: TranslationStore = (po.pofile.parsestring(data) if kind == "po"
-                                   else xliff.xlifffile.parsestring(data))
+        store: TranslationStore = (
+            po.pofile.parsestring(data) if kind == "po" else xliff.xlifffile.parsestring(data)
+        )
         if kind == "xliff" and etree.QName(store.document.getroot()).localname != "xliff":
-            raise InputError(path, "not a valid XLIFF file: its root element is not xliff "
-                                   "(XLIFF 1.1 or 1.2)")
+            raise InputError(
+                path, "not a valid XLIFF file: its root element is not xliff (XLIFF 1.1 or 1.2)"
+            )
         units_found = [unit for unit in store.unit_iter() if not unit.isheader()]
         found = _incoming(kind, text, units_found)
         lang, lang_line = _file_language(store, kind, text, lines)
@@ -375,20 +405,31 @@ def _check_xml(path: str, text: str, lines: _Lines) -> None:
     how a few bytes become gigabytes, or bring in another file) or is no XLIFF file."""
     doctype = _DOCTYPE.search(text)
     if doctype is not None:
-        raise InputError(path, "not a valid XLIFF file: it declares a document type or "
-                               "entities (<!DOCTYPE, <!ENTITY), which XLIFF files have "
-                               "no use for; they are refused", lines.at(doctype.start()))
+        raise InputError(
+            path,
+            "not a valid XLIFF file: it declares a document type or "
+            "entities (<!DOCTYPE, <!ENTITY), which XLIFF files have "
+            "no use for; they are refused",
+            lines.at(doctype.start()),
+        )
     root = _XML_ROOT.match(text)
     if root is not None and root.group(1).rpartition(":")[2] != "xliff":
-        raise InputError(path, f"not a valid XLIFF file: its root element is "
-                               f"{_shown(root.group(1), 40)}, not xliff (XLIFF 1.1 or 1.2)",
-                         lines.at(root.start(1)))
+        raise InputError(
+            path,
+            f"not a valid XLIFF file: its root element is "
+            f"{_shown(root.group(1), 40)}, not xliff (XLIFF 1.1 or 1.2)",
+            lines.at(root.start(1)),
+        )
 
 
 def _too_many(path: str, kind: str, line: int) -> None:
-    raise InputError(path, f"more than {MAX_EXCHANGE_ENTRIES:,} entries (the limit of a "
-                           f"{_FILE_WHAT[kind]}; a deck has a few hundred): is this the "
-                           "right file? Export one deck per file", line)
+    raise InputError(
+        path,
+        f"more than {MAX_EXCHANGE_ENTRIES:,} entries (the limit of a "
+        f"{_FILE_WHAT[kind]}; a deck has a few hundred): is this the "
+        "right file? Export one deck per file",
+        line,
+    )
 
 
 def _incoming(kind: str, text: str, found: list[TranslationUnit]) -> list[Incoming]:
@@ -409,13 +450,17 @@ def _incoming(kind: str, text: str, found: list[TranslationUnit]) -> list[Incomi
             line = (taken.pop() if len(taken) > 1 else taken[0]) if taken else 0
         else:
             line = int(getattr(unit.xmlelement, "sourceline", 0) or 0)
-        entries.append(Incoming(key, line, str(unit.source or ""), str(unit.target or ""),
-                                bool(unit.isfuzzy())))
+        entries.append(
+            Incoming(
+                key, line, str(unit.source or ""), str(unit.target or ""), bool(unit.isfuzzy())
+            )
+        )
     return entries
 
 
-def _file_language(store: TranslationStore, kind: str, text: str,
-                   lines: _Lines) -> tuple[str | None, int]:
+def _file_language(
+    store: TranslationStore, kind: str, text: str, lines: _Lines
+) -> tuple[str | None, int]:
     """(the target language as the file gives it, the line giving it)."""
     if kind == "po":
         header = cast(Any, store).parseheader()
@@ -442,7 +487,7 @@ def _parse_problem(kind: str, error: Exception) -> tuple[str, int]:
     message = str(error) or type(error).__name__
     found = re.search(r" on line (\d+)(?::|$)", message)
     if found is not None:
-        return _one_line(message[:found.start()]), int(found.group(1))
+        return _one_line(message[: found.start()]), int(found.group(1))
     return _one_line(message), 0
 
 
@@ -476,19 +521,29 @@ def target_language(path: str, store: Store) -> str:
     none, or one translator does not translate into."""
     where = "the header's Language" if store.kind == "po" else "the target-language"
     if store.lang is None:
-        raise InputError(path, f"the file names no target language ({where} is missing): "
-                               "give --lang", store.lang_line)
+        raise InputError(
+            path,
+            f"the file names no target language ({where} is missing): give --lang",
+            store.lang_line,
+        )
     code = re.split(r"[_\-@.]", store.lang, maxsplit=1)[0].strip().lower()
     if code in LANGUAGES and code != SOURCE_LANGUAGE:
         return code
     targets = ", ".join(x for x in LANGUAGES if x != SOURCE_LANGUAGE)
     shown = _shown(store.lang, 40)
     if code == SOURCE_LANGUAGE:
-        raise InputError(path, f"{where} is {shown}, the English of the cards: a "
-                               f"translation is into {targets} (give --lang)", store.lang_line)
-    raise InputError(path, f"{where} is {shown}, not a language translator translates "
-                           f"into ({targets}): fix the header or give --lang",
-                     store.lang_line)
+        raise InputError(
+            path,
+            f"{where} is {shown}, the English of the cards: a "
+            f"translation is into {targets} (give --lang)",
+            store.lang_line,
+        )
+    raise InputError(
+        path,
+        f"{where} is {shown}, not a language translator translates "
+        f"into ({targets}): fix the header or give --lang",
+        store.lang_line,
+    )
 
 
 def _markup_errors(text: str) -> list[str]:
@@ -511,8 +566,10 @@ def _check(entry: Incoming, unit: str, english: dict[str, str]) -> str | None:
     if unit not in english:
         return f"the English card has no {_LABELS[unit]}"
     if entry.source.strip() != english[unit].strip():
-        return (f"the English {_LABELS[unit]} changed since this file was exported: "
-                "export the file again and translate the new text")
+        return (
+            f"the English {_LABELS[unit]} changed since this file was exported: "
+            "export the file again and translate the new text"
+        )
     if unit not in LINE_UNITS:
         errors = _markup_errors(target)
         if errors:
@@ -520,8 +577,13 @@ def _check(entry: Incoming, unit: str, english: dict[str, str]) -> str | None:
     return None
 
 
-def plan_import(path: str, library: Library, lang: str | None = None,
-                fuzzy: bool = False, store: Store | None = None) -> ImportResult:
+def plan_import(
+    path: str,
+    library: Library,
+    lang: str | None = None,
+    fuzzy: bool = False,
+    store: Store | None = None,
+) -> ImportResult:
     """What importing the PO or XLIFF file ``path`` (``store`` when it was read
     already) into ``library`` changes."""
     store = store or read_exchange(path)
@@ -529,34 +591,49 @@ def plan_import(path: str, library: Library, lang: str | None = None,
     if lang == SOURCE_LANGUAGE:
         raise InputError(path, "English is the cards' language: give --lang")
     result = ImportResult(lang)
-    by_slug = {slug: card for (_, slug), card in library.cards.items()
-               if card.source is not None}
+    by_slug = {slug: card for (_, slug), card in library.cards.items() if card.source is not None}
     grouped: dict[str, list[tuple[str, Incoming]]] = {}
     first: dict[str, int] = {}
     for entry in store.entries:
         slug, _, unit = entry.key.rpartition(":")
         if not slug or unit not in UNITS:
-            result.refused.append(Refusal(path, entry.line,
-                                          _shown_key(entry.key) if entry.key else
-                                          "(no context)",
-                                          "not an entry of translator's (its context is "
-                                          "card:unit, e.g. courier:text)"))
+            result.refused.append(
+                Refusal(
+                    path,
+                    entry.line,
+                    _shown_key(entry.key) if entry.key else "(no context)",
+                    "not an entry of translator's (its context is card:unit, e.g. courier:text)",
+                )
+            )
             continue
         # Only a card's slug goes on: anything else (a path, '..') is no card's.
         if CARD_SLUG_RE.fullmatch(slug) is None:
-            result.refused.append(Refusal(path, entry.line, _shown_key(entry.key),
-                                          f"no card {_shown(slug)} in the library (a "
-                                          "card's name is lowercase letters, digits and "
-                                          "hyphens, e.g. courier:text)"))
+            result.refused.append(
+                Refusal(
+                    path,
+                    entry.line,
+                    _shown_key(entry.key),
+                    f"no card {_shown(slug)} in the library (a "
+                    "card's name is lowercase letters, digits and "
+                    "hyphens, e.g. courier:text)",
+                )
+            )
             continue
         if slug not in by_slug:
-            result.refused.append(Refusal(path, entry.line, entry.key,
-                                          f"no card '{slug}' in the library"))
+            result.refused.append(
+                Refusal(path, entry.line, entry.key, f"no card '{slug}' in the library")
+            )
             continue
         if entry.key in first:
-            result.refused.append(Refusal(path, entry.line, entry.key,
-                                          f"a second entry for {entry.key} (the first is on "
-                                          f"line {first[entry.key]}): only the first counts"))
+            result.refused.append(
+                Refusal(
+                    path,
+                    entry.line,
+                    entry.key,
+                    f"a second entry for {entry.key} (the first is on "
+                    f"line {first[entry.key]}): only the first counts",
+                )
+            )
             continue
         first[entry.key] = entry.line
         grouped.setdefault(slug, []).append((unit, entry))
@@ -567,8 +644,14 @@ def plan_import(path: str, library: Library, lang: str | None = None,
     return result
 
 
-def _card_update(path: str, card: Card, lang: str, card_entries: list[tuple[str, Incoming]],
-                 fuzzy: bool, result: ImportResult) -> CardUpdate | None:
+def _card_update(
+    path: str,
+    card: Card,
+    lang: str,
+    card_entries: list[tuple[str, Incoming]],
+    fuzzy: bool,
+    result: ImportResult,
+) -> CardUpdate | None:
     if card.source is None:  # plan_import gives only English cards
         return None
     english = units(card.source)
@@ -616,8 +699,12 @@ def _card_update(path: str, card: Card, lang: str, card_entries: list[tuple[str,
         changes["wip"] = True
     elif version is not None and version.fields.get("wip") and complete:
         changes["wip"] = REMOVE
-    if version is not None and not touched and "wip" not in changes and (
-            fingerprint is None or fingerprint == version.fields.get("source")):
+    if (
+        version is not None
+        and not touched
+        and "wip" not in changes
+        and (fingerprint is None or fingerprint == version.fields.get("source"))
+    ):
         return None  # nothing to write: the file is not even read
     body = None
     if {"text", "flavour"} & set(touched):
@@ -635,26 +722,39 @@ def _card_update(path: str, card: Card, lang: str, card_entries: list[tuple[str,
         if not _refuse_outside(target_path, card.source, path, card_entries, result):
             return None
         content = render_card_file(fields, body or "", TRANSLATION_FIELDS)
-        return _checked(CardUpdate(card, target_path, None, content, touched,
-                                   sorted(confirmed)), path, card_entries, result)
+        return _checked(
+            CardUpdate(card, target_path, None, content, touched, sorted(confirmed)),
+            path,
+            card_entries,
+            result,
+        )
     if not _refuse_outside(version.path, card.source, path, card_entries, result):
         return None
-    old_content = decode(read_file(version.path, MAX_CARD_FILE_BYTES, "card file"),
-                         version.path)
+    old_content = decode(read_file(version.path, MAX_CARD_FILE_BYTES, "card file"), version.path)
     try:
         content = edit_card(version, old_content, changes, body)
     except EditError as error:
-        result.refused.append(Refusal(path, card_entries[0][1].line, card_entries[0][1].key,
-                                      str(error)))
+        result.refused.append(
+            Refusal(path, card_entries[0][1].line, card_entries[0][1].key, str(error))
+        )
         return None
     if content == old_content:
         return None
-    return _checked(CardUpdate(card, version.path, old_content, content, touched,
-                               sorted(confirmed)), path, card_entries, result)
+    return _checked(
+        CardUpdate(card, version.path, old_content, content, touched, sorted(confirmed)),
+        path,
+        card_entries,
+        result,
+    )
 
 
-def _refuse_outside(target: str, source: CardFile, path: str,
-                    card_entries: list[tuple[str, Incoming]], result: ImportResult) -> bool:
+def _refuse_outside(
+    target: str,
+    source: CardFile,
+    path: str,
+    card_entries: list[tuple[str, Incoming]],
+    result: ImportResult,
+) -> bool:
     """Whether ``target`` (a file the import would write) is in the folder of the
     English card ``source`` it translates, links resolved; if not, its entries are
     refused."""
@@ -663,13 +763,20 @@ def _refuse_outside(target: str, source: CardFile, path: str,
     if real.is_relative_to(deck):
         return True
     line, key = card_entries[0][1].line, card_entries[0][1].key
-    result.refused.append(Refusal(path, line, key, f"the card's file {target} leads out of "
-                                  f"its deck (to {real}): nothing is written there"))
+    result.refused.append(
+        Refusal(
+            path,
+            line,
+            key,
+            f"the card's file {target} leads out of its deck (to {real}): nothing is written there",
+        )
+    )
     return False
 
 
-def _checked(update: CardUpdate, path: str, card_entries: list[tuple[str, Incoming]],
-             result: ImportResult) -> CardUpdate | None:
+def _checked(
+    update: CardUpdate, path: str, card_entries: list[tuple[str, Incoming]], result: ImportResult
+) -> CardUpdate | None:
     """``update``, or None (its entries refused) when the file it would write is not a
     valid card file: an import never leaves the library unloadable."""
     problems: list[Problem] = []
@@ -677,13 +784,20 @@ def _checked(update: CardUpdate, path: str, card_entries: list[tuple[str, Incomi
     if update.parsed is not None and not problems:
         return update
     line, key = card_entries[0][1].line, card_entries[0][1].key
-    result.refused.append(Refusal(path, line, key, "the card file would be invalid: "
-                                  + "; ".join(p.message for p in problems)))
+    result.refused.append(
+        Refusal(
+            path,
+            line,
+            key,
+            "the card file would be invalid: " + "; ".join(p.message for p in problems),
+        )
+    )
     return None
 
 
-def _fingerprint(source: CardFile, version: CardFile | None, confirmed: set[str],
-                 english: dict[str, str]) -> str | None:
+def _fingerprint(
+    source: CardFile, version: CardFile | None, confirmed: set[str], english: dict[str, str]
+) -> str | None:
     """The translation's fingerprint after import: the groups whose every unit was
     confirmed take the English card's current hash; the others keep theirs."""
     now = dict(zip(TRANSLATED_FIELDS, source_fingerprint(source).split("-"), strict=True))

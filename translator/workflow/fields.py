@@ -17,8 +17,14 @@ from ..markup.parser import parse
 #: The units, in the order a translator reads a card.
 UNITS = ("name", "name2", "subtype", "text", "flavour", "info")
 #: Which group of the source fingerprint covers each unit.
-FINGERPRINT_GROUP = {"name": "name", "name2": "name2", "subtype": "subtype",
-                     "text": "text", "flavour": "text", "info": "info"}
+FINGERPRINT_GROUP = {
+    "name": "name",
+    "name2": "name2",
+    "subtype": "subtype",
+    "text": "text",
+    "flavour": "text",
+    "info": "info",
+}
 #: Units held in the front matter (one line each); the others are the body.
 LINE_UNITS = frozenset({"name", "name2", "subtype", "info"})
 

@@ -42,8 +42,13 @@ def _git(directory: Path, *args: str, data: bytes | None = None) -> bytes | None
     if shutil.which("git") is None:
         return None
     try:
-        done = subprocess.run(["git", "-C", str(directory), *args], input=data,
-                              capture_output=True, check=False, timeout=60)
+        done = subprocess.run(
+            ["git", "-C", str(directory), *args],
+            input=data,
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout if done.returncode == 0 else None
@@ -59,8 +64,16 @@ def _revisions(path: Path) -> tuple[Path, list[str]] | None:
         relative = path.resolve().relative_to(top.resolve())
     except ValueError:
         return None
-    log = _git(top, "log", f"--max-count={MAX_REVISIONS}", "--format=%H", "--follow",
-               "--name-only", "--", relative.as_posix())
+    log = _git(
+        top,
+        "log",
+        f"--max-count={MAX_REVISIONS}",
+        "--format=%H",
+        "--follow",
+        "--name-only",
+        "--",
+        relative.as_posix(),
+    )
     if log is None:
         return None
     # --follow with --name-only: each commit is followed by the file's name then.
@@ -90,7 +103,7 @@ def _blobs(top: Path, specs: list[str]) -> list[bytes | None]:
             found.append(None)
             continue
         size = int(header[2])
-        found.append(output[position:position + size])
+        found.append(output[position : position + size])
         position += size + 1
     return found
 

@@ -57,9 +57,18 @@ class CardState:
     fingerprint: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"card": self.card, "guid": self.guid, "lang": self.lang, "state": self.state,
-                "changed": self.changed, "deck": self.deck, "path": self.path,
-                "wip": self.wip, "reviewed": self.reviewed, "fingerprint": self.fingerprint}
+        return {
+            "card": self.card,
+            "guid": self.guid,
+            "lang": self.lang,
+            "state": self.state,
+            "changed": self.changed,
+            "deck": self.deck,
+            "path": self.path,
+            "wip": self.wip,
+            "reviewed": self.reviewed,
+            "fingerprint": self.fingerprint,
+        }
 
 
 def card_state(card: Card, lang: str) -> CardState:
@@ -71,10 +80,16 @@ def card_state(card: Card, lang: str) -> CardState:
     fields = version.fields
     guid = fields.get("guid")
     reviewed = fields.get("reviewed")
-    found = CardState(card.deck, card.slug, lang, "translated",
-                      None if guid in (None, "") else str(guid), version.path,
-                      wip=bool(fields.get("wip")),
-                      reviewed=None if reviewed is None else str(reviewed))
+    found = CardState(
+        card.deck,
+        card.slug,
+        lang,
+        "translated",
+        None if guid in (None, "") else str(guid),
+        version.path,
+        wip=bool(fields.get("wip")),
+        reviewed=None if reviewed is None else str(reviewed),
+    )
     fingerprint = fields.get("source")
     if isinstance(fingerprint, str) and fingerprint:
         found.fingerprint = True
@@ -90,8 +105,9 @@ def card_state(card: Card, lang: str) -> CardState:
     return found
 
 
-def library_states(library: Library, languages: Iterable[str],
-                   decks: Iterable[str] | None = None) -> list[CardState]:
+def library_states(
+    library: Library, languages: Iterable[str], decks: Iterable[str] | None = None
+) -> list[CardState]:
     """Every card of ``decks`` (all when None) in every language, in library order."""
     wanted = None if decks is None else set(decks)
     found = []
@@ -106,8 +122,7 @@ def summary(states: Iterable[CardState]) -> dict[str, dict[str, dict[str, int]]]
     """deck -> language -> state -> count (every state present, zeros included)."""
     table: dict[str, dict[str, dict[str, int]]] = {}
     for state in states:
-        counts = table.setdefault(state.deck, {}).setdefault(
-            state.lang, dict.fromkeys(STATES, 0))
+        counts = table.setdefault(state.deck, {}).setdefault(state.lang, dict.fromkeys(STATES, 0))
         counts[state.state] += 1
     return table
 
@@ -116,15 +131,19 @@ def summary(states: Iterable[CardState]) -> dict[str, dict[str, dict[str, int]]]
 # Review
 
 
-def review_changes(card: Card, lang: str, today: datetime.date | None = None,
-                   reviewer: str | None = None) -> dict[str, Any]:
+def review_changes(
+    card: Card, lang: str, today: datetime.date | None = None, reviewer: str | None = None
+) -> dict[str, Any]:
     """The front matter changes that mark ``card``'s ``lang`` translation reviewed
     against the current English card: the date, who (or no name: an earlier
     reviewer's is not this review's), the fresh fingerprint, no ``wip``."""
     assert card.source is not None
-    return {"reviewed": (today or datetime.date.today()).isoformat(),
-            "reviewer": reviewer or REMOVE,
-            "source": source_fingerprint(card.source), "wip": REMOVE}
+    return {
+        "reviewed": (today or datetime.date.today()).isoformat(),
+        "reviewer": reviewer or REMOVE,
+        "source": source_fingerprint(card.source),
+        "wip": REMOVE,
+    }
 
 
 # --------------------------------------------------------------------------------------
@@ -148,8 +167,13 @@ class FieldChange:
         return word_diff(self.old, self.new)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"unit": self.unit, "old": self.old, "new": self.new,
-                "revision": self.revision, "diff": [list(p) for p in self.words()]}
+        return {
+            "unit": self.unit,
+            "old": self.old,
+            "new": self.new,
+            "revision": self.revision,
+            "diff": [list(p) for p in self.words()],
+        }
 
 
 _TOKEN = re.compile(r"\s+|\w+|[^\w\s]", re.UNICODE)

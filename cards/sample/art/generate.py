@@ -1802,14 +1802,20 @@ def load_deck(directory: Path) -> list[dict[str, str]]:
 
     library, problems = load_library([str(directory)])
     descriptions = yaml.safe_load(
-        (directory / "art" / "descriptions.yaml").read_text(encoding="utf-8"))
+        (directory / "art" / "descriptions.yaml").read_text(encoding="utf-8")
+    )
     cards = []
     for card in library.cards.values():
         if card.source is None:
             continue
-        cards.append({"slug": card.slug, "faction": str(card.get("faction")),
-                      "type": str(card.get("type")),
-                      "description": str(descriptions.get(card.slug, card.name()))})
+        cards.append(
+            {
+                "slug": card.slug,
+                "faction": str(card.get("faction")),
+                "type": str(card.get("type")),
+                "description": str(descriptions.get(card.slug, card.name())),
+            }
+        )
     del problems  # missing artwork is what this script is run to fix
     return sorted(cards, key=lambda c: c["slug"])
 

@@ -30,8 +30,9 @@ from fontTools.pens.svgPathPen import SVGPathPen
 from fontTools.pens.transformPen import TransformPen
 from fontTools.ttLib import TTFont
 
-FONT = Path(os.environ.get("SYMBOL_FONT",
-                          "/usr/share/fonts/truetype/gentiumplus/GentiumPlus-Bold.ttf"))
+FONT = Path(
+    os.environ.get("SYMBOL_FONT", "/usr/share/fonts/truetype/gentiumplus/GentiumPlus-Bold.ttf")
+)
 FIGURE_TOP, CAP_TOP = 1235, 1260  # figure and cap height of Gentium Plus Bold (font units)
 INK = "device-cmyk(0 0 0 1)"
 PAPER = "device-cmyk(0 0 0 0)"
@@ -51,6 +52,7 @@ def pt(p: Point) -> str:
 
 
 # --- glyph outlines ---------------------------------------------------------------
+
 
 @cache
 def _font() -> TTFont:
@@ -100,8 +102,18 @@ class Arrow:
     (a fraction of its length).  ``stem`` > 0 adds a straight tail of that length
     going down from the start (which must then be at 180°, west)."""
 
-    def __init__(self, r: float, a0: float, a1: float, w0: float, w1: float,
-                 head_w: float, head_l: float, sweep: float = 0.3, stem: float = 0.0) -> None:
+    def __init__(
+        self,
+        r: float,
+        a0: float,
+        a1: float,
+        w0: float,
+        w1: float,
+        head_w: float,
+        head_l: float,
+        sweep: float = 0.3,
+        stem: float = 0.0,
+    ) -> None:
         self.r, self.w0, self.w1 = r, w0, w1
         self.t0, self.t1 = math.radians(a0), math.radians(a1)
         self.head_w, self.head_l, self.sweep, self.stem = head_w, head_l, sweep, stem
@@ -122,6 +134,7 @@ class Arrow:
 
     def edge(self, sign: int) -> tuple[Curve, Curve]:
         """The outer (``sign`` 1) or inner (-1) edge of the shaft and its derivative."""
+
         def f(t: float) -> Point:
             return self.polar(t, self.r + sign * self.width(t) / 2)
 
@@ -143,11 +156,13 @@ class Arrow:
         nx, ny = ty, -tx  # outward normal of the head's axis
         back, fore = self.sweep * self.head_l, (1 - self.sweep) * self.head_l
         half = self.head_w / 2
-        return [self.polar(t1, r + self.w1 / 2),
-                (px - tx * back + nx * half, py - ty * back + ny * half),
-                (px + tx * fore, py + ty * fore),
-                (px - tx * back - nx * half, py - ty * back - ny * half),
-                self.polar(t1, r - self.w1 / 2)]
+        return [
+            self.polar(t1, r + self.w1 / 2),
+            (px - tx * back + nx * half, py - ty * back + ny * half),
+            (px + tx * fore, py + ty * fore),
+            (px - tx * back - nx * half, py - ty * back - ny * half),
+            self.polar(t1, r - self.w1 / 2),
+        ]
 
     def outline_points(self) -> list[Point]:
         outer = self.edge(1)[0]
@@ -186,8 +201,11 @@ class Arrow:
         if self.stem:
             half = stem_w / 2
             x = self.cx - self.r
-            parts += [f"M{pt((x - half, self.cy + self.stem))}", f"L{pt((x - half, self.cy))}",
-                      f"L{pt(outer(self.t0))}"]
+            parts += [
+                f"M{pt((x - half, self.cy + self.stem))}",
+                f"L{pt((x - half, self.cy))}",
+                f"L{pt(outer(self.t0))}",
+            ]
         else:
             parts.append(f"M{pt(outer(self.t0))}")
         parts += curve(outer, douter, self.t0, self.t1, pieces)
@@ -204,30 +222,47 @@ class Arrow:
 def rounded_rect(x: float, y: float, w: float, h: float, rad: float) -> str:
     """A plate with rounded (quarter-circle) corners."""
     k = rad * 0.4477
-    return (f"M{pt((x + rad, y))}H{num(x + w - rad)}"
-            f"C{pt((x + w - k, y))} {pt((x + w, y + k))} {pt((x + w, y + rad))}"
-            f"V{num(y + h - rad)}"
-            f"C{pt((x + w, y + h - k))} {pt((x + w - k, y + h))} {pt((x + w - rad, y + h))}"
-            f"H{num(x + rad)}"
-            f"C{pt((x + k, y + h))} {pt((x, y + h - k))} {pt((x, y + h - rad))}"
-            f"V{num(y + rad)}"
-            f"C{pt((x, y + k))} {pt((x + k, y))} {pt((x + rad, y))}Z")
+    return (
+        f"M{pt((x + rad, y))}H{num(x + w - rad)}"
+        f"C{pt((x + w - k, y))} {pt((x + w, y + k))} {pt((x + w, y + rad))}"
+        f"V{num(y + h - rad)}"
+        f"C{pt((x + w, y + h - k))} {pt((x + w - k, y + h))} {pt((x + w - rad, y + h))}"
+        f"H{num(x + rad)}"
+        f"C{pt((x + k, y + h))} {pt((x, y + h - k))} {pt((x, y + h - rad))}"
+        f"V{num(y + rad)}"
+        f"C{pt((x, y + k))} {pt((x + k, y))} {pt((x + rad, y))}Z"
+    )
 
 
 # --- the symbols --------------------------------------------------------------------
 
-def svg(code: str, meaning: str, width: float, height: float, body: list[str],
-        glyph: str | None = None, view_extra: str = "") -> str:
-    source = (f"The {glyph!r} is the outline of that character in Gentium Plus Bold "
-              "(SIL International, SIL Open Font License 1.1), converted to a path with "
-              "fontTools; the rest is plain geometry." if glyph else
-              "Plain geometry, no font outline.")
-    comment = (f"Arcmage card-text symbol :{code}: ({meaning}). Drawn for translator by "
-               f"templates/default/symbols/generate.py; no artwork copied. {source} "
-               f"Units are hundredths of an em; colours are DeviceCMYK.")
+
+def svg(
+    code: str,
+    meaning: str,
+    width: float,
+    height: float,
+    body: list[str],
+    glyph: str | None = None,
+    view_extra: str = "",
+) -> str:
+    source = (
+        f"The {glyph!r} is the outline of that character in Gentium Plus Bold "
+        "(SIL International, SIL Open Font License 1.1), converted to a path with "
+        "fontTools; the rest is plain geometry."
+        if glyph
+        else "Plain geometry, no font outline."
+    )
+    comment = (
+        f"Arcmage card-text symbol :{code}: ({meaning}). Drawn for translator by "
+        f"templates/default/symbols/generate.py; no artwork copied. {source} "
+        f"Units are hundredths of an em; colours are DeviceCMYK."
+    )
     view_box = f"0 0 {num(width)} {num(height)}"
-    lines = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{view_box}"{view_extra}>',
-             f"<!-- {comment} -->"]
+    lines = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{view_box}"{view_extra}>',
+        f"<!-- {comment} -->",
+    ]
     lines += body
     lines.append("</svg>")
     return "\n".join(lines) + "\n"
@@ -238,13 +273,13 @@ def fill(d: str, colour: str = INK) -> str:
 
 
 # Sizes, in hundredths of an em (the viewBoxes).
-CYPHER = 100                 # disc diameter: 1 em
-MARK_W, MARK_H = 210, 225    # large marks: two lines of 9 pt text at 1.25 leading
+CYPHER = 100  # disc diameter: 1 em
+MARK_W, MARK_H = 210, 225  # large marks: two lines of 9 pt text at 1.25 leading
 MARK_RADIUS = 40
 INLINE_W, INLINE_H = 110, 100
-COLUMN = 130                 # column marks: the hook's square; the stem runs on below
-COLUMN_STEM = 2000           # far below any paragraph: the box's bottom edge cuts it
-FIGURE_IN_DISC = 60          # figure height in a disc (letters: a little less)
+COLUMN = 130  # column marks: the hook's square; the stem runs on below
+COLUMN_STEM = 2000  # far below any paragraph: the box's bottom edge cuts it
+FIGURE_IN_DISC = 60  # figure height in a disc (letters: a little less)
 FIGURE_IN_MARK = 128
 
 
@@ -257,8 +292,10 @@ def mark_arrow(scale: float = 1.0) -> Arrow:
 def cypher(code: str, char: str) -> str:
     r = CYPHER / 2
     height = FIGURE_IN_DISC if char.isdigit() else FIGURE_IN_DISC - 4
-    body = [f'<circle cx="{num(r)}" cy="{num(r)}" r="{num(r)}" fill="{INK}"/>',
-            fill(glyph_path(char, r, r, height), PAPER)]
+    body = [
+        f'<circle cx="{num(r)}" cy="{num(r)}" r="{num(r)}" fill="{INK}"/>',
+        fill(glyph_path(char, r, r, height), PAPER),
+    ]
     return svg(code, f"cypher disc {char}", CYPHER, CYPHER, body, char)
 
 
@@ -284,34 +321,50 @@ def inline_mark() -> str:
 
 
 def column_marks() -> dict[str, str]:
-    note = ("preserveAspectRatio keeps the hook at the top of a box as tall as the "
-            "paragraph; the stem runs on below the viewBox and the box's edge cuts it")
+    note = (
+        "preserveAspectRatio keeps the hook at the top of a box as tall as the "
+        "paragraph; the stem runs on below the viewBox and the box's edge cuts it"
+    )
     extra = ' preserveAspectRatio="xMidYMin meet"'
     # bare: a shepherd's crook, the stem turning over into the arrow
     crook = Arrow(40, 180, 358, 12, 24, 52, 46, 0.0, stem=COLUMN_STEM)
     x0, y0, x1, _y1 = crook.at(0, 0).bounds()
     crook.at(6 - x0 + (COLUMN - 12 - (x1 - x0)) / 2, 6 - y0)
-    mic = svg("mic", f"column mark, bare: {note}", COLUMN, COLUMN,
-              [fill(crook.path(stem_w=12))], view_extra=extra)
+    mic = svg(
+        "mic",
+        f"column mark, bare: {note}",
+        COLUMN,
+        COLUMN,
+        [fill(crook.path(stem_w=12))],
+        view_extra=extra,
+    )
     # with a plate: a flag on a pole, the plate carrying the turning arrow
     pole = 16
     plate = flag(0, 0, COLUMN, COLUMN, 28, pole)
     arrow = mark_arrow(0.7).centre_in(12, 12, COLUMN - 24, COLUMN - 24)
-    mc = svg("mc", f"column mark: {note}", COLUMN, COLUMN,
-             [fill(plate), fill(arrow.path(), PAPER)], view_extra=extra)
+    mc = svg(
+        "mc",
+        f"column mark: {note}",
+        COLUMN,
+        COLUMN,
+        [fill(plate), fill(arrow.path(), PAPER)],
+        view_extra=extra,
+    )
     return {"mic": mic, "mc": mc}
 
 
 def flag(x: float, y: float, w: float, h: float, rad: float, pole: float) -> str:
     """A rounded plate whose bottom-left corner runs on into a pole down the left."""
     k = rad * 0.4477
-    return (f"M{pt((x + rad, y))}H{num(x + w - rad)}"
-            f"C{pt((x + w - k, y))} {pt((x + w, y + k))} {pt((x + w, y + rad))}"
-            f"V{num(y + h - rad)}"
-            f"C{pt((x + w, y + h - k))} {pt((x + w - k, y + h))} {pt((x + w - rad, y + h))}"
-            f"H{num(x + pole)}V{num(y + COLUMN_STEM)}H{num(x)}"
-            f"V{num(y + rad)}"
-            f"C{pt((x, y + k))} {pt((x + k, y))} {pt((x + rad, y))}Z")
+    return (
+        f"M{pt((x + rad, y))}H{num(x + w - rad)}"
+        f"C{pt((x + w - k, y))} {pt((x + w, y + k))} {pt((x + w, y + rad))}"
+        f"V{num(y + h - rad)}"
+        f"C{pt((x + w, y + h - k))} {pt((x + w - k, y + h))} {pt((x + w - rad, y + h))}"
+        f"H{num(x + pole)}V{num(y + COLUMN_STEM)}H{num(x)}"
+        f"V{num(y + rad)}"
+        f"C{pt((x, y + k))} {pt((x + k, y))} {pt((x + rad, y))}Z"
+    )
 
 
 def main() -> None:

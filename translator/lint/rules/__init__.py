@@ -24,5 +24,14 @@ from . import (
     translation,
 )
 
-__all__ = ["emphasis", "esperanto", "esperanto_grammar", "french", "glossary", "markup_checks",
-           "printing", "spelling", "translation"]
+__all__ = [
+    "emphasis",
+    "esperanto",
+    "esperanto_grammar",
+    "french",
+    "glossary",
+    "markup_checks",
+    "printing",
+    "spelling",
+    "translation",
+]

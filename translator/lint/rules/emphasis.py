@@ -18,21 +18,29 @@ from ..rule import rule
 OWN_RULE = frozenset({"fr"})
 
 
-@rule("TR405", "ability-emphasis", Severity.INFO,
-      "An ability's definition is not emphasised as on the English card: the name in "
-      "bold italics, the reminder in italics.",
-      "The English cards write an ability as its name in bold italics and its reminder "
-      "in simple italics (`***Flying***\\` then `*Only creatures with flying ...*`), so "
-      "that players tell the keyword from the card's own effects; a translation whose "
-      "style guide says nothing else keeps that.  Checked where the English card writes "
-      "the ability so, in the languages without a rule of their own (French: FR305); "
-      "the ways of missing it are named as FR305 names them.",
-      "EO: ***Fluganto***\\\nNur estaĵoj flugantaj povas defendi kontraŭ mi.",
-      "EO: ***Fluganto***\\\n*Nur estaĵoj flugantaj povas defendi kontraŭ mi.*")
+@rule(
+    "TR405",
+    "ability-emphasis",
+    Severity.INFO,
+    "An ability's definition is not emphasised as on the English card: the name in "
+    "bold italics, the reminder in italics.",
+    "The English cards write an ability as its name in bold italics and its reminder "
+    "in simple italics (`***Flying***\\` then `*Only creatures with flying ...*`), so "
+    "that players tell the keyword from the card's own effects; a translation whose "
+    "style guide says nothing else keeps that.  Checked where the English card writes "
+    "the ability so, in the languages without a rule of their own (French: FR305); "
+    "the ways of missing it are named as FR305 names them.",
+    "EO: ***Fluganto***\\\nNur estaĵoj flugantaj povas defendi kontraŭ mi.",
+    "EO: ***Fluganto***\\\n*Nur estaĵoj flugantaj povas defendi kontraŭ mi.*",
+)
 def check_ability_emphasis(subject: Subject) -> Iterator[Finding]:
     if not subject.is_translation or subject.lang in OWN_RULE:
         return
     for found, at, name, problems in ability_definitions(subject):
-        yield subject.report_span("TR405", found, at,
-                                  f"'{name}': {'; '.join(problems)} (the English card: the "
-                                  "name in bold italics, the reminder in italics)")
+        yield subject.report_span(
+            "TR405",
+            found,
+            at,
+            f"'{name}': {'; '.join(problems)} (the English card: the "
+            "name in bold italics, the reminder in italics)",
+        )

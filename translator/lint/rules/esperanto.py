@@ -46,8 +46,7 @@ _FIELDS = ("name", "name2", "subtype")
 
 #: Words that end in a consonant and take a supersign (correlatives, particles):
 #: everything else Esperanto ends in a vowel, -ŭ, -j, -n or a verb ending.
-_CONSONANT_ENDINGS = frozenset({"ĉar", "ĝis", "eĉ", "ĉiam", "ĉiel", "ĉial", "ĉiom",
-                                "ĉies", "ĵus"})
+_CONSONANT_ENDINGS = frozenset({"ĉar", "ĝis", "eĉ", "ĉiam", "ĉiel", "ĉial", "ĉiom", "ĉies", "ĵus"})
 _VERB_ENDINGS = ("as", "is", "os", "us")
 
 
@@ -76,8 +75,9 @@ def places(subject: Subject) -> list[Place]:
     cached: list[Place] | None = subject.cache.get(("tree", "EO places"))
     if cached is not None:
         return cached
-    found = subject.cache["tree", "EO places"] = [Place("text", p.index, p.text, p.tokens)
-                                                  for p in subject.plain.paragraphs]
+    found = subject.cache["tree", "EO places"] = [
+        Place("text", p.index, p.text, p.tokens) for p in subject.plain.paragraphs
+    ]
     keys = list(_FIELDS)
     english_footer = subject.source_value("info")
     if english_footer and not is_default_footer(english_footer, SOURCE_LANGUAGE):
@@ -89,8 +89,14 @@ def places(subject: Subject) -> list[Place]:
     return found
 
 
-def _report(subject: Subject, code: str, place: Place, start: int, message: str,
-            fix: tuple[int, int, str] | None = None) -> Finding:
+def _report(
+    subject: Subject,
+    code: str,
+    place: Place,
+    start: int,
+    message: str,
+    fix: tuple[int, int, str] | None = None,
+) -> Finding:
     """A finding at character ``start`` of a place, with the fix replacing characters
     ``[fix[0], fix[1])`` by ``fix[2]`` where it can be written safely."""
     if place.index is None:
@@ -115,7 +121,7 @@ def _printed_space(subject: Subject, place: Place, index: int) -> bool:
 
 
 def _sentence_start(text: str, start: int) -> bool:
-    before = text[:start].rstrip(_SPACES + "*«»\"“„(" + SYMBOL_MARK)
+    before = text[:start].rstrip(_SPACES + '*«»"“„(' + SYMBOL_MARK)
     return not before or before[-1] in ".!?:\n"
 
 
@@ -123,8 +129,12 @@ def _known(subject: Subject, word: str) -> bool:
     """A word of the glossaries (either side), the English word list or the configured
     allowed words: no spelling rule reports it."""
     resources = subject.resources
-    return (word in subject.language.vocabulary or word in resources.allowed_words
-            or word in resources.english_words or word in resources.english.vocabulary)
+    return (
+        word in subject.language.vocabulary
+        or word in resources.allowed_words
+        or word in resources.english_words
+        or word in resources.english.vocabulary
+    )
 
 
 def _with_case(letter: str, model: str) -> str:
@@ -161,22 +171,27 @@ def x_system(word: str) -> str | None:
     result could be Esperanto; None otherwise (no pair, or an English word: Lux)."""
     if not _X_PAIR.search(word):
         return None
-    converted = _X_PAIR.sub(lambda m: _with_case(_SUPERSIGNED[m.group(1).lower()],
-                                                 m.group(1)), word)
+    converted = _X_PAIR.sub(
+        lambda m: _with_case(_SUPERSIGNED[m.group(1).lower()], m.group(1)), word
+    )
     return converted if looks_esperanto(normalize(converted)) else None
 
 
-@rule("EO101", "x-system", Severity.WARNING,
-      "A word in the x-system (cx, gx, hx, jx, sx, ux): write ĉ, ĝ, ĥ, ĵ, ŝ, ŭ.",
-      "The x-system is a keyboard stopgap, never printed: the wiki's Esperanto pages, the "
-      "Leksikono and every Esperanto card write the supersigned letters (« ĉiuj », "
-      "« ŝanĝi », « aŭ »).  A pair is reported when the word it makes could be "
-      "Esperanto (only letters of the alphabet, ŭ after a or e, an Esperanto ending), so "
-      "that names and English words (Lux, Pollux) are not; glossary words, the English "
-      "word list and the configured allowed words never are.",
-      "EO: Cxiuj viaj estajxoj akiras +1/+0 gxis la fino de la vico.",
-      "EO: Ĉiuj viaj estaĵoj akiras +1/+0 ĝis la fino de la vico.",
-      "Writes the supersigned letters, keeping the case (Cx, CX -> Ĉ).")
+@rule(
+    "EO101",
+    "x-system",
+    Severity.WARNING,
+    "A word in the x-system (cx, gx, hx, jx, sx, ux): write ĉ, ĝ, ĥ, ĵ, ŝ, ŭ.",
+    "The x-system is a keyboard stopgap, never printed: the wiki's Esperanto pages, the "
+    "Leksikono and every Esperanto card write the supersigned letters (« ĉiuj », "
+    "« ŝanĝi », « aŭ »).  A pair is reported when the word it makes could be "
+    "Esperanto (only letters of the alphabet, ŭ after a or e, an Esperanto ending), so "
+    "that names and English words (Lux, Pollux) are not; glossary words, the English "
+    "word list and the configured allowed words never are.",
+    "EO: Cxiuj viaj estajxoj akiras +1/+0 gxis la fino de la vico.",
+    "EO: Ĉiuj viaj estaĵoj akiras +1/+0 ĝis la fino de la vico.",
+    "Writes the supersigned letters, keeping the case (Cx, CX -> Ĉ).",
+)
 def check_x_system(subject: Subject) -> Iterator[Finding]:
     if not _esperanto(subject):
         return
@@ -187,26 +202,73 @@ def check_x_system(subject: Subject) -> Iterator[Finding]:
             written = place.text[start:end]
             fixed = x_system(written)
             if fixed is not None:
-                yield _report(subject, "EO101", place, start,
-                              f"'{written}' is in the x-system: write '{fixed}'",
-                              (start, end, fixed))
+                yield _report(
+                    subject,
+                    "EO101",
+                    place,
+                    start,
+                    f"'{written}' is in the x-system: write '{fixed}'",
+                    (start, end, fixed),
+                )
 
 
 #: Esperanto roots that open with h: after a root ending in c, g, j or s they make an
 #: h-system pair across the compound (dis|haki, long|hara, bus|haltejo, flag|hiso: the
 #: 24 such words of the Hunspell eo dictionary), so that the pair gets no fix.
-_H_ROOTS = ("hak", "halt", "har", "hast", "haŭt", "hav", "hejm", "hel", "her", "hez", "hier",
-            "his", "hist", "hok", "hom", "hont", "hor", "hotel", "hum", "hund")
+_H_ROOTS = (
+    "hak",
+    "halt",
+    "har",
+    "hast",
+    "haŭt",
+    "hav",
+    "hejm",
+    "hel",
+    "her",
+    "hez",
+    "hier",
+    "his",
+    "hist",
+    "hok",
+    "hom",
+    "hont",
+    "hor",
+    "hotel",
+    "hum",
+    "hund",
+)
 #: Words whose ŭ the h-system writes u (where au is never two vowels), and the
 #: position of that u: the invariable words, a few stems with their endings.
 _U_STEMS = ("antau", "kontrau", "ĉirkau", "malantau")
 _U_WORDS: dict[str, int] = {
-    **{word: len(word) - 1 for word in (
-        "au", "ankau", "ankorau", "anstatau", "almenau", "ambau", "apenau", "baldau",
-        "hierau", "hodiau", "kvazau", "lau", "malgrau", "morgau", "nau", "preskau",
-        "adiau", *_U_STEMS)},
-    **{stem + ending: len(stem) - 1 for stem in _U_STEMS
-       for ending in ("a", "aj", "an", "ajn", "e", "en")},
+    **{
+        word: len(word) - 1
+        for word in (
+            "au",
+            "ankau",
+            "ankorau",
+            "anstatau",
+            "almenau",
+            "ambau",
+            "apenau",
+            "baldau",
+            "hierau",
+            "hodiau",
+            "kvazau",
+            "lau",
+            "malgrau",
+            "morgau",
+            "nau",
+            "preskau",
+            "adiau",
+            *_U_STEMS,
+        )
+    },
+    **{
+        stem + ending: len(stem) - 1
+        for stem in _U_STEMS
+        for ending in ("a", "aj", "an", "ajn", "e", "en")
+    },
     **{"kontrauul" + ending: 6 for ending in ("o", "oj", "on", "ojn")},
 }
 
@@ -230,8 +292,12 @@ def h_system(word: str) -> HSpelling | None:
     i = 0
     while i < len(lower) - 1:
         if lower[i] in "cghjs" and lower[i + 1] == "h":
-            if lower[i] != "h" and i > 0 and lower[i - 1] != "-" \
-                    and lower.startswith(_H_ROOTS, i + 1):
+            if (
+                lower[i] != "h"
+                and i > 0
+                and lower[i - 1] != "-"
+                and lower.startswith(_H_ROOTS, i + 1)
+            ):
                 certain = False  # dis|haki, long|hara: a compound, or ŝ, ĝ?
             chars[i] = _with_case(_SUPERSIGNED[lower[i]], word[i])
             chars[i + 1] = ""
@@ -241,29 +307,33 @@ def h_system(word: str) -> HSpelling | None:
     converted = "".join(chars)
     position = _U_WORDS.get(normalize(converted))
     if position is not None:
-        converted = (converted[:position] + _with_case("ŭ", converted[position])
-                     + converted[position + 1:])
+        converted = (
+            converted[:position] + _with_case("ŭ", converted[position]) + converted[position + 1 :]
+        )
     if converted == word or not looks_esperanto(normalize(converted)):
         return None
     return HSpelling(converted, certain)
 
 
-@rule("EO102", "h-system", Severity.WARNING,
-      "A word in the h-system (ch, gh, hh, jh, sh; au for aŭ): write ĉ, ĝ, ĥ, ĵ, ŝ, ŭ.",
-      "Esperanto spells no word with ch, gh, jh or sh: they are the h-system's stand-ins "
-      "for ĉ, ĝ, ĵ, ŝ (hh for ĥ, u for ŭ), which the Fundamento allows printers without "
-      "the letters; the wiki writes « ĉiuj », « ŝanĝi », never « chiuj », « shanghi », "
-      "and slipped once (« eliĝa au aliĝa movo », Arcmage Reguloj).  Only a compound "
-      "joins such letters, across its roots (dis|haki, long|hara, ses|hora): the word is "
-      "then reported without a fix.  The h-system's u for ŭ is reported in the words "
-      "where au is never two vowels (aŭ, ankaŭ, antaŭ, kontraŭ, laŭ, ...), not in "
-      "others (praulo is pra|ulo).  Words that could not be Esperanto (each, English, "
-      "ship) and words of the glossaries and the English word list are not reported; nor "
-      "is a capitalised word inside a sentence (a name: Sasha).",
-      "EO: Shanghu la celon de sorcho au kapablo.",
-      "EO: Ŝanĝu la celon de sorĉo aŭ kapablo.",
-      "Writes the supersigned letters, keeping the case, when no compound may hide "
-      "behind the pair.")
+@rule(
+    "EO102",
+    "h-system",
+    Severity.WARNING,
+    "A word in the h-system (ch, gh, hh, jh, sh; au for aŭ): write ĉ, ĝ, ĥ, ĵ, ŝ, ŭ.",
+    "Esperanto spells no word with ch, gh, jh or sh: they are the h-system's stand-ins "
+    "for ĉ, ĝ, ĵ, ŝ (hh for ĥ, u for ŭ), which the Fundamento allows printers without "
+    "the letters; the wiki writes « ĉiuj », « ŝanĝi », never « chiuj », « shanghi », "
+    "and slipped once (« eliĝa au aliĝa movo », Arcmage Reguloj).  Only a compound "
+    "joins such letters, across its roots (dis|haki, long|hara, ses|hora): the word is "
+    "then reported without a fix.  The h-system's u for ŭ is reported in the words "
+    "where au is never two vowels (aŭ, ankaŭ, antaŭ, kontraŭ, laŭ, ...), not in "
+    "others (praulo is pra|ulo).  Words that could not be Esperanto (each, English, "
+    "ship) and words of the glossaries and the English word list are not reported; nor "
+    "is a capitalised word inside a sentence (a name: Sasha).",
+    "EO: Shanghu la celon de sorcho au kapablo.",
+    "EO: Ŝanĝu la celon de sorĉo aŭ kapablo.",
+    "Writes the supersigned letters, keeping the case, when no compound may hide behind the pair.",
+)
 def check_h_system(subject: Subject) -> Iterator[Finding]:
     if not _esperanto(subject):
         return
@@ -275,17 +345,30 @@ def check_h_system(subject: Subject) -> Iterator[Finding]:
             spelling = h_system(written)
             if spelling is None:
                 continue
-            if written[:1].isupper() and place.key != "subtype" \
-                    and not _sentence_start(place.text, start):
+            if (
+                written[:1].isupper()
+                and place.key != "subtype"
+                and not _sentence_start(place.text, start)
+            ):
                 continue  # a name
             if spelling.certain:
-                yield _report(subject, "EO102", place, start,
-                              f"'{written}' is in the h-system: write '{spelling.fixed}'",
-                              (start, end, spelling.fixed))
+                yield _report(
+                    subject,
+                    "EO102",
+                    place,
+                    start,
+                    f"'{written}' is in the h-system: write '{spelling.fixed}'",
+                    (start, end, spelling.fixed),
+                )
             else:
-                yield _report(subject, "EO102", place, start,
-                              f"'{written}' is in the h-system ('{spelling.fixed}'?), unless "
-                              "it is a compound whose second root opens with h")
+                yield _report(
+                    subject,
+                    "EO102",
+                    place,
+                    start,
+                    f"'{written}' is in the h-system ('{spelling.fixed}'?), unless "
+                    "it is a compound whose second root opens with h",
+                )
 
 
 #: Letters often typed for the supersigned ones (a caron for the circumflex or breve).
@@ -305,16 +388,20 @@ def foreign_letters(word: str) -> list[str]:
     return found
 
 
-@rule("EO103", "alphabet", Severity.WARNING,
-      "A word with letters outside the Esperanto alphabet (q, w, x, y, é, ü, ...).",
-      "Esperanto writes its own words with 28 letters, five of them supersigned (ĉ ĝ ĥ ĵ ŝ "
-      "ŭ); q, w, x, y and accented letters mark a foreign word left in the text, a "
-      "mistyped supersign (č, ǔ with a caron) or a lost x-system pair (EO101 reports "
-      "those).  Capitalised words (names), card names, glossary words, the English word "
-      "list (TR504 reports those) and the configured allowed words are not reported; "
-      "one-letter parameters (x, K-) neither.",
-      "EO: Ĉiu kontraŭulo perdas unu rimedon, ĉar la werko estas finita.",
-      "EO: Ĉiu kontraŭulo perdas unu rimedon, ĉar la verko estas finita.")
+@rule(
+    "EO103",
+    "alphabet",
+    Severity.WARNING,
+    "A word with letters outside the Esperanto alphabet (q, w, x, y, é, ü, ...).",
+    "Esperanto writes its own words with 28 letters, five of them supersigned (ĉ ĝ ĥ ĵ ŝ "
+    "ŭ); q, w, x, y and accented letters mark a foreign word left in the text, a "
+    "mistyped supersign (č, ǔ with a caron) or a lost x-system pair (EO101 reports "
+    "those).  Capitalised words (names), card names, glossary words, the English word "
+    "list (TR504 reports those) and the configured allowed words are not reported; "
+    "one-letter parameters (x, K-) neither.",
+    "EO: Ĉiu kontraŭulo perdas unu rimedon, ĉar la werko estas finita.",
+    "EO: Ĉiu kontraŭulo perdas unu rimedon, ĉar la verko estas finita.",
+)
 def check_alphabet(subject: Subject) -> Iterator[Finding]:
     if not _esperanto(subject):
         return
@@ -329,10 +416,14 @@ def check_alphabet(subject: Subject) -> Iterator[Finding]:
             letters = foreign_letters(word)
             if not letters or ("x" in letters and x_system(written) is not None):
                 continue
-            hints = [f"{c} (for {_LOOKALIKES[c]}?)" if c in _LOOKALIKES else c
-                     for c in letters]
-            yield _report(subject, "EO103", place, start,
-                          f"'{written}': {', '.join(hints)} not in the Esperanto alphabet")
+            hints = [f"{c} (for {_LOOKALIKES[c]}?)" if c in _LOOKALIKES else c for c in letters]
+            yield _report(
+                subject,
+                "EO103",
+                place,
+                start,
+                f"'{written}': {', '.join(hints)} not in the Esperanto alphabet",
+            )
 
 
 # --------------------------------------------------------------------------------------
@@ -341,18 +432,22 @@ def check_alphabet(subject: Subject) -> Iterator[Finding]:
 _BEFORE_PUNCTUATION = re.compile(r"[ \t\u00a0\u202f]+(?=[.,;:!?])")
 
 
-@rule("EO201", "space-before-punctuation", Severity.WARNING,
-      "A space before . , ; : ! ?",
-      "Esperanto puts no space before punctuation, unlike French: « arcmage.org - aligu "
-      "nin! » (the footer line of the Leksikono), « La frakcioj estas: Geo, Ombra "
-      "Legio... » (Arcmage Reguloj).  The wiki's Esperanto pages write over 800 "
-      "punctuation marks without a space before them, and two with one (« Kosto : "
-      "Efiko », « Ruĝa Flago . »).  A space before an ellipsis (...) is not reported, "
-      "nor the colon after a symbol code (« :m: : Cela ludanto... »), which keeps the "
-      "cost notation of the English card (a symbol, a space, the colon).",
-      "EO: Ĉu vi pretas ? Eltiru unu karton .",
-      "EO: Ĉu vi pretas? Eltiru unu karton.",
-      "Removes the space.")
+@rule(
+    "EO201",
+    "space-before-punctuation",
+    Severity.WARNING,
+    "A space before . , ; : ! ?",
+    "Esperanto puts no space before punctuation, unlike French: « arcmage.org - aligu "
+    "nin! » (the footer line of the Leksikono), « La frakcioj estas: Geo, Ombra "
+    "Legio... » (Arcmage Reguloj).  The wiki's Esperanto pages write over 800 "
+    "punctuation marks without a space before them, and two with one (« Kosto : "
+    "Efiko », « Ruĝa Flago . »).  A space before an ellipsis (...) is not reported, "
+    "nor the colon after a symbol code (« :m: : Cela ludanto... »), which keeps the "
+    "cost notation of the English card (a symbol, a space, the colon).",
+    "EO: Ĉu vi pretas ? Eltiru unu karton .",
+    "EO: Ĉu vi pretas? Eltiru unu karton.",
+    "Removes the space.",
+)
 def check_space_before_punctuation(subject: Subject) -> Iterator[Finding]:
     if not _esperanto(subject):
         return
@@ -361,24 +456,32 @@ def check_space_before_punctuation(subject: Subject) -> Iterator[Finding]:
         for match in _BEFORE_PUNCTUATION.finditer(text):
             start, end = match.span()
             mark = text[end]
-            following = text[end + 1:end + 2]
-            if start == 0 or text[start - 1] in "\n«(\"“„":
+            following = text[end + 1 : end + 2]
+            if start == 0 or text[start - 1] in '\n«("“„':
                 continue
             if mark == ":" and text[start - 1] == SYMBOL_MARK:
                 continue  # « :m: : Cela... »: the cost notation of the English card
             if mark == "." and following == ".":
                 continue  # an ellipsis
-            if (mark in ".," and following.isdigit()) or \
-                    (mark == ":" and following != "" and (following.isalnum()
-                                                          or following in "-)(")):
+            if (mark in ".," and following.isdigit()) or (
+                mark == ":" and following != "" and (following.isalnum() or following in "-)(")
+            ):
                 continue  # a decimal, a raw symbol code, a smiley
             if not all(_printed_space(subject, place, i) for i in range(start, end)):
                 continue
-            name = "a space" if match.group() == " " else \
-                ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(match.group()))
-            yield _report(subject, "EO201", place, start,
-                          f"{name} before '{mark}': Esperanto puts no space before "
-                          "punctuation", (start, end, ""))
+            name = (
+                "a space"
+                if match.group() == " "
+                else ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(match.group()))
+            )
+            yield _report(
+                subject,
+                "EO201",
+                place,
+                start,
+                f"{name} before '{mark}': Esperanto puts no space before punctuation",
+                (start, end, ""),
+            )
 
 
 #: Straight, English and German quotation marks around a quote in one paragraph.
@@ -386,7 +489,8 @@ _OTHER_QUOTES = re.compile(
     r"\"([^\"\n]+)\"|“([^”“\n]+)”|„([^“”„\n]+)[“”]|”([^”\n]+)”|‘([^‘’\n]+)’"
     # a straight single quote opens after a space, and closes before one: l' urbo,
     # dom' are elisions
-    r"|(?:^|(?<=[\s(]))'([^'\n]+?)'(?=$|[\s.,;:!?)])")
+    r"|(?:^|(?<=[\s(]))'([^'\n]+?)'(?=$|[\s.,;:!?)])"
+)
 #: Quotation marks that may open a flavour paragraph where « should (TR302 leaves
 #: them to this rule).
 _OPENING_QUOTES = "\"“”„'‘"
@@ -446,23 +550,28 @@ def _read_quote_style(subject: Subject) -> None:
             spaced += style == (True, True)
             if style == (True, True) and space is None:
                 space = place.text[opening + 1]
-    subject.cache["EO quotes"] = None if tight == spaced == 0 else \
-        "spaced" if spaced > tight else "tight"
+    subject.cache["EO quotes"] = (
+        None if tight == spaced == 0 else "spaced" if spaced > tight else "tight"
+    )
     subject.cache["EO quote space"] = space or " "
 
 
-@rule("EO202", "esperanto-quotes", Severity.WARNING,
-      "Quotation marks in Esperanto are « », not \" \", “ ” or „ “.",
-      "The wiki's Esperanto pages quote with guillemets: « La termino «la ludanto» kutime "
-      "rilatas al la aktiva ludanto », « la efikon «ne povas flugi» » (Arcmage Reguloj, "
-      "15 pairs in its newest revision), and every edit summary (« ŝanĝu «resurson» al "
-      "«rimedo» »).  Aminduna recognises flavour text by its opening «, and the sample "
-      "cards quote with « » only.  (Arcmage Reguloj also has 13 pairs of straight quotes, "
-      "such as \"kolektanto-numero\": leftovers of the English text.)",
-      'EO: *"Ŝtalo ne hezitas."*',
-      "EO: *«Ŝtalo ne hezitas.»*",
-      "Replaces a pair of quotes in one paragraph by « », spaced inside as the card's "
-      "other guillemets are (without spaces, as the wiki writes them, by default).")
+@rule(
+    "EO202",
+    "esperanto-quotes",
+    Severity.WARNING,
+    'Quotation marks in Esperanto are « », not " ", “ ” or „ “.',
+    "The wiki's Esperanto pages quote with guillemets: « La termino «la ludanto» kutime "
+    "rilatas al la aktiva ludanto », « la efikon «ne povas flugi» » (Arcmage Reguloj, "
+    "15 pairs in its newest revision), and every edit summary (« ŝanĝu «resurson» al "
+    "«rimedo» »).  Aminduna recognises flavour text by its opening «, and the sample "
+    "cards quote with « » only.  (Arcmage Reguloj also has 13 pairs of straight quotes, "
+    'such as "kolektanto-numero": leftovers of the English text.)',
+    'EO: *"Ŝtalo ne hezitas."*',
+    "EO: *«Ŝtalo ne hezitas.»*",
+    "Replaces a pair of quotes in one paragraph by « », spaced inside as the card's "
+    "other guillemets are (without spaces, as the wiki writes them, by default).",
+)
 def check_quotes(subject: Subject) -> Iterator[Finding]:
     if not _esperanto(subject):
         return
@@ -472,17 +581,26 @@ def check_quotes(subject: Subject) -> Iterator[Finding]:
         for match in _OTHER_QUOTES.finditer(text):
             found = True
             inner = next(g for g in match.groups() if g is not None).strip(_SPACES)
-            space = card_quote_space(subject) if card_quote_style(subject) == "spaced" \
-                else ""
+            space = card_quote_space(subject) if card_quote_style(subject) == "spaced" else ""
             replacement = f"«{space}{inner}{space}»"
-            yield _report(subject, "EO202", place, match.start(),
-                          f"quotation marks {match.group()[0]}{match.group()[-1]}: write "
-                          f"{replacement}", (match.start(), match.end(), replacement))
+            yield _report(
+                subject,
+                "EO202",
+                place,
+                match.start(),
+                f"quotation marks {match.group()[0]}{match.group()[-1]}: write {replacement}",
+                (match.start(), match.end(), replacement),
+            )
         if not found and _unpaired_flavour(subject, place):
             opening = len(text) - len(text.lstrip(_SPACES))
-            yield _report(subject, "EO202", place, opening,
-                          f"the last paragraph opens with {text[opening]}: flavour text "
-                          "opens with « (Aminduna reads it as rule text otherwise)")
+            yield _report(
+                subject,
+                "EO202",
+                place,
+                opening,
+                f"the last paragraph opens with {text[opening]}: flavour text "
+                "opens with « (Aminduna reads it as rule text otherwise)",
+            )
 
 
 def _unpaired_flavour(subject: Subject, place: Place) -> bool:
@@ -492,23 +610,30 @@ def _unpaired_flavour(subject: Subject, place: Place) -> bool:
     if place.index is None or place.index != len(paragraphs) - 1 or subject.plain.flavor:
         return False
     first = paragraphs[place.index].paragraph.children[0]
-    return isinstance(first, Text) and first.italic \
+    return (
+        isinstance(first, Text)
+        and first.italic
         and first.text.lstrip(_SPACES)[:1] in tuple(_OPENING_QUOTES)
+    )
 
 
-@rule("EO203", "guillemet-spacing", Severity.WARNING,
-      "The two guillemets of a pair are not spaced alike (« » with a space on one side "
-      "only), or not as the card's other pairs.",
-      "The wiki's Esperanto pages write no space inside guillemets (« «la ludanto» », "
-      "« «X + 2» », « «Amin Duna» »: 15 pairs in Arcmage Reguloj, none spaced): that is "
-      "the default (`esperanto-quotes = \"tight\"`).  `\"spaced\"` asks for a space "
-      "on both sides (the French habit); `\"either\"` accepts both as long as a pair, "
-      "and a card, keep to one (any space counts: plain, no-break or narrow).  A space "
-      "on one side only is always a slip.",
-      "EO: *« Ĝi brulas plej hele apud la mortintoj.»*",
-      "EO: *«Ĝi brulas plej hele apud la mortintoj.»*",
-      "Adds or removes the space inside the guillemet that differs from the card's style "
-      "(the style of its other pairs; without spaces when they do not tell).")
+@rule(
+    "EO203",
+    "guillemet-spacing",
+    Severity.WARNING,
+    "The two guillemets of a pair are not spaced alike (« » with a space on one side "
+    "only), or not as the card's other pairs.",
+    "The wiki's Esperanto pages write no space inside guillemets (« «la ludanto» », "
+    "« «X + 2» », « «Amin Duna» »: 15 pairs in Arcmage Reguloj, none spaced): that is "
+    'the default (`esperanto-quotes = "tight"`).  `"spaced"` asks for a space '
+    'on both sides (the French habit); `"either"` accepts both as long as a pair, '
+    "and a card, keep to one (any space counts: plain, no-break or narrow).  A space "
+    "on one side only is always a slip.",
+    "EO: *« Ĝi brulas plej hele apud la mortintoj.»*",
+    "EO: *«Ĝi brulas plej hele apud la mortintoj.»*",
+    "Adds or removes the space inside the guillemet that differs from the card's style "
+    "(the style of its other pairs; without spaces when they do not tell).",
+)
 def check_guillemet_spacing(subject: Subject) -> Iterator[Finding]:
     if not _esperanto(subject):
         return
@@ -517,7 +642,7 @@ def check_guillemet_spacing(subject: Subject) -> Iterator[Finding]:
     for place in places(subject):
         text = place.text
         for opening, closing in _guillemet_pairs(text):
-            if not text[opening + 1:closing].strip(_SPACES):
+            if not text[opening + 1 : closing].strip(_SPACES):
                 continue
             after, before = _pair_style(text, opening, closing)
             if style is None:  # the card's only pairs are spaced on one side
@@ -525,9 +650,13 @@ def check_guillemet_spacing(subject: Subject) -> Iterator[Finding]:
                 why = "is spaced on one side only"
             else:
                 wanted = style == "spaced"
-                why = ("is spaced on one side only" if after != before
-                       else "is not spaced as the card's other pairs" if setting == "either"
-                       else f"is not spaced as esperanto-quotes = \"{setting}\" says")
+                why = (
+                    "is spaced on one side only"
+                    if after != before
+                    else "is not spaced as the card's other pairs"
+                    if setting == "either"
+                    else f'is not spaced as esperanto-quotes = "{setting}" says'
+                )
             if after == before == wanted:
                 continue
             how = "with a space inside" if wanted else "without a space inside"
@@ -550,9 +679,14 @@ def check_guillemet_spacing(subject: Subject) -> Iterator[Finding]:
                     if not all(_printed_space(subject, place, i) for i in range(start, end)):
                         continue
                     fix = (start, end, "")
-                yield _report(subject, "EO203", place, fix[0],
-                              f"'{mark}': this pair of guillemets {why}: write it {how}",
-                              fix)
+                yield _report(
+                    subject,
+                    "EO203",
+                    place,
+                    fix[0],
+                    f"'{mark}': this pair of guillemets {why}: write it {how}",
+                    fix,
+                )
 
 
 # --------------------------------------------------------------------------------------
@@ -600,23 +734,31 @@ def deprecated_roots(subject: Subject) -> tuple[list[DeprecatedRoot], list[str]]
                 if len(text) >= 4:
                     current.add(text[:-1])
                 continue
-            replacement = term.replaced_by or (entry.preferred.text if entry.preferred
-                                               else "")
+            replacement = term.replaced_by or (entry.preferred.text if entry.preferred else "")
             new = normalize(replacement)
             root = text[:-1]
             if len(root) < _MIN_ROOT or not new:
                 continue
             same = new[-1:] == text[-1] and " " not in new and "-" not in new
             endings = _VERB_FORMS | _NOUN_ENDINGS if text.endswith("i") else _NOUN_ENDINGS
-            roots.append(DeprecatedRoot(root, term.text, entry.en, replacement,
-                                        new[:-1] if same else None, frozenset(endings)))
+            roots.append(
+                DeprecatedRoot(
+                    root,
+                    term.text,
+                    entry.en,
+                    replacement,
+                    new[:-1] if same else None,
+                    frozenset(endings),
+                )
+            )
     roots.sort(key=lambda r: -len(r.root))
     found = cache["EO deprecated roots"] = (roots, sorted(current, key=len, reverse=True))
     return found
 
 
-def compound_root(word: str, roots: list[DeprecatedRoot],
-                  current: list[str]) -> tuple[DeprecatedRoot, int] | None:
+def compound_root(
+    word: str, roots: list[DeprecatedRoot], current: list[str]
+) -> tuple[DeprecatedRoot, int] | None:
     """The deprecated root ``word`` (normalized) holds as a part of a compound, and its
     position: before another root (resurs|karto, lojalec|markon, with or without the
     joining o), or as the last root after another root or a prefix (kun|urbano).  A
@@ -626,10 +768,10 @@ def compound_root(word: str, roots: list[DeprecatedRoot],
         root = deprecated.root
         position = word.find(root)
         while position >= 0:
-            before, after = word[:position], word[position + len(root):]
+            before, after = word[:position], word[position + len(root) :]
             if _is_compound(before, after, deprecated) and not any(
-                    len(c) > len(root) and _covers(word, c, position, len(root))
-                    for c in current):
+                len(c) > len(root) and _covers(word, c, position, len(root)) for c in current
+            ):
                 return deprecated, position
             position = word.find(root, position + 1)
     return None
@@ -643,8 +785,7 @@ def _is_compound(before: str, after: str, deprecated: DeprecatedRoot) -> bool:
     if after in _ENDINGS:  # the last root, after a prefix or another root
         return bool(before) and after in deprecated.endings
     rest = after[1:] if after[:1] == "o" else after
-    return bool(rest) and rest[0].isalpha() and rest[0] not in VOWELS \
-        and rest not in _ENDINGS
+    return bool(rest) and rest[0].isalpha() and rest[0] not in VOWELS and rest not in _ENDINGS
 
 
 def _covers(word: str, root: str, position: int, length: int) -> bool:
@@ -658,37 +799,46 @@ def _covers(word: str, root: str, position: int, length: int) -> bool:
     return False
 
 
-@rule("EO301", "deprecated-root", Severity.WARNING,
-      "A compound word built on a root the Leksikono deprecated (lojalec|markon, "
-      "kun|urbano, resurs|karto).",
-      "GL201 finds deprecated terms in every inflected form, but not inside compounds, "
-      "which Esperanto builds freely: Listo de kapabloj (Hejmsopira) still writes "
-      "« lojalecmarkon » where the Leksikono says « loyalty: fideleco », and the "
-      "Leksikono's own « convert (en resursokarton) » kept the old resurso.  A root is "
-      "reported before another root (with or without the joining o) or as the last root "
-      "after a prefix or root; a suffix opens with a vowel, so derivations (urbanaro, "
-      "militistarestro) are not, nor roots shorter than five letters, which are ordinary "
-      "roots too (turn- of turno is the root of turni, to rotate: turnopunkto; ul- is the "
-      "suffix -ul-).  A root inside a current term's root (ludan- in ludanto) is not "
-      "reported, nor a word GL201 reports.",
-      "EO: Perdu unu lojalecmarkon.",
-      "EO: Perdu unu fidelecmarkon.",
-      "Replaces the deprecated root by the replacement's root when the two have the same "
-      "ending (resurso -> rimedo: resursfonto -> rimedfonto); not when the replacement is "
-      "another kind of word (ludiĝo -> enluda).")
+@rule(
+    "EO301",
+    "deprecated-root",
+    Severity.WARNING,
+    "A compound word built on a root the Leksikono deprecated (lojalec|markon, "
+    "kun|urbano, resurs|karto).",
+    "GL201 finds deprecated terms in every inflected form, but not inside compounds, "
+    "which Esperanto builds freely: Listo de kapabloj (Hejmsopira) still writes "
+    "« lojalecmarkon » where the Leksikono says « loyalty: fideleco », and the "
+    "Leksikono's own « convert (en resursokarton) » kept the old resurso.  A root is "
+    "reported before another root (with or without the joining o) or as the last root "
+    "after a prefix or root; a suffix opens with a vowel, so derivations (urbanaro, "
+    "militistarestro) are not, nor roots shorter than five letters, which are ordinary "
+    "roots too (turn- of turno is the root of turni, to rotate: turnopunkto; ul- is the "
+    "suffix -ul-).  A root inside a current term's root (ludan- in ludanto) is not "
+    "reported, nor a word GL201 reports.",
+    "EO: Perdu unu lojalecmarkon.",
+    "EO: Perdu unu fidelecmarkon.",
+    "Replaces the deprecated root by the replacement's root when the two have the same "
+    "ending (resurso -> rimedo: resursfonto -> rimedfonto); not when the replacement is "
+    "another kind of word (ludiĝo -> enluda).",
+)
 def check_deprecated_root(subject: Subject) -> Iterator[Finding]:
     if not _esperanto(subject):
         return
     roots, current = deprecated_roots(subject)
     if not roots:
         return
-    deprecated_spans = {(index, match.start) for index, match in subject.matches
-                        if match.hit.status == "deprecated"}
+    deprecated_spans = {
+        (index, match.start) for index, match in subject.matches if match.hit.status == "deprecated"
+    }
     allowed = subject.resources.allowed(subject.lang)
     for place in places(subject):
         for word, start, end in place.tokens:
-            if len(word) < 6 or (place.index, start) in deprecated_spans \
-                    or word in subject.language.vocabulary or word in allowed:
+            if (
+                len(word) < 6
+                or (place.index, start) in deprecated_spans
+                or word in subject.language.vocabulary
+                or word in allowed
+            ):
                 continue
             if len(word) != end - start:
                 continue  # folding changed the length: positions would not match
@@ -698,16 +848,24 @@ def check_deprecated_root(subject: Subject) -> Iterator[Finding]:
             deprecated, position = found
             written = place.text[start:end]
             at = start + position
-            old = place.text[at:at + len(deprecated.root)]
-            message = (f"'{written}' is built on '{old}-' of the deprecated "
-                       f"'{deprecated.term}' ('{deprecated.entry}')")
+            old = place.text[at : at + len(deprecated.root)]
+            message = (
+                f"'{written}' is built on '{old}-' of the deprecated "
+                f"'{deprecated.term}' ('{deprecated.entry}')"
+            )
             if deprecated.new_root is None:
-                yield _report(subject, "EO301", place, at,
-                              f"{message}: the Leksikono says '{deprecated.replacement}'")
+                yield _report(
+                    subject,
+                    "EO301",
+                    place,
+                    at,
+                    f"{message}: the Leksikono says '{deprecated.replacement}'",
+                )
                 continue
             new = deprecated.new_root
             if old[:1].isupper():
                 new = new[:1].upper() + new[1:]
-            fixed = written[:position] + new + written[position + len(old):]
-            yield _report(subject, "EO301", place, at,
-                          f"{message}: write '{fixed}'", (at, at + len(old), new))
+            fixed = written[:position] + new + written[position + len(old) :]
+            yield _report(
+                subject, "EO301", place, at, f"{message}: write '{fixed}'", (at, at + len(old), new)
+            )

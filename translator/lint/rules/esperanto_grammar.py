@@ -65,17 +65,28 @@ class Grammar:
     def from_data(cls, data: dict[str, Any]) -> Grammar:
         def words(key: str) -> frozenset[str]:
             return frozenset(str(w) for w in data.get(key) or [])
+
         prepositions = data.get("prepositions") or {}
         no_accusative = frozenset(prepositions.get("no-accusative") or [])
         every = no_accusative.union(*(prepositions.get(k) or [] for k in prepositions))
         roots = frozenset(str(v)[:-1] for v in data.get("transitive") or [])
-        return cls(words("determiners"), words("pronoun-correlatives"), words("pronouns"),
-                   words("articles"), words("transparent"), words("invariable"),
-                   words("clause-openers"), no_accusative, frozenset(every), roots,
-                   tuple(sorted(words("prefixes"), key=len, reverse=True)),
-                   str(data.get("causative-suffix") or ""),
-                   words("causative-exceptions"), tuple(sorted(words("participles"))),
-                   words("adverbs"))
+        return cls(
+            words("determiners"),
+            words("pronoun-correlatives"),
+            words("pronouns"),
+            words("articles"),
+            words("transparent"),
+            words("invariable"),
+            words("clause-openers"),
+            no_accusative,
+            frozenset(every),
+            roots,
+            tuple(sorted(words("prefixes"), key=len, reverse=True)),
+            str(data.get("causative-suffix") or ""),
+            words("causative-exceptions"),
+            tuple(sorted(words("participles"))),
+            words("adverbs"),
+        )
 
 
 def grammar_file() -> Path:
@@ -96,7 +107,13 @@ def load_grammar() -> Grammar:
 # Words.
 
 NOUN, ADJECTIVE, DETERMINER, PRONOUN, ARTICLE, TRANSPARENT = (
-    "noun", "adjective", "determiner", "pronoun", "article", "transparent")
+    "noun",
+    "adjective",
+    "determiner",
+    "pronoun",
+    "article",
+    "transparent",
+)
 PREPOSITION, VERB, OPENER, ADVERB, OTHER = "preposition", "verb", "opener", "adverb", "other"
 
 
@@ -174,11 +191,13 @@ def _classify(word: str, grammar: Grammar, foreign: frozenset[str]) -> Word:
         return _OTHER
     if base.endswith("e") and len(base) >= 4:
         return Word(ADVERB)
-    for ending, form in (*((e, "finite") for e in _FINITE), ("u", "imperative"),
-                         ("i", "infinitive")):
+    for ending, form in (
+        *((e, "finite") for e in _FINITE),
+        ("u", "imperative"),
+        ("i", "infinitive"),
+    ):
         if last.endswith(ending) and len(last) > len(ending) + 1:
-            return Word(VERB, form=form,
-                        transitive=_transitive(last[:-len(ending)], grammar))
+            return Word(VERB, form=form, transitive=_transitive(last[: -len(ending)], grammar))
     return _OTHER
 
 
@@ -188,11 +207,15 @@ def _transitive(root: str, grammar: Grammar) -> bool:
     if root in grammar.transitive:
         return True
     for prefix in grammar.prefixes:
-        if root.startswith(prefix) and root[len(prefix):] in grammar.transitive:
+        if root.startswith(prefix) and root[len(prefix) :] in grammar.transitive:
             return True
     suffix = grammar.causative
-    return bool(suffix) and root.endswith(suffix) and len(root) >= len(suffix) + 3 \
+    return (
+        bool(suffix)
+        and root.endswith(suffix)
+        and len(root) >= len(suffix) + 3
         and root not in grammar.causative_exceptions
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -233,27 +256,27 @@ _CACHES: dict[tuple[Grammar, frozenset[str]], dict[str, Word]] = {}
 _CACHE_SIZE = 100_000
 
 
-def _tokens(text: str, tokens: list[tuple[str, int, int]], grammar: Grammar,
-            foreign: frozenset[str]) -> list[Token]:
+def _tokens(
+    text: str, tokens: list[tuple[str, int, int]], grammar: Grammar, foreign: frozenset[str]
+) -> list[Token]:
     cache = _CACHES.get((grammar, foreign))
     if cache is None or len(cache) > _CACHE_SIZE:
         cache = _CACHES[(grammar, foreign)] = {}
     found = []
     count = len(tokens)
     for n, (word, start, end) in enumerate(tokens):
-        if text[start].isupper() or ("-" in word and text[end - len(word.rsplit("-", 1)[-1])]
-                                     .isupper()):
+        if text[start].isupper() or (
+            "-" in word and text[end - len(word.rsplit("-", 1)[-1])].isupper()
+        ):
             written = text[start:end]
             if written[1:].islower() and _sentence_start(text, start):
-                info = cache.get(word) or cache.setdefault(
-                    word, _classify(word, grammar, foreign))
+                info = cache.get(word) or cache.setdefault(word, _classify(word, grammar, foreign))
             else:
                 info = _OTHER  # a name (an ability, a faction, a parameter: K, N)
         else:
-            info = cache.get(word) or cache.setdefault(word,
-                                                      _classify(word, grammar, foreign))
+            info = cache.get(word) or cache.setdefault(word, _classify(word, grammar, foreign))
         if n + 1 < count:
-            gap = text[end:tokens[n + 1][1]]
+            gap = text[end : tokens[n + 1][1]]
             joined = gap == " " or (bool(gap) and not gap.strip(" \u00a0\u202f"))
         else:
             joined = False
@@ -268,7 +291,7 @@ def _adjacent(text: str, left: Token, right: Token) -> bool:
 
 #: What may follow the last word of a phrase: a space, a punctuation mark, the end (not
 #: « speco(j)n », « l' »: another ending or an elision).
-_PHRASE_END = frozenset(" \u00a0\u202f\n.,;:!?)»\"\ufffc")
+_PHRASE_END = frozenset(' \u00a0\u202f\n.,;:!?)»"\ufffc')
 
 
 def _ends(text: str, token: Token) -> bool:
@@ -295,14 +318,17 @@ def noun_phrase(text: str, tokens: list[Token], i: int) -> Phrase | None:
         k += 1
     # no noun: a nominalised adjective (« detruu la alian. ») when the phrase ends the
     # clause, else an unknown word ended it
-    if agreeing and agreeing[-1] == k - 1 and (k == len(text) or k == len(tokens)
-                                               or text[tokens[k - 1].end] in ".,;:!?"):
+    if (
+        agreeing
+        and agreeing[-1] == k - 1
+        and (k == len(text) or k == len(tokens) or text[tokens[k - 1].end] in ".,;:!?")
+    ):
         return Phrase(i, k - 1, tuple(agreeing[:-1]), agreeing[-1])
     return None
 
 
 def _phrase_text(text: str, tokens: list[Token], phrase: Phrase) -> str:
-    return text[tokens[phrase.first].start:tokens[phrase.last].end]
+    return text[tokens[phrase.first].start : tokens[phrase.last].end]
 
 
 def _with_n(text: str, tokens: list[Token], phrase: Phrase) -> str:
@@ -311,7 +337,7 @@ def _with_n(text: str, tokens: list[Token], phrase: Phrase) -> str:
     position = tokens[phrase.first].start
     for k in range(phrase.first, phrase.last + 1):
         token = tokens[k]
-        pieces.append(text[position:token.end])
+        pieces.append(text[position : token.end])
         if k == phrase.head or k in phrase.agreeing:
             pieces.append("n")
         position = token.end
@@ -323,8 +349,8 @@ def _clause_start(text: str, tokens: list[Token], i: int) -> int:
     line break or clause-opening word before it."""
     k = i
     while k > 0:
-        between = text[tokens[k - 1].end:tokens[k].start]
-        if any(c in ",;.:!?()[]«»\n\"\ufffc–—" for c in between):
+        between = text[tokens[k - 1].end : tokens[k].start]
+        if any(c in ',;.:!?()[]«»\n"\ufffc–—' for c in between):
             return k
         if tokens[k - 1].info.kind == OPENER:
             return k
@@ -335,8 +361,7 @@ def _clause_start(text: str, tokens: list[Token], i: int) -> int:
 def _object_before(tokens: list[Token], start: int, verb: int) -> bool:
     """Does the clause hold an accusative before the verb (its object: « kiun mi
     detruas », « ĝin detruu »)?"""
-    if start > 0 and tokens[start - 1].info.kind == OPENER \
-            and tokens[start - 1].word.endswith("n"):
+    if start > 0 and tokens[start - 1].info.kind == OPENER and tokens[start - 1].word.endswith("n"):
         return True
     return any(tokens[k].info.accusative for k in range(start, verb))
 
@@ -352,15 +377,19 @@ def _subject_before(text: str, tokens: list[Token], start: int, verb: int) -> bo
     if start == 0 or tokens[start - 1].word not in ("kaj", "aŭ", "sed"):
         return False
     for k in range(start - 2, -1, -1):
-        if any(c in ".!?:;\n" for c in text[tokens[k].end:tokens[k + 1].start]):
+        if any(c in ".!?:;\n" for c in text[tokens[k].end : tokens[k + 1].start]):
             return False
         if tokens[k].info.form == "finite":
             return True
     return False
 
 
-def analyse(text: str, tokens: list[tuple[str, int, int]], grammar: Grammar,
-            foreign: frozenset[str] = frozenset()) -> list[GrammarFinding]:
+def analyse(
+    text: str,
+    tokens: list[tuple[str, int, int]],
+    grammar: Grammar,
+    foreign: frozenset[str] = frozenset(),
+) -> list[GrammarFinding]:
     """The EO4 findings in one text (a paragraph), given its words."""
     words = _tokens(text, tokens, grammar, foreign)
     found: list[GrammarFinding] = []
@@ -385,8 +414,11 @@ def analyse(text: str, tokens: list[tuple[str, int, int]], grammar: Grammar,
 
 def _check_object(text: str, words: list[Token], verb: int) -> Iterator[GrammarFinding]:
     first = verb + 1
-    while first + 1 < len(words) and words[first].info.kind == ADVERB \
-            and _adjacent(text, words[first], words[first + 1]):
+    while (
+        first + 1 < len(words)
+        and words[first].info.kind == ADVERB
+        and _adjacent(text, words[first], words[first + 1])
+    ):
         first += 1  # « enteni precize kvardek kvin kartojn »
     phrase = noun_phrase(text, words, first)
     if phrase is None:
@@ -395,26 +427,33 @@ def _check_object(text: str, words: list[Token], verb: int) -> Iterator[GrammarF
     if any(m.accusative for m in members):
         return  # the -n is there (or EO402 reports a disagreement)
     after = phrase.last + 1
-    if after < len(words) and _adjacent(text, words[phrase.last], words[after]) \
-            and words[after].info.kind == VERB and words[after].info.form == "finite":
+    if (
+        after < len(words)
+        and _adjacent(text, words[phrase.last], words[after])
+        and words[after].info.kind == VERB
+        and words[after].info.form == "finite"
+    ):
         return  # « kiam vi atakas la urbo perdas... »: the phrase is a subject
     start = _clause_start(text, words, verb)
     if _object_before(words, start, verb) or (
-            words[verb].info.form == "finite" and not _subject_before(text, words, start, verb)):
+        words[verb].info.form == "finite" and not _subject_before(text, words, start, verb)
+    ):
         return
     head = words[phrase.head]
     if head.info.kind == PRONOUN and head.word in ("oni",):
         return
     written = _phrase_text(text, words, phrase)
-    verb_text = text[words[verb].start:words[verb].end]
+    verb_text = text[words[verb].start : words[verb].end]
     yield GrammarFinding(
-        "EO401", words[phrase.first].start, head.end,
+        "EO401",
+        words[phrase.first].start,
+        head.end,
         f"'{verb_text} {written}': '{verb_text}' takes a direct object, which takes "
-        f"the accusative -n ('{_with_n(text, words, phrase)}')")
+        f"the accusative -n ('{_with_n(text, words, phrase)}')",
+    )
 
 
-def _check_preposition(text: str, words: list[Token],
-                       preposition: int) -> Iterator[GrammarFinding]:
+def _check_preposition(text: str, words: list[Token], preposition: int) -> Iterator[GrammarFinding]:
     phrase = noun_phrase(text, words, preposition + 1)
     if phrase is None:
         return
@@ -422,11 +461,14 @@ def _check_preposition(text: str, words: list[Token],
     if not all(m.accusative for m in members):
         return  # no -n, or a disagreement EO402 reports
     written = _phrase_text(text, words, phrase)
-    prep = text[words[preposition].start:words[preposition].end]
+    prep = text[words[preposition].start : words[preposition].end]
     yield GrammarFinding(
-        "EO403", words[phrase.first].start, words[phrase.head].end,
+        "EO403",
+        words[phrase.first].start,
+        words[phrase.head].end,
         f"'{prep} {written}': '{prep}' takes no accusative -n (only a preposition of "
-        "place takes the -n of direction: en, sur, sub...)")
+        "place takes the -n of direction: en, sur, sub...)",
+    )
 
 
 def _agreeing_part(words: list[Token], phrase: Phrase) -> list[int]:
@@ -439,9 +481,10 @@ def _agreeing_part(words: list[Token], phrase: Phrase) -> list[int]:
     for k in range(phrase.first, phrase.head + 1):
         info = words[k].info
         if previous is not None and (
-                (info.kind == ARTICLE and kept)
-                or (info.kind == DETERMINER and previous.kind == ADJECTIVE)
-                or (previous.participle and not previous.accusative and info.accusative)):
+            (info.kind == ARTICLE and kept)
+            or (info.kind == DETERMINER and previous.kind == ADJECTIVE)
+            or (previous.participle and not previous.accusative and info.accusative)
+        ):
             kept = []
         if info.agrees:
             kept.append(k)
@@ -456,8 +499,11 @@ def _check_agreement(text: str, words: list[Token], first: int) -> Iterator[Gram
         return
     head = words[phrase.head]
     after = phrase.head + 1
-    coordinated = after < len(words) and words[after].word in ("kaj", "aŭ") \
+    coordinated = (
+        after < len(words)
+        and words[after].word in ("kaj", "aŭ")
         and _adjacent(text, head, words[after])
+    )
     after_and = first > 0 and words[first - 1].word in ("kaj", "aŭ")
     for k in _agreeing_part(words, phrase):
         word = words[k]
@@ -469,14 +515,18 @@ def _check_agreement(text: str, words: list[Token], first: int) -> Iterator[Gram
             plural = False  # « la enluda kaj eksterluda statoj »: one state each
         if not (plural or case):
             continue
-        what = " and ".join(w for w, differs in (("number (-j)", plural),
-                                                 ("case (-n)", case)) if differs)
-        written = text[word.start:word.end]
-        noun = text[head.start:head.end]
+        what = " and ".join(
+            w for w, differs in (("number (-j)", plural), ("case (-n)", case)) if differs
+        )
+        written = text[word.start : word.end]
+        noun = text[head.start : head.end]
         yield GrammarFinding(
-            "EO402", word.start, word.end,
+            "EO402",
+            word.start,
+            word.end,
             f"'{written} {noun}' does not agree in {what}: an adjective takes the "
-            "endings of its noun")
+            "endings of its noun",
+        )
         return
 
 
@@ -511,61 +561,72 @@ def _report(subject: Subject, code: str) -> Iterator[Finding]:
         yield subject.report_span(code, index, found.start, found.message, None)
 
 
-@rule("EO401", "accusative-object", Severity.WARNING,
-      "The direct object of a transitive verb lacks the accusative -n (eltiru du kartoj).",
-      "Esperanto marks the direct object with -n (Fundamento §13), on the noun and on "
-      "every adjective that agrees with it: « eltiru du kartojn », « detruu celan "
-      "estaĵon ».  Arcmage Reguloj slips once: « Ĉiu kartaro devas enteni precize "
-      "kvardek kvin kartoj ».  The rule reads the noun phrase right after a finite, "
-      "imperative or infinitive form of a verb of `glossaries/lint/eo-grammar.yaml` "
-      "(the glossary's and abilities list's transitive verbs, and -ig- verbs), its words "
-      "adjacent (only spaces between them), and reports it when none of its words has "
-      "-n.  Not when a preposition, ke, ĉu, kiel or a ki- word follows the verb (a "
-      "clause or an indirect object), when a finite verb follows the phrase (it is the "
-      "subject of the next clause: « kiam vi atakas la urbo perdas »), nor after a "
-      "finite verb whose clause has no subject or has its object before it (« kiun mi "
-      "regas »: the phrase after the verb may be the subject).",
-      "EO: Eltiru du kartoj.",
-      "EO: Eltiru du kartojn.")
+@rule(
+    "EO401",
+    "accusative-object",
+    Severity.WARNING,
+    "The direct object of a transitive verb lacks the accusative -n (eltiru du kartoj).",
+    "Esperanto marks the direct object with -n (Fundamento §13), on the noun and on "
+    "every adjective that agrees with it: « eltiru du kartojn », « detruu celan "
+    "estaĵon ».  Arcmage Reguloj slips once: « Ĉiu kartaro devas enteni precize "
+    "kvardek kvin kartoj ».  The rule reads the noun phrase right after a finite, "
+    "imperative or infinitive form of a verb of `glossaries/lint/eo-grammar.yaml` "
+    "(the glossary's and abilities list's transitive verbs, and -ig- verbs), its words "
+    "adjacent (only spaces between them), and reports it when none of its words has "
+    "-n.  Not when a preposition, ke, ĉu, kiel or a ki- word follows the verb (a "
+    "clause or an indirect object), when a finite verb follows the phrase (it is the "
+    "subject of the next clause: « kiam vi atakas la urbo perdas »), nor after a "
+    "finite verb whose clause has no subject or has its object before it (« kiun mi "
+    "regas »: the phrase after the verb may be the subject).",
+    "EO: Eltiru du kartoj.",
+    "EO: Eltiru du kartojn.",
+)
 def check_accusative_object(subject: Subject) -> Iterator[Finding]:
     yield from _report(subject, "EO401")
 
 
-@rule("EO402", "adjective-agreement", Severity.WARNING,
-      "An adjective does not agree with its noun in number (-j) or case (-n) (viaj "
-      "estaĵo, cela estaĵon).",
-      "An adjective, a possessive (mia, via, sia, ...) and the correlatives tiu, ĉiu, "
-      "iu, neniu, tia, ĉia, ia, nenia take the -j and the -n of their noun (Fundamento "
-      "§§4, 5): « ĉiuj viaj estaĵoj », « celan estaĵon ».  The rule reads the words "
-      "before a noun, adjacent to it (only spaces, articles and numbers between); "
-      "another phrase opens at an article, at a determiner after an adjective "
-      "(« nevundebla ĉi tiun vicon »: the -n of time) and at an -n after a participle "
-      "without it (« eltiranta karton »: the participle's object).  An adjective after "
-      "its noun may be a predicate (« igu la estaĵon forta »: not compared), and kiu, "
-      "kia may open a relative clause whose subject follows (« la kartoj, kiujn "
-      "ludanto regas »: not compared).  Adjectives shared by nouns joined by kaj or aŭ "
-      "(« viaj estaĵo kaj urbo », « la enluda kaj eksterluda statoj ») are not "
-      "reported.  Arcmage Reguloj: « nova okazaĵokartoj », « kontraŭ atakanta "
-      "estaĵoj ».",
-      "EO: Ĉiuj viaj estaĵo akiras +1/+0.",
-      "EO: Ĉiuj viaj estaĵoj akiras +1/+0.")
+@rule(
+    "EO402",
+    "adjective-agreement",
+    Severity.WARNING,
+    "An adjective does not agree with its noun in number (-j) or case (-n) (viaj "
+    "estaĵo, cela estaĵon).",
+    "An adjective, a possessive (mia, via, sia, ...) and the correlatives tiu, ĉiu, "
+    "iu, neniu, tia, ĉia, ia, nenia take the -j and the -n of their noun (Fundamento "
+    "§§4, 5): « ĉiuj viaj estaĵoj », « celan estaĵon ».  The rule reads the words "
+    "before a noun, adjacent to it (only spaces, articles and numbers between); "
+    "another phrase opens at an article, at a determiner after an adjective "
+    "(« nevundebla ĉi tiun vicon »: the -n of time) and at an -n after a participle "
+    "without it (« eltiranta karton »: the participle's object).  An adjective after "
+    "its noun may be a predicate (« igu la estaĵon forta »: not compared), and kiu, "
+    "kia may open a relative clause whose subject follows (« la kartoj, kiujn "
+    "ludanto regas »: not compared).  Adjectives shared by nouns joined by kaj or aŭ "
+    "(« viaj estaĵo kaj urbo », « la enluda kaj eksterluda statoj ») are not "
+    "reported.  Arcmage Reguloj: « nova okazaĵokartoj », « kontraŭ atakanta "
+    "estaĵoj ».",
+    "EO: Ĉiuj viaj estaĵo akiras +1/+0.",
+    "EO: Ĉiuj viaj estaĵoj akiras +1/+0.",
+)
 def check_adjective_agreement(subject: Subject) -> Iterator[Finding]:
     yield from _report(subject, "EO402")
 
 
-@rule("EO403", "accusative-after-preposition", Severity.WARNING,
-      "An accusative -n after a preposition that never takes it (al vian armeon, kun "
-      "ĝin).",
-      "A preposition takes the nominative (Fundamento §8); the -n is right after one "
-      "only where it marks a direction, after the prepositions of place (« metu ĝin en "
-      "vian armeon », « sur la tablon »), and in a few uses of ĝis, po, krom and "
-      "anstataŭ.  The rule reports the -n after the prepositions that never take it "
-      "(al, da, de, dum, el, kun, laŭ, malgraŭ, per, por, pri, pro, sen, ĉe: "
-      "`glossaries/lint/eo-grammar.yaml`; not kontraŭ, a preposition of place too), "
-      "when every word of the phrase has it (a phrase that disagrees is EO402's).  "
-      "Listo de kapabloj has it twice: « metu unu S ... el via mano al vian armeon » "
-      "(Evoluonto), « ludata rekte al vian armeon » (Subita), for « en vian armeon ».",
-      "EO: Metu ĝin el via mano al vian armeon.",
-      "EO: Metu ĝin el via mano en vian armeon.")
+@rule(
+    "EO403",
+    "accusative-after-preposition",
+    Severity.WARNING,
+    "An accusative -n after a preposition that never takes it (al vian armeon, kun ĝin).",
+    "A preposition takes the nominative (Fundamento §8); the -n is right after one "
+    "only where it marks a direction, after the prepositions of place (« metu ĝin en "
+    "vian armeon », « sur la tablon »), and in a few uses of ĝis, po, krom and "
+    "anstataŭ.  The rule reports the -n after the prepositions that never take it "
+    "(al, da, de, dum, el, kun, laŭ, malgraŭ, per, por, pri, pro, sen, ĉe: "
+    "`glossaries/lint/eo-grammar.yaml`; not kontraŭ, a preposition of place too), "
+    "when every word of the phrase has it (a phrase that disagrees is EO402's).  "
+    "Listo de kapabloj has it twice: « metu unu S ... el via mano al vian armeon » "
+    "(Evoluonto), « ludata rekte al vian armeon » (Subita), for « en vian armeon ».",
+    "EO: Metu ĝin el via mano al vian armeon.",
+    "EO: Metu ĝin el via mano en vian armeon.",
+)
 def check_accusative_after_preposition(subject: Subject) -> Iterator[Finding]:
     yield from _report(subject, "EO403")

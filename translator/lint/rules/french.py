@@ -43,7 +43,7 @@ def _french(subject: Subject) -> bool:
 
 def _sentence_start(text: str, start: int) -> bool:
     """Does a sentence (or a line) start at ``start``?"""
-    before = text[:start].rstrip(" \u00a0\u202f\t*«\"")
+    before = text[:start].rstrip(' \u00a0\u202f\t*«"')
     return not before or before[-1] in ".!?:\n\ufffc"
 
 
@@ -55,9 +55,12 @@ def _english_paragraphs(subject: Subject) -> set[int]:
     if found is None:
         assert subject.source is not None
         source = subject.source.plain.paragraphs
-        found = {p.index for p in subject.plain.paragraphs
-                 if (i := aligned(subject, p.index)) is not None
-                 and p.text.strip() == source[i].text.strip()}
+        found = {
+            p.index
+            for p in subject.plain.paragraphs
+            if (i := aligned(subject, p.index)) is not None
+            and p.text.strip() == source[i].text.strip()
+        }
         subject.cache[_ENGLISH_PARAGRAPHS] = found
     return found
 
@@ -75,13 +78,17 @@ _VOUS_IMPERATIVES = {"faites", "dites"}
 _NOT_IMPERATIVE = {"chez", "assez", "nez", "rez"}
 
 
-@rule("FR101", "tutoiement", Severity.WARNING,
-      "`vous`, `votre`, `vos` or an imperative in -ez: the guide says tu.",
-      "The guide (Tutoiement): « On tutoie la joueureuse. Et on lui parle à l'impératif. » "
-      "(your -> ton, you -> tu).  Its own Example 2 still has the old form: « Faites "
-      "piocher une carte au joueur ciblé. »",
-      "FR: Piochez deux cartes et placez-les dans votre main.",
-      "FR: Pioche deux cartes et place-les dans ta main.")
+@rule(
+    "FR101",
+    "tutoiement",
+    Severity.WARNING,
+    "`vous`, `votre`, `vos` or an imperative in -ez: the guide says tu.",
+    "The guide (Tutoiement): « On tutoie la joueureuse. Et on lui parle à l'impératif. » "
+    "(your -> ton, you -> tu).  Its own Example 2 still has the old form: « Faites "
+    "piocher une carte au joueur ciblé. »",
+    "FR: Piochez deux cartes et placez-les dans votre main.",
+    "FR: Pioche deux cartes et place-les dans ta main.",
+)
 def check_tutoiement(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
@@ -92,35 +99,55 @@ def check_tutoiement(subject: Subject) -> Iterator[Finding]:
         for word, start, end in paragraph.tokens:
             head = word.split("-")[0]
             if word in _VOUS:
-                yield subject.report_span("FR101", paragraph.index, start,
-                                          f"'{paragraph.text[start:end]}': the guide says tu "
-                                          "(ton, ta, tes)")
-            elif ((head in _VOUS_IMPERATIVES or (head.endswith("ez") and len(head) > 4
-                                                  and head not in _NOT_IMPERATIVE))
-                  and _sentence_start(paragraph.text, start)):
-                yield subject.report_span("FR101", paragraph.index, start,
-                                          f"'{paragraph.text[start:end]}': the imperative is "
-                                          "in tu, not vous")
+                yield subject.report_span(
+                    "FR101",
+                    paragraph.index,
+                    start,
+                    f"'{paragraph.text[start:end]}': the guide says tu (ton, ta, tes)",
+                )
+            elif (
+                head in _VOUS_IMPERATIVES
+                or (head.endswith("ez") and len(head) > 4 and head not in _NOT_IMPERATIVE)
+            ) and _sentence_start(paragraph.text, start):
+                yield subject.report_span(
+                    "FR101",
+                    paragraph.index,
+                    start,
+                    f"'{paragraph.text[start:end]}': the imperative is in tu, not vous",
+                )
 
 
 _PLAYER = re.compile(r"\b(joueureuses?)\b", re.IGNORECASE)
 #: Masculine determiners and contractions before *joueureuse*, and the feminine ones.
-_MASCULINE = {"le": "la", "un": "une", "du": "de la", "au": "à la", "ce": "cette",
-              "cet": "cette", "aucun": "aucune", "chaque": None, "quel": "quelle"}
+_MASCULINE = {
+    "le": "la",
+    "un": "une",
+    "du": "de la",
+    "au": "à la",
+    "ce": "cette",
+    "cet": "cette",
+    "aucun": "aucune",
+    "chaque": None,
+    "quel": "quelle",
+}
 _DETERMINER = re.compile(r"(\w+)[ \u00a0]+$")
 _PARTICIPLE = re.compile(r"^[ \u00a0]+(\w+)")
 
 
-@rule("FR102", "joueureuse-gender", Severity.WARNING,
-      "*joueureuse* is always feminine: `la`, `une`, `de la`, `ciblée`.",
-      "The guide (Genre): « « La joueureuse » toujours au féminin ».  Masculine "
-      "determiners (le, un, du, au, ce) and masculine participles after it (ciblé, "
-      "attaqué) are reported, with the feminine as the fix.  *joueur* and *joueuse* "
-      "themselves are deprecated glossary terms (GL201).",
-      "FR: Fais piocher une carte au joueureuse ciblé.",
-      "FR: Fais piocher une carte à la joueureuse ciblée.",
-      "Replaces the determiner (le -> la, un -> une, du -> de la, au -> à la, ce -> "
-      "cette) or adds the -e of the participle.")
+@rule(
+    "FR102",
+    "joueureuse-gender",
+    Severity.WARNING,
+    "*joueureuse* is always feminine: `la`, `une`, `de la`, `ciblée`.",
+    "The guide (Genre): « « La joueureuse » toujours au féminin ».  Masculine "
+    "determiners (le, un, du, au, ce) and masculine participles after it (ciblé, "
+    "attaqué) are reported, with the feminine as the fix.  *joueur* and *joueuse* "
+    "themselves are deprecated glossary terms (GL201).",
+    "FR: Fais piocher une carte au joueureuse ciblé.",
+    "FR: Fais piocher une carte à la joueureuse ciblée.",
+    "Replaces the determiner (le -> la, un -> une, du -> de la, au -> à la, ce -> "
+    "cette) or adds the -e of the participle.",
+)
 def check_joueureuse(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
@@ -131,47 +158,59 @@ def check_joueureuse(subject: Subject) -> Iterator[Finding]:
         text = paragraph.text
         for match in _PLAYER.finditer(text):
             plural = match.group(1).lower().endswith("s")
-            before = _DETERMINER.search(text[:match.start()])
+            before = _DETERMINER.search(text[: match.start()])
             if before and not plural and before.group(1).lower() in _MASCULINE:
                 word = before.group(1)
                 feminine = _MASCULINE[word.lower()]
                 if feminine is not None:
                     if word[:1].isupper():
                         feminine = feminine[:1].upper() + feminine[1:]
-                    edit = subject.text_edit(paragraph.index, before.start(1), before.end(1),
-                                             feminine)
-                    yield subject.report_span("FR102", paragraph.index, before.start(1),
-                                              f"'{word} {match.group(1)}': la joueureuse is "
-                                              f"feminine ('{feminine}')", edit)
-            after = _PARTICIPLE.match(text[match.end():])
+                    edit = subject.text_edit(
+                        paragraph.index, before.start(1), before.end(1), feminine
+                    )
+                    yield subject.report_span(
+                        "FR102",
+                        paragraph.index,
+                        before.start(1),
+                        f"'{word} {match.group(1)}': la joueureuse is feminine ('{feminine}')",
+                        edit,
+                    )
+            after = _PARTICIPLE.match(text[match.end() :])
             if after:
                 word = after.group(1)
                 lower = word.lower()
                 if lower.endswith("é") or (plural and lower.endswith("és")):
                     start = match.end() + after.start(1)
                     feminine = word + "e" if lower.endswith("é") else word[:-1] + "es"
-                    edit = subject.text_edit(paragraph.index, start, start + len(word),
-                                             feminine)
-                    yield subject.report_span("FR102", paragraph.index, start,
-                                              f"'{match.group(1)} {word}': the participle "
-                                              f"agrees with la joueureuse ('{feminine}')",
-                                              edit)
+                    edit = subject.text_edit(paragraph.index, start, start + len(word), feminine)
+                    yield subject.report_span(
+                        "FR102",
+                        paragraph.index,
+                        start,
+                        f"'{match.group(1)} {word}': the participle "
+                        f"agrees with la joueureuse ('{feminine}')",
+                        edit,
+                    )
 
 
 _DIGITS_NOUNS = ("dégât", "dégâts")
 
 
-@rule("FR103", "digits-and-letters", Severity.WARNING,
-      "Damage and costs in digits, other quantities in letters, as the English writes them.",
-      "The guide (Des chiffres et des lettres): « On conserve la notation en chiffre "
-      "utilisée en anglais : Les dégats et les coûts en chiffres, le reste en lettres. » "
-      "(« Deal 3 dammage. » -> « Inflige 3 dégâts. »; « Draw two cards. » -> « Pioche "
-      "deux cartes. »).  A number the English writes in letters is written in letters, one "
-      "it writes in digits in digits; damage is always in digits.",
-      "EN: Draw two cards.\nFR: Pioche 2 cartes.",
-      "EN: Draw two cards.\nFR: Pioche deux cartes.",
-      "Writes the number as the English does (not for 1, whose gender the rule cannot "
-      "tell: un or une).")
+@rule(
+    "FR103",
+    "digits-and-letters",
+    Severity.WARNING,
+    "Damage and costs in digits, other quantities in letters, as the English writes them.",
+    "The guide (Des chiffres et des lettres): « On conserve la notation en chiffre "
+    "utilisée en anglais : Les dégats et les coûts en chiffres, le reste en lettres. » "
+    "(« Deal 3 dammage. » -> « Inflige 3 dégâts. »; « Draw two cards. » -> « Pioche "
+    "deux cartes. »).  A number the English writes in letters is written in letters, one "
+    "it writes in digits in digits; damage is always in digits.",
+    "EN: Draw two cards.\nFR: Pioche 2 cartes.",
+    "EN: Draw two cards.\nFR: Pioche deux cartes.",
+    "Writes the number as the English does (not for 1, whose gender the rule cannot "
+    "tell: un or une).",
+)
 def check_digits_and_letters(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
@@ -190,10 +229,9 @@ def check_digits_and_letters(subject: Subject) -> Iterator[Finding]:
             for number in read_numbers(source[index].text, english_words, source[index].tokens):
                 english.setdefault(number.value, set()).add(number.role)
         for number in read_numbers(paragraph.text, words, paragraph.tokens):
-            if number.role == "stat" or number.value == "x" or \
-                    number.value.startswith(("+", "-")):
+            if number.role == "stat" or number.value == "x" or number.value.startswith(("+", "-")):
                 continue
-            following = paragraph.text[number.end:].split(maxsplit=1)
+            following = paragraph.text[number.end :].split(maxsplit=1)
             noun = following[0].strip(".,;:!?").lower() if following else ""
             if noun in _DIGITS_NOUNS:
                 wanted = "number"
@@ -204,19 +242,29 @@ def check_digits_and_letters(subject: Subject) -> Iterator[Finding]:
                 wanted = next(iter(roles))
             if wanted == number.role:
                 continue
-            written = paragraph.text[number.start:number.end]
+            written = paragraph.text[number.start : number.end]
             if wanted == "number":
                 replacement = number.value
-                why = "damage and costs in digits" if noun in _DIGITS_NOUNS else \
-                    "the English writes it in digits"
+                why = (
+                    "damage and costs in digits"
+                    if noun in _DIGITS_NOUNS
+                    else "the English writes it in digits"
+                )
             else:  # un or une: the gender of what follows decides, not this rule
                 replacement = spellings.get(number.value, "") if number.value != "1" else ""
                 why = "the English writes it in letters"
-            edit = subject.text_edit(paragraph.index, number.start, number.end,
-                                     replacement) if replacement else None
-            yield subject.report_span("FR103", paragraph.index, number.start,
-                                      f"'{written}': {why}"
-                                      + (f" ('{replacement}')" if replacement else ""), edit)
+            edit = (
+                subject.text_edit(paragraph.index, number.start, number.end, replacement)
+                if replacement
+                else None
+            )
+            yield subject.report_span(
+                "FR103",
+                paragraph.index,
+                number.start,
+                f"'{written}': {why}" + (f" ('{replacement}')" if replacement else ""),
+                edit,
+            )
 
 
 # --------------------------------------------------------------------------------------
@@ -227,17 +275,21 @@ def _space_setting(subject: Subject) -> tuple[str, ...]:
     return _SPACES.get(str(subject.resources.settings.get("french-spaces")), _SPACES["either"])
 
 
-@rule("FR201", "no-break-space", Severity.WARNING,
-      "A French ; : ! ? » takes a no-break space before it, « one after it.",
-      "French typography puts a space before the high punctuation and inside « », and it "
-      "must not break (a « ! » alone at the start of a line).  The guide's pre-print "
-      "checklist asks for it: « Insécables (scripter ?) ».  The space is U+00A0 or the "
-      "narrow U+202F: `french-spaces` in the configuration accepts either (the default) "
-      "or requires one.",
-      "FR: Pioche une carte !",
-      "FR: Pioche une carte\u00a0!",
-      "Replaces the space by a no-break space (U+202F with french-spaces = \"narrow\", else "
-      "U+00A0), or inserts one.")
+@rule(
+    "FR201",
+    "no-break-space",
+    Severity.WARNING,
+    "A French ; : ! ? » takes a no-break space before it, « one after it.",
+    "French typography puts a space before the high punctuation and inside « », and it "
+    "must not break (a « ! » alone at the start of a line).  The guide's pre-print "
+    "checklist asks for it: « Insécables (scripter ?) ».  The space is U+00A0 or the "
+    "narrow U+202F: `french-spaces` in the configuration accepts either (the default) "
+    "or requires one.",
+    "FR: Pioche une carte !",
+    "FR: Pioche une carte\u00a0!",
+    'Replaces the space by a no-break space (U+202F with french-spaces = "narrow", else '
+    "U+00A0), or inserts one.",
+)
 def check_no_break_space(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
@@ -251,22 +303,28 @@ def check_no_break_space(subject: Subject) -> Iterator[Finding]:
                     continue  # the end of an entity (&#8239;): MK404 says how to write it
                 if _ENTITY_END.search(text, 0, i):
                     continue  # a space written as an entity (MK404)
-                if i == 0 or text[i - 1] in "\n\ufffc!?" or (
-                        char == ":" and i + 1 < len(text) and text[i - 1].isdigit()
-                        and text[i + 1].isdigit()):
+                if (
+                    i == 0
+                    or text[i - 1] in "\n\ufffc!?"
+                    or (
+                        char == ":"
+                        and i + 1 < len(text)
+                        and text[i - 1].isdigit()
+                        and text[i + 1].isdigit()
+                    )
+                ):
                     continue
-                yield from _space(subject, paragraph, i - 1, i, allowed, fix_char,
-                                  f"before '{char}'")
+                yield from _space(
+                    subject, paragraph, i - 1, i, allowed, fix_char, f"before '{char}'"
+                )
             elif char == "«":
                 if i + 1 >= len(text) or text[i + 1] == "\n":
                     continue
-                yield from _space(subject, paragraph, i + 1, i + 1, allowed, fix_char,
-                                  "after '«'")
+                yield from _space(subject, paragraph, i + 1, i + 1, allowed, fix_char, "after '«'")
     yield from _footer_spaces(subject, allowed, fix_char)
 
 
-def _footer_spaces(subject: Subject, allowed: tuple[str, ...],
-                   fix_char: str) -> Iterator[Finding]:
+def _footer_spaces(subject: Subject, allowed: tuple[str, ...], fix_char: str) -> Iterator[Finding]:
     """The footer a translation writes prints too: a plain space before its « ! » is
     the same defect as in the text (TR701 compares footers with the spaces set
     aside, so one of the two rules reports it, not both)."""
@@ -274,15 +332,25 @@ def _footer_spaces(subject: Subject, allowed: tuple[str, ...],
     if not footer:
         return
     for i, char in enumerate(footer):
-        if char in _HIGH_PUNCTUATION and i > 0 and footer[i - 1] == " " \
-                and " " not in allowed:
-            yield subject.report("FR201", "info", i - 1,
-                                 f"a space before '{char}' in the footer: write a no-break "
-                                 "space", Edit("info", i - 1, i, fix_char))
+        if char in _HIGH_PUNCTUATION and i > 0 and footer[i - 1] == " " and " " not in allowed:
+            yield subject.report(
+                "FR201",
+                "info",
+                i - 1,
+                f"a space before '{char}' in the footer: write a no-break space",
+                Edit("info", i - 1, i, fix_char),
+            )
 
 
-def _space(subject: Subject, paragraph: PlainParagraph, at: int, insert_at: int,
-           allowed: tuple[str, ...], fix_char: str, where: str) -> Iterator[Finding]:
+def _space(
+    subject: Subject,
+    paragraph: PlainParagraph,
+    at: int,
+    insert_at: int,
+    allowed: tuple[str, ...],
+    fix_char: str,
+    where: str,
+) -> Iterator[Finding]:
     """A finding unless the character at ``at`` is an allowed no-break space."""
     text = paragraph.text
     char = text[at] if 0 <= at < len(text) else ""
@@ -291,24 +359,30 @@ def _space(subject: Subject, paragraph: PlainParagraph, at: int, insert_at: int,
     if char in (" ", NBSP, NNBSP):
         name = "a space" if char == " " else f"U+{ord(char):04X}"
         edit = subject.text_edit(paragraph.index, at, at + 1, fix_char)
-        yield subject.report_span("FR201", paragraph.index, at,
-                                  f"{name} {where}: write a no-break space", edit)
+        yield subject.report_span(
+            "FR201", paragraph.index, at, f"{name} {where}: write a no-break space", edit
+        )
     else:
         edit = subject.text_edit(paragraph.index, insert_at, insert_at, fix_char)
-        yield subject.report_span("FR201", paragraph.index, insert_at,
-                                  f"no space {where}: write a no-break space", edit)
+        yield subject.report_span(
+            "FR201", paragraph.index, insert_at, f"no space {where}: write a no-break space", edit
+        )
 
 
 _STRAIGHT_QUOTES = re.compile(r"\"([^\"\n]+)\"|“([^”\n]+)”")
 
 
-@rule("FR202", "french-quotes", Severity.WARNING,
-      "Quotation marks in French are « », not \" \" or “ ”.",
-      "The checklist: « Guillements typographiques (scripter ?) ».  Flavour text is "
-      "also how Aminduna recognises flavour: an italic paragraph opening with «.",
-      'FR: *"L’acier n’hésite pas."*',
-      "FR: *«\u00a0L’acier n’hésite pas.\u00a0»*",
-      "Replaces a pair of quotes in one paragraph by « » with no-break spaces inside.")
+@rule(
+    "FR202",
+    "french-quotes",
+    Severity.WARNING,
+    'Quotation marks in French are « », not " " or “ ”.',
+    "The checklist: « Guillements typographiques (scripter ?) ».  Flavour text is "
+    "also how Aminduna recognises flavour: an italic paragraph opening with «.",
+    'FR: *"L’acier n’hésite pas."*',
+    "FR: *«\u00a0L’acier n’hésite pas.\u00a0»*",
+    "Replaces a pair of quotes in one paragraph by « » with no-break spaces inside.",
+)
 def check_french_quotes(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
@@ -318,21 +392,26 @@ def check_french_quotes(subject: Subject) -> Iterator[Finding]:
             inner = match.group(1) or match.group(2)
             replacement = f"«{space}{inner.strip()}{space}»"
             edit = subject.text_edit(paragraph.index, match.start(), match.end(), replacement)
-            yield subject.report_span("FR202", paragraph.index, match.start(),
-                                      "quotation marks: write « »", edit)
+            yield subject.report_span(
+                "FR202", paragraph.index, match.start(), "quotation marks: write « »", edit
+            )
 
 
 _STRAIGHT_APOSTROPHE = re.compile(r"(?<=\w)'(?=\w)")
 _CURLY_APOSTROPHE = re.compile(r"(?<=\w)’(?=\w)")
 
 
-@rule("FR203", "apostrophe", Severity.INFO,
-      "An apostrophe that is not the configured one (’ by default).",
-      "One apostrophe throughout a card and a deck: the typographic ’ by default "
-      "(`apostrophe = \"'\"` in the configuration for the straight one).",
-      "FR: Au combat, j'inflige les dégâts en premier.",
-      "FR: Au combat, j’inflige les dégâts en premier.",
-      "Replaces the apostrophe.")
+@rule(
+    "FR203",
+    "apostrophe",
+    Severity.INFO,
+    "An apostrophe that is not the configured one (’ by default).",
+    "One apostrophe throughout a card and a deck: the typographic ’ by default "
+    '(`apostrophe = "\'"` in the configuration for the straight one).',
+    "FR: Au combat, j'inflige les dégâts en premier.",
+    "FR: Au combat, j’inflige les dégâts en premier.",
+    "Replaces the apostrophe.",
+)
 def check_apostrophe(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
@@ -341,15 +420,24 @@ def check_apostrophe(subject: Subject) -> Iterator[Finding]:
     for paragraph in subject.plain.paragraphs:
         for match in wrong.finditer(paragraph.text):
             edit = subject.text_edit(paragraph.index, match.start(), match.end(), wanted)
-            yield subject.report_span("FR203", paragraph.index, match.start(),
-                                      f"apostrophe {match.group()}: write {wanted}", edit)
+            yield subject.report_span(
+                "FR203",
+                paragraph.index,
+                match.start(),
+                f"apostrophe {match.group()}: write {wanted}",
+                edit,
+            )
 
 
 _PUNCTUATION_SPACING = (
     (re.compile(r"(?<!\.)\.\.\.(?!\.)"), "…", "FR204", "three dots: write the ellipsis …"),
     (re.compile(r"(?<=\S)  +(?=\S)"), " ", "FR205", "two spaces: write one"),
-    (re.compile(r"(?<=\w)[ \u00a0\u202f]+(?=(?:[.,]|…)(?:\s|$))"), "", "FR206",
-     "a space before '{next}': remove it"),
+    (
+        re.compile(r"(?<=\w)[ \u00a0\u202f]+(?=(?:[.,]|…)(?:\s|$))"),
+        "",
+        "FR206",
+        "a space before '{next}': remove it",
+    ),
 )
 
 
@@ -361,35 +449,53 @@ def _pattern_rule(subject: Subject, code: str) -> Iterator[Finding]:
             continue
         for paragraph in subject.plain.paragraphs:
             for match in pattern.finditer(paragraph.text):
-                following = paragraph.text[match.end():match.end() + 1]
-                edit = subject.text_edit(paragraph.index, match.start(), match.end(),
-                                         replacement)
-                yield subject.report_span(code, paragraph.index, match.start(),
-                                          message.format(next=following), edit)
+                following = paragraph.text[match.end() : match.end() + 1]
+                edit = subject.text_edit(paragraph.index, match.start(), match.end(), replacement)
+                yield subject.report_span(
+                    code, paragraph.index, match.start(), message.format(next=following), edit
+                )
 
 
-@rule("FR204", "ellipsis", Severity.INFO,
-      "Three dots: the ellipsis is one character, …",
-      "The ellipsis … is one typographic character; three dots may break across lines "
-      "and space out differently.",
-      "FR: Et puis...", "FR: Et puis…", "Replaces the three dots by ….")
+@rule(
+    "FR204",
+    "ellipsis",
+    Severity.INFO,
+    "Three dots: the ellipsis is one character, …",
+    "The ellipsis … is one typographic character; three dots may break across lines "
+    "and space out differently.",
+    "FR: Et puis...",
+    "FR: Et puis…",
+    "Replaces the three dots by ….",
+)
 def check_ellipsis(subject: Subject) -> Iterator[Finding]:
     return _pattern_rule(subject, "FR204")
 
 
-@rule("FR205", "double-space", Severity.WARNING,
-      "Two spaces between words.",
-      "Aminduna prints every space: two spaces make a visible gap in the card text.",
-      "FR: Pioche  une carte.", "FR: Pioche une carte.", "Replaces them by one space.")
+@rule(
+    "FR205",
+    "double-space",
+    Severity.WARNING,
+    "Two spaces between words.",
+    "Aminduna prints every space: two spaces make a visible gap in the card text.",
+    "FR: Pioche  une carte.",
+    "FR: Pioche une carte.",
+    "Replaces them by one space.",
+)
 def check_double_space(subject: Subject) -> Iterator[Finding]:
     return _pattern_rule(subject, "FR205")
 
 
-@rule("FR206", "space-before-period", Severity.WARNING,
-      "A space before a full stop, a comma or an ellipsis.",
-      "French puts no space before . , and … (unlike ; : ! ?).  Grammalecte misses it "
-      "(qa-tools.md: « carte . » passed).",
-      "FR: Pioche une carte .", "FR: Pioche une carte.", "Removes the space.")
+@rule(
+    "FR206",
+    "space-before-period",
+    Severity.WARNING,
+    "A space before a full stop, a comma or an ellipsis.",
+    "French puts no space before . , and … (unlike ; : ! ?).  Grammalecte misses it "
+    "(qa-tools.md: « carte . » passed).",
+    "FR: Pioche une carte .",
+    "FR: Pioche une carte.",
+    "Removes the space.",
+)
 def check_space_before_period(subject: Subject) -> Iterator[Finding]:
     return _pattern_rule(subject, "FR206")
 
@@ -397,12 +503,15 @@ def check_space_before_period(subject: Subject) -> Iterator[Finding]:
 # --------------------------------------------------------------------------------------
 # FR3: capitals and emphasis.
 
+
 def _function_words(subject: Subject) -> frozenset[str]:
     """Words that never take a capital inside a title (``title-function-words`` of
     glossaries/lint/fr.yaml): FR301's fix."""
+
     def compute() -> frozenset[str]:
         data = read_language_data(subject.lang, [])
         return frozenset(normalize(str(w)) for w in data.get("title-function-words") or [])
+
     return subject.language.memo("title function words", compute)
 
 
@@ -415,6 +524,7 @@ def _capitalised_in_glossary(subject: Subject) -> frozenset[str]:
     of a term, and a term the glossary capitalises (a library's place or character:
     *Salmère*).  Subtype and card-type terms are capitalised as headings, not as
     proper nouns."""
+
     def compute() -> frozenset[str]:
         found = set()
         for entry in subject.language.glossary.entries.values():
@@ -428,25 +538,29 @@ def _capitalised_in_glossary(subject: Subject) -> frozenset[str]:
                     words = words[1:]
                 found.update(normalize(word) for word in words if word[:1].isupper())
         return frozenset(found)
+
     return subject.language.memo("capitalised words", compute)
 
 
-@rule("FR301", "sentence-case-name", Severity.WARNING,
-      "A card name in French is in sentence case: only the first word and proper nouns "
-      "capitalised.",
-      "The guide (Typographie): « Les titres ne prennent de majuscule qu'au premier mot, "
-      "comme une phrase normale, (ce qui diffère de l'anglais) ».  Reported: a capital on "
-      "any later word of `name` and on any word of `name2` (the title's second line), "
-      "unless it is a proper noun: a word the glossary capitalises (factions, a "
-      "library's places and characters), another card's name in French (*de Salmère*), "
-      "an `allow-english` word, a roman numeral; or a word after . ! ?.  A name "
-      "identical to the English one is a proper noun kept (TR502).  A proper noun the "
-      "glossary lacks goes in the library's glossary.",
-      "EN: name: Harbor Lord\nFR: name: Seigneur Du Port",
-      "EN: name: Harbor Lord\nFR: name: Seigneur du port",
-      "Writes the word in lower case, when it is a function word (de, du, la, ...) or a "
-      "word of the glossary (cité, seigneur); other words may be proper nouns the "
-      "glossary lacks, and get no fix.")
+@rule(
+    "FR301",
+    "sentence-case-name",
+    Severity.WARNING,
+    "A card name in French is in sentence case: only the first word and proper nouns capitalised.",
+    "The guide (Typographie): « Les titres ne prennent de majuscule qu'au premier mot, "
+    "comme une phrase normale, (ce qui diffère de l'anglais) ».  Reported: a capital on "
+    "any later word of `name` and on any word of `name2` (the title's second line), "
+    "unless it is a proper noun: a word the glossary capitalises (factions, a "
+    "library's places and characters), another card's name in French (*de Salmère*), "
+    "an `allow-english` word, a roman numeral; or a word after . ! ?.  A name "
+    "identical to the English one is a proper noun kept (TR502).  A proper noun the "
+    "glossary lacks goes in the library's glossary.",
+    "EN: name: Harbor Lord\nFR: name: Seigneur Du Port",
+    "EN: name: Harbor Lord\nFR: name: Seigneur du port",
+    "Writes the word in lower case, when it is a function word (de, du, la, ...) or a "
+    "word of the glossary (cité, seigneur); other words may be proper nouns the "
+    "glossary lacks, and get no fix.",
+)
 def check_sentence_case(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
@@ -472,27 +586,45 @@ def _title_capitals(subject: Subject) -> Iterator[Finding]:
         for i, (word, start, end) in enumerate(words):
             if i < skip or (key == "name" and i == 0) or not word[:1].isupper():
                 continue
-            before = value[:start].rstrip(" \u00a0\u202f«\"")
+            before = value[:start].rstrip(' \u00a0\u202f«"')
             lower = keys[i]
-            if (before and before[-1] in ".!?") or lower in proper or lower in allowed \
-                    or _ROMAN.match(word):
+            if (
+                (before and before[-1] in ".!?")
+                or lower in proper
+                or lower in allowed
+                or _ROMAN.match(word)
+            ):
                 continue
-            title = next((t for t in _titles_from(subject, lower)
-                          if t not in own and tuple(keys[i:i + len(t)]) == t), None)
+            title = next(
+                (
+                    t
+                    for t in _titles_from(subject, lower)
+                    if t not in own and tuple(keys[i : i + len(t)]) == t
+                ),
+                None,
+            )
             if title is not None:
                 skip = i + len(title)  # another card's name: a proper noun
                 continue
             if lower in function_words or lower in vocabulary:
                 fixed = word[:1].lower() + word[1:]
-                yield subject.report("FR301", key, start,
-                                     f"'{word}' in a French card name: only the first word "
-                                     f"takes a capital ('{fixed}')",
-                                     Edit(key, start, end, fixed))
+                yield subject.report(
+                    "FR301",
+                    key,
+                    start,
+                    f"'{word}' in a French card name: only the first word "
+                    f"takes a capital ('{fixed}')",
+                    Edit(key, start, end, fixed),
+                )
             else:
-                yield subject.report("FR301", key, start,
-                                     f"'{word}' in a French card name: only the first word "
-                                     "and proper nouns take a capital (a proper noun "
-                                     "missing from the glossary goes in the library's)")
+                yield subject.report(
+                    "FR301",
+                    key,
+                    start,
+                    f"'{word}' in a French card name: only the first word "
+                    "and proper nouns take a capital (a proper noun "
+                    "missing from the glossary goes in the library's)",
+                )
 
 
 def _titles_from(subject: Subject, word: str) -> list[tuple[str, ...]]:
@@ -511,17 +643,21 @@ def _titles_from(subject: Subject, word: str) -> list[tuple[str, ...]]:
 _TITLE_INDEX = "FR301: card names by first word"
 
 
-@rule("FR302", "capital-in-text", Severity.WARNING,
-      "A subtype or ability name with a capital in running text.",
-      "The guide (Typographie): a « sous-type ou capacité, un nom de faction » in the text "
-      "is in bold, « accordé en genre et en nombre (pas de « capitalisation ») ».  A "
-      "capital at the start of a sentence, or of an ability's own name at the head of its "
-      "paragraph, is not reported.  Faction names are not checked: the guide's own "
-      "examples write « des Enfants de Gaïa » as the Lexique does, the sample « la horde "
-      "rouge »; reviewers decide.",
-      "FR: Tous les **Squelettes** gagnent +1/+1 et acquièrent **Vol**.",
-      "FR: Tous les **squelettes** gagnent +1/+1 et acquièrent **vol**.",
-      "Writes the first letter in lower case.")
+@rule(
+    "FR302",
+    "capital-in-text",
+    Severity.WARNING,
+    "A subtype or ability name with a capital in running text.",
+    "The guide (Typographie): a « sous-type ou capacité, un nom de faction » in the text "
+    "is in bold, « accordé en genre et en nombre (pas de « capitalisation ») ».  A "
+    "capital at the start of a sentence, or of an ability's own name at the head of its "
+    "paragraph, is not reported.  Faction names are not checked: the guide's own "
+    "examples write « des Enfants de Gaïa » as the Lexique does, the sample « la horde "
+    "rouge »; reviewers decide.",
+    "FR: Tous les **Squelettes** gagnent +1/+1 et acquièrent **Vol**.",
+    "FR: Tous les **squelettes** gagnent +1/+1 et acquièrent **vol**.",
+    "Writes the first letter in lower case.",
+)
 def check_capital_in_text(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
@@ -529,46 +665,64 @@ def check_capital_in_text(subject: Subject) -> Iterator[Finding]:
     english = _english_paragraphs(subject)
     for index, match in subject.matches:
         kind = kinds.get(match.hit.id)
-        if index in english or kind is None or match.hit.status == "deprecated" \
-                or not match.text[:1].isupper():
+        if (
+            index in english
+            or kind is None
+            or match.hit.status == "deprecated"
+            or not match.text[:1].isupper()
+        ):
             continue
         paragraph = subject.plain.paragraphs[index]
         if _sentence_start(paragraph.text, match.start):
             continue
         fixed = match.text[:1].lower() + match.text[1:]
         edit = subject.text_edit(index, match.start, match.start + 1, fixed[:1])
-        yield subject.report_span("FR302", index, match.start,
-                                  f"'{match.text}' ({kind}) takes no capital in running text",
-                                  edit)
+        yield subject.report_span(
+            "FR302",
+            index,
+            match.start,
+            f"'{match.text}' ({kind}) takes no capital in running text",
+            edit,
+        )
 
 
-@rule("FR303", "bold-names", Severity.INFO,
-      "A subtype or ability name the English writes in bold is not in simple bold: plain, "
-      "in italics, or in bold italics.",
-      "The guide (Typographie): « Dans le texte, un sous-type ou capacité, un nom de "
-      "faction ou le nom d'une autre carte est en gras simple » (its Example 2: « Tous les "
-      "'''squelettes''' gagnent +1/+1 et acquièrent '''vol'''. »).  Only names the English "
-      "text itself puts in bold are checked, so that a word used in its everyday sense is "
-      "not reported.  The wrong kind is reported too: italics (the guide keeps them for "
-      "« groupes nominaux clefs »), and bold italics, the English habit (« où le gras "
-      "italique est utilisé »), when the bold italic run is the name alone (a key noun "
-      "group in bold italics, as in the guide's Genre example, is left to reviewers), in "
-      "rule paragraphs (flavour text is italic).",
-      "EN: All ***Skeletons*** get +1/+1.\nFR: Tous les ***squelettes*** gagnent +1/+1.",
-      "EN: All ***Skeletons*** get +1/+1.\nFR: Tous les **squelettes** gagnent +1/+1.")
+@rule(
+    "FR303",
+    "bold-names",
+    Severity.INFO,
+    "A subtype or ability name the English writes in bold is not in simple bold: plain, "
+    "in italics, or in bold italics.",
+    "The guide (Typographie): « Dans le texte, un sous-type ou capacité, un nom de "
+    "faction ou le nom d'une autre carte est en gras simple » (its Example 2: « Tous les "
+    "'''squelettes''' gagnent +1/+1 et acquièrent '''vol'''. »).  Only names the English "
+    "text itself puts in bold are checked, so that a word used in its everyday sense is "
+    "not reported.  The wrong kind is reported too: italics (the guide keeps them for "
+    "« groupes nominaux clefs »), and bold italics, the English habit (« où le gras "
+    "italique est utilisé »), when the bold italic run is the name alone (a key noun "
+    "group in bold italics, as in the guide's Genre example, is left to reviewers), in "
+    "rule paragraphs (flavour text is italic).",
+    "EN: All ***Skeletons*** get +1/+1.\nFR: Tous les ***squelettes*** gagnent +1/+1.",
+    "EN: All ***Skeletons*** get +1/+1.\nFR: Tous les **squelettes** gagnent +1/+1.",
+)
 def check_bold_names(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
     assert subject.source is not None
     kinds = glossary_kinds(subject)
     source = subject.source.plain.paragraphs
-    english_bold = {match.hit.id for index, match in subject.source.english_matches(
-                    subject.language) if _bold_in_text(source[index], match.start)}
+    english_bold = {
+        match.hit.id
+        for index, match in subject.source.english_matches(subject.language)
+        if _bold_in_text(source[index], match.start)
+    }
     flavour = subject.plain.flavor_start
     reported: set[str] = set()
     for index, match in subject.matches:
-        if match.hit.id not in kinds or match.hit.id not in english_bold \
-                or match.hit.id in reported:
+        if (
+            match.hit.id not in kinds
+            or match.hit.id not in english_bold
+            or match.hit.id in reported
+        ):
             continue
         paragraph = subject.plain.paragraphs[index]
         if _heading(paragraph, match.start):
@@ -577,16 +731,21 @@ def check_bold_names(subject: Subject) -> Iterator[Finding]:
         if any(run.bold and not run.italic for run in runs):
             continue  # simple bold (on a compound's own subtype: jeton **boue**)
         if any(run.bold for run in runs):  # bold italics: when the run is the name alone
-            if index >= flavour or not all(_name_alone(run, match.text)
-                                           for run in runs if run.bold):
+            if index >= flavour or not all(
+                _name_alone(run, match.text) for run in runs if run.bold
+            ):
                 continue
             kind = "in bold italics, as in English"
         else:
             kind = "in italics" if any(run.italic for run in runs) else "not in bold"
         reported.add(match.hit.id)
-        yield subject.report_span("FR303", index, match.start,
-                                  f"'{match.text}' ({kinds[match.hit.id]}) {kind}: the "
-                                  "guide writes names in simple bold (gras simple)")
+        yield subject.report_span(
+            "FR303",
+            index,
+            match.start,
+            f"'{match.text}' ({kinds[match.hit.id]}) {kind}: the "
+            "guide writes names in simple bold (gras simple)",
+        )
 
 
 def _heading(paragraph: PlainParagraph, start: int) -> bool:
@@ -616,8 +775,7 @@ def _runs_over(paragraph: PlainParagraph, start: int, end: int) -> list[Text]:
     runs = paragraph.runs
     for i, (run_start, run) in enumerate(runs):
         run_end = runs[i + 1][0] if i + 1 < len(runs) else len(paragraph.text)
-        if run_start < end and run_end > start and isinstance(run, Text) \
-                and run.text.strip():
+        if run_start < end and run_end > start and isinstance(run, Text) and run.text.strip():
             found.append(run)
     return found
 
@@ -636,22 +794,53 @@ def _name_alone(run: Text, name: str) -> bool:
 # --------------------------------------------------------------------------------------
 # FR4: imperative with a pronoun; the checklist.
 
-_PRONOUN = re.compile(r"(?<=\w) (moi|toi|lui|nous)(?=[\s.,;:!?\u00a0\u202f]|$)|"
-                      r"(?<=\w) (la|le|les|en|y)(?=[.,;:!?\u00a0\u202f]|$)")
-_PREPOSITIONS = {"à", "de", "pour", "sur", "sans", "avec", "chez", "contre", "par", "vers",
-                 "après", "avant", "entre", "que", "qu", "et", "ou", "comme", "en", "dans",
-                 "sous", "envers", "malgré", "selon", "sauf", "hors"}
+_PRONOUN = re.compile(
+    r"(?<=\w) (moi|toi|lui|nous)(?=[\s.,;:!?\u00a0\u202f]|$)|"
+    r"(?<=\w) (la|le|les|en|y)(?=[.,;:!?\u00a0\u202f]|$)"
+)
+_PREPOSITIONS = {
+    "à",
+    "de",
+    "pour",
+    "sur",
+    "sans",
+    "avec",
+    "chez",
+    "contre",
+    "par",
+    "vers",
+    "après",
+    "avant",
+    "entre",
+    "que",
+    "qu",
+    "et",
+    "ou",
+    "comme",
+    "en",
+    "dans",
+    "sous",
+    "envers",
+    "malgré",
+    "selon",
+    "sauf",
+    "hors",
+}
 
 
-@rule("FR401", "imperative-hyphen", Severity.WARNING,
-      "An imperative and its pronoun are joined by a hyphen: Sacrifie-moi, Défausse-la.",
-      "French writes the pronoun after an imperative with a hyphen.  The guide's own "
-      "example lacks it: « Sacrifie moi pour produire une ressource des Enfants de Gaïa. "
-      "»  Reported when a sentence opens with a verb followed by moi, toi, lui, nous, or "
-      "by le, la, les, en, y before a punctuation mark (otherwise they are articles).",
-      "FR: Sacrifie moi pour produire une ressource des Enfants de Gaïa.",
-      "FR: Sacrifie-moi pour produire une ressource des Enfants de Gaïa.",
-      "Replaces the space by a hyphen.")
+@rule(
+    "FR401",
+    "imperative-hyphen",
+    Severity.WARNING,
+    "An imperative and its pronoun are joined by a hyphen: Sacrifie-moi, Défausse-la.",
+    "French writes the pronoun after an imperative with a hyphen.  The guide's own "
+    "example lacks it: « Sacrifie moi pour produire une ressource des Enfants de Gaïa. "
+    "»  Reported when a sentence opens with a verb followed by moi, toi, lui, nous, or "
+    "by le, la, les, en, y before a punctuation mark (otherwise they are articles).",
+    "FR: Sacrifie moi pour produire une ressource des Enfants de Gaïa.",
+    "FR: Sacrifie-moi pour produire une ressource des Enfants de Gaïa.",
+    "Replaces the space by a hyphen.",
+)
 def check_imperative_hyphen(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
@@ -661,26 +850,37 @@ def check_imperative_hyphen(subject: Subject) -> Iterator[Finding]:
             pronoun = match.group(1) or match.group(2)
             if pronoun not in FR_ENCLITICS:
                 continue
-            verb = re.search(r"(\w+)$", text[:match.start()])
-            if verb is None or verb.group(1).lower() in _PREPOSITIONS or \
-                    not _sentence_start(text, verb.start(1)):
+            verb = re.search(r"(\w+)$", text[: match.start()])
+            if (
+                verb is None
+                or verb.group(1).lower() in _PREPOSITIONS
+                or not _sentence_start(text, verb.start(1))
+            ):
                 continue
             edit = subject.text_edit(paragraph.index, match.start(), match.start() + 1, "-")
-            yield subject.report_span("FR401", paragraph.index, verb.start(1),
-                                      f"'{verb.group(1)} {pronoun}': write "
-                                      f"'{verb.group(1)}-{pronoun}'", edit)
+            yield subject.report_span(
+                "FR401",
+                paragraph.index,
+                verb.start(1),
+                f"'{verb.group(1)} {pronoun}': write '{verb.group(1)}-{pronoun}'",
+                edit,
+            )
 
 
 _SPELL_TYPES = re.compile(r"\b(enchantements?|magies?|[ée]v[èé]nements?)\b", re.IGNORECASE)
 
 
-@rule("FR402", "spell-enumeration", Severity.WARNING,
-      "The three spell types listed (enchantements, magie, évènements): write « sorts ».",
-      "The guide's pre-print checklist: « Remplacer les énumérations « enchantements, "
-      "magie, évènements » par « sorts » (spells) ».  Any order and any joining words; "
-      "the exact phrase is also a deprecated glossary term (GL201).",
-      "FR: Je ne peux pas être la cible d’évènements, de magies ou d’enchantements.",
-      "FR: Je ne peux pas être la cible de sorts.")
+@rule(
+    "FR402",
+    "spell-enumeration",
+    Severity.WARNING,
+    "The three spell types listed (enchantements, magie, évènements): write « sorts ».",
+    "The guide's pre-print checklist: « Remplacer les énumérations « enchantements, "
+    "magie, évènements » par « sorts » (spells) ».  Any order and any joining words; "
+    "the exact phrase is also a deprecated glossary term (GL201).",
+    "FR: Je ne peux pas être la cible d’évènements, de magies ou d’enchantements.",
+    "FR: Je ne peux pas être la cible de sorts.",
+)
 def check_spell_enumeration(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
@@ -688,10 +888,14 @@ def check_spell_enumeration(subject: Subject) -> Iterator[Finding]:
         found = list(_SPELL_TYPES.finditer(paragraph.text))
         for i in range(len(found) - 2):
             first, last = found[i], found[i + 2]
-            kinds = {m.group(1)[:2].lower().replace("é", "e") for m in found[i:i + 3]}
+            kinds = {m.group(1)[:2].lower().replace("é", "e") for m in found[i : i + 3]}
             if len(kinds) == 3 and last.end() - first.start() < 80:
-                yield subject.report_span("FR402", paragraph.index, first.start(),
-                                          "the three spell types listed: write « sorts »")
+                yield subject.report_span(
+                    "FR402",
+                    paragraph.index,
+                    first.start(),
+                    "the three spell types listed: write « sorts »",
+                )
                 break
 
 
@@ -699,14 +903,18 @@ def check_spell_enumeration(subject: Subject) -> Iterator[Finding]:
 # FR3 (cont.): the subtype line and ability definitions.
 
 
-@rule("FR304", "subtype-case", Severity.WARNING,
-      "Several subtypes: only the first takes a capital, and commas separate them.",
-      "The guide (Typographie): « Si une carte a plusieurs sous-types, seulement le premier "
-      "prend une majuscule et on les sépare par des virgules. »  Checked when the glossary "
-      "cannot render the English subtype (otherwise TR402 compares the whole line).",
-      "FR: subtype: Soldat, Elfe",
-      "FR: subtype: Soldat, elfe",
-      "Writes the later subtypes in lower case.")
+@rule(
+    "FR304",
+    "subtype-case",
+    Severity.WARNING,
+    "Several subtypes: only the first takes a capital, and commas separate them.",
+    "The guide (Typographie): « Si une carte a plusieurs sous-types, seulement le premier "
+    "prend une majuscule et on les sépare par des virgules. »  Checked when the glossary "
+    "cannot render the English subtype (otherwise TR402 compares the whole line).",
+    "FR: subtype: Soldat, Elfe",
+    "FR: subtype: Soldat, elfe",
+    "Writes the later subtypes in lower case.",
+)
 def check_subtype_case(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
@@ -721,34 +929,44 @@ def check_subtype_case(subject: Subject) -> Iterator[Finding]:
         word = part.strip()
         if word[:1].isupper() and normalize(word.split()[0]) not in proper:
             fixed = word[:1].lower() + word[1:]
-            yield subject.report("FR304", "subtype", start,
-                                 f"'{word}': only the first subtype takes a capital",
-                                 Edit("subtype", start, start + 1, fixed[:1]))
+            yield subject.report(
+                "FR304",
+                "subtype",
+                start,
+                f"'{word}': only the first subtype takes a capital",
+                Edit("subtype", start, start + 1, fixed[:1]),
+            )
         offset += len(part) + 1
 
 
-@rule("FR305", "ability-definition", Severity.INFO,
-      "An ability's definition: its name in bold italics, the reminder in simple italics "
-      "(not plain, not bold).",
-      "The guide (Typographie): « Pour la définition d'une capacité sur une carte de "
-      "créature (cf exemple 3), le nom de la capacité est en gras italique, et le reste de "
-      "la définition en italique simple » (« '''''Vol -''' Seules les créatures dotées du "
-      "vol ou de la longue portée peuvent me bloquer'' »).  Checked where the English card "
-      "writes the ability so; each way of missing it is named: the name plain, in italics "
-      "or in simple bold; the reminder plain, in bold or in bold italics (also when the "
-      "bold italics of the name run on into it).  The name may be followed by a line "
-      "break (`***Vol***\\` then `*reminder*`) or, as in the guide's example, by a dash on "
-      "the same line (`***Vol -*** *reminder*`); punctuation between the two, and a "
-      "subtype or ability name in simple bold inside the reminder (the guide's « gras "
-      "simple » for names in the text), are not reported.",
-      "FR: **Vol**\\\n***Seules les créatures dotées du vol peuvent me bloquer.***",
-      "FR: ***Vol -*** *Seules les créatures dotées du vol peuvent me bloquer.*")
+@rule(
+    "FR305",
+    "ability-definition",
+    Severity.INFO,
+    "An ability's definition: its name in bold italics, the reminder in simple italics "
+    "(not plain, not bold).",
+    "The guide (Typographie): « Pour la définition d'une capacité sur une carte de "
+    "créature (cf exemple 3), le nom de la capacité est en gras italique, et le reste de "
+    "la définition en italique simple » (« '''''Vol -''' Seules les créatures dotées du "
+    "vol ou de la longue portée peuvent me bloquer'' »).  Checked where the English card "
+    "writes the ability so; each way of missing it is named: the name plain, in italics "
+    "or in simple bold; the reminder plain, in bold or in bold italics (also when the "
+    "bold italics of the name run on into it).  The name may be followed by a line "
+    "break (`***Vol***\\` then `*reminder*`) or, as in the guide's example, by a dash on "
+    "the same line (`***Vol -*** *reminder*`); punctuation between the two, and a "
+    "subtype or ability name in simple bold inside the reminder (the guide's « gras "
+    "simple » for names in the text), are not reported.",
+    "FR: **Vol**\\\n***Seules les créatures dotées du vol peuvent me bloquer.***",
+    "FR: ***Vol -*** *Seules les créatures dotées du vol peuvent me bloquer.*",
+)
 def check_ability_definition(subject: Subject) -> Iterator[Finding]:
     if not _french(subject):
         return
     for found, at, name, problems in ability_definitions(subject):
-        yield subject.report_span("FR305", found, at,
-                                  f"'{name}': {'; '.join(problems)} (the guide: the "
-                                  "name in bold italics, the rest in simple italics)")
-
-
+        yield subject.report_span(
+            "FR305",
+            found,
+            at,
+            f"'{name}': {'; '.join(problems)} (the guide: the "
+            "name in bold italics, the rest in simple italics)",
+        )

@@ -48,8 +48,11 @@ def _glossary_name(subject: Subject) -> str:
 
 
 def _usable(entry: Entry | None) -> bool:
-    return entry is not None and entry.section != "footer" and any(
-        not t.deprecated for t in entry.terms)
+    return (
+        entry is not None
+        and entry.section != "footer"
+        and any(not t.deprecated for t in entry.terms)
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -72,8 +75,9 @@ def list_reminders(subject: Subject) -> dict[int, tuple[int, str]]:
     if not subject.resources.settings.get(LIST_REMINDERS, True):
         return found
     abilities = subject.language.glossary.abilities
-    names = subject.language.memo("ability-names", lambda: {
-        normalize(a.name): a.id for a in abilities.values() if a.reminder})
+    names = subject.language.memo(
+        "ability-names", lambda: {normalize(a.name): a.id for a in abilities.values() if a.reminder}
+    )
     for paragraph in subject.plain.paragraphs:
         line = paragraph.first_bold()
         ability = ability_line(line, names) if line else None
@@ -81,8 +85,7 @@ def list_reminders(subject: Subject) -> dict[int, tuple[int, str]]:
             continue
         target = abilities[ability[0]]
         here = paragraph.after_first_break()
-        if here and loose(here) == loose(substitute(target.reminder, target.params,
-                                                    ability[1])):
+        if here and loose(here) == loose(substitute(target.reminder, target.params, ability[1])):
             found[paragraph.index] = (paragraph.reminder_start() or 0, target.id)
     return found
 
@@ -113,7 +116,7 @@ def _in_list_reminder(subject: Subject, index: int, match: Match) -> bool:
     reminder = subject.language.glossary.abilities[where[1]].reminder
     own = tuple(w for w, _, _ in words(reminder))
     term = tuple(w for w, _, _ in words(match.text))
-    return any(own[i:i + len(term)] == term for i in range(len(own) - len(term) + 1))
+    return any(own[i : i + len(term)] == term for i in range(len(own) - len(term) + 1))
 
 
 # --------------------------------------------------------------------------------------
@@ -161,13 +164,14 @@ def _all_missing_terms(subject: Subject) -> Iterator[Finding]:
             continue
         reported.update(ids)
         missing.append((index, start, end))
-        terms = [t.text for entry_id in ids for t in entries[entry_id].terms
-                 if not t.deprecated]
+        terms = [t.text for entry_id in ids for t in entries[entry_id].terms if not t.deprecated]
         choice = " or ".join(f"'{t}'" for t in terms)
         yield subject.report_paragraph(
-            code, aligned(subject, index),
+            code,
+            aligned(subject, index),
             f"the English text says '{matches[0].text}': the {_glossary_name(subject)} says "
-            f"{choice} (any form), not found here")
+            f"{choice} (any form), not found here",
+        )
 
 
 _STATS = re.compile(r"^[+\-−]?(?:\d+|x|y)$")
@@ -181,8 +185,9 @@ def _compound_used(subject: Subject, entry: Entry) -> bool:
     form, within one run of the text's words where the only other words are stats and
     the language's ``subtypes.between`` words."""
     rule_ = subject.language.glossary.subtypes
-    between = subject.language.memo("subtype-between", lambda: frozenset(
-        normalize(w) for w in rule_.between))
+    between = subject.language.memo(
+        "subtype-between", lambda: frozenset(normalize(w) for w in rule_.between)
+    )
     separator = rule_.separator.strip() or " "
     for term in entry.terms:
         if term.deprecated:
@@ -190,8 +195,7 @@ def _compound_used(subject: Subject, entry: Entry) -> bool:
         parts = [p.strip() for p in term.text.split(separator) if p.strip()]
         if len(parts) < 2:
             continue
-        part_forms = [{normalize(f) for f in inflect(part, subject.lang, "noun")}
-                      for part in parts]
+        part_forms = [{normalize(f) for f in inflect(part, subject.lang, "noun")} for part in parts]
         if any(len(f.split()) > 1 for forms_ in part_forms for f in forms_):
             continue  # a part of several words: the matcher's business
         for paragraph in subject.plain.paragraphs:
@@ -207,42 +211,53 @@ def _compound_used(subject: Subject, entry: Entry) -> bool:
     return False
 
 
-_DOC_GLOSSARY = ("When the English text uses a term of the community's glossary (the French "
-                 "Lexique, the Esperanto Leksikono), the translation uses the glossary's "
-                 "term, in any inflected form (armée, armées, l'armée; armeo, armeojn).  "
-                 "Unlike exact-match glossary checks, plurals, feminines, elisions, verb "
-                 "forms and the Esperanto -j/-n endings are recognised.")
+_DOC_GLOSSARY = (
+    "When the English text uses a term of the community's glossary (the French "
+    "Lexique, the Esperanto Leksikono), the translation uses the glossary's "
+    "term, in any inflected form (armée, armées, l'armée; armeo, armeojn).  "
+    "Unlike exact-match glossary checks, plurals, feminines, elisions, verb "
+    "forms and the Esperanto -j/-n endings are recognised."
+)
 
 
-@rule("GL101", "glossary-term", Severity.WARNING,
-      "The English text uses a glossary term; the translation does not use the glossary's "
-      "rendering.",
-      _DOC_GLOSSARY,
-      "EN: Put a counter on target creature.\nFR: Place un jeton sur la créature ciblée.",
-      "EN: Put a counter on target creature.\nFR: Place un marqueur sur la créature ciblée.")
+@rule(
+    "GL101",
+    "glossary-term",
+    Severity.WARNING,
+    "The English text uses a glossary term; the translation does not use the glossary's rendering.",
+    _DOC_GLOSSARY,
+    "EN: Put a counter on target creature.\nFR: Place un jeton sur la créature ciblée.",
+    "EN: Put a counter on target creature.\nFR: Place un marqueur sur la créature ciblée.",
+)
 def check_glossary_term(subject: Subject) -> Iterator[Finding]:
     return _missing_terms(subject, "GL101")
 
 
-@rule("GL102", "faction-or-type-name", Severity.WARNING,
-      "A faction or card type named in the English text is not named as the glossary says.",
-      _DOC_GLOSSARY + "  Faction and card type names are the glossary's, agreed in gender "
-      "and number.",
-      "EN: Each Red Banner creature you control gets +1/+0.\nFR: Chaque créature de la "
-      "**Bannière rouge** que tu contrôles gagne +1/+0.",
-      "EN: Each Red Banner creature you control gets +1/+0.\nFR: Chaque créature de la "
-      "**Horde rouge** que tu contrôles gagne +1/+0.")
+@rule(
+    "GL102",
+    "faction-or-type-name",
+    Severity.WARNING,
+    "A faction or card type named in the English text is not named as the glossary says.",
+    _DOC_GLOSSARY + "  Faction and card type names are the glossary's, agreed in gender "
+    "and number.",
+    "EN: Each Red Banner creature you control gets +1/+0.\nFR: Chaque créature de la "
+    "**Bannière rouge** que tu contrôles gagne +1/+0.",
+    "EN: Each Red Banner creature you control gets +1/+0.\nFR: Chaque créature de la "
+    "**Horde rouge** que tu contrôles gagne +1/+0.",
+)
 def check_faction_type(subject: Subject) -> Iterator[Finding]:
     return _missing_terms(subject, "GL102")
 
 
-@rule("GL103", "subtype-in-text", Severity.WARNING,
-      "A subtype named in the English text is not named as the glossary says.",
-      _DOC_GLOSSARY + "  Subtypes in running text are the same words as on the type line.",
-      "EN: Each Imp you control gets +1/+0.\nFR: Chaque **diablotin** que tu contrôles "
-      "gagne +1/+0.",
-      "EN: Each Imp you control gets +1/+0.\nFR: Chaque **gobelin** que tu contrôles "
-      "gagne +1/+0.")
+@rule(
+    "GL103",
+    "subtype-in-text",
+    Severity.WARNING,
+    "A subtype named in the English text is not named as the glossary says.",
+    _DOC_GLOSSARY + "  Subtypes in running text are the same words as on the type line.",
+    "EN: Each Imp you control gets +1/+0.\nFR: Chaque **diablotin** que tu contrôles gagne +1/+0.",
+    "EN: Each Imp you control gets +1/+0.\nFR: Chaque **gobelin** que tu contrôles gagne +1/+0.",
+)
 def check_subtype_in_text(subject: Subject) -> Iterator[Finding]:
     return _missing_terms(subject, "GL103")
 
@@ -252,8 +267,10 @@ def _phrase_words(tokens: Iterable[str], language: Language) -> list[str]:
     meant (EO101, EO102 report it: *cxiu ludanto* is *ĉiu ludanto*), and a French full
     word as its elision (*que* as *qu*, for « tant qu’elle »)."""
     elided = language.elided
-    return [elided.get(word, word) for word in (
-        _fold(token) if language.lang == "eo" else token for token in tokens)]
+    return [
+        elided.get(word, word)
+        for word in (_fold(token) if language.lang == "eo" else token for token in tokens)
+    ]
 
 
 def _fold(word: str) -> str:
@@ -275,44 +292,59 @@ def _phrase_index(subject: Subject) -> tuple[Matcher, dict[str, list[tuple[str, 
         phrases = language.glossary.phrases
         english = Matcher(Glossary(language.lang, entries=dict(phrases)), side="english")
         renderings = {
-            entry.id: sorted({tuple(_phrase_words((w for w, _, _ in words(form)),
-                                                  language))
-                              for term in entry.terms if not term.deprecated
-                              for form in inflect(term.text, language.lang, entry.pos,
-                                                  term.forms)}, key=len)
-            for entry in phrases.values()}
+            entry.id: sorted(
+                {
+                    tuple(_phrase_words((w for w, _, _ in words(form)), language))
+                    for term in entry.terms
+                    if not term.deprecated
+                    for form in inflect(term.text, language.lang, entry.pos, term.forms)
+                },
+                key=len,
+            )
+            for entry in phrases.values()
+        }
         return english, renderings
+
     return language.memo("phrases", build)
 
 
 def _holds(tokens: list[str], rendering: tuple[str, ...]) -> bool:
     n = len(rendering)
-    return any(tokens[i:i + n] == list(rendering) for i in range(len(tokens) - n + 1)
-               if tokens[i] == rendering[0])
+    return any(
+        tokens[i : i + n] == list(rendering)
+        for i in range(len(tokens) - n + 1)
+        if tokens[i] == rendering[0]
+    )
 
 
-@rule("GL104", "missing-phrase", Severity.WARNING,
-      "A duration, condition or scope of the English effect has no rendering in the "
-      "translated paragraph.",
-      "How long an effect lasts (until the end of the turn, this turn), while what (while "
-      "attacking, as long as), for each what, and who (each player, each opponent) change "
-      "what a card does; a translation that drops them reads as a permanent or "
-      "unconditional effect.  The glossaries list these English phrases (section phrase) "
-      "with every rendering a translation may use; any of them, in any form, in the same "
-      "paragraph will do.  A phrase inside an ability reminder that is the abilities "
-      "list's is the list's wording, and a phrase around a term GL101 already reports "
-      "('in combat' without 'combat') is not reported twice.",
-      "EN: Target creature gets +1/+1 until the end of the turn.\nFR: La créature ciblée "
-      "gagne +1/+1.",
-      "EN: Target creature gets +1/+1 until the end of the turn.\nFR: La créature ciblée "
-      "gagne +1/+1 jusqu’à la fin du tour.")
+@rule(
+    "GL104",
+    "missing-phrase",
+    Severity.WARNING,
+    "A duration, condition or scope of the English effect has no rendering in the "
+    "translated paragraph.",
+    "How long an effect lasts (until the end of the turn, this turn), while what (while "
+    "attacking, as long as), for each what, and who (each player, each opponent) change "
+    "what a card does; a translation that drops them reads as a permanent or "
+    "unconditional effect.  The glossaries list these English phrases (section phrase) "
+    "with every rendering a translation may use; any of them, in any form, in the same "
+    "paragraph will do.  A phrase inside an ability reminder that is the abilities "
+    "list's is the list's wording, and a phrase around a term GL101 already reports "
+    "('in combat' without 'combat') is not reported twice.",
+    "EN: Target creature gets +1/+1 until the end of the turn.\nFR: La créature ciblée "
+    "gagne +1/+1.",
+    "EN: Target creature gets +1/+1 until the end of the turn.\nFR: La créature ciblée "
+    "gagne +1/+1 jusqu’à la fin du tour.",
+)
 def check_missing_phrase(subject: Subject) -> Iterator[Finding]:
     for _, target, match in missing_phrases(subject):
         terms = [t.text for t in subject.language.glossary.phrases[match.hit.id].terms]
         shown = " or ".join(f"'{t}'" for t in terms[:3]) + (" ..." if len(terms) > 3 else "")
         yield subject.report_paragraph(
-            "GL104", target,
-            f"the English text says '{match.text}': not rendered here ({shown}, any form)")
+            "GL104",
+            target,
+            f"the English text says '{match.text}': not rendered here ({shown}, any form)",
+        )
 
 
 def missing_phrases(subject: Subject) -> list[tuple[int, int | None, Match]]:
@@ -330,9 +362,14 @@ def _missing_phrases(subject: Subject) -> Iterator[tuple[int, int | None, Match]
         return
     assert subject.source is not None
     english, renderings = _phrase_index(subject)
-    found = subject.source.memo(("phrases", subject.lang), lambda: [
-        (p.index, m) for p in subject.source.plain.paragraphs  # type: ignore[union-attr]
-        for m in english.find(p.text, p.tokens)])
+    found = subject.source.memo(
+        ("phrases", subject.lang),
+        lambda: [
+            (p.index, m)
+            for p in subject.source.plain.paragraphs  # type: ignore[union-attr]
+            for m in english.find(p.text, p.tokens)
+        ],
+    )
     if not found:
         return
     reminders = english_reminders(subject)
@@ -347,8 +384,9 @@ def _missing_phrases(subject: Subject) -> Iterator[tuple[int, int | None, Match]
             continue
         if target not in folded:
             chosen = paragraphs if target is None else [paragraphs[target]]
-            folded[target] = _phrase_words((w for p in chosen for w, _, _ in p.tokens),
-                                           subject.language)
+            folded[target] = _phrase_words(
+                (w for p in chosen for w, _, _ in p.tokens), subject.language
+            )
         if any(_holds(folded[target], r) for r in renderings[match.hit.id]):
             continue
         yield index, target, match
@@ -387,22 +425,24 @@ def _deprecated(subject: Subject, code: str) -> Iterator[Finding]:
     matcher = subject.language.matcher
     for key in _NAME_FIELDS:
         here = subject.value(key)
-        if not here or (key == "subtype" and subject.is_translation
-                        and subject.language.subtype(subject.source_value("subtype"))):
+        if not here or (
+            key == "subtype"
+            and subject.is_translation
+            and subject.language.subtype(subject.source_value("subtype"))
+        ):
             continue
-        for _, match, fixable in _deprecated_spans(subject, code,
-                                                   [(0, matcher.find(here))], False):
+        for _, match, fixable in _deprecated_spans(subject, code, [(0, matcher.find(here))], False):
             yield from _report_deprecated(subject, code, key, 0, match, fixable)
     by_paragraph: dict[int, list[Match]] = defaultdict(list)
     for index, match in subject.matches:
         by_paragraph[index].append(match)
-    for index, match, fixable in _deprecated_spans(subject, code,
-                                                   list(by_paragraph.items()), True):
+    for index, match, fixable in _deprecated_spans(subject, code, list(by_paragraph.items()), True):
         yield from _report_deprecated(subject, code, "text", index, match, fixable)
 
 
-def _deprecated_spans(subject: Subject, code: str, found: list[tuple[int, list[Match]]],
-                      in_text: bool) -> Iterator[tuple[int, Match, bool]]:
+def _deprecated_spans(
+    subject: Subject, code: str, found: list[tuple[int, list[Match]]], in_text: bool
+) -> Iterator[tuple[int, Match, bool]]:
     """(paragraph, match, fixable) of each deprecated term of ``code``'s kind.
 
     A span that is also a current term (of another entry, or the same words as the
@@ -440,12 +480,15 @@ def _case_tells(match: Match, current: str) -> bool:
     new = re.findall(r"[^\W_][\w-]*", current)
     if not (len(found) == len(old) == len(new)):
         return False
-    return any(f[:1].isupper() and o[:1].isupper() and n[:1].islower()
-               for f, o, n in zip(found[1:], old[1:], new[1:], strict=True))
+    return any(
+        f[:1].isupper() and o[:1].isupper() and n[:1].islower()
+        for f, o, n in zip(found[1:], old[1:], new[1:], strict=True)
+    )
 
 
-def _report_deprecated(subject: Subject, code: str, key: str, index: int, match: Match,
-                       fixable: bool) -> Iterator[Finding]:
+def _report_deprecated(
+    subject: Subject, code: str, key: str, index: int, match: Match, fixable: bool
+) -> Iterator[Finding]:
     glossary = subject.language.glossary
     hit = match.hit
     if hit.kind == "ability":
@@ -455,14 +498,17 @@ def _report_deprecated(subject: Subject, code: str, key: str, index: int, match:
         entry = glossary.entries[hit.id]
         term = entry.term(hit.term)
         preferred = entry.preferred
-        replacement = (term.replaced_by if term and term.replaced_by
-                       else preferred.text if preferred else None)
+        replacement = (
+            term.replaced_by if term and term.replaced_by else preferred.text if preferred else None
+        )
         what = f"'{entry.en}'"
-    fix = inflect_like(match.text, hit.term, replacement, subject.lang) \
-        if replacement and fixable else None
+    fix = (
+        inflect_like(match.text, hit.term, replacement, subject.lang)
+        if replacement and fixable
+        else None
+    )
     use = f": use '{replacement}'" if replacement else ""
-    message = (f"'{match.text}' is deprecated in the {_glossary_name(subject)} ({what})"
-               f"{use}")
+    message = f"'{match.text}' is deprecated in the {_glossary_name(subject)} ({what}){use}"
     if key == "text":
         edit = None if fix is None else subject.text_edit(index, match.start, match.end, fix)
         yield subject.report_span(code, index, match.start, message, edit)
@@ -471,26 +517,34 @@ def _report_deprecated(subject: Subject, code: str, key: str, index: int, match:
         yield subject.report(code, key, match.start, message, edit)
 
 
-@rule("GL201", "deprecated-term", Severity.WARNING,
-      "A term the glossary marks deprecated, with its replacement.",
-      "The community replaced some words (French compteur -> marqueur, joueur -> "
-      "joueureuse; Esperanto militistaro -> armeo, resurso -> rimedo).  Cards still using "
-      "the old word read inconsistently next to the others.  Found in every inflected form.",
-      "FR: Place deux compteurs +1/+1 sur moi.",
-      "FR: Place deux marqueurs +1/+1 sur moi.",
-      "Replaces the term by its replacement in the same form (plural, -j, -n, capital), "
-      "when the glossary names one replacement and the form is known.")
+@rule(
+    "GL201",
+    "deprecated-term",
+    Severity.WARNING,
+    "A term the glossary marks deprecated, with its replacement.",
+    "The community replaced some words (French compteur -> marqueur, joueur -> "
+    "joueureuse; Esperanto militistaro -> armeo, resurso -> rimedo).  Cards still using "
+    "the old word read inconsistently next to the others.  Found in every inflected form.",
+    "FR: Place deux compteurs +1/+1 sur moi.",
+    "FR: Place deux marqueurs +1/+1 sur moi.",
+    "Replaces the term by its replacement in the same form (plural, -j, -n, capital), "
+    "when the glossary names one replacement and the form is known.",
+)
 def check_deprecated_term(subject: Subject) -> Iterator[Finding]:
     return _deprecated(subject, "GL201")
 
 
-@rule("GL202", "deprecated-ability", Severity.WARNING,
-      "A former name of an ability.",
-      "Renamed abilities keep their old names in the abilities list's history; a card "
-      "with the old name cannot be looked up.",
-      "EO: ***Nekromancianto***",
-      "EO: ***Nekromanciulo***   (the list's name since 2023-06-26)",
-      "Replaces the old name by the list's name.")
+@rule(
+    "GL202",
+    "deprecated-ability",
+    Severity.WARNING,
+    "A former name of an ability.",
+    "Renamed abilities keep their old names in the abilities list's history; a card "
+    "with the old name cannot be looked up.",
+    "EO: ***Nekromancianto***",
+    "EO: ***Nekromanciulo***   (the list's name since 2023-06-26)",
+    "Replaces the old name by the list's name.",
+)
 def check_deprecated_ability(subject: Subject) -> Iterator[Finding]:
     return _deprecated(subject, "GL202")
 
@@ -524,8 +578,11 @@ def collect_terms(subject: Subject) -> list[tuple[str, str, int, int, str, str]]
     """(entry id, target term, paragraph, start, text, status) of each English glossary
     term of the source rendered with one single term of its entry."""
     assert subject.source is not None
-    wanted = {m.hit.id for _, m in subject.source.english_matches(subject.language)
-              if m.hit.kind == "english"}
+    wanted = {
+        m.hit.id
+        for _, m in subject.source.english_matches(subject.language)
+        if m.hit.kind == "english"
+    }
     used: dict[str, list[tuple[int, Match]]] = defaultdict(list)
     for index, match in subject.matches:
         if match.hit.id in wanted and match.hit.status != "deprecated":
@@ -534,21 +591,26 @@ def collect_terms(subject: Subject) -> list[tuple[str, str, int, int, str, str]]
     for entry_id, matches in used.items():
         if len({m.hit.term for _, m in matches}) == 1:
             index, match = matches[0]
-            found.append((entry_id, match.hit.term, index, match.start, match.text,
-                          match.hit.status))
+            found.append(
+                (entry_id, match.hit.term, index, match.start, match.text, match.hit.status)
+            )
     return found
 
 
-@rule("GL301", "inconsistent-term", Severity.WARNING,
-      "An admitted term where other cards render the same English term otherwise.",
-      "Where the glossary admits several renderings of a term, a library still picks one.  "
-      "A card using an admitted term is reported when other cards use the preferred term "
-      "(or, between admitted terms, when the majority uses another).  Preferred terms are "
-      "never reported: an entry with several preferred terms uses them by context (French "
-      "'gets': perd, gagne, reçoit).",
-      "EO card A: ... rimedokarto ...   card B: ... rimedokarto ...   card C: ... "
-      "rimedkarto ...",
-      "EO cards A, B, C: ... rimedokarto ...", target=LIBRARY)
+@rule(
+    "GL301",
+    "inconsistent-term",
+    Severity.WARNING,
+    "An admitted term where other cards render the same English term otherwise.",
+    "Where the glossary admits several renderings of a term, a library still picks one.  "
+    "A card using an admitted term is reported when other cards use the preferred term "
+    "(or, between admitted terms, when the majority uses another).  Preferred terms are "
+    "never reported: an entry with several preferred terms uses them by context (French "
+    "'gets': perd, gagne, reçoit).",
+    "EO card A: ... rimedokarto ...   card B: ... rimedokarto ...   card C: ... rimedkarto ...",
+    "EO cards A, B, C: ... rimedokarto ...",
+    target=LIBRARY,
+)
 def check_inconsistent_term(subjects: list[Subject]) -> Iterator[Finding]:
     chosen: dict[str, dict[str, list[tuple[Subject, int, int, str]]]] = defaultdict(dict)
     status: dict[str, str] = {}
@@ -562,8 +624,10 @@ def check_inconsistent_term(subjects: list[Subject]) -> Iterator[Finding]:
         counts = Counter({term: len(cards) for term, cards in by_term.items()})
         preferred = [term for term in by_term if status[term] == "preferred"]
         # The glossary's preferred term wins; between admitted terms, the majority.
-        reference = _majority(Counter({t: counts[t] for t in preferred}) if preferred
-                              else counts, preferred or list(by_term))
+        reference = _majority(
+            Counter({t: counts[t] for t in preferred}) if preferred else counts,
+            preferred or list(by_term),
+        )
         why = "the glossary's preferred term" if preferred else "the majority"
         names = ", ".join(s.card.slug for s, _, _, _ in by_term[reference][:3])
         for term, cards in by_term.items():
@@ -571,10 +635,13 @@ def check_inconsistent_term(subjects: list[Subject]) -> Iterator[Finding]:
                 continue  # never reported: several preferred terms are used by context
             for subject, index, start, text in cards:
                 yield subject.report_span(
-                    "GL301", index, start,
+                    "GL301",
+                    index,
+                    start,
                     f"'{text}' here, '{reference}' ({why}) on {counts[reference]} other "
                     f"card{'s' if counts[reference] > 1 else ''} ({names}) for the same "
-                    f"English term")
+                    f"English term",
+                )
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\s\u00a0\u202f»\"”]*\s+(?=\S)")
@@ -588,7 +655,7 @@ def sentences(text: str) -> list[tuple[int, str]]:
     for line in text.split("\n"):
         start = 0
         for match in _SENTENCE_END.finditer(line):
-            found.append((offset + start, line[start:match.start()]))
+            found.append((offset + start, line[start : match.start()]))
             start = match.end()
         if line[start:].strip():
             found.append((offset + start, line[start:]))
@@ -604,8 +671,12 @@ def collect_sentences(subject: Subject) -> list[tuple[str, str, int, int, str]]:
     source, target = subject.source.plain.paragraphs, subject.plain.paragraphs
     if len(source) != len(target):
         return []
-    english_sentences = subject.source.memo("sentences", lambda: [
-        [(loose(en), len(en.split()) >= 3) for _, en in sentences(p.text)] for p in source])
+    english_sentences = subject.source.memo(
+        "sentences",
+        lambda: [
+            [(loose(en), len(en.split()) >= 3) for _, en in sentences(p.text)] for p in source
+        ],
+    )
     found = []
     for english, here in zip(english_sentences, target, strict=True):
         here_sentences = sentences(here.text)
@@ -617,16 +688,20 @@ def collect_sentences(subject: Subject) -> list[tuple[str, str, int, int, str]]:
     return found
 
 
-@rule("GL302", "inconsistent-sentence", Severity.WARNING,
-      "The same English sentence is translated differently on different cards.",
-      "Reminder texts and common effects ('I am not marked for attacking.') recur on many "
-      "cards; players expect the same words for the same rule.  Sentences are paired by "
-      "position in paragraphs that match the English structure; the cards in the "
-      "minority are reported with the majority's wording.  Sentences of fewer than three "
-      "words are not compared.",
-      "card A: *Je ne suis pas engagé quand j’attaque.*   card B: *Attaquer ne m’engage "
-      "pas.*",
-      "cards A, B: *Je ne suis pas engagé quand j’attaque.*", target=LIBRARY)
+@rule(
+    "GL302",
+    "inconsistent-sentence",
+    Severity.WARNING,
+    "The same English sentence is translated differently on different cards.",
+    "Reminder texts and common effects ('I am not marked for attacking.') recur on many "
+    "cards; players expect the same words for the same rule.  Sentences are paired by "
+    "position in paragraphs that match the English structure; the cards in the "
+    "minority are reported with the majority's wording.  Sentences of fewer than three "
+    "words are not compared.",
+    "card A: *Je ne suis pas engagé quand j’attaque.*   card B: *Attaquer ne m’engage pas.*",
+    "cards A, B: *Je ne suis pas engagé quand j’attaque.*",
+    target=LIBRARY,
+)
 def check_inconsistent_sentence(subjects: list[Subject]) -> Iterator[Finding]:
     renderings: dict[str, dict[str, list[tuple[Subject, int, int, str]]]] = defaultdict(dict)
     for subject in subjects:
@@ -640,8 +715,12 @@ def check_inconsistent_sentence(subjects: list[Subject]) -> Iterator[Finding]:
         top = max(_standing(s) for cards in by_rendering.values() for s, *_ in cards)
         if top < 0:
             continue
-        counts = Counter({text: sum(1 for s, *_ in cards if _standing(s) == top)
-                          for text, cards in by_rendering.items()})
+        counts = Counter(
+            {
+                text: sum(1 for s, *_ in cards if _standing(s) == top)
+                for text, cards in by_rendering.items()
+            }
+        )
         majority = _majority(counts, list(by_rendering))
         example = next(c for c in by_rendering[majority] if _standing(c[0]) == top)
         for text, cards in by_rendering.items():
@@ -649,7 +728,10 @@ def check_inconsistent_sentence(subjects: list[Subject]) -> Iterator[Finding]:
                 continue
             for subject, index, start, _ in cards:
                 yield subject.report_span(
-                    "GL302", index, start,
+                    "GL302",
+                    index,
+                    start,
                     f"the same English sentence reads '{_shown(example[3])}' on "
                     f"{counts[majority]} "
-                    f"other card{'s' if counts[majority] > 1 else ''} ({example[0].card.slug})")
+                    f"other card{'s' if counts[majority] > 1 else ''} ({example[0].card.slug})",
+                )

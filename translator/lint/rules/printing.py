@@ -17,19 +17,27 @@ from ..model import Finding
 from ..rule import LIBRARY, rule
 
 
-@rule("PR101", "text-overflow", Severity.ERROR,
-      "The card text does not fit its box, even shrunk to the smallest scale.",
-      "A card's text is laid out in a fixed box; translator shrinks it in steps of 0.02 "
-      "down to 52 % (as the reference does) and refuses to print a card whose text is "
-      "still too tall (`translator build`).  Translations run longer than English: this "
-      "rule makes the same measurement in lint, per language, with how many millimetres "
-      "are too many.  Opt-in (`--select PR`): it typesets every card.",
-      "FR: a reminder text twice as long as the English one, on a creature",
-      "FR: the same reminder, shortened to fit (or an abbreviation the glossary admits)",
-      target=LIBRARY, opt_in=True)
+@rule(
+    "PR101",
+    "text-overflow",
+    Severity.ERROR,
+    "The card text does not fit its box, even shrunk to the smallest scale.",
+    "A card's text is laid out in a fixed box; translator shrinks it in steps of 0.02 "
+    "down to 52 % (as the reference does) and refuses to print a card whose text is "
+    "still too tall (`translator build`).  Translations run longer than English: this "
+    "rule makes the same measurement in lint, per language, with how many millimetres "
+    "are too many.  Opt-in (`--select PR`): it typesets every card.",
+    "FR: a reminder text twice as long as the English one, on a creature",
+    "FR: the same reminder, shortened to fit (or an abbreviation the glossary admits)",
+    target=LIBRARY,
+    opt_in=True,
+)
 def check_text_overflow(subjects: list[Subject]) -> Iterator[Finding]:
     from ...typeset.overflow import overflowing  # noqa: PLC0415 - WeasyPrint loads slowly
+
     for subject, amount, scale in overflowing([(s.card, s.lang, s) for s in subjects]):
         yield subject.report_paragraph(
-            "PR101", None, f"the text is {amount:.1f} mm too tall for its box at "
-                           f"{scale:.0%}: shorten it")
+            "PR101",
+            None,
+            f"the text is {amount:.1f} mm too tall for its box at {scale:.0%}: shorten it",
+        )

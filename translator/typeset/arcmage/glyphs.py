@@ -103,23 +103,33 @@ def load_table(path: Path | None = None) -> Table:
     path = path or templates_root() / "arcmage" / TABLE
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        codes = {str(code): (str(entry["char"]), str(entry["shape"]))
-                 for code, entry in data["codes"].items()}
+        codes = {
+            str(code): (str(entry["char"]), str(entry["shape"]))
+            for code, entry in data["codes"].items()
+        }
         table = Table(
-            path=path, body=float(data["body"]),
+            path=path,
+            body=float(data["body"]),
             sizes={kind: float(size) for kind, size in data["sizes"].items()},
             codes=codes,
-            shapes={name: (float(low), float(high))
-                    for name, (low, high) in data["shapes"].items()},
-            frames=data["frames"], stem=data.get("stem"), ink=tuple(data["ink"]))
+            shapes={
+                name: (float(low), float(high)) for name, (low, high) in data["shapes"].items()
+            },
+            frames=data["frames"],
+            stem=data.get("stem"),
+            ink=tuple(data["ink"]),
+        )
     except (OSError, yaml.YAMLError, KeyError, TypeError, ValueError) as error:
-        raise ValueError(f"{path}: not a usable symbol table ({type(error).__name__}: "
-                         f"{error})") from None
+        raise ValueError(
+            f"{path}: not a usable symbol table ({type(error).__name__}: {error})"
+        ) from None
     unknown = sorted(set(codes) - SYMBOL_CODES)
     shapes = {shape for _, shape in codes.values()} - set(table.shapes)
     if unknown or shapes or len(table.ink) != 4:
-        raise ValueError(f"{path}: unknown codes {unknown}, shapes {sorted(shapes)}, or an "
-                         "ink that is not four CMYK percentages")
+        raise ValueError(
+            f"{path}: unknown codes {unknown}, shapes {sorted(shapes)}, or an "
+            "ink that is not four CMYK percentages"
+        )
     return table
 
 
@@ -180,8 +190,9 @@ def _read_font(data: bytes) -> TTFont:
         font.getGlyphOrder()
     except Exception:  # fontTools raises several kinds for a post table it cannot read
         font = TTFont(io.BytesIO(data))
-        font.setGlyphOrder([".notdef", *(f"glyph{i:05d}"
-                                         for i in range(1, font["maxp"].numGlyphs))])
+        font.setGlyphOrder(
+            [".notdef", *(f"glyph{i:05d}" for i in range(1, font["maxp"].numGlyphs))]
+        )
     return font
 
 
@@ -201,8 +212,9 @@ def open_font(path: Path, table: Table | None = None) -> SymbolFont:
         font = SymbolFont(path, _read_font(data))
         glyphs = {char: font.glyph(char) for char, _ in table.codes.values()}
     except Exception as error:  # fontTools raises many kinds for a broken font
-        raise GlyphError(path, f"not a usable font ({type(error).__name__}: "
-                               f"{str(error)[:200]}): {hint}") from None
+        raise GlyphError(
+            path, f"not a usable font ({type(error).__name__}: {str(error)[:200]}): {hint}"
+        ) from None
     if not any(glyphs.values()):
         chars = "".join(sorted({char for char, _ in table.codes.values()}))
         raise GlyphError(path, f"has none of the symbol characters {chars!r}: {hint}")
@@ -210,9 +222,12 @@ def open_font(path: Path, table: Table | None = None) -> SymbolFont:
         glyph = glyphs[char]
         low, high = table.shapes[shape]
         if glyph is not None and not low <= glyph.aspect <= high:
-            raise GlyphError(path, f"the glyph {char!r} (:{code}:) is {glyph.aspect:.2f} "
-                                   f"times as wide as tall, not a {shape} ({low} to {high}): "
-                                   f"not the Arcmage symbol font; {hint}")
+            raise GlyphError(
+                path,
+                f"the glyph {char!r} (:{code}:) is {glyph.aspect:.2f} "
+                f"times as wide as tall, not a {shape} ({low} to {high}): "
+                f"not the Arcmage symbol font; {hint}",
+            )
     return font
 
 
@@ -259,12 +274,12 @@ def _stem(table: Table, shape: str, glyph: Glyph, scale: float, base: float) -> 
     right = left + float(stem["width"]) * UNITS
     top = base - (y0 + float(stem["from"][shape]) * (y1 - y0)) * scale
     bottom = base + float(stem["length"]) * UNITS
-    return (f"M{number(left)} {number(top)}H{number(right)}V{number(bottom)}"
-            f"H{number(left)}Z")
+    return f"M{number(left)} {number(top)}H{number(right)}V{number(bottom)}H{number(left)}Z"
 
 
-def drawing(code: str, font: SymbolFont, table: Table, ink: str,
-            text: Metrics | None = None) -> str | None:
+def drawing(
+    code: str, font: SymbolFont, table: Table, ink: str, text: Metrics | None = None
+) -> str | None:
     """The SVG file of ``code`` drawn from ``font``, or None if the font lacks its
     character.  ``ink`` is the fill (a ``device-cmyk()`` colour)."""
     char, shape = table.codes[code]
@@ -277,31 +292,44 @@ def drawing(code: str, font: SymbolFont, table: Table, ink: str,
     base = below * UNITS
     width = glyph.advance * scale
     x0, y0, x1, y1 = glyph.bounds
-    if base - y1 * scale < -0.5 or base - y0 * scale > height * UNITS + 0.5 \
-            or x0 * scale < -0.5 or x1 * scale > width + 0.5:
-        raise GlyphError(font.path, f"the glyph {char!r} (:{code}:) does not fit the box "
-                                    f"of its symbol ({number(width / UNITS)} x {height} em): "
-                                    "not the Arcmage symbol font")
+    if (
+        base - y1 * scale < -0.5
+        or base - y0 * scale > height * UNITS + 0.5
+        or x0 * scale < -0.5
+        or x1 * scale > width + 0.5
+    ):
+        raise GlyphError(
+            font.path,
+            f"the glyph {char!r} (:{code}:) does not fit the box "
+            f"of its symbol ({number(width / UNITS)} x {height} em): "
+            "not the Arcmage symbol font",
+        )
     kind = symbol_kind(code)
     aspect = {"mark": "xMinYMax meet", "column": "xMidYMin meet"}.get(kind)
     extra = f' preserveAspectRatio="{aspect}"' if aspect else ""
     paths = [font.path_data(glyph, scale, 0, base)]
     if kind == "column" and table.stem:
         paths.append(_stem(table, shape, glyph, scale, base))
-    comment = (f"Arcmage card-text symbol :{code}: drawn by {MADE_BY} from the character "
-               f"{char!r} of the official Arcmage symbol font ({font.path.name}; WTactics, "
-               "GPL-3 or CC BY-SA 4.0), at the size and on the baseline Aminduna's card "
-               "generator prints it. Units are hundredths of an em of the card text; the "
-               "viewBox is the glyph's advance wide and as tall as the box the stylesheet "
-               "gives the symbol; colours are DeviceCMYK.")
-    lines = [f'<svg xmlns="{SVG_NS}" viewBox="0 0 {number(width)} {number(height * UNITS)}"'
-             f"{extra}>", f"<!-- {comment} -->",
-             *(f'<path fill="{ink}" d="{d}"/>' for d in paths), "</svg>"]
+    comment = (
+        f"Arcmage card-text symbol :{code}: drawn by {MADE_BY} from the character "
+        f"{char!r} of the official Arcmage symbol font ({font.path.name}; WTactics, "
+        "GPL-3 or CC BY-SA 4.0), at the size and on the baseline Aminduna's card "
+        "generator prints it. Units are hundredths of an em of the card text; the "
+        "viewBox is the glyph's advance wide and as tall as the box the stylesheet "
+        "gives the symbol; colours are DeviceCMYK."
+    )
+    lines = [
+        f'<svg xmlns="{SVG_NS}" viewBox="0 0 {number(width)} {number(height * UNITS)}"{extra}>',
+        f"<!-- {comment} -->",
+        *(f'<path fill="{ink}" d="{d}"/>' for d in paths),
+        "</svg>",
+    ]
     return "\n".join(lines) + "\n"
 
 
-def write_symbols(font: Path, out_dir: Path, *, ink: Iterable[float] | None = None,
-                  text: Metrics | None = None) -> list[str]:
+def write_symbols(
+    font: Path, out_dir: Path, *, ink: Iterable[float] | None = None, text: Metrics | None = None
+) -> list[str]:
     """Write ``out_dir/<code>.svg`` for every symbol code the table maps and the font
     has, and return those codes (in the table's order).
 
@@ -318,8 +346,7 @@ def write_symbols(font: Path, out_dir: Path, *, ink: Iterable[float] | None = No
     opened = open_font(Path(font), table)
     # Every drawing made before any is written: a glyph that does not fit stops the
     # import with the symbols folder as it was.
-    drawings = {code: drawing(code, opened, table, cmyk(values), text)
-                for code in table.codes}
+    drawings = {code: drawing(code, opened, table, cmyk(values), text) for code in table.codes}
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for code, svg in drawings.items():
@@ -335,8 +362,9 @@ def write_symbols(font: Path, out_dir: Path, *, ink: Iterable[float] | None = No
 # ----------------------------------------------------------------------- contact sheet
 
 
-def contact_sheet(theme_dir: Path, out: Path, codes: Iterable[str] | None = None,
-                  dpi: float = 150) -> Path:
+def contact_sheet(
+    theme_dir: Path, out: Path, codes: Iterable[str] | None = None, dpi: float = 150
+) -> Path:
     """A PNG for people to compare: one row per code, the default theme's drawing and
     the theme's (``theme_dir/symbols``), each in its box (grey, so that holes show) on
     the baseline of a text beside it, as the card's stylesheet places it; column marks
@@ -348,8 +376,7 @@ def contact_sheet(theme_dir: Path, out: Path, codes: Iterable[str] | None = None
     pdf = weasyprint.HTML(string=_sheet_html(theme_dir, codes)).write_pdf()
     document = pypdfium2.PdfDocument(pdf)
     try:
-        pages = [_inked(page.render(scale=dpi / 72).to_pil().convert("RGB"))
-                 for page in document]
+        pages = [_inked(page.render(scale=dpi / 72).to_pil().convert("RGB")) for page in document]
     finally:
         document.close()
     sheet = Image.new("RGB", (pages[0].width, sum(p.height for p in pages)), "white")
@@ -367,8 +394,7 @@ def _inked(page: Any) -> Any:
 
     box = ImageOps.invert(page.convert("L")).getbbox() or (0, 0, page.width, page.height)
     margin = 12
-    return page.crop((0, max(0, box[1] - margin), page.width,
-                      min(page.height, box[3] + margin)))
+    return page.crop((0, max(0, box[1] - margin), page.width, min(page.height, box[3] + margin)))
 
 
 def _sheet_html(theme_dir: Path, codes: Iterable[str] | None) -> str:
@@ -382,12 +408,15 @@ def _sheet_html(theme_dir: Path, codes: Iterable[str] | None) -> str:
         _, below = baseline(code, table, official_text())
         depth = (tall or height) - below
         svg = symbol_svg(code, theme_dir=theme, tall=tall)
-        return (f'<td><span class="box" style="vertical-align: -{number(depth)}em">'
-                f"{svg}</span> Hxg <i>{number(width)} x {number(height)}</i></td>")
+        return (
+            f'<td><span class="box" style="vertical-align: -{number(depth)}em">'
+            f"{svg}</span> Hxg <i>{number(width)} x {number(height)}</i></td>"
+        )
 
-    rows = "".join(f"<tr><th>:{escape(code)}:</th>{cell(code, None)}"
-                   f"{cell(code, theme_dir)}</tr>"
-                   for code in codes or sorted(SYMBOL_CODES, key=_order))
+    rows = "".join(
+        f"<tr><th>:{escape(code)}:</th>{cell(code, None)}{cell(code, theme_dir)}</tr>"
+        for code in codes or sorted(SYMBOL_CODES, key=_order)
+    )
     return (
         "<html><head><style>@page { size: 120mm 297mm; margin: 4mm }"
         ' body { font-family: "Liberation Serif", serif; font-size: 24px;'
@@ -398,7 +427,8 @@ def _sheet_html(theme_dir: Path, codes: Iterable[str] | None) -> str:
         " .box svg { display: block }</style></head><body><table>"
         "<thead><tr><td>code</td><td>translator default (size in em)</td>"
         "<td>official font</td></tr></thead>"
-        f"{rows}</table></body></html>")
+        f"{rows}</table></body></html>"
+    )
 
 
 def _order(code: str) -> tuple[int, str]:

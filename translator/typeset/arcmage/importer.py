@@ -90,16 +90,26 @@ class ImportReport:
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"theme": str(self.theme), "origin": self.origin, "frames": self.frames,
-                "layouts": {"svg": self.layouts_from_svg,
-                            "defaults": self.layouts_from_defaults},
-                "symbols": self.symbols, "missing_optional": self.missing_optional,
-                "notes": self.notes, "seconds": round(self.seconds, 2)}
+        return {
+            "theme": str(self.theme),
+            "origin": self.origin,
+            "frames": self.frames,
+            "layouts": {"svg": self.layouts_from_svg, "defaults": self.layouts_from_defaults},
+            "symbols": self.symbols,
+            "missing_optional": self.missing_optional,
+            "notes": self.notes,
+            "seconds": round(self.seconds, 2),
+        }
 
 
-def import_arcmage(source: str, out: str | Path | None = None, *,
-                   cache_dir: Path | None = None, progress: bool | None = None,
-                   icc: str | None = None) -> ImportReport:
+def import_arcmage(
+    source: str,
+    out: str | Path | None = None,
+    *,
+    cache_dir: Path | None = None,
+    progress: bool | None = None,
+    icc: str | None = None,
+) -> ImportReport:
     """Import the template set ``source`` as a theme into ``out`` (default: the user's
     themes folder, ``arcmage``); the written theme is loaded once to prove it usable.
     ``icc``: the CMYK profile the layout's colours are converted with (default: the
@@ -113,8 +123,11 @@ def import_arcmage(source: str, out: str | Path | None = None, *,
     work = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
     try:
         frames = _frames(templates, work)
-        raster.compose_back(templates.path("CardTemplates/back.png"),
-                            templates.path("CardTemplates/border.png"), work / "back.png")
+        raster.compose_back(
+            templates.path("CardTemplates/back.png"),
+            templates.path("CardTemplates/border.png"),
+            work / "back.png",
+        )
         found = layouts(templates.root)
         symbols: list[str] = []
         if templates.has(SYMBOL_FONT):
@@ -122,11 +135,22 @@ def import_arcmage(source: str, out: str | Path | None = None, *,
         _licences(templates, work)
         marks = _loyalty_marks(templates, work, profile)
         _write_theme(work, templates, frames, found, profile, marks)
-        from_svg = sum(1 for types in found.values() for layout in types.values()
-                       if layout.source.endswith(".svg"))
-        report = ImportReport(target.resolve(), templates.origin, len(set(frames.values())),
-                              from_svg, sum(len(t) for t in found.values()) - from_svg,
-                              symbols, templates.missing_optional, list(templates.notes))
+        from_svg = sum(
+            1
+            for types in found.values()
+            for layout in types.values()
+            if layout.source.endswith(".svg")
+        )
+        report = ImportReport(
+            target.resolve(),
+            templates.origin,
+            len(set(frames.values())),
+            from_svg,
+            sum(len(t) for t in found.values()) - from_svg,
+            symbols,
+            templates.missing_optional,
+            list(templates.notes),
+        )
         _write_marker(work, templates, report, profile)
         load_theme(work)  # a theme that does not load is never put in place
         _replace(work, target)
@@ -144,8 +168,10 @@ def _check_target(target: Path) -> None:
         if target.is_dir() and not any(target.iterdir()):
             return
         raise ThemeImportError(
-            str(target), f"{what} that is not an imported theme (no {MARKER}): give "
-            "--out a new or empty directory, or the directory of an earlier import")
+            str(target),
+            f"{what} that is not an imported theme (no {MARKER}): give "
+            "--out a new or empty directory, or the directory of an earlier import",
+        )
 
 
 def _frames(templates: TemplateSet, work: Path) -> dict[tuple[str, str], Path]:
@@ -179,9 +205,12 @@ def _loyalty_marks(templates: TemplateSet, work: Path, profile: Profile) -> set[
             svg = template_svg(templates_dir(templates.root), slug, card_type)
             if svg is None:
                 continue
-            drawing = loyalty_svg(svg, prefix=f"{slug}-", solid=True,
-                                  recolour=lambda colour: cmyk(_cmyk(colour, profile,
-                                                                      text=False)))
+            drawing = loyalty_svg(
+                svg,
+                prefix=f"{slug}-",
+                solid=True,
+                recolour=lambda colour: cmyk(_cmyk(colour, profile, text=False)),
+            )
             if drawing is not None:
                 target = work / "loyalty" / f"{slug}.svg"
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -200,22 +229,31 @@ def _licences(templates: TemplateSet, work: Path) -> None:
             shutil.copyfile(templates.path(relative), target)
 
 
-def _write_theme(work: Path, templates: TemplateSet, frames: dict[tuple[str, str], Path],
-                 found: dict[str, dict[str, Layout]], profile: Profile,
-                 marks: set[str]) -> None:
+def _write_theme(
+    work: Path,
+    templates: TemplateSet,
+    frames: dict[tuple[str, str], Path],
+    found: dict[str, dict[str, Layout]],
+    profile: Profile,
+    marks: set[str],
+) -> None:
     card_types = {slug: slug.capitalize() for slug in TYPE_SLUGS}
     backgrounds: dict[str, dict[str, str]] = {}
     for (faction, card_type), path in frames.items():
-        backgrounds.setdefault(faction, {})[card_types[card_type]] = \
-            path.relative_to(work).as_posix()
+        backgrounds.setdefault(faction, {})[card_types[card_type]] = path.relative_to(
+            work
+        ).as_posix()
     data = {
         "name": "Arcmage official look",
         "base": "arcmage",
         "backgrounds": backgrounds,
         "back": "back.png",
-        "layout": {faction: {card_type: trim_layout(layout, profile)
-                             for card_type, layout in types.items()}
-                   for faction, types in found.items()},
+        "layout": {
+            faction: {
+                card_type: trim_layout(layout, profile) for card_type, layout in types.items()
+            }
+            for faction, types in found.items()
+        },
     }
     for faction in marks:
         for entry in data["layout"][faction].values():
@@ -225,9 +263,9 @@ def _write_theme(work: Path, templates: TemplateSet, frames: dict[tuple[str, str
         f"# Made by translator {__version__} (translator theme import-arcmage) from\n"
         f"# {templates.origin} on {datetime.now(UTC):%Y-%m-%d}: import again rather than\n"
         "# edit.  Lengths in mm from the trim's top-left corner (the card as cut), sizes\n"
-        f"# in pt, colours in CMYK percentages of {profile.description}.\n")
-    text = header + yaml.dump(data, Dumper=_Plain, sort_keys=False, allow_unicode=True,
-                              width=100)
+        f"# in pt, colours in CMYK percentages of {profile.description}.\n"
+    )
+    text = header + yaml.dump(data, Dumper=_Plain, sort_keys=False, allow_unicode=True, width=100)
     (work / "theme.yaml").write_text(text, encoding="utf-8")
 
 
@@ -276,8 +314,9 @@ def _cmyk(colour: str, profile: Profile, text: bool) -> tuple[float, ...]:
     return cmyk
 
 
-def _write_marker(work: Path, templates: TemplateSet, report: ImportReport,
-                  profile: Profile) -> None:
+def _write_marker(
+    work: Path, templates: TemplateSet, report: ImportReport, profile: Profile
+) -> None:
     record = {
         "made_by": f"translator {__version__}",
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -288,8 +327,9 @@ def _write_marker(work: Path, templates: TemplateSet, report: ImportReport,
         "symbols": report.symbols,
         "layouts": {"svg": report.layouts_from_svg, "defaults": report.layouts_from_defaults},
     }
-    (work / MARKER).write_text(json.dumps(record, indent=2, sort_keys=True) + "\n",
-                               encoding="utf-8")
+    (work / MARKER).write_text(
+        json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+    )
 
 
 def _replace(work: Path, target: Path) -> None:

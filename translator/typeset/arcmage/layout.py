@@ -78,9 +78,16 @@ MAX_TEMPLATE_SVG_BYTES = MAX_FILE_BYTES
 MAX_SVG_DEPTH = 64
 
 #: Our names of the text elements, by the id the generator fills.
-TEXT_IDS = {"name": "nametext", "name1": "firstnametext", "name2": "lastnametext",
-            "type": "cardtypetext", "cost": "goldcosttext", "attack": "attacktext",
-            "defense": "defensetext", "info": "infotext"}
+TEXT_IDS = {
+    "name": "nametext",
+    "name1": "firstnametext",
+    "name2": "lastnametext",
+    "type": "cardtypetext",
+    "cost": "goldcosttext",
+    "attack": "attacktext",
+    "defense": "defensetext",
+    "info": "infotext",
+}
 OVERLAY_ID = "overlaylayer"
 LOYALTY_IDS = ("L1", "L2", "L3")
 ANCHORS = ("start", "middle", "end")
@@ -189,21 +196,29 @@ class Layout:
             raise LayoutError(f"{where}: a layout is a mapping (art, text, name, ...)")
         unknown = set(data) - {"art", "text", "loyalty", *TEXT_IDS}
         if unknown:
-            raise LayoutError(f"{where}: unknown key {sorted(unknown)[0]!r} in a layout "
-                              f"(known: art, text, loyalty, {', '.join(TEXT_IDS)})")
-        lines = {name: _record(Line, data[name], f"{where}: {name}")
-                 for name in TEXT_IDS if name in data}
+            raise LayoutError(
+                f"{where}: unknown key {sorted(unknown)[0]!r} in a layout "
+                f"(known: art, text, loyalty, {', '.join(TEXT_IDS)})"
+            )
+        lines = {
+            name: _record(Line, data[name], f"{where}: {name}") for name in TEXT_IDS if name in data
+        }
         for name, line in lines.items():
             if line.anchor not in ANCHORS:
-                raise LayoutError(f"{where}: {name}.anchor is {line.anchor!r}; "
-                                  f"give one of {', '.join(ANCHORS)}")
+                raise LayoutError(
+                    f"{where}: {name}.anchor is {line.anchor!r}; give one of {', '.join(ANCHORS)}"
+                )
         return cls(
             art=_record(Box, data["art"], f"{where}: art") if "art" in data else None,
             text=_record(TextBox, data["text"], f"{where}: text") if "text" in data else None,
             lines=lines,
-            loyalty=(_record(Loyalty, data["loyalty"], f"{where}: loyalty")
-                     if "loyalty" in data else None),
-            source=source)
+            loyalty=(
+                _record(Loyalty, data["loyalty"], f"{where}: loyalty")
+                if "loyalty" in data
+                else None
+            ),
+            source=source,
+        )
 
 
 def _record(kind: type[Any], data: object, where: str) -> Any:
@@ -240,16 +255,22 @@ class Generator:
     def from_dict(cls, data: object, where: str) -> Generator:
         """The ``generator:`` section of the defaults file."""
         if not isinstance(data, dict):
-            raise LayoutError(f"{where}: no generator section (text_box, body, "
-                              "line_spacing)")
+            raise LayoutError(f"{where}: no generator section (text_box, body, line_spacing)")
         try:
             box, body = data["text_box"], data["body"]
-            return cls(float(box["width"]), float(box["height"]), float(body["size"]),
-                       float(data["line_spacing"]), str(body["family"]))
+            return cls(
+                float(box["width"]),
+                float(box["height"]),
+                float(body["size"]),
+                float(data["line_spacing"]),
+                str(body["family"]),
+            )
         except (KeyError, TypeError, ValueError) as error:
-            raise LayoutError(f"{where}: generator: {error!r} missing or not a number "
-                              "(text_box: {width, height}, body: {size, family}, "
-                              "line_spacing)") from None
+            raise LayoutError(
+                f"{where}: generator: {error!r} missing or not a number "
+                "(text_box: {width, height}, body: {size, family}, "
+                "line_spacing)"
+            ) from None
 
 
 # --- the shipped defaults -------------------------------------------------------------
@@ -296,8 +317,10 @@ def default_layout(faction: str, card_type: str, path: Path | None = None) -> La
     entry = ((data.get("layouts") or {}).get(faction) or {}).get(card_type)
     where = f"{path}:{yamlfile.line_of(node, 'layouts', faction, card_type)}"
     if entry is None:
-        raise LayoutError(f"{where}: no layout for {faction} {card_type} "
-                          "(regenerate it with tools/arcmage_layout_defaults.py)")
+        raise LayoutError(
+            f"{where}: no layout for {faction} {card_type} "
+            "(regenerate it with tools/arcmage_layout_defaults.py)"
+        )
     return Layout.from_dict(entry, where, source=str(path))
 
 
@@ -307,8 +330,7 @@ def default_layout(faction: str, card_type: str, path: Path | None = None) -> La
 def faction_slugs() -> dict[str, str]:
     """Our faction slug (as ``theme.faction_slug`` makes it: ``dark-legion``) -> the
     template set's folder (as Aminduna's Repository makes it: ``dark_legion``)."""
-    return {faction_slug(name): name.lower().replace(" ", "_")
-            for name in FACTIONS}
+    return {faction_slug(name): name.lower().replace(" ", "_") for name in FACTIONS}
 
 
 def type_slugs() -> tuple[str, ...]:
@@ -345,8 +367,10 @@ def layouts(root: Path, defaults: Path | None = None) -> dict[str, dict[str, Lay
         for card_type in type_slugs():
             svg = template_svg(templates, faction, card_type)
             result[faction][card_type] = (
-                read_layout(svg, generator(defaults)) if svg is not None
-                else default_layout(faction, card_type, defaults))
+                read_layout(svg, generator(defaults))
+                if svg is not None
+                else default_layout(faction, card_type, defaults)
+            )
     return result
 
 
@@ -406,19 +430,25 @@ def _parse(path: Path, size: int, mtime: int) -> _Document:
     except InputError as error:
         raise LayoutError(str(error)) from None
     if b"<!ENTITY" in data:
-        raise LayoutError(f"{path}: declares XML entities, which a card template never "
-                          "needs: use the official template or re-save it from Inkscape")
+        raise LayoutError(
+            f"{path}: declares XML entities, which a card template never "
+            "needs: use the official template or re-save it from Inkscape"
+        )
     try:
         root = ET.fromstring(data)
     except ET.ParseError as error:
-        raise LayoutError(f"{path}: not an SVG template (malformed XML: {error}); use the "
-                          "official template or re-save it from Inkscape") from None
+        raise LayoutError(
+            f"{path}: not an SVG template (malformed XML: {error}); use the "
+            "official template or re-save it from Inkscape"
+        ) from None
     if root.tag != f"{{{SVG_NS}}}svg":
         raise LayoutError(f"{path}: not an SVG document (root <svg> in the SVG namespace)")
     parents = {child: parent for parent in root.iter() for child in parent}
     if _depth(root) > MAX_SVG_DEPTH:
-        raise LayoutError(f"{path}: elements nested more than {MAX_SVG_DEPTH} deep; a card "
-                          "template is a few levels deep: use the official template")
+        raise LayoutError(
+            f"{path}: elements nested more than {MAX_SVG_DEPTH} deep; a card "
+            "template is a few levels deep: use the official template"
+        )
     by_id: dict[str, ET.Element] = {}
     for element in root.iter():
         ident = element.get("id")
@@ -448,17 +478,24 @@ def _document(svg: Path) -> _Document:
 def _overlay(document: _Document) -> dict[str, ET.Element]:
     """The children of ``<g id="overlaylayer">`` by id, as the generator finds them
     (the group is a child of the root; an id the group holds twice is refused there)."""
-    groups = [child for child in document.root
-              if child.tag == f"{{{SVG_NS}}}g" and child.get("id") == OVERLAY_ID]
+    groups = [
+        child
+        for child in document.root
+        if child.tag == f"{{{SVG_NS}}}g" and child.get("id") == OVERLAY_ID
+    ]
     if len(groups) != 1:
-        raise LayoutError(f"{document.path}: not an Aminduna card template (no "
-                          f'<g id="{OVERLAY_ID}"> under the root <svg>)')
+        raise LayoutError(
+            f"{document.path}: not an Aminduna card template (no "
+            f'<g id="{OVERLAY_ID}"> under the root <svg>)'
+        )
     children: dict[str, ET.Element] = {}
     for child in groups[0]:
         ident = child.get("id")
         if ident in children:
-            raise LayoutError(f'{document.path}: two elements with id="{ident}" in the '
-                              f"{OVERLAY_ID} group: keep one")
+            raise LayoutError(
+                f'{document.path}: two elements with id="{ident}" in the '
+                f"{OVERLAY_ID} group: keep one"
+            )
         if ident is not None:
             children[ident] = child
     return children
@@ -475,8 +512,11 @@ def read_layout(svg: Path, constants: Generator | None = None) -> Layout:
         art = _art(document, overlay["artwork"])
     if "cardtext" in overlay:
         text = _text_box(document, overlay["cardtext"], constants)
-    lines = {name: _line(document, overlay[ident], constants)
-             for name, ident in TEXT_IDS.items() if ident in overlay}
+    lines = {
+        name: _line(document, overlay[ident], constants)
+        for name, ident in TEXT_IDS.items()
+        if ident in overlay
+    }
     if "L1" in overlay:
         loyalty = _loyalty(document, overlay)
     return Layout(art, text, lines, loyalty, source=str(svg))
@@ -496,8 +536,9 @@ def _length(document: _Document, element: ET.Element, name: str) -> float:
     value = (element.get(name) or "0").replace(",", " ").split() or ["0"]
     first = value[0].removesuffix("px")
     if _NUMBER.fullmatch(first) is None:
-        raise LayoutError(f"{document.where(element)}: {name}={element.get(name)!r} is not "
-                          "a number of user units")
+        raise LayoutError(
+            f"{document.where(element)}: {name}={element.get(name)!r} is not a number of user units"
+        )
     return float(first)
 
 
@@ -525,12 +566,10 @@ def _text_box(document: _Document, element: ET.Element, constants: Generator) ->
     transform), the generator's width and height; its colour the text's fill."""
     matrix = document.ctm(element)
     x0, y0 = _length(document, element, "x"), _length(document, element, "y")
-    left, top, right, bottom = _corners(matrix, x0, y0, constants.text_width,
-                                        constants.text_height)
+    left, top, right, bottom = _corners(matrix, x0, y0, constants.text_width, constants.text_height)
     box = _box((left, top, right, bottom))
     size = constants.body_size * _scale(matrix)
-    return TextBox(box.x, box.y, box.width, box.height, _pt(size),
-                   _text_colour(document, element))
+    return TextBox(box.x, box.y, box.width, box.height, _pt(size), _text_colour(document, element))
 
 
 def _line(document: _Document, element: ET.Element, constants: Generator) -> Line:
@@ -539,15 +578,24 @@ def _line(document: _Document, element: ET.Element, constants: Generator) -> Lin
     style = _style(document, element)
     anchor = style.get("text-anchor", "start")
     if anchor not in ANCHORS:
-        raise LayoutError(f"{document.where(element)}: text-anchor {anchor!r} is not one "
-                          f"of {', '.join(ANCHORS)}")
+        raise LayoutError(
+            f"{document.where(element)}: text-anchor {anchor!r} is not one of {', '.join(ANCHORS)}"
+        )
     size = _font_size(document, element, style.get("font-size")) * _scale(matrix)
     # A text element that names no family (the type line of most templates: only
     # Inkscape's own -inkscape-font-specification says "Liberation Serif Italic") is in
     # the family of the template's other text, Liberation Serif (generator.family).
     family = _first_family(style.get("font-family")) or constants.family
-    return Line(_mm(x), _mm(y), anchor, _pt(size), _text_colour(document, element),
-                family, style.get("font-weight", "normal"), style.get("font-style", "normal"))
+    return Line(
+        _mm(x),
+        _mm(y),
+        anchor,
+        _pt(size),
+        _text_colour(document, element),
+        family,
+        style.get("font-weight", "normal"),
+        style.get("font-style", "normal"),
+    )
 
 
 def _first_family(value: str | None) -> str | None:
@@ -564,32 +612,47 @@ def _font_size(document: _Document, element: ET.Element, value: str | None) -> f
         raise LayoutError(f"{document.where(element)}: no font-size: give one in px")
     number = value.strip().removesuffix("px")
     if _NUMBER.fullmatch(number) is None:
-        raise LayoutError(f"{document.where(element)}: font-size {value!r}: give it in px "
-                          "(user units)")
+        raise LayoutError(
+            f"{document.where(element)}: font-size {value!r}: give it in px (user units)"
+        )
     return float(number)
 
 
 def _text_colour(document: _Document, element: ET.Element) -> str:
     colour = _paint(document, element, _style(document, element).get("fill", "black"))
     if colour is None:
-        raise LayoutError(f"{document.where(element)}: fill none: the text would not show; "
-                          "give it a colour")
+        raise LayoutError(
+            f"{document.where(element)}: fill none: the text would not show; give it a colour"
+        )
     return colour
 
 
 # --- styles and colours ---------------------------------------------------------------
 
 #: The properties read, all inherited in SVG.
-_PROPERTIES = ("font-size", "font-family", "font-weight", "font-style", "text-anchor",
-               "fill", "stroke", "stroke-width", "stroke-linejoin", "stroke-miterlimit",
-               "display", "clip-path", "stop-color")
+_PROPERTIES = (
+    "font-size",
+    "font-family",
+    "font-weight",
+    "font-style",
+    "text-anchor",
+    "fill",
+    "stroke",
+    "stroke-width",
+    "stroke-linejoin",
+    "stroke-miterlimit",
+    "display",
+    "clip-path",
+    "stop-color",
+)
 _NOT_INHERITED = ("display", "clip-path", "stop-color")
 
 
 def _declarations(element: ET.Element) -> dict[str, str]:
     """An element's own presentation attributes, overridden by its ``style``."""
-    values = {name: element.get(name, "").strip() for name in _PROPERTIES
-              if element.get(name) is not None}
+    values = {
+        name: element.get(name, "").strip() for name in _PROPERTIES if element.get(name) is not None
+    }
     for declaration in (element.get("style") or "").split(";"):
         name, colon, value = declaration.partition(":")
         if colon and name.strip() in _PROPERTIES:
@@ -633,15 +696,17 @@ def _paint(document: _Document, element: ET.Element, value: str) -> str | None:
         target = document.by_id.get(reference.group(1))
         if target is not None and _local(target.tag).endswith("Gradient"):
             return _gradient_middle(document, target)
-        fallback = value[reference.end():].strip()
+        fallback = value[reference.end() :].strip()
         if fallback:
             return _paint(document, element, fallback)
-        raise LayoutError(f"{document.where(element)}: paint {value!r} names no gradient "
-                          "of the file")
+        raise LayoutError(
+            f"{document.where(element)}: paint {value!r} names no gradient of the file"
+        )
     colour = _hex(value)
     if colour is None:
-        raise LayoutError(f"{document.where(element)}: colour {value!r} not understood: "
-                          "write it as #rrggbb")
+        raise LayoutError(
+            f"{document.where(element)}: colour {value!r} not understood: write it as #rrggbb"
+        )
     return colour
 
 
@@ -666,12 +731,10 @@ def _stop(document: _Document, stop: ET.Element) -> tuple[float, str]:
     try:
         number = float(offset[:-1]) / 100 if offset.endswith("%") else float(offset)
     except ValueError:
-        raise LayoutError(f"{document.where(stop)}: offset {offset!r} is not a number"
-                          ) from None
+        raise LayoutError(f"{document.where(stop)}: offset {offset!r} is not a number") from None
     colour = _hex(_declarations(stop).get("stop-color", "black"))
     if colour is None:
-        raise LayoutError(f"{document.where(stop)}: stop-color not understood: write it "
-                          "as #rrggbb")
+        raise LayoutError(f"{document.where(stop)}: stop-color not understood: write it as #rrggbb")
     return min(max(number, 0.0), 1.0), colour
 
 
@@ -725,11 +788,18 @@ def parse_transform(text: str) -> Matrix:
 
 
 def _one_transform(name: str, v: list[float], text: str) -> Matrix:
-    counts = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3),
-              "skewX": (1,), "skewY": (1,)}
+    counts = {
+        "matrix": (6,),
+        "translate": (1, 2),
+        "scale": (1, 2),
+        "rotate": (1, 3),
+        "skewX": (1,),
+        "skewY": (1,),
+    }
     if len(v) not in counts[name]:
-        raise ValueError(f"transform {text!r}: {name} takes {' or '.join(map(str, counts[name]))}"
-                         " numbers")
+        raise ValueError(
+            f"transform {text!r}: {name} takes {' or '.join(map(str, counts[name]))} numbers"
+        )
     if name == "matrix":
         return (v[0], v[1], v[2], v[3], v[4], v[5])
     if name == "translate":
@@ -745,8 +815,11 @@ def _one_transform(name: str, v: list[float], text: str) -> Matrix:
             return multiply(back, multiply(rotation, to))
         return rotation
     tangent = math.tan(math.radians(v[0]))
-    return (1.0, 0.0, tangent, 1.0, 0.0, 0.0) if name == "skewX" else \
-        (1.0, tangent, 0.0, 1.0, 0.0, 0.0)
+    return (
+        (1.0, 0.0, tangent, 1.0, 0.0, 0.0)
+        if name == "skewX"
+        else (1.0, tangent, 0.0, 1.0, 0.0, 0.0)
+    )
 
 
 # --- outlines -------------------------------------------------------------------------
@@ -792,7 +865,7 @@ class _PathData:
 
     def flag(self) -> bool:
         self.skip()
-        char = self.text[self.position:self.position + 1]
+        char = self.text[self.position : self.position + 1]
         if char not in ("0", "1"):
             raise ValueError(f"an arc flag (0 or 1) expected at character {self.position + 1}")
         self.position += 1
@@ -854,22 +927,31 @@ def path_outline(d: str) -> Outline:
             tangents = (_minus(end, current), _minus(end, current))
             control = None
         elif kind in "CSQT":
-            first = (ox + data.number(), oy + data.number()) if kind in "CQ" else \
-                _reflect(current, control)
+            first = (
+                (ox + data.number(), oy + data.number())
+                if kind in "CQ"
+                else _reflect(current, control)
+            )
             second = (ox + data.number(), oy + data.number()) if kind in "CS" else first
             x, y = data.numbers(2)
             end = (ox + x, oy + y)
             if kind in "QT":  # a quadratic curve, as the cubic that draws it
                 control = first
-                first = (current[0] + 2 / 3 * (control[0] - current[0]),
-                         current[1] + 2 / 3 * (control[1] - current[1]))
-                second = (end[0] + 2 / 3 * (control[0] - end[0]),
-                          end[1] + 2 / 3 * (control[1] - end[1]))
+                first = (
+                    current[0] + 2 / 3 * (control[0] - current[0]),
+                    current[1] + 2 / 3 * (control[1] - current[1]),
+                )
+                second = (
+                    end[0] + 2 / 3 * (control[0] - end[0]),
+                    end[1] + 2 / 3 * (control[1] - end[1]),
+                )
             else:
                 control = second
             outline.points.extend(_cubic_points(current, first, second, end))
-            tangents = (_direction(current, first, second, end),
-                        _direction(end, second, first, current, reverse=True))
+            tangents = (
+                _direction(current, first, second, end),
+                _direction(end, second, first, current, reverse=True),
+            )
         else:  # A
             rx, ry, angle = data.numbers(3)
             large, sweep = data.flag(), data.flag()
@@ -948,10 +1030,13 @@ def _reflect(current: Point, control: Point | None) -> Point:
 
 def _cubic_points(p0: Point, p1: Point, p2: Point, p3: Point) -> list[Point]:
     """A cubic Bézier's end, its extrema on each axis, and samples."""
+
     def at(t: float) -> Point:
         s = 1 - t
-        return (s ** 3 * p0[0] + 3 * s * s * t * p1[0] + 3 * s * t * t * p2[0] + t ** 3 * p3[0],
-                s ** 3 * p0[1] + 3 * s * s * t * p1[1] + 3 * s * t * t * p2[1] + t ** 3 * p3[1])
+        return (
+            s**3 * p0[0] + 3 * s * s * t * p1[0] + 3 * s * t * t * p2[0] + t**3 * p3[0],
+            s**3 * p0[1] + 3 * s * s * t * p1[1] + 3 * s * t * t * p2[1] + t**3 * p3[1],
+        )
 
     params = [k / (_SAMPLES + 1) for k in range(1, _SAMPLES + 1)]
     for axis in (0, 1):
@@ -973,8 +1058,9 @@ def _roots(a: float, b: float, c: float) -> list[float]:
     return [(-b + root) / (2 * a), (-b - root) / (2 * a)]
 
 
-def _arc(p0: Point, rx: float, ry: float, angle: float, large: bool, sweep: bool,
-         p1: Point) -> tuple[list[Point], tuple[Point, Point]]:
+def _arc(
+    p0: Point, rx: float, ry: float, angle: float, large: bool, sweep: bool, p1: Point
+) -> tuple[list[Point], tuple[Point, Point]]:
     """An elliptical arc's end, its extrema and samples, and its directions at its
     ends (the arc's centre found as SVG 1.1's implementation notes F.6.5 say, radii
     scaled up when too small)."""
@@ -1004,13 +1090,17 @@ def _arc(p0: Point, rx: float, ry: float, angle: float, large: bool, sweep: bool
         delta -= 2 * math.pi
 
     def at(theta: float) -> Point:
-        return (cx + rx * math.cos(theta) * cos - ry * math.sin(theta) * sin,
-                cy + rx * math.cos(theta) * sin + ry * math.sin(theta) * cos)
+        return (
+            cx + rx * math.cos(theta) * cos - ry * math.sin(theta) * sin,
+            cy + rx * math.cos(theta) * sin + ry * math.sin(theta) * cos,
+        )
 
     def tangent(theta: float) -> Point:
         sign = 1.0 if delta > 0 else -1.0
-        return (sign * (-rx * math.sin(theta) * cos - ry * math.cos(theta) * sin),
-                sign * (-rx * math.sin(theta) * sin + ry * math.cos(theta) * cos))
+        return (
+            sign * (-rx * math.sin(theta) * cos - ry * math.cos(theta) * sin),
+            sign * (-rx * math.sin(theta) * sin + ry * math.cos(theta) * cos),
+        )
 
     thetas = [start + delta * k / (_SAMPLES + 1) for k in range(1, _SAMPLES + 1)]
     low, high = min(start, start + delta), max(start, start + delta)
@@ -1043,8 +1133,7 @@ def _shape_outline(document: _Document, element: ET.Element) -> Outline | None:
         elif tag in ("polyline", "polygon"):
             values = _NUMBER.findall(element.get("points") or "")
             pairs = [f"{x} {y}" for x, y in zip(values[::2], values[1::2], strict=False)]
-            data = ("M " + " L ".join(pairs) + (" Z" if tag == "polygon" else "")) if pairs \
-                else ""
+            data = ("M " + " L ".join(pairs) + (" Z" if tag == "polygon" else "")) if pairs else ""
             outline = path_outline(data)
         elif tag == "rect":  # a right angle's miter reaches as far as half the stroke
             x, y, width, height = (number(n) for n in ("x", "y", "width", "height"))
@@ -1082,8 +1171,14 @@ def _clip_rect(document: _Document, element: ET.Element, matrix: Matrix) -> Rect
     return _outline(document, clip, matrix, stroked=False, top=True)
 
 
-def _outline(document: _Document, element: ET.Element, matrix: Matrix, *,
-             stroked: bool = True, top: bool = False) -> Rect | None:
+def _outline(
+    document: _Document,
+    element: ET.Element,
+    matrix: Matrix,
+    *,
+    stroked: bool = True,
+    top: bool = False,
+) -> Rect | None:
     """The visual bounding box (template space) of an element and what it holds,
     ``matrix`` its parent's user space: outlines widened by half their stroke, cut by
     their clip paths; hidden elements (``display:none``) left out, except ``top``
@@ -1111,8 +1206,16 @@ def _outline(document: _Document, element: ET.Element, matrix: Matrix, *,
     for child in element:
         inner = _outline(document, child, matrix, stroked=stroked)
         if inner is not None:
-            rect = inner if rect is None else (min(rect[0], inner[0]), min(rect[1], inner[1]),
-                                               max(rect[2], inner[2]), max(rect[3], inner[3]))
+            rect = (
+                inner
+                if rect is None
+                else (
+                    min(rect[0], inner[0]),
+                    min(rect[1], inner[1]),
+                    max(rect[2], inner[2]),
+                    max(rect[3], inner[3]),
+                )
+            )
     if rect is not None:
         rect = _intersect(rect, _clip_rect(document, element, matrix))
         if rect is not None and (rect[2] < rect[0] or rect[3] < rect[1]):
@@ -1120,13 +1223,15 @@ def _outline(document: _Document, element: ET.Element, matrix: Matrix, *,
     return rect
 
 
-def _number_property(document: _Document, element: ET.Element, style: dict[str, str],
-                     name: str, initial: str) -> float:
+def _number_property(
+    document: _Document, element: ET.Element, style: dict[str, str], name: str, initial: str
+) -> float:
     """A numeric style property (``stroke-width`` in user units, ``stroke-miterlimit``)."""
     value = style.get(name, initial).strip().removesuffix("px")
     if _NUMBER.fullmatch(value) is None:
-        raise LayoutError(f"{document.where(element)}: {name} {value!r}: give a number "
-                          "(of user units)")
+        raise LayoutError(
+            f"{document.where(element)}: {name} {value!r}: give a number (of user units)"
+        )
     return float(value)
 
 
@@ -1136,8 +1241,7 @@ def _number_property(document: _Document, element: ET.Element, style: dict[str, 
 def _mark_rect(document: _Document, group: ET.Element) -> Rect:
     rect = _outline(document, group, document.ctm(group, own=False), top=True)
     if rect is None:
-        raise LayoutError(f"{document.where(group)}: an empty loyalty mark (no shape to "
-                          "show)")
+        raise LayoutError(f"{document.where(group)}: an empty loyalty mark (no shape to show)")
     return rect
 
 
@@ -1155,8 +1259,11 @@ def _loyalty(document: _Document, overlay: dict[str, ET.Element]) -> Loyalty:
     """L1's box, the step down to L2 and L3 (measured from the lowest mark there is:
     the official sets move them by a transform, by their own coordinates or both), and
     its colours."""
-    marks = {index: _mark_rect(document, overlay[name])
-            for index, name in enumerate(LOYALTY_IDS) if name in overlay}
+    marks = {
+        index: _mark_rect(document, overlay[name])
+        for index, name in enumerate(LOYALTY_IDS)
+        if name in overlay
+    }
     first, last = marks[0], max(marks)
     if last:
         step = (marks[last][1] - first[1]) / last
@@ -1164,12 +1271,12 @@ def _loyalty(document: _Document, overlay: dict[str, ET.Element]) -> Loyalty:
         step = first[3] - first[1]
     shapes = list(_shapes(document, overlay["L1"]))
     fills = [colour for shape in shapes if (colour := _shape_paint(document, shape, "fill"))]
-    strokes = [colour for shape in shapes
-               if (colour := _shape_paint(document, shape, "stroke"))]
+    strokes = [colour for shape in shapes if (colour := _shape_paint(document, shape, "stroke"))]
     box = _box(first)
     fill = fills[-1] if fills else "#000000"
-    return Loyalty(box.x, box.y, box.width, box.height, _mm(step), fill,
-                   strokes[-1] if strokes else fill)
+    return Loyalty(
+        box.x, box.y, box.width, box.height, _mm(step), fill, strokes[-1] if strokes else fill
+    )
 
 
 def _shape_paint(document: _Document, shape: ET.Element, what: str) -> str | None:
@@ -1207,15 +1314,16 @@ def _referenced(document: _Document, element: ET.Element) -> list[ET.Element]:
 
 
 #: The properties whose value is a colour, which ``recolour`` replaces.
-_COLOUR_PROPERTIES = ("fill", "stroke", "stop-color", "flood-color", "lighting-color",
-                      "color")
+_COLOUR_PROPERTIES = ("fill", "stroke", "stop-color", "flood-color", "lighting-color", "color")
 
 
-def _recoloured(document: _Document, element: ET.Element, recolour: Callable[[str], str],
-                *, solid: bool) -> ET.Element:
+def _recoloured(
+    document: _Document, element: ET.Element, recolour: Callable[[str], str], *, solid: bool
+) -> ET.Element:
     """A copy of ``element`` whose colours (``#rrggbb``, in attributes and styles) are
     ``recolour``'s, and, ``solid``, whose gradient paints are their colour half-way;
     other paints (``none``, clip paths) are kept."""
+
     def swap(value: str) -> str:
         reference = _ID_REF.match(value.strip())
         if solid and reference:
@@ -1240,9 +1348,13 @@ def _recoloured(document: _Document, element: ET.Element, recolour: Callable[[st
     return copy
 
 
-def loyalty_svg(svg: Path, prefix: str | None = None,
-                recolour: Callable[[str], str] | None = None, *,
-                solid: bool = False) -> str | None:
+def loyalty_svg(
+    svg: Path,
+    prefix: str | None = None,
+    recolour: Callable[[str], str] | None = None,
+    *,
+    solid: bool = False,
+) -> str | None:
     """L1 of a template as a standalone SVG document (None when it has no L1): its
     viewBox is L1's visual box in template units, its size that box in mm, the
     gradients, clip paths and filters it uses copied in, every id prefixed with
@@ -1272,10 +1384,15 @@ def loyalty_svg(svg: Path, prefix: str | None = None,
     defs = "".join(markup(item) for item in _referenced(document, group))
     body = "".join(markup(child) for child in group)
     matrix = document.ctm(group)
-    transform = "" if matrix == IDENTITY else \
-        ' transform="matrix({})"'.format(" ".join(f"{v:.6g}" for v in matrix))
+    transform = (
+        ""
+        if matrix == IDENTITY
+        else ' transform="matrix({})"'.format(" ".join(f"{v:.6g}" for v in matrix))
+    )
     width, height = right - left, bottom - top
-    return (f'<svg xmlns="{SVG_NS}" xmlns:xlink="{XLINK_NS}" '
-            f'viewBox="{left:.4f} {top:.4f} {width:.4f} {height:.4f}" '
-            f'width="{width * UNIT_MM:.3f}mm" height="{height * UNIT_MM:.3f}mm">'
-            f"<defs>{defs}</defs><g{transform}>{body}</g></svg>\n")
+    return (
+        f'<svg xmlns="{SVG_NS}" xmlns:xlink="{XLINK_NS}" '
+        f'viewBox="{left:.4f} {top:.4f} {width:.4f} {height:.4f}" '
+        f'width="{width * UNIT_MM:.3f}mm" height="{height * UNIT_MM:.3f}mm">'
+        f"<defs>{defs}</defs><g{transform}>{body}</g></svg>\n"
+    )

@@ -95,8 +95,7 @@ class FrameImage:
     def page_mm(self) -> tuple[float, float]:
         """The image's physical size at :attr:`dpi` (the nominal page within half a
         pixel; the page box it is drawn into stretches it by less than 0.05 %)."""
-        return (self.size_px[0] / self.dpi * MM_PER_INCH,
-                self.size_px[1] / self.dpi * MM_PER_INCH)
+        return (self.size_px[0] / self.dpi * MM_PER_INCH, self.size_px[1] / self.dpi * MM_PER_INCH)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,9 +107,14 @@ class Raster:
     dpi: float
 
 
-def compose_frame(template_png: Path, border_png: Path, out: Path, *,
-                  page_mm: tuple[float, float] = PAGE_MM,
-                  template_mm: tuple[float, float] = TEMPLATE_MM) -> FrameImage:
+def compose_frame(
+    template_png: Path,
+    border_png: Path,
+    out: Path,
+    *,
+    page_mm: tuple[float, float] = PAGE_MM,
+    template_mm: tuple[float, float] = TEMPLATE_MM,
+) -> FrameImage:
     """Write ``out``: the faction's print border over the whole page with the card
     template composited over it, centred, at the template's resolution, flattened to
     RGB (see the module's description).  A file of the wrong size or that cannot be
@@ -121,9 +125,14 @@ def compose_frame(template_png: Path, border_png: Path, out: Path, *,
     return _write(image, out, template.dpi, placement)
 
 
-def compose_back(back_png: Path, border_png: Path, out: Path, *,
-                 page_mm: tuple[float, float] = PAGE_MM,
-                 back_mm: tuple[float, float] = BACK_MM) -> FrameImage:
+def compose_back(
+    back_png: Path,
+    border_png: Path,
+    out: Path,
+    *,
+    page_mm: tuple[float, float] = PAGE_MM,
+    back_mm: tuple[float, float] = BACK_MM,
+) -> FrameImage:
     """Write ``out``: the official back over the generic print border, centred, on the
     back's own pixel grid (the back is never resampled: where it is opaque, ``out``
     holds its pixels unchanged), flattened to RGB."""
@@ -133,19 +142,30 @@ def compose_back(back_png: Path, border_png: Path, out: Path, *,
     return _write(image, out, back.dpi, placement)
 
 
-def composite(inner: Raster, ground: Image.Image | None, page_mm: tuple[float, float],
-              inner_mm: tuple[float, float]) -> tuple[Image.Image, tuple[float, ...]]:
+def composite(
+    inner: Raster,
+    ground: Image.Image | None,
+    page_mm: tuple[float, float],
+    inner_mm: tuple[float, float],
+) -> tuple[Image.Image, tuple[float, ...]]:
     """``inner`` pasted over ``ground`` (the page on ``inner``'s pixel grid, RGB, see
     :func:`border_ground`; changed in place; white when None) at its nominal centred
     offset, and ``inner``'s placement (x, y, width, height) in mm.  Kept apart from
     the writing so that tests can build the same page in memory."""
     size, offset = page_grid(page_mm, inner_mm, inner.dpi)
     width, height = inner.image.size
-    if offset[0] < 0 or offset[1] < 0 or offset[0] + width > size[0] \
-            or offset[1] + height > size[1]:
-        raise InputError(str(inner.path), f"the image ({width} x {height} px) does not fit "
-                         f"the {page_mm[0]:g} x {page_mm[1]:g} mm page at its "
-                         f"{inner.dpi:.1f} dpi: use the template set's own file")
+    if (
+        offset[0] < 0
+        or offset[1] < 0
+        or offset[0] + width > size[0]
+        or offset[1] + height > size[1]
+    ):
+        raise InputError(
+            str(inner.path),
+            f"the image ({width} x {height} px) does not fit "
+            f"the {page_mm[0]:g} x {page_mm[1]:g} mm page at its "
+            f"{inner.dpi:.1f} dpi: use the template set's own file",
+        )
     page = ground if ground is not None else Image.new("RGB", size, "white")
     if page.size != size or page.mode != "RGB":
         raise ValueError(f"the ground is {page.mode} {page.size}, the page {size}")
@@ -155,8 +175,9 @@ def composite(inner: Raster, ground: Image.Image | None, page_mm: tuple[float, f
     return page, placement
 
 
-def border_ground(border_png: Path, page_mm: tuple[float, float], dpi: float,
-                  inner_mm: tuple[float, float]) -> Image.Image:
+def border_ground(
+    border_png: Path, page_mm: tuple[float, float], dpi: float, inner_mm: tuple[float, float]
+) -> Image.Image:
     """The print border as the page's ground on the pixel grid of an inner image at
     ``dpi``: flattened on white, resampled to the page's pixel size when it differs
     (see the module's description).  A fresh copy each time: the six card types of a
@@ -173,8 +194,9 @@ def border_ground(border_png: Path, page_mm: tuple[float, float], dpi: float,
 
 
 @lru_cache(maxsize=2)
-def _cached_ground(border_png: Path, stamp: tuple[int, ...], page_mm: tuple[float, float],
-                   size: tuple[int, int]) -> Image.Image:
+def _cached_ground(
+    border_png: Path, stamp: tuple[int, ...], page_mm: tuple[float, float], size: tuple[int, int]
+) -> Image.Image:
     """:func:`border_ground`'s work, kept for the next frame of the same faction;
     ``stamp`` (device, inode, mtime, size) makes a changed file a new entry.  Two
     entries: a faction's border at its templates' one or two resolutions (10 MB
@@ -183,15 +205,18 @@ def _cached_ground(border_png: Path, stamp: tuple[int, ...], page_mm: tuple[floa
     return _flat(load(border_png, page_mm, "a print border").image, size)
 
 
-def page_grid(page_mm: tuple[float, float], inner_mm: tuple[float, float], dpi: float
-              ) -> tuple[tuple[int, int], tuple[int, int]]:
+def page_grid(
+    page_mm: tuple[float, float], inner_mm: tuple[float, float], dpi: float
+) -> tuple[tuple[int, int], tuple[int, int]]:
     """The page's pixel size at ``dpi`` and the pixel offset of the centred inner image
     (the nominal offset, half the difference of the sizes, rounded): shared by the
     frames and by the comparisons of tests/official_look.py."""
     pixels = dpi / MM_PER_INCH
     size = (round(page_mm[0] * pixels), round(page_mm[1] * pixels))
-    offset = (round((page_mm[0] - inner_mm[0]) / 2 * pixels),
-              round((page_mm[1] - inner_mm[1]) / 2 * pixels))
+    offset = (
+        round((page_mm[0] - inner_mm[0]) / 2 * pixels),
+        round((page_mm[1] - inner_mm[1]) / 2 * pixels),
+    )
     return size, offset
 
 
@@ -214,8 +239,9 @@ def resolution(image: Image.Image, size_mm: tuple[float, float]) -> float | None
     stated = image.info.get("dpi")
     if stated and len(stated) == 2 and stated[0] > 0 and abs(stated[0] - stated[1]) < 0.01:
         dpi = float(stated[0])
-        if _within(width / dpi * MM_PER_INCH, size_mm[0], SIZE_TOLERANCE_MM) \
-                and _within(height / dpi * MM_PER_INCH, size_mm[1], SIZE_TOLERANCE_MM):
+        if _within(width / dpi * MM_PER_INCH, size_mm[0], SIZE_TOLERANCE_MM) and _within(
+            height / dpi * MM_PER_INCH, size_mm[1], SIZE_TOLERANCE_MM
+        ):
             return dpi
     dpi = width / size_mm[0] * MM_PER_INCH
     if dpi > 0 and _within(height / dpi * MM_PER_INCH, size_mm[1], SHAPE_TOLERANCE_MM):
@@ -232,14 +258,18 @@ def _size_problem(image: Image.Image, size_mm: tuple[float, float], what: str) -
     width, height = image.size
     stated = image.info.get("dpi")
     if stated and stated[0] > 0 and stated[1] > 0:
-        found = (f"{width / stated[0] * MM_PER_INCH:.1f} x "
-                 f"{height / stated[1] * MM_PER_INCH:.1f} mm ({width} x {height} px at "
-                 f"{stated[0]:.1f} dpi)")
+        found = (
+            f"{width / stated[0] * MM_PER_INCH:.1f} x "
+            f"{height / stated[1] * MM_PER_INCH:.1f} mm ({width} x {height} px at "
+            f"{stated[0]:.1f} dpi)"
+        )
     else:
         found = f"{width} x {height} px with no resolution, a {width / height:.4f} shape"
-    return (f"the image is {found}; {what} must be {size_mm[0]:g} x {size_mm[1]:g} mm "
-            f"(+/- {SIZE_TOLERANCE_MM:g} mm), or that shape: use the file of the "
-            f"official template set")
+    return (
+        f"the image is {found}; {what} must be {size_mm[0]:g} x {size_mm[1]:g} mm "
+        f"(+/- {SIZE_TOLERANCE_MM:g} mm), or that shape: use the file of the "
+        f"official template set"
+    )
 
 
 def _decode(path: Path) -> Image.Image:
@@ -254,11 +284,17 @@ def _decode(path: Path) -> Image.Image:
             image = _to_srgb(opened, info.get("icc_profile"))
     except FileNotFoundError:
         raise InputError(str(path), "no such file: the template set is incomplete") from None
-    except (OSError, SyntaxError, ValueError, UnidentifiedImageError,
-            Image.DecompressionBombError) as error:
+    except (
+        OSError,
+        SyntaxError,
+        ValueError,
+        UnidentifiedImageError,
+        Image.DecompressionBombError,
+    ) as error:
         reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
-        raise InputError(str(path), f"cannot read this image ({reason}): use a PNG "
-                         f"of the official template set") from None
+        raise InputError(
+            str(path), f"cannot read this image ({reason}): use a PNG of the official template set"
+        ) from None
     finally:
         ImageFile.LOAD_TRUNCATED_IMAGES = lenient
     image.info = {key: info[key] for key in ("dpi",) if key in info}
@@ -278,8 +314,12 @@ def _to_srgb(image: Image.Image, icc: bytes | None) -> Image.Image:
             return rgba
         srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
         converted = ImageCms.profileToProfile(
-            rgba, source, srgb, renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
-            outputMode="RGBA")
+            rgba,
+            source,
+            srgb,
+            renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+            outputMode="RGBA",
+        )
     except (OSError, ImageCms.PyCMSError):
         return rgba
     return converted if converted is not None else rgba
@@ -300,8 +340,7 @@ def _flat(border: Image.Image, size: tuple[int, int]) -> Image.Image:
     return flat
 
 
-def _write(image: Image.Image, out: Path, dpi: float,
-           placement: tuple[float, ...]) -> FrameImage:
+def _write(image: Image.Image, out: Path, dpi: float, placement: tuple[float, ...]) -> FrameImage:
     """Write ``image`` to ``out`` as PNG with its dpi, atomically."""
     with replacing(out, 0o644) as temporary:
         image.save(temporary, "PNG", dpi=(dpi, dpi), compress_level=PNG_COMPRESS_LEVEL)

@@ -58,8 +58,17 @@ from ...textio import InputError, read_file
 from ..symbols import templates_root
 from ..theme import FONT_SIGNATURES
 
-__all__ = ["Catalogue", "FileSpec", "Kind", "SourceError", "TemplateSet", "catalogue",
-           "check_file", "locate_folder", "open_source"]
+__all__ = [
+    "Catalogue",
+    "FileSpec",
+    "Kind",
+    "SourceError",
+    "TemplateSet",
+    "catalogue",
+    "check_file",
+    "locate_folder",
+    "open_source",
+]
 
 #: Bytes of one file of the set, read or downloaded: the artwork images' limit (the
 #: largest file of the set, the print border, is 2.8 MB; an SVG template 1 MB).
@@ -85,9 +94,11 @@ _INDEX_VERSION = 1
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _SVG_NS = "http://www.w3.org/2000/svg"
 _MM_PER_INCH = 25.4
-_WHAT_TO_GIVE = ("give a clone of wtactics/arcmage, its Arcmage.Server.Api/wwwroot/arcmage "
-                 "folder, or the address of an Aminduna server "
-                 "(https://aminduna.arcmage.org/arcmage/)")
+_WHAT_TO_GIVE = (
+    "give a clone of wtactics/arcmage, its Arcmage.Server.Api/wwwroot/arcmage "
+    "folder, or the address of an Aminduna server "
+    "(https://aminduna.arcmage.org/arcmage/)"
+)
 
 
 class SourceError(InputError):
@@ -152,9 +163,10 @@ def catalogue() -> Catalogue:
     """The shipped list of files, patterns expanded, the probe first: it is data
     (maintained with the upstream set), so the code holds no file names."""
     data = yaml.safe_load(catalogue_path().read_text(encoding="utf-8"))
-    kinds = {name: Kind(name, value["format"], _size_mm(value.get("size_mm")),
-                        value.get("group"))
-             for name, value in data["kinds"].items()}
+    kinds = {
+        name: Kind(name, value["format"], _size_mm(value.get("size_mm")), value.get("group"))
+        for name, value in data["kinds"].items()
+    }
     factions, types = tuple(data["factions"]), tuple(data["types"])
     files: list[FileSpec] = []
     for required in (True, False):
@@ -164,8 +176,14 @@ def catalogue() -> Catalogue:
     probe = data["probe"]
     files.sort(key=lambda entry: entry.path != probe)  # stable: the rest keep their order
     low, high = data["png"]["dpi"]
-    return Catalogue(factions, types, probe, (float(low), float(high)),
-                     float(data["png"]["tolerance_mm"]), tuple(files))
+    return Catalogue(
+        factions,
+        types,
+        probe,
+        (float(low), float(high)),
+        float(data["png"]["tolerance_mm"]),
+        tuple(files),
+    )
 
 
 def _size_mm(value: list[float] | None) -> tuple[float, float] | None:
@@ -210,8 +228,9 @@ class TemplateSet:
         return relative in self.files
 
 
-def open_source(spec: str, *, cache_dir: Path | None = None,
-                progress: bool | None = None) -> TemplateSet:
+def open_source(
+    spec: str, *, cache_dir: Path | None = None, progress: bool | None = None
+) -> TemplateSet:
     """The template set SOURCE names (a folder or an address, see the module's
     documentation), every file verified.
 
@@ -272,8 +291,9 @@ def _png_problem(data: bytes, kind: Kind, entries: Catalogue) -> str | None:
     return None
 
 
-def _size_problem(pixels: tuple[int, int], size_mm: tuple[float, float],
-                  entries: Catalogue) -> str | None:
+def _size_problem(
+    pixels: tuple[int, int], size_mm: tuple[float, float], entries: Catalogue
+) -> str | None:
     """Whether some resolution within the allowed range gives both sides of the image
     their physical size, within the tolerance: each side allows a range of resolutions,
     and they must meet."""
@@ -285,9 +305,11 @@ def _size_problem(pixels: tuple[int, int], size_mm: tuple[float, float],
     if low <= high:
         return None
     width, height = size_mm
-    return (f"is {pixels[0]} x {pixels[1]} pixels, which is not {width:g} x {height:g} mm "
-            f"(±{tolerance:g} mm) at any resolution from {entries.dpi[0]:g} to "
-            f"{entries.dpi[1]:g} dpi: is this the right file?")
+    return (
+        f"is {pixels[0]} x {pixels[1]} pixels, which is not {width:g} x {height:g} mm "
+        f"(±{tolerance:g} mm) at any resolution from {entries.dpi[0]:g} to "
+        f"{entries.dpi[1]:g} dpi: is this the right file?"
+    )
 
 
 class _Refused(Exception):
@@ -342,15 +364,20 @@ def locate_folder(spec: str) -> Path:
     if not folder.is_dir():
         raise SourceError(spec, f"is a file, not a folder; {_WHAT_TO_GIVE}")
     probe = catalogue().probe
-    candidates = [folder, *(folder.joinpath(*CLONE_PATH[start:])
-                            for start in range(len(CLONE_PATH)))]
+    candidates = [
+        folder,
+        *(folder.joinpath(*CLONE_PATH[start:]) for start in range(len(CLONE_PATH))),
+    ]
     if folder.name == probe.split("/")[0]:  # the CardTemplates folder itself
         candidates.append(folder.parent)
     for candidate in candidates:
         if (candidate / probe).is_file():
             return candidate
-    raise SourceError(spec, f"not an Arcmage template set: no {probe} in it nor in "
-                            f"{'/'.join(CLONE_PATH)}/; {_WHAT_TO_GIVE}")
+    raise SourceError(
+        spec,
+        f"not an Arcmage template set: no {probe} in it nor in "
+        f"{'/'.join(CLONE_PATH)}/; {_WHAT_TO_GIVE}",
+    )
 
 
 def _open_folder(spec: str, progress: bool) -> TemplateSet:
@@ -362,10 +389,15 @@ def _open_folder(spec: str, progress: bool) -> TemplateSet:
     absent = [entry for entry in entries.files if not (root / entry.path).exists()]
     absent_required = [entry.path for entry in absent if entry.required]
     if absent_required:
-        more = (f" (and {len(absent_required) - 1} more required files)"
-                if len(absent_required) > 1 else "")
-        raise SourceError(str(root / absent_required[0]),
-                          f"missing{more}: the template set is incomplete; {_WHAT_TO_GIVE}")
+        more = (
+            f" (and {len(absent_required) - 1} more required files)"
+            if len(absent_required) > 1
+            else ""
+        )
+        raise SourceError(
+            str(root / absent_required[0]),
+            f"missing{more}: the template set is incomplete; {_WHAT_TO_GIVE}",
+        )
     files: dict[str, str] = {}
     present = [entry for entry in entries.files if entry not in absent]
     with _bar(progress, len(present), "verifying") as step:
@@ -378,8 +410,7 @@ def _open_folder(spec: str, progress: bool) -> TemplateSet:
                 raise SourceError(where, f"{error.message}; {_WHAT_TO_GIVE}") from None
             problem = check_file(data, entry.kind, entries)
             if problem is not None:
-                raise SourceError(where, f"{problem}; replace it with the file of "
-                                         "wtactics/arcmage")
+                raise SourceError(where, f"{problem}; replace it with the file of wtactics/arcmage")
             files[entry.path] = hashlib.sha256(data).hexdigest()
     return TemplateSet(root, spec, files, [entry.path for entry in absent])
 
@@ -400,17 +431,25 @@ def parse_address(spec: str) -> str:
     if scheme not in ("https", "http"):
         raise SourceError(spec, f"{scheme}:// addresses are not supported; {_WHAT_TO_GIVE}")
     if not host:
-        raise SourceError(spec, "the address names no server; write it as "
-                                "https://aminduna.arcmage.org/arcmage/")
+        raise SourceError(
+            spec, "the address names no server; write it as https://aminduna.arcmage.org/arcmage/"
+        )
     if scheme == "http" and host not in LOOPBACK_HOSTS:
-        raise SourceError(spec, "plain http:// is refused (the files could be altered on "
-                                "the way); use https://, or a local folder")
+        raise SourceError(
+            spec,
+            "plain http:// is refused (the files could be altered on "
+            "the way); use https://, or a local folder",
+        )
     if parts.username is not None or parts.password is not None:
-        raise SourceError(spec, "an address with a user name is not supported: the "
-                                "template set is public; drop the user@ part")
+        raise SourceError(
+            spec,
+            "an address with a user name is not supported: the "
+            "template set is public; drop the user@ part",
+        )
     if parts.query:
-        raise SourceError(spec, "the address of a template set has no ?query; give the "
-                                "arcmage folder's address")
+        raise SourceError(
+            spec, "the address of a template set has no ?query; give the arcmage folder's address"
+        )
     if ".." in parts.path.split("/"):
         raise SourceError(spec, "the address holds '..'; give the arcmage folder's address")
     path = parts.path if parts.path.endswith("/") else parts.path + "/"
@@ -426,9 +465,12 @@ def default_cache_dir(base: str) -> Path:
 
     directory = cache_directory()
     if directory is None:
-        raise SourceError(base, "downloads need a cache folder, and there is none "
-                                "(TRANSLATOR_CACHE is empty, or no home folder): set "
-                                "TRANSLATOR_CACHE or XDG_CACHE_HOME to a folder")
+        raise SourceError(
+            base,
+            "downloads need a cache folder, and there is none "
+            "(TRANSLATOR_CACHE is empty, or no home folder): set "
+            "TRANSLATOR_CACHE or XDG_CACHE_HOME to a folder",
+        )
     parts = urlsplit(base)
     host = re.sub(r"[^A-Za-z0-9.-]", "_", parts.hostname or "server")
     if parts.port is not None:
@@ -439,8 +481,9 @@ def default_cache_dir(base: str) -> Path:
 def _cache_root(cache_dir: Path, base: str) -> Path:
     """The folder of ``base``'s files in ``cache_dir``: its path below the server
     (checked by :func:`parse_address` to hold no ``..``)."""
-    segments = [s for s in posixpath.normpath(urlsplit(base).path).split("/")
-                if s not in ("", ".", "..")]
+    segments = [
+        s for s in posixpath.normpath(urlsplit(base).path).split("/") if s not in ("", ".", "..")
+    ]
     return cache_dir.joinpath(*segments)
 
 
@@ -503,16 +546,28 @@ class _Index:
         return digest if digest == entry.get("sha256") else None
 
     def record(self, path: str, url: str, outcome: _Outcome) -> None:
-        self.entries[path] = {"url": url, "sha256": outcome.sha256,
-                              "size": (self.root / path).stat().st_size,
-                              "etag": outcome.etag, "last_modified": outcome.last_modified}
+        self.entries[path] = {
+            "url": url,
+            "sha256": outcome.sha256,
+            "size": (self.root / path).stat().st_size,
+            "etag": outcome.etag,
+            "last_modified": outcome.last_modified,
+        }
 
     def save(self, base: str) -> None:
         """Write the record atomically (a cache that cannot be written is reported)."""
         self.base = base
         self.updated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-        text = json.dumps({"version": _INDEX_VERSION, "base": base, "updated": self.updated,
-                           "files": self.entries}, indent=1, sort_keys=True)
+        text = json.dumps(
+            {
+                "version": _INDEX_VERSION,
+                "base": base,
+                "updated": self.updated,
+                "files": self.entries,
+            },
+            indent=1,
+            sort_keys=True,
+        )
         with replacing(self.root / INDEX_NAME) as temporary:
             temporary.write_text(text + "\n", encoding="utf-8")
 
@@ -534,30 +589,46 @@ def _open_url(spec: str, cache_dir: Path | None, progress: bool) -> TemplateSet:
     timeout = httpx.Timeout(READ_TIMEOUT, connect=CONNECT_TIMEOUT)
     headers = {"User-Agent": f"translator/{__version__} (Arcmage card toolchain)"}
     try:
-        with httpx.Client(timeout=timeout, headers=headers, follow_redirects=False) as client, \
-                _bar(progress, len(entries.files), "downloading") as step:
+        with (
+            httpx.Client(timeout=timeout, headers=headers, follow_redirects=False) as client,
+            _bar(progress, len(entries.files), "downloading") as step,
+        ):
             return _download(client, spec, base, cache_dir, entries, step)
     except _Unreachable as failure:
         cached = _from_cache(spec, base, cache_dir, entries)
         if cached is None:
-            raise SourceError(failure.url, f"the server cannot be reached ({failure.reason}), "
-                                           f"and {cache_dir} holds no complete copy of the "
-                                           "template set: check the address and the "
-                                           "connection, or give a local clone of "
-                                           "wtactics/arcmage") from None
+            raise SourceError(
+                failure.url,
+                f"the server cannot be reached ({failure.reason}), "
+                f"and {cache_dir} holds no complete copy of the "
+                "template set: check the address and the "
+                "connection, or give a local clone of "
+                "wtactics/arcmage",
+            ) from None
         checked = _Index(cached.root).updated
-        cached.notes.append(f"{spec}: the server cannot be reached ({failure.reason}); "
-                            f"using the copy cached in {cached.root}"
-                            + (f" (last checked {checked})" if checked else ""))
+        cached.notes.append(
+            f"{spec}: the server cannot be reached ({failure.reason}); "
+            f"using the copy cached in {cached.root}"
+            + (f" (last checked {checked})" if checked else "")
+        )
         return cached
     except OSError as error:  # the cache cannot be written
         where = error.filename if isinstance(error.filename, str) else str(cache_dir)
-        raise SourceError(where, f"cannot write the cache ({error.strerror or error}); free "
-                                 "some space or pass another cache folder") from None
+        raise SourceError(
+            where,
+            f"cannot write the cache ({error.strerror or error}); free "
+            "some space or pass another cache folder",
+        ) from None
 
 
-def _download(client: httpx.Client, spec: str, base: str, cache_dir: Path,
-              entries: Catalogue, step: Callable[[str], None]) -> TemplateSet:
+def _download(
+    client: httpx.Client,
+    spec: str,
+    base: str,
+    cache_dir: Path,
+    entries: Catalogue,
+    step: Callable[[str], None],
+) -> TemplateSet:
     """Every file of the catalogue, the probe first (it decides between the address as
     given and its ``arcmage/``), the rest in order; the record saved even when a file
     fails, so that what was fetched need not be fetched again."""
@@ -571,11 +642,13 @@ def _download(client: httpx.Client, spec: str, base: str, cache_dir: Path,
         other_index = _Index(_cache_root(cache_dir, other))
         other_outcome = _fetch(client, other, probe, other_index, entries)
         if other_outcome.state == "missing":
-            raise SourceError(urljoin(base, quote(probe.path)),
-                              f"not found ({outcome.reason}), nor under {other}: this is "
-                              "not the arcmage folder of an Aminduna server; give "
-                              "https://aminduna.arcmage.org/arcmage/ or a local clone of "
-                              "wtactics/arcmage")
+            raise SourceError(
+                urljoin(base, quote(probe.path)),
+                f"not found ({outcome.reason}), nor under {other}: this is "
+                "not the arcmage folder of an Aminduna server; give "
+                "https://aminduna.arcmage.org/arcmage/ or a local clone of "
+                "wtactics/arcmage",
+            )
         base, index, outcome = other, other_index, other_outcome
         notes.append(f"{spec}: the template set is under {base}")
     files: dict[str, str] = {}
@@ -588,10 +661,12 @@ def _download(client: httpx.Client, spec: str, base: str, cache_dir: Path,
             step(entry.path)
             outcome = _fetch(client, base, entry, index, entries)
             if outcome.state == "missing" and entry.required:
-                raise SourceError(urljoin(base, quote(entry.path)),
-                                  f"not found ({outcome.reason}): the server lacks a "
-                                  "required file of the template set; try again later, "
-                                  "or give a local clone of wtactics/arcmage")
+                raise SourceError(
+                    urljoin(base, quote(entry.path)),
+                    f"not found ({outcome.reason}): the server lacks a "
+                    "required file of the template set; try again later, "
+                    "or give a local clone of wtactics/arcmage",
+                )
             _keep(index, base, entry, outcome, files, missing)
     finally:
         if files:
@@ -599,8 +674,14 @@ def _download(client: httpx.Client, spec: str, base: str, cache_dir: Path,
     return TemplateSet(index.root, spec, files, missing, notes)
 
 
-def _keep(index: _Index, base: str, entry: FileSpec, outcome: _Outcome,
-          files: dict[str, str], missing: list[str]) -> None:
+def _keep(
+    index: _Index,
+    base: str,
+    entry: FileSpec,
+    outcome: _Outcome,
+    files: dict[str, str],
+    missing: list[str],
+) -> None:
     """Note one file's outcome in the result and the record."""
     if outcome.state == "missing":
         missing.append(entry.path)
@@ -611,8 +692,9 @@ def _keep(index: _Index, base: str, entry: FileSpec, outcome: _Outcome,
         index.record(entry.path, urljoin(base, quote(entry.path)), outcome)
 
 
-def _fetch(client: httpx.Client, base: str, entry: FileSpec, index: _Index,
-           entries: Catalogue) -> _Outcome:
+def _fetch(
+    client: httpx.Client, base: str, entry: FileSpec, index: _Index, entries: Catalogue
+) -> _Outcome:
     """One file, asked for conditionally when its cached copy is intact, retried on
     connection errors and 5xx answers (an :class:`_Unreachable` after the last)."""
     url = urljoin(base, quote(entry.path))
@@ -629,8 +711,7 @@ def _fetch(client: httpx.Client, base: str, entry: FileSpec, index: _Index,
         if delay:
             time.sleep(delay)
         try:
-            return _attempt(client, url, entry, index.root / entry.path, cached, headers,
-                            entries)
+            return _attempt(client, url, entry, index.root / entry.path, cached, headers, entries)
         except _Transient as transient:
             reason = str(transient)
         except httpx.TimeoutException:
@@ -640,8 +721,15 @@ def _fetch(client: httpx.Client, base: str, entry: FileSpec, index: _Index,
     raise _Unreachable(url, f"{reason}, {1 + len(RETRY_DELAYS)} tries")
 
 
-def _attempt(client: httpx.Client, url: str, entry: FileSpec, target: Path,
-             cached: str | None, headers: dict[str, str], entries: Catalogue) -> _Outcome:
+def _attempt(
+    client: httpx.Client,
+    url: str,
+    entry: FileSpec,
+    target: Path,
+    cached: str | None,
+    headers: dict[str, str],
+    entries: Catalogue,
+) -> _Outcome:
     """One try at ``url``, following redirects on the same host."""
     current = url
     for _ in range(MAX_REDIRECTS + 1):
@@ -657,16 +745,24 @@ def _attempt(client: httpx.Client, url: str, entry: FileSpec, target: Path,
             if status in (404, 410):
                 return _Outcome("missing", reason=f"HTTP {status}")
             if status != 200:
-                raise SourceError(current, f"the server refused it (HTTP {status} "
-                                           f"{response.reason_phrase}); try again later, or "
-                                           "give a local clone of wtactics/arcmage")
+                raise SourceError(
+                    current,
+                    f"the server refused it (HTTP {status} "
+                    f"{response.reason_phrase}); try again later, or "
+                    "give a local clone of wtactics/arcmage",
+                )
             if _is_web_page(response, entry):
                 return _Outcome("missing", reason="the server answered with a web page")
             digest = _store(response, current, entry, target, entries)
-            return _Outcome("new", digest, etag=response.headers.get("etag"),
-                            last_modified=response.headers.get("last-modified"))
-    raise SourceError(url, f"more than {MAX_REDIRECTS} redirects; give the address the "
-                           "server redirects to")
+            return _Outcome(
+                "new",
+                digest,
+                etag=response.headers.get("etag"),
+                last_modified=response.headers.get("last-modified"),
+            )
+    raise SourceError(
+        url, f"more than {MAX_REDIRECTS} redirects; give the address the server redirects to"
+    )
 
 
 def _redirected(original: str, current: str, location: str) -> str:
@@ -677,9 +773,12 @@ def _redirected(original: str, current: str, location: str) -> str:
     same_host = (here.hostname, here.port) == (there.hostname, there.port)
     scheme_ok = there.scheme == here.scheme or (here.scheme, there.scheme) == ("http", "https")
     if not (location and same_host and scheme_ok):
-        raise SourceError(original, f"the server redirects to {target or '(nowhere)'}, on "
-                                    "another server, which translator does not follow: give "
-                                    "that address if you trust it")
+        raise SourceError(
+            original,
+            f"the server redirects to {target or '(nowhere)'}, on "
+            "another server, which translator does not follow: give "
+            "that address if you trust it",
+        )
     return target
 
 
@@ -687,18 +786,24 @@ def _is_web_page(response: httpx.Response, entry: FileSpec) -> bool:
     """Whether the answer is an HTML page where a file was asked for: the fallback page
     of a web application, which means "no such file"."""
     content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
-    return content_type in ("text/html", "application/xhtml+xml") \
-        and not entry.path.lower().endswith((".html", ".htm"))
+    return content_type in (
+        "text/html",
+        "application/xhtml+xml",
+    ) and not entry.path.lower().endswith((".html", ".htm"))
 
 
-def _store(response: httpx.Response, url: str, entry: FileSpec, target: Path,
-           entries: Catalogue) -> str:
+def _store(
+    response: httpx.Response, url: str, entry: FileSpec, target: Path, entries: Catalogue
+) -> str:
     """Stream the body to a temporary file beside ``target``, verify it, and rename it
     over ``target`` (the cached file is replaced only by a good one); its sha256."""
     declared = response.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_SOURCE_FILE_BYTES:
-        raise SourceError(url, f"is {int(declared):,} bytes; a file of the template set is "
-                               f"at most {MAX_SOURCE_FILE_BYTES:,}: is this the right server?")
+        raise SourceError(
+            url,
+            f"is {int(declared):,} bytes; a file of the template set is "
+            f"at most {MAX_SOURCE_FILE_BYTES:,}: is this the right server?",
+        )
     digest = hashlib.sha256()
     with replacing(target, 0o644) as temporary:
         size = 0
@@ -706,14 +811,20 @@ def _store(response: httpx.Response, url: str, entry: FileSpec, target: Path,
             for chunk in response.iter_bytes(1 << 16):
                 size += len(chunk)
                 if size > MAX_SOURCE_FILE_BYTES:
-                    raise SourceError(url, f"is larger than {MAX_SOURCE_FILE_BYTES:,} bytes: "
-                                           "is this the right server?")
+                    raise SourceError(
+                        url,
+                        f"is larger than {MAX_SOURCE_FILE_BYTES:,} bytes: "
+                        "is this the right server?",
+                    )
                 digest.update(chunk)
                 file.write(chunk)
         problem = check_file(temporary.read_bytes(), entry.kind, entries)
         if problem is not None:
-            raise SourceError(url, f"{problem}; the server does not serve the template set "
-                                   "as it should: give a local clone of wtactics/arcmage")
+            raise SourceError(
+                url,
+                f"{problem}; the server does not serve the template set "
+                "as it should: give a local clone of wtactics/arcmage",
+            )
     return digest.hexdigest()
 
 
@@ -722,8 +833,11 @@ def _from_cache(spec: str, base: str, cache_dir: Path, entries: Catalogue) -> Te
     file intact; ``None`` otherwise."""
     for candidate in (base, urljoin(base, "arcmage/")):
         index = _Index(_cache_root(cache_dir, candidate))
-        files = {entry.path: digest for entry in entries.files
-                 if (digest := index.cached(entry.path)) is not None}
+        files = {
+            entry.path: digest
+            for entry in entries.files
+            if (digest := index.cached(entry.path)) is not None
+        }
         if all(entry.path in files for entry in entries.files if entry.required):
             missing = [entry.path for entry in entries.files if entry.path not in files]
             return TemplateSet(index.root, spec, files, missing)
@@ -748,9 +862,16 @@ def _bar(wanted: bool, total: int, what: str) -> Iterator[Callable[[str], None]]
         TextColumn,
         TimeElapsedColumn,
     )
-    bar = Progress(TextColumn("{task.description:<12}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("{task.fields[name]}"), TimeElapsedColumn(),
-                   console=Console(stderr=True), transient=True)
+
+    bar = Progress(
+        TextColumn("{task.description:<12}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[name]}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
     task = bar.add_task(what, total=total, name="")
     started = [False]
 
