@@ -1,4 +1,4 @@
-"""The wiki's abilities lists linted as cards (translator/lint/abilities.py).
+"""The wiki's abilities lists linted as cards (tools/abilities_review.py).
 
 The report in docs/ is generated; the known inconsistencies of the wiki are found;
 every judgment quotes the wiki's own words, checked against the seed documents (the
@@ -15,10 +15,12 @@ import pytest
 
 from translator.cards import source_fingerprint
 from translator.glossary import load_glossary
-from translator.lint import abilities
-from translator.lint.abilities import JUDGMENTS, SEEDS, WikiFinding
 
 from .conftest import ROOT
+from .toolkit import tool
+
+abilities = tool("abilities_review")
+JUDGMENTS, SEEDS, WikiFinding = abilities.JUDGMENTS, abilities.SEEDS, abilities.WikiFinding
 
 
 def seeds_dir() -> Path | None:

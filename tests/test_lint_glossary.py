@@ -173,7 +173,7 @@ def test_a_list_reminder_is_its_own_authority(resources: lint.Resources) -> None
 
 def test_the_harness_lints_the_lists_themselves() -> None:
     """Linting the lists, nothing is its own authority: the setting is off."""
-    source = Path(__file__).parents[1] / "translator" / "lint" / "abilities.py"
+    source = Path(__file__).parents[1] / "tools" / "abilities_review.py"
     assert 'settings={"list-reminders": False}' in source.read_text(encoding="utf-8")
 
 

@@ -1,5 +1,5 @@
 """The typography rules measured on prose nobody here wrote (the seeds 000, 001, 002,
-004), and the prose harness that reads it (translator.lint.prose)."""
+004), and the prose harness that reads it (tools/prose_review.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from translator.lint import prose
-
 from .conftest import ROOT
+from .toolkit import tool
+
+prose = tool("prose_review")
 
 
 @pytest.fixture(scope="module")

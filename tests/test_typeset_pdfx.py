@@ -20,7 +20,7 @@ from PIL import Image, ImageCms
 
 from translator.typeset import pdfx, preview
 from translator.typeset.artwork import ArtworkError, find_profile
-from translator.typeset.preflight import _pam_pages
+from translator.typeset.preflight.ink import pam_pages
 from translator.typeset.symbols import templates_root
 
 from .lintkit import copy_sample, run
@@ -419,7 +419,7 @@ def test_overprint_is_rendered_by_ghostscript_and_stays_under_the_limit(
         capture_output=True,
         check=True,
     ).stdout
-    data = next(_pam_pages(io.BytesIO(rendered))).tobytes()
+    data = next(pam_pages(io.BytesIO(rendered))).tobytes()
     inked = {data[i : i + 4] for i in range(0, len(data), 4) if data[i + 3] == 255}
     # 20 % C and 10 % M under the black: overprinted, not knocked out.
     assert inked and all(p[0] == 51 and p[1] in (25, 26) and p[2] == 0 for p in inked)

@@ -10,6 +10,10 @@ A failure to write names the target, never the temporary file: :func:`replacing`
 raises an :class:`OSError` whose ``filename`` is the target and whose ``strerror`` is
 the cause ("No space left on device").
 
+:func:`write_file` is the one writer of a whole file's bytes (a card file, a card
+PDF, a deck): :func:`replacing`, with the file and the rename synced to the disk, so
+that a power cut cannot leave a new name on an empty file.
+
 A build's worker process calls :func:`work_for` with the build's process id: from
 then on it renames nothing once that process is gone (it exits instead), so that a
 build killed outright (``kill -9``) has no worker finishing its files for it.
@@ -17,15 +21,17 @@ build killed outright (``kill -9``) has no worker finishing its files for it.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import secrets
 import shutil
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import BinaryIO
 
 #: Temporary files end so: :func:`sweep` removes only these.
 SUFFIX = ".tmp"
@@ -84,6 +90,51 @@ def _remove(temporary: Path | None) -> None:
     if temporary is not None:
         with suppress(OSError):  # never made (a read-only directory says so, too)
             temporary.unlink(missing_ok=True)
+
+
+def write_file(
+    target: Path, content: bytes | Callable[[BinaryIO], object], mode: int = 0o666
+) -> None:
+    """Write ``target`` all at once (:func:`replacing`) and durably: ``content`` is the
+    bytes, or a callback writing them to the open binary stream (a PDF's ``save``).
+
+    The data reaches the disk before the rename, and the rename before this returns
+    (the file and its directory are synced): after a crash or a power cut ``target``
+    is the old file or the whole new one, never a new name on an empty file.  An
+    error names ``target``, as :func:`replacing` does."""
+    with replacing(target, mode) as temporary, temporary.open("wb") as stream:
+        if isinstance(content, bytes):
+            stream.write(content)
+        else:
+            content(stream)
+        stream.flush()
+        os.fsync(stream.fileno())
+    try:
+        _sync_directory(target.parent)
+    except OSError as error:
+        raise naming(error, target) from error
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make a rename in ``directory`` durable (its entry synced); skipped where the
+    system cannot sync a directory (Windows, some network file systems)."""
+    if os.name == "nt":
+        return
+    try:
+        descriptor = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except PermissionError:
+        return  # a directory one may write in but not read (-wx): nothing to sync by
+    try:
+        os.fsync(descriptor)
+    except OSError as error:
+        if error.errno not in _CANNOT_SYNC:
+            raise
+    finally:
+        os.close(descriptor)
+
+
+#: What ``fsync`` says on a directory it cannot sync: nothing to make durable there.
+_CANNOT_SYNC = frozenset({errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EBADF})
 
 
 def naming(error: OSError, target: Path | str) -> OSError:

@@ -15,7 +15,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .atomic import replacing, sweep
+from .atomic import sweep, write_file
+from .errors import UserError
 from .limits import MAX_CARD_FILE_BYTES, MAX_FILE_BYTES, MAX_TEXT_CHARS
 from .untrusted import position
 
@@ -33,7 +34,7 @@ __all__ = [
 ]
 
 
-class InputError(Exception):
+class InputError(UserError):
     """A problem with an input file, reported as ``path:line:col: message``."""
 
     def __init__(self, path: str, message: str, line: int = 0, column: int = 0) -> None:
@@ -216,7 +217,8 @@ def atomic_write(path: str, text: str) -> None:
 
     The file stays what it was: a link is written through (the file it points to is
     replaced, the link stays a link), a byte-order mark is kept, and so are the file's
-    permissions.  A problem names ``path``, not the temporary file.
+    permissions; it is synced to the disk (:func:`.atomic.write_file`).  A problem
+    names ``path``, not the temporary file.
     """
     target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     _sweep_once(target.parent)
@@ -229,11 +231,8 @@ def atomic_write(path: str, text: str) -> None:
         if not data.startswith(_BOM) and _starts_with_bom(target):
             data = _BOM + data
     try:
-        with replacing(target, mode) as temporary, open(temporary, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-    except OSError as error:  # name the file asked for, not the temporary one
+        write_file(target, data, mode)
+    except OSError as error:  # name the file asked for (a link), not the one written
         raise OSError(error.errno, error.strerror or str(error), str(path)) from None
 
 

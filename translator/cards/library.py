@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .files import (
-    CARD_FILE_RE,
     DECK_FILE,
     Problem,
     inside_library,
@@ -172,7 +171,3 @@ def _check_across_files(
                         f"create {slug}.{SOURCE_LANGUAGE}.md or fix the slug",
                     )
                 )
-
-
-def is_card_file(path: Path) -> bool:
-    return CARD_FILE_RE.match(path.name) is not None

@@ -571,12 +571,6 @@ def parse_code(md: str, start: int, max_end: int, quote_depth: int) -> tuple[Blo
     return block, actual_end
 
 
-@dataclass(slots=True)
-class _ListItem:
-    builders: list[list[str]] = field(default_factory=list)
-    last_is_builder: bool = False
-
-
 def _list_item_preamble(md: str, start: int, max_end: int) -> int | None:
     """Where a list item's content starts, or ``None`` if the line is no list item."""
     c = md[start]

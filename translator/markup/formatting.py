@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 
 from .parser import ENTITIES, parse
-from .tree import Document
 
 _ENTITY_RE = re.compile(r"&([^;&]*);")
 _DELIMITERS = {"n": "", "b": "**", "i": "*", "bi": "***"}
@@ -47,11 +46,6 @@ def _paragraph(items: tuple[tuple[str, str], ...], inline_breaks: bool) -> str:
         else:
             parts.append(f":{kind}:")
     return "".join(parts)
-
-
-def canonical(document: Document, inline_breaks: bool = False) -> str:
-    """The canonical spelling of a layout (not checked: see :func:`format_text`)."""
-    return _spell(document.layout(), inline_breaks)
 
 
 def _spell(layout: tuple[tuple[tuple[str, str], ...], ...], inline_breaks: bool) -> str:

@@ -23,12 +23,12 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import pikepdf
 from fontTools.ttLib import TTFont
 
-from ..atomic import owner_alive, replacing, sweep, work_for
+from ..atomic import owner_alive, sweep, work_for, write_file
 from ..cards.model import Card, Library
 from ..glossary.loader import library_files, load_glossary, shipped_files
 from ..glossary.model import Glossary
@@ -246,9 +246,10 @@ def _next_scale(
 
 
 def write_atomic(path: Path, pdf: pikepdf.Pdf) -> None:
-    """Save ``pdf`` as ``path`` all at once (see :mod:`translator.atomic`: an error names
-    ``path``, never the temporary file)."""
-    with replacing(path) as temporary, temporary.open("wb") as stream:
+    """Save ``pdf`` as ``path`` all at once and synced (:func:`.atomic.write_file`: an
+    error names ``path``, never the temporary file)."""
+
+    def save(stream: BinaryIO) -> None:
         # A stream, not the path: given an existing path, pikepdf makes its own
         # temporary file beside it, which an interrupted build would leave behind.
         # 1.4: output intents and the transparency keys WeasyPrint writes (it says 1.3);
@@ -262,6 +263,8 @@ def write_atomic(path: Path, pdf: pikepdf.Pdf) -> None:
             force_version=pdfx.MAX_PDF_VERSION if newer else None,
             deterministic_id=pdfx.reproducible(),
         )
+
+    write_file(path, save)
 
 
 def _page_boxes(page: pikepdf.Page, size: CardSize) -> None:

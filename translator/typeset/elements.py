@@ -77,7 +77,6 @@ SPECS = (
     Spec("art", "art", "placeholder", "artwork", ""),
     Spec("text", "text-frame", "text-content", "text", "shorten it"),
 )
-BY_NAME = {spec.name: spec for spec in SPECS}
 #: Elements whose fit is measured here (the rule text is fitted on its own).
 LINE_ELEMENTS = tuple(spec for spec in SPECS if spec.name not in ("text", "loyalty", "art"))
 

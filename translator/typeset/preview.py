@@ -50,7 +50,7 @@ import pypdfium2
 from PIL import Image, ImageCms, ImageDraw
 
 from .pdfx import intent_profile
-from .preflight import _pam_pages
+from .preflight.ink import pam_pages
 
 PROOF_INTENT = ImageCms.Intent.RELATIVE_COLORIMETRIC
 """Relative colorimetric, with black point compensation (:data:`PROOF_FLAGS`): see
@@ -215,7 +215,7 @@ def _proofs(
             )
             assert process.stdout is not None
             try:
-                for cmyk in _pam_pages(process.stdout):
+                for cmyk in pam_pages(process.stdout):
                     if len(found) < len(paths):
                         found.append(_to_srgb(cmyk, profiles[len(found)]))
             except (ValueError, KeyError):  # a broken stream: the run failed
