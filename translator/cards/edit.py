@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from ..errors import UserError
 from .files import Problem, parse_card_text
 from .model import SOURCE_FIELDS, TRANSLATION_FIELDS, CardFile
 
@@ -27,7 +28,7 @@ KEY_LINE = re.compile(r"^(?P<key>[A-Za-z0-9_-]+):(?P<space>[ \t]*)(?P<rest>.*?)(
 REMOVE = None
 
 
-class EditError(Exception):
+class EditError(UserError):
     """The edit would not read back as intended (the file is left alone)."""
 
 

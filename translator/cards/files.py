@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from .. import config, yamlfile
+from ..errors import UserError
 from ..limits import MAX_CARD_FILE_BYTES, MAX_QUANTITY, MAX_STAT
 from ..problems import Problem, did_you_mean
 from ..textio import InputError, decode, read_file, split_front_matter
@@ -347,7 +348,7 @@ def _check_source_values(card: CardFile, problems: list[Problem]) -> None:
             problem("artwork", str(error), error.hint)
 
 
-class OutsideLibrary(Exception):
+class OutsideLibrary(UserError):
     """A path a card names that leads out of its library, or to no file."""
 
     def __init__(self, message: str, hint: str) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+from ..errors import UserError
 from .tree import SYMBOL_CODES, Document, DropCap, Inline, LineBreak, Paragraph, Symbol, Text
 
 _TEXT_TAGS = {"n": (False, False), "b": (True, False), "i": (False, True), "bi": (True, True)}
@@ -52,7 +53,7 @@ def to_xml(document: Document) -> str:
     return "<layout>" + "".join(paragraph_xml(p) for p in document.paragraphs) + "</layout>"
 
 
-class LayoutXmlError(ValueError):
+class LayoutXmlError(UserError, ValueError):
     """The XML is not a layout document; ``line`` and ``column`` say where."""
 
     def __init__(self, message: str, line: int = 0, column: int = 0) -> None:

@@ -58,6 +58,7 @@ from pathlib import Path
 from PIL import Image, ImageCms, ImageFile, ImageMath, ImageOps, UnidentifiedImageError
 
 from ..atomic import replacing
+from ..errors import UserError
 from ..limits import MAX_IMAGE_BYTES, MAX_PROFILE_BYTES
 from ..textio import InputError, read_file
 
@@ -104,7 +105,7 @@ system, never shipped with the package."""
 _INSTALL_HINT = "install one (apt-get install ghostscript) or give one with --icc FILE"
 
 
-class ArtworkError(Exception):
+class ArtworkError(UserError):
     """A CMYK profile that cannot be used: the message names the file and what to do.
 
     Only profile problems raise; a bad *image* is a warning and a placeholder, since

@@ -66,6 +66,7 @@ import yaml
 from PIL import Image, ImageCms
 
 from .. import __version__
+from ..errors import InvalidValue
 from .artwork import INK_LIMIT, ArtworkError, Profile
 from .geometry import IDENTITY, Matrix, Point, apply, multiply
 from .symbols import templates_root
@@ -276,7 +277,7 @@ def build_time() -> dt.datetime:
             raise ValueError
         return dt.datetime.fromtimestamp(int(value), dt.UTC)
     except (ValueError, OverflowError, OSError):
-        raise ValueError(
+        raise InvalidValue(
             f"{SOURCE_DATE_EPOCH}={value[:40]!r} is not a number of seconds "
             "since 1970: unset it, or give one (e.g. the last commit's: "
             "git log -1 --format=%ct)"

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import InvalidOption
+
 _CUSTOM = re.compile(r"^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$")
 #: PDF points in a millimetre.
 MM_PT = 72 / 25.4
@@ -50,18 +52,19 @@ PRESETS = {
 
 
 def card_size(value: str) -> CardSize:
-    """A preset name or ``WxH+B``; :class:`ValueError` with what to write otherwise."""
+    """A preset name or ``WxH+B``; an :class:`~translator.errors.InvalidOption` (a
+    ``ValueError``) with what to write otherwise."""
     if value in PRESETS:
         return PRESETS[value]
     match = _CUSTOM.match(value.strip())
     if match is None:
-        raise ValueError(
+        raise InvalidOption(
             f"unknown card size {value!r}: {', '.join(PRESETS)} or WxH+B in "
             "millimetres (e.g. 63.5x88+3)"
         )
     width, height, bleed = (float(g) for g in match.groups())
     if not (20 <= width <= 300 and 20 <= height <= 300 and 0 <= bleed <= 10):
-        raise ValueError(
+        raise InvalidOption(
             f"card size {value!r} is out of range: 20-300 mm a side, a bleed of 0-10 mm"
         )
     return CardSize(value, width, height, bleed)

@@ -34,6 +34,7 @@ from html import escape
 from importlib import resources
 from pathlib import Path
 
+from ..errors import UserError
 from ..limits import MAX_CONFIG_BYTES
 from ..markup.tree import SYMBOL_CODES
 from ..textio import InputError, read_file
@@ -46,7 +47,7 @@ _VIEWBOX = re.compile(r"^\s*(-?[\d.]+)[\s,]+(-?[\d.]+)[\s,]+([\d.]+)[\s,]+([\d.]
 _URL_REF = re.compile(r"url\(\s*#([^)\s]+)\s*\)")
 
 
-class SymbolError(ValueError):
+class SymbolError(UserError, ValueError):
     """A symbol file that cannot be used (unreadable, not SVG, no viewBox)."""
 
 

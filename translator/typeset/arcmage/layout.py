@@ -60,6 +60,7 @@ from typing import Any
 
 from ... import yamlfile
 from ...cards.model import CARD_TYPES, FACTIONS
+from ...errors import UserError
 from ...limits import MAX_CONFIG_BYTES, MAX_FILE_BYTES
 from ...textio import InputError, read_file
 from ..geometry import IDENTITY, Matrix, Point, apply, multiply
@@ -104,7 +105,7 @@ _NAMED = {"black": "#000000", "white": "#ffffff"}
 _SAMPLES = 16
 
 
-class LayoutError(ValueError):
+class LayoutError(UserError, ValueError):
     """A template or defaults file that cannot be read: one line naming the file."""
 
 

@@ -1,0 +1,298 @@
+"""``translator markup``: card text converted (layout XML, markdown, rules, HTML),
+formatted and checked, exactly as the Arcmage server reads it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from .. import markup
+from ..diagnostics import REGISTRY, Diagnostic, apply_fixes
+from ..markup.checks import TARGET as MARKUP
+from ..textio import (
+    InputError,
+    SourceFile,
+    atomic_write,
+    decode,
+    expand_paths,
+    read_file,
+    read_source,
+)
+from . import output
+from .common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    UsageError,
+    add_format,
+    command_group,
+    command_help,
+    explain,
+    split_codes,
+)
+
+
+def _sources(paths: Sequence[str]) -> list[str]:
+    """The files named (directories expanded), or standard input when it is piped."""
+    if not paths and sys.stdin.isatty():
+        raise UsageError(
+            "no input: name card text files or directories, or pipe text in "
+            "(FILE '-' reads standard input)"
+        )
+    return expand_paths(list(paths) or ["-"])
+
+
+def _body_result(source: SourceFile) -> markup.ParseResult:
+    return markup.parse(source.body, source.body_line)
+
+
+def _convertible(path: str) -> tuple[SourceFile, markup.ParseResult]:
+    """Read and parse a card text that the Arcmage converter can convert.
+
+    Converting a text the reference fails on would hand out a result the server
+    never produces: it is an input error, located, with a pointer to ``check``.
+    """
+    source = read_source(path)
+    result = _body_result(source)
+    if result.crashes:
+        crash = result.crashes[0]
+        line, column = result.pre.source_map.line_col(crash.offset)
+        raise InputError(
+            source.path,
+            f"the Arcmage converter fails on this text "
+            f"({crash.reason}); run 'translator markup check' "
+            "for details",
+            line,
+            column,
+        )
+    return source, result
+
+
+def cmd_xml(args: argparse.Namespace, out: TextIO) -> int:
+    """``markup xml``: the layout XML of each file (one JSON object for several)."""
+    files = _sources(args.files)
+    results: dict[str, str] = {}
+    for path in files:
+        source, result = _convertible(path)
+        results[source.path] = markup.to_xml(result.document)
+    if args.format == "json":
+        output.dump_json(results, out)
+    else:
+        for path, xml in results.items():
+            if len(results) > 1:
+                out.write(f"==> {path} <==\n")
+            out.write(xml + "\n")
+    return EXIT_OK
+
+
+def cmd_markdown(args: argparse.Namespace, out: TextIO) -> int:
+    """``markup markdown``: layout XML back to card text."""
+    path = args.file
+    display = "<stdin>" if path == "-" else path
+    xml = decode(read_file(path), display)
+    try:
+        text = markup.to_markdown(xml)
+    except markup.LayoutXmlError as error:
+        raise InputError(display, str(error), error.line, error.column) from None
+    if args.newline == "lf":
+        text = text.replace("\r\n", "\n")
+    out.write(text)
+    if args.newline == "lf" and text:
+        out.write("\n")
+    return EXIT_OK
+
+
+def cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
+    """``markup rules``: the plain ruleText and flavorText."""
+    _, result = _convertible(args.file)
+    output.dump_json(markup.rule_and_flavor(result.document, args.lang), out)
+    return EXIT_OK
+
+
+def cmd_html(args: argparse.Namespace, out: TextIO) -> int:
+    """``markup html``: the card text as an HTML fragment."""
+    _, result = _convertible(args.file)
+    out.write(markup.to_html(result.document) + "\n")
+    return EXIT_OK
+
+
+def cmd_format(args: argparse.Namespace, out: TextIO) -> int:
+    """``markup format``: canonical card text, printed, written or only checked."""
+    files = _sources(args.files)
+    if args.write and "-" in files:
+        raise UsageError("--write needs files, not standard input")
+    changed: list[str] = []
+    for path in files:
+        source = read_source(path)
+        formatted = markup.format_text(source.body)
+        if formatted != source.body:
+            changed.append(source.path)
+        if args.write:
+            if formatted != source.body:
+                atomic_write(path, source.with_body(formatted).content)
+        elif not args.check:
+            out.write(source.with_body(formatted).content if source.front_matter else formatted)
+    if args.check:
+        for path in changed:
+            out.write(f"would reformat {path}\n")
+        return EXIT_FINDINGS if changed else EXIT_OK
+    if args.write:
+        print(
+            f"{len(changed)} file(s) reformatted, {len(files) - len(changed)} unchanged",
+            file=sys.stderr,
+        )
+    return EXIT_OK
+
+
+def _selected_rules(args: argparse.Namespace) -> list:
+    """The markup rules ``--select`` and ``--ignore`` leave; unknown codes are refused."""
+    select = split_codes(args.select)
+    ignore = split_codes(args.ignore)
+    unknown = REGISTRY.unknown_prefixes(select + ignore)
+    if unknown:
+        raise UsageError(
+            f"no rule matches {', '.join(unknown)} (see 'translator markup check --list-rules')"
+        )
+    return REGISTRY.select(select or None, ignore or None, MARKUP)
+
+
+def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    """``markup check``: where Aminduna will read the text otherwise than meant."""
+    if args.explain:
+        return explain(args.explain, out)
+    if args.list_rules:
+        for rule in REGISTRY.rules(MARKUP):
+            out.write(f"{rule.code}  {rule.severity.value:<7}  {rule.name}: {rule.summary}\n")
+        return EXIT_OK
+    rules = _selected_rules(args)
+    files = _sources(args.files)
+    if args.fix and "-" in files:
+        raise UsageError("--fix needs files, not standard input")
+    report: output.MarkupReport = []
+    fixed_total = 0
+    for path in files:
+        source = read_source(path)
+        diagnostics: list[Diagnostic] = markup.check(_body_result(source), rules)
+        if args.fix:
+            # Only the fixes of what was found are applied (one pass: no fix of a
+            # finding the user has not seen); what remains is reported.
+            body, fixed = apply_fixes(source.body, diagnostics)
+            if fixed:
+                atomic_write(path, source.with_body(body).content)
+                fixed_total += fixed
+                source = source.with_body(body)
+                diagnostics = markup.check(_body_result(source), rules)
+        report.append((source, diagnostics))
+    if args.format == "json":
+        output.write_markup_json(report, out, fixed_total)
+    else:
+        output.write_markup_text(report, out, fixed_total)
+    found = any(diagnostics for _, diagnostics in report)
+    return EXIT_FINDINGS if found else EXIT_OK
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """``translator markup`` and its subcommands."""
+    sub = command_group(
+        commands,
+        "markup",
+        "card text: convert, format, check",
+        "Read card text (Aminduna's markdown dialect) exactly as the Arcmage server does.",
+        "translator markup check cards/sample/",
+    )
+
+    p = sub.add_parser(
+        "xml",
+        help="card text -> Aminduna layout XML",
+        **command_help(
+            "Print the layout XML Aminduna makes from card text (files, directories or -).",
+            "translator markup xml cards/sample/flame-lash.en.md",
+        ),
+    )
+    p.add_argument(
+        "files", nargs="*", metavar="FILE", help="card text files or directories; - for stdin"
+    )
+    add_format(p)
+    p.set_defaults(run=cmd_xml)
+
+    p = sub.add_parser(
+        "markdown",
+        help="layout XML -> card text (the reference's reverse)",
+        **command_help(
+            "Convert layout XML back to card text as Aminduna does (CRLF line "
+            "ends, drop caps cut to one capital letter).",
+            "translator markup xml card.md | translator markup markdown -",
+        ),
+    )
+    p.add_argument("file", nargs="?", default="-", metavar="FILE")
+    p.add_argument(
+        "--newline",
+        choices=("crlf", "lf"),
+        default="crlf",
+        help="line ends: the reference's CRLF (default) or LF",
+    )
+    p.set_defaults(run=cmd_markdown)
+
+    p = sub.add_parser(
+        "rules",
+        help="ruleText and flavorText as JSON",
+        **command_help(
+            "Print the plain ruleText and flavorText Aminduna derives from card text.",
+            "translator markup rules --lang fr cards/sample/harbor-lord.fr.md",
+        ),
+    )
+    p.add_argument("file", nargs="?", default="-", metavar="FILE")
+    p.add_argument("--lang", choices=markup.LANGUAGES, default="en")
+    p.set_defaults(run=cmd_rules)
+
+    p = sub.add_parser(
+        "html",
+        help="card text -> HTML fragment (escaped)",
+        **command_help(
+            "Print the card text as an HTML fragment for the print templates.",
+            "translator markup html cards/sample/flame-lash.en.md",
+        ),
+    )
+    p.add_argument("file", nargs="?", default="-", metavar="FILE")
+    p.set_defaults(run=cmd_html)
+
+    p = sub.add_parser(
+        "format",
+        help="canonical spelling of card text, same layout",
+        **command_help(
+            "Rewrite card text canonically (** and *, \\ line breaks, one line per paragraph); "
+            "the layout never changes.",
+            "translator markup format --write cards/sample/",
+        ),
+    )
+    p.add_argument("files", nargs="*", metavar="FILE")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="rewrite the files in place")
+    mode.add_argument(
+        "--check", action="store_true", help="only list files that would change (exit 1 if any)"
+    )
+    p.set_defaults(run=cmd_format)
+
+    p = sub.add_parser(
+        "check",
+        help="diagnostics: where Aminduna will surprise you",
+        **command_help(
+            "Report what Aminduna will read differently from what the author meant: stray "
+            "colons, unknown codes, dropped markdown, vanishing spaces, ...",
+            "translator markup check --select MK1,MK2 cards/sample/",
+        ),
+    )
+    p.add_argument("files", nargs="*", metavar="FILE")
+    add_format(p)
+    p.add_argument(
+        "--select",
+        action="append",
+        metavar="CODES",
+        help="only these rules (codes or prefixes, comma-separated)",
+    )
+    p.add_argument("--ignore", action="append", metavar="CODES", help="skip these rules")
+    p.add_argument("--fix", action="store_true", help="apply the safe fixes in place")
+    p.add_argument("--explain", metavar="CODE", help="print a rule's documentation")
+    p.add_argument("--list-rules", action="store_true", help="list the rules")
+    p.set_defaults(run=cmd_check)

@@ -1,0 +1,422 @@
+"""Everything the command line writes, in one place: plurals, colours, tables, JSON,
+the reports of ``markup check`` and ``lint`` (text for people, JSON for scripts, SARIF
+and GitHub for CI) and the progress bar.
+
+The JSON shapes are a contract (``version`` 1): keys may be added, never removed.
+SARIF 2.1.0 is what code-scanning services read; the ``github`` format prints
+workflow commands, which GitHub Actions turns into annotations on the changed lines.
+Colours only go to a terminal, and never when ``NO_COLOR`` is set (no-color.org).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from .. import __version__
+from ..diagnostics import REGISTRY, Diagnostic, Rule, Severity
+from ..lint.engine import Report
+from ..lint.model import Finding
+from ..textio import SourceFile
+from ..untrusted import printable
+
+#: The formats of ``translator lint --format``.
+FORMATS = ("text", "json", "sarif", "github")
+
+# --------------------------------------------------------------------------------------
+# words, colours, tables
+
+RED, GREEN, YELLOW, CYAN = "\033[31m", "\033[32m", "\033[33m", "\033[36m"
+BOLD, DIM, RESET = "\033[1m", "\033[2m", "\033[0m"
+
+#: A finding's code, coloured by its severity.
+SEVERITY_COLORS = {Severity.ERROR: RED, Severity.WARNING: YELLOW, Severity.INFO: CYAN}
+#: A translation's state in ``translator status`` (translated: the normal case, plain).
+STATE_COLORS = {"missing": RED, "stale": YELLOW, "draft": CYAN, "translated": "", "reviewed": GREEN}
+#: What a word diff removes and adds, as ``git diff --word-diff --color`` shows them.
+DIFF_COLORS = {"-": RED, "+": GREEN}
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 card``, ``2 cards``: every count the command line prints, in English."""
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def use_color(stream: TextIO) -> bool:
+    """Colours for a terminal only (not a file or a pipe), unless ``NO_COLOR`` is set."""
+    return stream.isatty() and "NO_COLOR" not in os.environ
+
+
+def paint(text: str, color: str, on: bool = True) -> str:
+    """``text`` in ``color`` when ``on`` (and the colour is not plain)."""
+    return f"{color}{text}{RESET}" if on and color else text
+
+
+def table(headers: list[str], rows: list[list[str]]) -> str:
+    """A plain text table (columns padded with spaces, a dashed line under the headers)."""
+    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows, strict=True)]
+    lines = [
+        "  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in [headers, ["-" * w for w in widths], *rows]
+    ]
+    return "\n".join(lines)
+
+
+def dump_json(data: Any, out: TextIO, default: Any = None) -> None:
+    """``data`` as indented JSON with its non-ASCII letters as they are, and a newline:
+    the shape of every ``--format json``."""
+    json.dump(data, out, ensure_ascii=False, indent=2, default=default)
+    out.write("\n")
+
+
+def word_diff_text(pieces: list[tuple[str, str]], color: bool) -> str:
+    """git's --word-diff styles: colours on a terminal, [-old-]{+new+} elsewhere."""
+    parts = []
+    for kind, text in pieces:
+        if kind == "=":
+            parts.append(text)
+        elif color:
+            parts.append(paint(text, DIFF_COLORS[kind]))
+        else:
+            parts.append(f"[-{text}-]" if kind == "-" else f"{{+{text}+}}")
+    return "".join(parts)
+
+
+# --------------------------------------------------------------------------------------
+# translator markup check
+
+#: Each checked file with what was found in it.
+MarkupReport = list[tuple[SourceFile, list[Diagnostic]]]
+
+
+def markup_summary(report: MarkupReport) -> dict[str, int]:
+    """The files checked and the findings by severity (the JSON ``summary``)."""
+    counts = dict.fromkeys(Severity, 0)
+    for _, diagnostics in report:
+        for diagnostic in diagnostics:
+            counts[diagnostic.severity] += 1
+    return {
+        "files": len(report),
+        "errors": counts[Severity.ERROR],
+        "warnings": counts[Severity.WARNING],
+        "infos": counts[Severity.INFO],
+    }
+
+
+def write_markup_json(report: MarkupReport, out: TextIO, fixed: int) -> None:
+    """``{"version": 1, "findings": [...], "summary": {...}}``, ``fixed`` fixes applied."""
+    findings = [
+        {"path": source.path, **diagnostic.as_dict()}
+        for source, diagnostics in report
+        for diagnostic in diagnostics
+    ]
+    summary_ = markup_summary(report)
+    summary_["fixed"] = fixed
+    dump_json({"version": 1, "findings": findings, "summary": summary_}, out)
+
+
+def write_markup_text(report: MarkupReport, out: TextIO, fixed: int) -> None:
+    """``path:line:col: CODE message``, then one summary line (what ``--fix`` fixed or
+    could fix)."""
+    color = use_color(out)
+    for source, diagnostics in report:
+        for diagnostic in diagnostics:
+            code = paint(diagnostic.code, SEVERITY_COLORS[diagnostic.severity], color)
+            fixable = " [fix]" if diagnostic.fix is not None else ""
+            out.write(
+                f"{source.path}:{diagnostic.line}:{diagnostic.column}: {code} "
+                f"{diagnostic.message}{fixable}\n"
+            )
+    counts = markup_summary(report)
+    total = counts["errors"] + counts["warnings"] + counts["infos"]
+    fixable = sum(1 for _, ds in report for d in ds if d.fix is not None)
+    files = plural(counts["files"], "file")
+    if total:
+        line = (
+            f"{plural(total, 'finding')} in {files}: {plural(counts['errors'], 'error')}, "
+            f"{plural(counts['warnings'], 'warning')}, {plural(counts['infos'], 'info')}."
+        )
+    else:
+        line = f"No findings in {files}."
+    if fixed:
+        line += f" Fixed {fixed}."
+    elif fixable:
+        line += f" {fixable} fixable with --fix."
+    out.write(line + "\n")
+
+
+# --------------------------------------------------------------------------------------
+# translator lint
+
+
+def summary(report: Report) -> dict[str, int]:
+    """What was linted and found (the JSON ``summary``)."""
+    return {
+        "cards": report.cards,
+        "errors": report.count(Severity.ERROR),
+        "warnings": report.count(Severity.WARNING),
+        "infos": report.count(Severity.INFO),
+        "translations": report.translations,
+        "files": report.files,
+        "fixable": sum(1 for f in report.findings if f.edit is not None),
+    }
+
+
+def write_text(report: Report, out: TextIO, color: bool | None = None, fixed: int = 0) -> None:
+    """``path:line:col: CODE message`` (the colon after the column, as ruff and gcc
+    write it, for editors' problem matchers), grouped by card, then a summary line."""
+    color = use_color(out) if color is None else color
+    current: tuple[str, str] | None = None
+    for finding in sorted(report.findings, key=lambda f: (f.card, f.lang, f.sort_key())):
+        if (finding.card, finding.lang) != current:
+            if current is not None:
+                out.write("\n")
+            current = (finding.card, finding.lang)
+            out.write(paint(f"{finding.card} ({finding.lang})", BOLD, color) + "\n")
+        code = paint(finding.code, SEVERITY_COLORS[finding.severity], color)
+        fixable = paint(" [fix]", DIM, color) if finding.edit is not None else ""
+        out.write(
+            f"{finding.path}:{finding.line}:{finding.column}: {code} "
+            f"{printable(finding.message)}{fixable}\n"
+        )
+    counts = summary(report)
+    total = counts["errors"] + counts["warnings"] + counts["infos"]
+    scope = (
+        f"{plural(report.cards, 'card')} ({plural(report.translations, 'translation')}, "
+        f"{plural(report.files, 'file')})"
+    )
+    if total:
+        if report.findings:
+            out.write("\n")
+        line = (
+            f"{plural(total, 'finding')} in {scope}: "
+            f"{plural(counts['errors'], 'error')}, "
+            f"{plural(counts['warnings'], 'warning')}, {plural(counts['infos'], 'info')}."
+        )
+    else:
+        line = f"No findings in {scope}."
+    if fixed:
+        line += f" Fixed {fixed}."
+    elif counts["fixable"]:
+        line += f" {counts['fixable']} fixable with --fix."
+    out.write(line + "\n")
+
+
+def as_json(report: Report, fixed: int = 0) -> dict[str, Any]:
+    """The lint report for scripts: ``{"version": 1, "findings": [...], "summary": ...}``."""
+    return {
+        "version": 1,
+        "findings": [f.as_dict() for f in report.findings],
+        "summary": {**summary(report), "fixed": fixed},
+    }
+
+
+def write_json(report: Report, out: TextIO, fixed: int = 0) -> None:
+    """:func:`as_json`, written."""
+    dump_json(as_json(report, fixed), out)
+
+
+_SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def _sarif_rule(rule: Rule) -> dict[str, Any]:
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.rationale},
+        "help": {"text": rule.explain(), "markdown": rule.explain()},
+        "defaultConfiguration": {"level": _SARIF_LEVELS[rule.severity]},
+    }
+
+
+def _sarif_result(finding: Finding, index: dict[str, int]) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "ruleId": finding.code,
+        "level": _SARIF_LEVELS[finding.severity],
+        "message": {"text": finding.message},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": finding.path.replace(os.sep, "/")},
+                    "region": {
+                        "startLine": max(finding.line, 1),
+                        "startColumn": max(finding.column, 1),
+                    },
+                }
+            }
+        ],
+        "properties": {
+            "card": finding.card,
+            "guid": finding.guid,
+            "lang": finding.lang,
+            "field": finding.field,
+        },
+    }
+    if finding.code in index:
+        result["ruleIndex"] = index[finding.code]
+    return result
+
+
+def as_sarif(report: Report, rules: Iterable[Rule]) -> dict[str, Any]:
+    """The report as a SARIF 2.1.0 log, with the documentation of ``rules``."""
+    rules = list(rules)
+    index = {rule.code: i for i, rule in enumerate(rules)}
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "translator",
+                        "version": __version__,
+                        "rules": [_sarif_rule(r) for r in rules],
+                    }
+                },
+                "results": [_sarif_result(finding, index) for finding in report.findings],
+            }
+        ],
+    }
+
+
+def write_sarif(report: Report, out: TextIO, rules: Iterable[Rule] | None = None) -> None:
+    """:func:`as_sarif`, written (every registered rule unless ``rules`` is given)."""
+    dump_json(as_sarif(report, rules if rules is not None else REGISTRY.rules()), out)
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+_GITHUB_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def github_line(finding: Finding) -> str:
+    """A GitHub Actions workflow command annotating the finding's line."""
+    properties = (
+        f"file={_escape_property(finding.path)},line={finding.line},"
+        f"col={finding.column},title={_escape_property(finding.code)}"
+    )
+    return (
+        f"::{_GITHUB_LEVELS[finding.severity]} {properties}::"
+        f"{_escape_data(f'{finding.code} {finding.message}')}"
+    )
+
+
+def write_github(report: Report, out: TextIO) -> None:
+    """One workflow command per finding."""
+    for finding in report.findings:
+        out.write(github_line(finding) + "\n")
+
+
+def write(
+    report: Report, out: TextIO, format_: str, rules: Iterable[Rule] | None = None, fixed: int = 0
+) -> None:
+    """Write ``report`` in ``format_``; ``fixed`` fixes were applied before it."""
+    if format_ == "json":
+        write_json(report, out, fixed)
+    elif format_ == "sarif":
+        write_sarif(report, out, rules)
+    elif format_ == "github":
+        write_github(report, out)
+    else:
+        write_text(report, out, fixed=fixed)
+
+
+def statistics(report: Report) -> list[dict[str, Any]]:
+    """Findings counted per rule, the most frequent first (``--statistics``, as ruff)."""
+    counts: dict[str, list[int]] = {}
+    for finding in report.findings:
+        entry = counts.setdefault(finding.code, [0, 0])
+        entry[0] += 1
+        entry[1] += finding.edit is not None
+    rows = []
+    for code, (count, fixable) in sorted(counts.items(), key=lambda i: (-i[1][0], i[0])):
+        rule = REGISTRY.get(code)
+        rows.append(
+            {
+                "code": code,
+                "name": rule.name if rule else "",
+                "count": count,
+                "fixable": fixable,
+                "severity": rule.severity.value if rule else "error",
+            }
+        )
+    return rows
+
+
+def write_statistics(report: Report, out: TextIO, format_: str) -> None:
+    """The per-rule counts, as text (``  12  FR201  [*] no-break-space``) or JSON."""
+    rows = statistics(report)
+    if format_ == "json":
+        dump_json({"version": 1, "statistics": rows, "summary": summary(report)}, out)
+        return
+    width = max((len(str(r["count"])) for r in rows), default=1)
+    for row in rows:
+        mark = "[*]" if row["fixable"] else "   "
+        out.write(f"{row['count']:>{width}}  {row['code']}  {mark} {row['name']}\n")
+    total = sum(r["count"] for r in rows)
+    out.write(
+        f"Found {plural(total, 'finding')}"
+        + (
+            f" ({sum(r['fixable'] for r in rows)} fixable with --fix).\n"
+            if any(r["fixable"] for r in rows)
+            else ".\n"
+        )
+    )
+
+
+# --------------------------------------------------------------------------------------
+# progress
+
+
+class Progress:
+    """A progress bar on a terminal (rich, on stderr), nothing otherwise: logs stay
+    quiet.  ``advance`` counts cards done; ``stage`` names what is being done."""
+
+    def __init__(self, wanted: bool, total: int) -> None:
+        self.bar: Any = None
+        if wanted and sys.stderr.isatty() and total:
+            from rich.progress import (  # noqa: PLC0415 - only for a terminal
+                BarColumn,
+                MofNCompleteColumn,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+            from rich.progress import Progress as Bar  # noqa: PLC0415
+
+            self.bar = Bar(
+                TextColumn("{task.description:<16}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                transient=True,
+            )
+            self.task = self.bar.add_task("cards", total=total)
+
+    def advance(self, count: int) -> None:
+        """``count`` more cards done."""
+        if self.bar is not None:
+            self.bar.advance(self.task, count)
+
+    def stage(self, text: str) -> None:
+        """Now doing ``text``."""
+        if self.bar is not None:
+            self.bar.update(self.task, description=text)
+
+    def __enter__(self) -> Progress:
+        if self.bar is not None:
+            self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()

@@ -1,0 +1,288 @@
+"""The translation workflow: ``translator translate`` (drafts from the glossary),
+``translator status`` (what is missing, draft, stale...) and ``translator review``
+(sign-off)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from pathlib import Path
+from typing import TextIO
+
+from .. import api, cards
+from ..textio import atomic_write
+from . import output
+from .common import EXIT_FINDINGS, EXIT_OK, UsageError, add_format, command_help
+from .output import plural
+
+
+def cmd_translate(args: argparse.Namespace, out: TextIO) -> int:
+    """``translate``: a draft for every English card without a translation in LANG."""
+    from ..workflow import draft  # noqa: PLC0415
+
+    lang = api.target_language(args.lang)
+    paths = list(args.paths) or ["cards"]
+    library = api.load_library(paths)
+    setup = api.lint_setup([lang], paths)
+    drafts = draft.plan_drafts(library, setup.resources, lang)
+    written = []
+    for made in drafts:
+        if not args.dry_run:
+            if Path(made.path).exists():
+                print(f"translator: {made.path} appeared meanwhile: left alone", file=sys.stderr)
+                continue
+            atomic_write(made.path, made.content)
+        written.append(made)
+    if args.format == "json":
+        output.dump_json(
+            {
+                "version": 1,
+                "lang": lang,
+                "dry_run": args.dry_run,
+                "drafts": [d.to_dict() for d in written],
+            },
+            out,
+        )
+        return EXIT_OK
+    for made in written:
+        if args.dry_run:
+            out.write(f"--- would create {made.path}\n{made.content}\n")
+            continue
+        english = ", ".join(made.english) or "nothing"
+        out.write(
+            f"created {made.path}: {plural(len(made.filled), 'glossary fill')}; "
+            f"in English: {english}\n"
+        )
+    verb = "would create" if args.dry_run else "created"
+    translated = sum(
+        1
+        for card in library.cards.values()
+        if card.source is not None and lang in card.translations
+    )
+    out.write(
+        f"{plural(len(written), 'draft')} {verb} in {lang}; "
+        f"{translated} cards already had a translation (never overwritten)\n"
+    )
+    if written and not args.dry_run:
+        out.write(
+            f"next: translate what is left in English ('translator lint --lang {lang} "
+            f"--select TR401' lists it), then 'translator review CARD --lang {lang}'\n"
+        )
+    return EXIT_OK
+
+
+def cmd_status(args: argparse.Namespace, out: TextIO) -> int:
+    """``status``: per deck and language, the cards in each state, and those to work on."""
+    from ..workflow import states  # noqa: PLC0415
+
+    paths = list(args.paths) or ["cards"]
+    library = api.load_library(paths)
+    if args.diff:
+        return _status_diff(library, args, out)
+    languages = api.target_languages(library, args.lang)
+    found = states.library_states(library, languages)
+    table = states.summary(found)
+    if args.format == "json":
+        totals: dict[str, dict[str, int]] = {}
+        for per_lang in table.values():
+            for lang, counts in per_lang.items():
+                total = totals.setdefault(lang, dict.fromkeys(states.STATES, 0))
+                for state, count in counts.items():
+                    total[state] += count
+        output.dump_json(
+            {
+                "version": 1,
+                "cards": [s.to_dict() for s in found],
+                "summary": {
+                    "cards": len({(s.deck, s.card) for s in found}),
+                    "languages": totals,
+                    "decks": table,
+                },
+            },
+            out,
+        )
+        return EXIT_OK
+    color = output.use_color(out)
+    for deck, per_lang in sorted(table.items()):
+        count = len({s.card for s in found if s.deck == deck})
+        out.write(f"{deck} ({plural(count, 'card')})\n")
+        out.write("  lang  " + "".join(f"{state:>12}" for state in states.STATES) + "\n")
+        for lang, counts in sorted(per_lang.items()):
+            out.write(
+                f"  {lang:<4}  " + "".join(f"{counts[state]:>12}" for state in states.STATES) + "\n"
+            )
+        todo = [s for s in found if s.deck == deck and s.state in ("missing", "draft", "stale")]
+        if todo:
+            out.write("\n")
+        for state in todo:
+            what = state.state
+            if state.state == "stale":
+                what += (
+                    f": the English {', '.join(state.changed)} changed"
+                    if state.changed
+                    else ": the English changed (old fingerprint format)"
+                )
+            what = output.paint(what, output.STATE_COLORS[state.state], color)
+            out.write(f"  {state.card} ({state.lang}) {what}\n")
+        out.write("\n")
+    stale = sum(1 for s in found if s.state == "stale")
+    if stale:
+        out.write(
+            f"{plural(stale, 'stale translation')}: 'translator status --diff CARD "
+            "--lang LANG' shows what changed in English\n"
+        )
+    return EXIT_OK
+
+
+def _status_diff(library: cards.Library, args: argparse.Namespace, out: TextIO) -> int:
+    """``status --diff CARD``: what changed in the English since the translation."""
+    from ..workflow import states  # noqa: PLC0415
+
+    if not args.lang or len(args.lang) != 1:
+        raise UsageError("--diff needs one --lang: translator status --diff CARD --lang fr")
+    lang = api.target_language(args.lang[0])
+    card = api.find_card(library, args.diff)
+    state = states.card_state(card, lang)
+    changes = states.source_changes(card, lang)
+    if args.format == "json":
+        output.dump_json(
+            {
+                "version": 1,
+                "card": card.slug,
+                "lang": lang,
+                "state": state.state,
+                "changed": state.changed,
+                "changes": [c.to_dict() for c in changes],
+            },
+            out,
+        )
+        return EXIT_OK
+    if state.state != "stale":
+        why = {
+            "missing": f"there is no {lang} translation",
+            "translated": "the English has not changed since it was translated"
+            if state.fingerprint
+            else "it has no source fingerprint (nothing to compare)",
+        }.get(state.state, "the English has not changed since")
+        out.write(f"{card.slug} ({lang}) is {state.state}: {why}\n")
+        return EXIT_OK
+    if not state.changed:
+        out.write(
+            f"{card.slug} ({lang}) is stale, but its fingerprint is of the old format: "
+            "which fields changed cannot be told\n"
+        )
+        return EXIT_OK
+    color = output.use_color(out)
+    for change in changes:
+        where = f" (since {change.revision})" if change.revision else ""
+        out.write(f"{card.slug} ({lang}): the English {change.unit} changed{where}\n")
+        if change.old is None:
+            out.write("  the text before is not known (not in git history); now:\n")
+        out.write(textwrap.indent(output.word_diff_text(change.words(), color), "  ") + "\n")
+    out.write(
+        f"when the translation says what the English says now: translator review "
+        f"{card.slug} --lang {lang}\n"
+    )
+    return EXIT_OK
+
+
+def cmd_review(args: argparse.Namespace, out: TextIO) -> int:
+    """``review``: translations marked reviewed (unless lint finds errors in them)."""
+    done = api.sign_off(
+        args.cards,
+        lang=args.lang,
+        by=args.by,
+        force=args.force,
+        dry_run=args.dry_run,
+        library=args.library,
+    )
+    if done.report.findings and args.format == "text":
+        output.write_text(done.report, sys.stderr)
+    for held in done.held:  # one card's errors do not hold the others back
+        print(
+            f"translator: {held.card} not reviewed: {plural(held.errors, 'error')} "
+            "to fix first (--force reviews anyway)",
+            file=sys.stderr,
+        )
+    result = EXIT_FINDINGS if done.held else EXIT_OK
+    if args.format == "json":
+        output.dump_json(
+            {
+                "version": 1,
+                "reviewed": [item.to_dict() for item in done.reviewed],
+                "dry_run": args.dry_run,
+                "not_reviewed": [held.to_dict() for held in done.held],
+                "findings": [f.as_dict() for f in done.report.findings],
+            },
+            out,
+        )
+        return result
+    for item in done.reviewed:
+        was = (
+            f" (was {item.was}"
+            + (f": the English {', '.join(item.changed)} changed" if item.changed else "")
+            + ")"
+        )
+        verb = "would mark" if args.dry_run else "marked"
+        out.write(f"{verb} {item.path} reviewed{was}\n")
+    return result
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """``translator translate``, ``status`` and ``review``."""
+    p = commands.add_parser(
+        "translate",
+        help="draft translations from the glossary",
+        **command_help(
+            "Create a draft translation for every English card that has none in LANG: the "
+            "glossary fills the subtype, the footer, ability names and reminders, and game "
+            "terms in bold; the rest stays in English, marked (wip: true, status Draft) so that "
+            "'translator lint' reports it as untranslated (TR401).  A translation that exists "
+            "is never touched.",
+            "translator translate cards/sample --lang eo --dry-run",
+        ),
+    )
+    p.add_argument("paths", nargs="*", metavar="PATH", help="library or deck (default: cards)")
+    p.add_argument("--lang", required=True)
+    p.add_argument("--dry-run", action="store_true", help="print the drafts, write nothing")
+    add_format(p)
+    p.set_defaults(run=cmd_translate)
+
+    p = commands.add_parser(
+        "status",
+        help="missing, draft, translated, reviewed, stale",
+        **command_help(
+            "Count, per deck and language, the cards whose translation is missing, a draft, "
+            "translated, reviewed, or stale (the English changed since it was made or "
+            "reviewed), and list those that need work.  --diff shows, word by word, what "
+            "changed in the English card since (the old text comes from git).",
+            "translator status cards/ --lang fr\n  translator status --diff courier --lang fr",
+        ),
+    )
+    p.add_argument("paths", nargs="*", metavar="PATH", help="library or deck (default: cards)")
+    p.add_argument("--lang", action="append", help="a language (repeatable; default: all)")
+    p.add_argument("--diff", metavar="CARD", help="what changed in this card's English")
+    add_format(p)
+    p.set_defaults(run=cmd_status)
+
+    p = commands.add_parser(
+        "review",
+        help="mark translations reviewed",
+        **command_help(
+            "Mark translations reviewed against the current English card: the date goes in "
+            "'reviewed', the source fingerprint is refreshed (the card is no longer stale) and "
+            "'wip' is removed.  The cards are linted first; errors stop the review (--force).",
+            "translator review courier harbor-lord --lang fr --by Ana",
+        ),
+    )
+    p.add_argument("cards", nargs="+", metavar="CARD", help="slug, deck/slug, guid or path")
+    p.add_argument("--lang", required=True)
+    p.add_argument(
+        "--library", action="append", metavar="PATH", help="the card library (default: cards)"
+    )
+    p.add_argument("--by", metavar="NAME", help="who reviewed (recorded as 'reviewer')")
+    p.add_argument("--force", action="store_true", help="review despite lint errors")
+    p.add_argument("--dry-run", action="store_true", help="say what would be marked")
+    add_format(p)
+    p.set_defaults(run=cmd_review)

@@ -1,0 +1,43 @@
+"""The project's exceptions: one hierarchy, so that callers can tell a user's mistake
+from a bug.
+
+- :class:`TranslatorError` is the base of every exception translator raises on
+  purpose.
+- :class:`UserError` is bad input the user must fix (an argument, a card file, a theme,
+  a glossary): the command line prints its message, one line naming the file and what
+  to do, and exits with status 2.  Any other exception is a bug and surfaces as a
+  traceback.
+- :class:`UsageError` is a wrong argument or option (the command line prefixes it with
+  ``error:``, as argparse does).
+
+Library modules subclass :class:`UserError` for their own problems (``InputError``,
+``ThemeError``, ``ArtworkError``...); classes that callers catch as ``ValueError`` keep
+``ValueError`` as a second base.  Nothing is imported here, so that every module can
+use these classes without an import cycle.
+"""
+
+from __future__ import annotations
+
+__all__ = ["InvalidOption", "InvalidValue", "TranslatorError", "UsageError", "UserError"]
+
+
+class TranslatorError(Exception):
+    """The base of translator's own exceptions."""
+
+
+class UserError(TranslatorError):
+    """Bad input the user must fix: reported as one line, exit status 2."""
+
+
+class UsageError(UserError):
+    """Wrong arguments or options: reported on stderr after ``error:``, exit status 2."""
+
+
+class InvalidValue(UserError, ValueError):
+    """A value that cannot be used (a setting, an environment variable): a user error,
+    and a ``ValueError`` for the library's callers that catch one."""
+
+
+class InvalidOption(UsageError, ValueError):
+    """An option's value that cannot be used (``--size huge``): a usage error, and a
+    ``ValueError`` for the library's callers that catch one."""
