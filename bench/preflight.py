@@ -14,7 +14,6 @@ deck.  The structure alone (``ink=False``) is timed too: the rest is Ghostscript
 from __future__ import annotations
 
 import argparse
-import io
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 import pikepdf  # noqa: E402
 from _timing import repeat, summary  # noqa: E402
 
+from translator import api  # noqa: E402
 from translator.typeset import preflight as pf  # noqa: E402
 from translator.typeset.sizes import PRESETS  # noqa: E402
 
@@ -90,7 +90,8 @@ def main() -> None:
         times = repeat(check, args.runs)
         structure = repeat(lambda: pf.preflight(deck, size=size, ink=False), args.runs)
         start = time.perf_counter()
-        code = pf.run(cards, size=size, out=io.StringIO())
+        reports = api.preflight(cards, size=size)
+        code = 1 if any(not r.ok for r in reports) else 0
         separate = time.perf_counter() - start
     print(
         f"preflight: {pages} pages ({len(cards)} cards x {args.copies}), "
@@ -99,7 +100,7 @@ def main() -> None:
     print(f"  deck, ink included: {summary(times, '.2f', 's')} (target <= 10)")
     print(f"  per page: {summary([t / pages * 1000 for t in times], '.1f', 'ms')}")
     print(f"  structure only (ink=False): {summary(structure, '.2f', 's')}")
-    print(f"  the {len(cards)} card PDFs as separate files (run): {separate:.2f} s, exit {code}")
+    print(f"  the {len(cards)} card PDFs as separate files (api): {separate:.2f} s, exit {code}")
     for problem in problems[:5]:
         print(f"  {problem}")
 

@@ -16,8 +16,8 @@ import pytest
 import weasyprint
 from PIL import Image
 
+from translator.cli.build import run_preflight
 from translator.typeset import pdfx
-from translator.typeset import preflight as pf
 from translator.typeset.sizes import MM_PT, PRESETS
 from translator.typeset.symbols import templates_root
 
@@ -254,7 +254,7 @@ def test_preflight_reports_it_as_a_warning_in_json(tmp_path: Path) -> None:
     file passes (exit 0)."""
     path = pdf_of(tmp_path, ground(DARK_BROWN) + text(PALE_GOLD, 6))
     out = StringIO()
-    assert pf.run([path], size=ARCMAGE, fmt="json", out=out) == 0
+    assert run_preflight([path], size=ARCMAGE, fmt="json", out=out) == 0
     document = json.loads(out.getvalue())
     [checked] = document["files"]
     assert checked["ok"] is True

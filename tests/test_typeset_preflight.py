@@ -13,8 +13,7 @@ from pathlib import Path
 import pikepdf
 import pytest
 
-from translator import cards
-from translator.typeset import build as typeset
+from translator.cli.build import run_preflight
 from translator.typeset import preflight as pf
 from translator.typeset.sizes import PRESETS, CardSize
 
@@ -31,13 +30,10 @@ needs_gs = pytest.mark.skipif(not pf.ink_available(), reason="apt-get install gh
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sample deck in French, built once: 24 card PDFs."""
-    out = tmp_path_factory.mktemp("cards")
-    library, problems = cards.load_library(["cards/sample"])
-    assert not problems
-    options = typeset.BuildOptions(ARCMAGE, jobs=2, cache_dir=out / ".cache")
-    results = typeset.build_cards(library, "fr", out, options)
+def built(french_sample: tuple[Path, list]) -> Path:
+    """The sample deck in French, built once for the run (tests/conftest.py): 24 card
+    PDFs."""
+    out, results = french_sample
     assert len(results) == 24 and all(r.path for r in results)
     return out
 
@@ -100,7 +96,7 @@ def found(path: Path, **options: object) -> list[tuple[int, str, str, str]]:
 def test_sample_cards_pass_clean(built: Path) -> None:
     paths = sorted(built.glob("*.pdf"))
     out = StringIO()
-    assert pf.run(paths, size=ARCMAGE, out=out) == 0, out.getvalue()
+    assert run_preflight(paths, size=ARCMAGE, out=out) == 0, out.getvalue()
     assert out.getvalue() == "preflight: 24 files, all print-ready, 0 problems\n"
     assert pf.preflight(built / CARD, size=ARCMAGE) == []
     assert pf.preflight(built / CARD, size=None) == []  # nested boxes are enough
@@ -333,7 +329,7 @@ def test_patterns_soft_masks_spots_and_type3(built: Path, tmp_path: Path) -> Non
         pdf.pages[0].contents_add(pdf.make_stream(b"/Spot cs 1 scn 0 0 1 1 re f"))
         pdf.save(tmp_path / CARD)
     out = StringIO()
-    assert pf.run([tmp_path / CARD], size=ARCMAGE, out=out) == 0  # warnings pass
+    assert run_preflight([tmp_path / CARD], size=ARCMAGE, out=out) == 0  # warnings pass
     assert out.getvalue().endswith(
         "the ink) in page content (warning)\npreflight: 1 file, all print-ready, 1 problem\n"
     )
@@ -515,7 +511,7 @@ def test_without_ghostscript_ink_is_a_warning(built: Path, monkeypatch: pytest.M
     [problem] = pf.preflight(built / CARD, size=ARCMAGE)
     assert (problem.page, problem.code, problem.severity) == (0, "ink", "warning")
     assert "apt-get install ghostscript" in problem.message
-    assert pf.run([built / CARD], size=ARCMAGE, out=StringIO()) == 0  # warnings pass
+    assert run_preflight([built / CARD], size=ARCMAGE, out=StringIO()) == 0  # warnings pass
 
 
 # -- files and the report ---------------------------------------------------------------
@@ -551,7 +547,7 @@ def test_run_reports_and_exit_codes(built: Path, tmp_path: Path) -> None:
     garbage = tmp_path / "garbage.pdf"
     garbage.write_bytes(b"garbage")
     out = StringIO()
-    assert pf.run([built / CARD, bad, garbage], size=ARCMAGE, out=out) == 1
+    assert run_preflight([built / CARD, bad, garbage], size=ARCMAGE, out=out) == 1
     assert out.getvalue().splitlines() == [
         f"{bad}:1 ({LABEL}): colour: rg (DeviceRGB fill) in page content",
         f"{garbage}: unreadable: not a readable PDF: "
@@ -559,7 +555,7 @@ def test_run_reports_and_exit_codes(built: Path, tmp_path: Path) -> None:
         "preflight: 3 files, 2 not print-ready, 2 problems",
     ]
     out = StringIO()
-    assert pf.run([built / CARD, bad], size=ARCMAGE, fmt="json", out=out) == 1
+    assert run_preflight([built / CARD, bad], size=ARCMAGE, fmt="json", out=out) == 1
     document = json.loads(out.getvalue())
     assert document["version"] == 1
     assert document["summary"] == {"files": 2, "failed": 1, "problems": 1}
@@ -576,9 +572,9 @@ def test_run_reports_and_exit_codes(built: Path, tmp_path: Path) -> None:
             "message": "rg (DeviceRGB fill) in page content",
         }
     ]
-    assert pf.run([built / CARD], size=ARCMAGE, fmt="json", out=StringIO()) == 0
+    assert run_preflight([built / CARD], size=ARCMAGE, fmt="json", out=StringIO()) == 0
     with pytest.raises(ValueError, match="unknown format"):
-        pf.run([built / CARD], size=ARCMAGE, fmt="xml")
+        run_preflight([built / CARD], size=ARCMAGE, fmt="xml")
 
 
 def test_card_is_the_title_or_the_stem_without_a_label(built: Path, tmp_path: Path) -> None:

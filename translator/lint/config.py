@@ -14,6 +14,11 @@ table is ``[lint]``.  Command-line options override the file::
     apostrophe = "’"              # or "'"
     esperanto-quotes = "tight"    # «vorto» (the wiki's), "spaced" or "either"
     spelling = true               # Hunspell dictionaries, when installed
+
+Every command reads it through :func:`translator.api.load_config` (finding the file,
+or the one ``--config`` names), and :func:`translator.api.lint_options` applies the
+command line's overrides: one reader, so that ``lint`` and the commands that lint on
+the way (``review``, ``translate``, ``import``) agree.
 """
 
 from __future__ import annotations

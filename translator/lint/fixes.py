@@ -30,11 +30,15 @@ MAX_PASSES = 10
 
 @dataclass
 class FixResult:
-    """What fixing did: the new content of each changed file, and how many fixes."""
+    """What fixing did: the new content of each changed file, how many fixes, and
+    what the linter still reports on the library as fixed."""
 
     contents: dict[str, str] = field(default_factory=dict)
     originals: dict[str, str] = field(default_factory=dict)
     applied: int = 0
+    #: The findings of the last lint (of the fixed library): what remains, without
+    #: linting it once more after the files are written.
+    findings: list[Finding] = field(default_factory=list)
 
     def diff(self) -> str:
         """A unified diff of every changed file."""
@@ -121,7 +125,8 @@ def fix_library(
     """Apply the fixes of ``findings``, lint again, and repeat while fixes remain.
 
     ``lint_again`` lints a library and returns what it reports; ``read`` gives a file's
-    current content.  Nothing is written: the result holds the new contents.
+    current content.  Nothing is written: the result holds the new contents, and the
+    findings of the library as fixed (``findings`` itself when nothing was fixed).
     """
     result = FixResult()
     by_path = {
@@ -159,4 +164,5 @@ def fix_library(
             break
         result.applied += applied_now
         findings = lint_again(library)
+    result.findings = findings
     return result

@@ -1,12 +1,13 @@
 """A production build: card PDFs in several languages, then deck files, print-and-play
 sheets and previews made from them, and the preflight of every file written.
 
-The command line (``translator build``) is a client of :func:`produce`: it shows the
-progress and prints the summary.  Like the card PDFs (:mod:`.build`), every derived
-file is remembered in the build record with the digest of what it was made from, and
-made again only when that changes; the preflight of a file is remembered with the
-file's own digest.  So a rebuild after changing one card renders that card, then
-reassembles and rechecks only the files that contain it.
+:func:`translator.api.build` (and through it ``translator build``) is a client of
+:func:`produce`: the command line shows the progress and prints the summary.  Like
+the card PDFs (:mod:`.build`), every derived file is remembered in the build record
+with the digest of what it was made from, and made again only when that changes; the
+preflight of a file is remembered with the file's own digest.  So a rebuild after
+changing one card renders that card, then reassembles and rechecks only the files that
+contain it.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from .theme import load_theme
 
 if TYPE_CHECKING:
     from PIL import Image
+
+__all__ = ["Missing", "Report", "Request", "languages", "produce", "total_cards"]
 
 #: Previews proofed in one Ghostscript run.
 PROOFS_PER_RUN = 24
@@ -83,6 +86,8 @@ class Report:
     files it could not make, what the preflight found."""
 
     cards: list[CardResult] = field(default_factory=list)
+    #: The languages built, in the order asked.
+    languages: list[str] = field(default_factory=list)
     #: Print files (card PDFs, decks, sheets), in the order made.
     files: list[str] = field(default_factory=list)
     #: Preview images.
@@ -102,6 +107,17 @@ class Report:
     @property
     def errors(self) -> list[preflight.Problem]:
         return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def failed(self) -> list[CardResult]:
+        """The cards that could not be printed (each says why in its errors)."""
+        return [r for r in self.cards if r.failed]
+
+    @property
+    def ok(self) -> bool:
+        """Every card printed, every deck and sheet file written, every file passes
+        the preflight: what ``translator build`` exits 0 for."""
+        return not (self.failed or self.errors or self.missing)
 
 
 def total_cards(library: Library, request: Request) -> int:
@@ -189,7 +205,7 @@ def produce(
     ``stage`` is told what the build is doing ("cards (fr)", "preflight", ...)."""
     say = stage or (lambda text: None)
     start = time.perf_counter()
-    report = Report()
+    report = Report(languages=list(request.languages))
     out = request.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     options = request.options

@@ -1,0 +1,1252 @@
+"""translator from Python: what the command line does, as functions with typed results.
+
+    from translator import api
+
+    result = api.lint(["cards/sample"], languages=["fr"])
+    for finding in result.findings:
+        print(finding.path, finding.line, finding.code, finding.message)
+    print(result.summary.errors, "errors")
+
+Every command that reads a library, lints, fixes, builds, checks, writes review
+sheets, signs cards off or looks words up in the glossaries is one call here, and the
+command line (:mod:`translator.cli`) is a client of these calls: it parses the
+arguments, calls them and prints what they return, as WeasyPrint's command line is
+a client of its Python API.  So a script, a notebook or an editor plug-in gets
+exactly what ``translator ...`` computes, without running it and parsing its output.
+
+The rules of the module:
+
+- nothing prints and nothing exits: every call returns a dataclass, and the command
+  line decides what to show (text, JSON, colours, a progress bar);
+- a mistake the user can fix (a configuration file, an unknown rule code, a card
+  that does not exist, a library whose files have problems) raises a
+  :class:`translator.errors.UserError` whose message names the file, the line and
+  what to do; any other exception is a bug;
+- importing it is cheap: the linter, the glossaries and the typesetter (WeasyPrint)
+  are imported by the calls that use them, so ``import translator.api`` costs no
+  more than the exceptions (start-up time matters to a command line).
+
+The entry points are not re-exported from the ``translator`` package itself:
+``translator.lint`` is the linter's package, so a ``translator.lint`` function would
+be replaced by the package as soon as anything imported it.  Write
+``from translator import api``.
+
+Results that are the library's own types (a build's report, a file's preflight
+report, a review sheet, the configuration) are named here too (:data:`BuildReport`,
+:data:`FileReport`, :data:`Sheet`, :data:`Config`) and imported when first asked for.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .errors import UsageError, UserError
+
+if TYPE_CHECKING:
+    from .cards import Card, Library, Problem
+    from .diagnostics import Rule, Severity
+    from .glossary import Ability, Entry, Glossary
+    from .lint import Finding, Options, Report
+    from .lint.config import Config
+    from .lint.context import Locator, Resources
+    from .review.sheet import Sheet
+    from .typeset.batch import Report as BuildReport
+    from .typeset.batch import Request
+    from .typeset.build import BuildOptions
+    from .typeset.preflight import FileReport
+    from .typeset.sizes import CardSize
+
+__all__ = [
+    "BuildPlan",
+    "BuildReport",
+    "Config",
+    "FileReport",
+    "FixResult",
+    "GlossaryAbility",
+    "GlossaryEntry",
+    "GlossarySearch",
+    "GlossaryTerm",
+    "Held",
+    "LibraryProblems",
+    "LintResult",
+    "LintSetup",
+    "LintSummary",
+    "ReviewPlan",
+    "ReviewSheets",
+    "Reviewed",
+    "Sheet",
+    "SignOff",
+    "build",
+    "find_card",
+    "fix",
+    "glossary_search",
+    "lint",
+    "lint_options",
+    "lint_setup",
+    "load_config",
+    "load_glossaries",
+    "load_library",
+    "plan_build",
+    "plan_review_sheets",
+    "preflight",
+    "review_sheets",
+    "sign_off",
+    "target_language",
+    "target_languages",
+]
+
+#: Where the library is when no path is given, as on the command line.
+DEFAULT_LIBRARY = "cards"
+
+#: A path or several: ``"cards/sample"`` is one path, not eleven.
+Paths = str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
+#: Told how many card PDFs are done since the last call (a progress bar's step).
+Advance = Callable[[int], None]
+#: Told what a build is doing ("cards (fr)", "preflight", ...).
+Stage = Callable[[str], None]
+
+
+def _paths(paths: Paths | None) -> list[str]:
+    """``paths`` as a list of strings, the library when empty: a lone string is one
+    path (iterating it would give its letters)."""
+    if paths is None:
+        return [DEFAULT_LIBRARY]
+    if isinstance(paths, (str, os.PathLike)):
+        return [os.fspath(paths)]
+    return [os.fspath(p) for p in paths] or [DEFAULT_LIBRARY]
+
+
+class LibraryProblems(UserError):
+    """The library (or a glossary) has problems that stop the command: each one names
+    its file and line in :attr:`problems`.
+
+    The message only counts them: print ``problems`` to show what to fix."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = list(problems)
+        count = len(self.problems)
+        super().__init__(f"{count} problem{'' if count == 1 else 's'}; fix them and run again")
+
+
+# --------------------------------------------------------------------------------------
+# the configuration
+
+
+def load_config(start: str | os.PathLike[str] | None = None, *, file: str | None = None) -> Config:
+    """The configuration that applies in ``start`` (default: the current directory):
+    the nearest ``translator.toml``, or ``pyproject.toml`` with a
+    ``[tool.translator]`` table, up from there; an empty one when there is none.
+    ``file`` names the file instead (``translator lint --config FILE``).
+
+    The one reader of the configuration: ``translator lint`` and every command that
+    lints on the way (review, translate, import) read it through here, so that
+    they all agree.  A problem in the file raises an error naming its line.
+
+    >>> config = load_config("cards/sample")
+    >>> config.select, config.fail_on
+    ([], None)
+    """
+    from .lint import config as lint_config  # noqa: PLC0415 - the linter loads slowly
+
+    if file is not None:
+        if not Path(file).is_file():
+            raise UsageError(f"no configuration file {file}")
+        return lint_config.load_config(Path(file))
+    path = lint_config.find_config(None if start is None else Path(start))
+    return lint_config.load_config(path) if path else lint_config.Config()
+
+
+def lint_options(
+    config: Config,
+    *,
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    languages: Sequence[str] = (),
+    glossary: Sequence[str] = (),
+    fail_on: str | None = None,
+) -> tuple[Options, Severity]:
+    """The lint options and the severity that fails a run: ``config``'s settings,
+    with ``select`` (instead of the configured selection), ``ignore`` (added to it),
+    ``fail_on`` (instead of the configured one) and ``glossary`` (library paths with
+    glossary files, after the configured ones).
+
+    A rule code or prefix that matches no rule is refused (a typo would silently
+    check nothing), naming the configuration file when the code comes from it.
+
+    >>> options, fail_on = lint_options(load_config(), select=["TR1"], languages=["fr"])
+    >>> options.select, fail_on.value
+    (['TR1'], 'warning')
+    """
+    from .diagnostics import REGISTRY, Severity  # noqa: PLC0415
+    from .lint import Options  # noqa: PLC0415
+
+    chosen = [c.upper() for c in select] or [c.upper() for c in config.select]
+    skipped = [c.upper() for c in config.ignore] + [c.upper() for c in ignore]
+    unknown = REGISTRY.unknown_prefixes(chosen + skipped)
+    if unknown:
+        where = f" (in {config.path})" if config.path and not select else ""
+        raise UsageError(
+            f"no rule matches {', '.join(unknown)}{where} (see 'translator lint --list-rules')"
+        )
+    options = Options(
+        select=chosen,
+        ignore=skipped,
+        languages=list(languages),
+        allow_english=config.allow_english,
+        glossary_paths=[*config.glossary, *glossary],
+        settings=dict(config.settings),
+    )
+    return options, Severity(fail_on or config.fail_on or "warning")
+
+
+# --------------------------------------------------------------------------------------
+# the library and its languages
+
+
+def load_library(paths: Paths | None = None) -> Library:
+    """The card library under ``paths`` (default: ``cards``).
+
+    Its problems (a card file that does not parse, a deck without its English card)
+    raise :class:`LibraryProblems`: what works on a library refuses to work on part of
+    it.  (:func:`translator.cards.load_library` returns them instead.)
+
+    >>> library = load_library("cards/sample")
+    >>> library.find("veil-stalker")[0].name("fr")
+    'Rôdeur du voile'
+    """
+    from .cards import load_library as read_library  # noqa: PLC0415
+
+    library, problems = read_library(_paths(paths))
+    if problems:
+        raise LibraryProblems(problems)
+    return library
+
+
+def target_language(lang: str) -> str:
+    """``lang`` if cards are translated into it; English (the source) or an unknown
+    code raises an error listing the languages.
+
+    >>> target_language("fr")
+    'fr'
+    """
+    from .cards.model import SOURCE_LANGUAGE  # noqa: PLC0415
+    from .glossary.model import LANGUAGES  # noqa: PLC0415
+
+    if lang == SOURCE_LANGUAGE or lang not in LANGUAGES:
+        targets = ", ".join(x for x in LANGUAGES if x != SOURCE_LANGUAGE)
+        raise UsageError(f"--lang {lang}: translations are into {targets}")
+    return lang
+
+
+def target_languages(library: Library, languages: Sequence[str] | None = ()) -> list[str]:
+    """The translation languages asked for (each checked), else those the library
+    has, else every language cards are translated into.
+
+    >>> target_languages(load_library("cards/sample"))
+    ['eo', 'fr']
+    """
+    from .cards.model import SOURCE_LANGUAGE  # noqa: PLC0415
+    from .glossary.model import LANGUAGES  # noqa: PLC0415
+
+    if languages:
+        return [target_language(lang) for lang in dict.fromkeys(languages)]
+    found = sorted({lang for card in library.cards.values() for lang in card.translations})
+    return found or [x for x in LANGUAGES if x != SOURCE_LANGUAGE]
+
+
+def find_card(library: Library, reference: str) -> Card:
+    """The one card ``reference`` names: a slug, ``deck/slug``, a guid or a card file
+    path; none, or several (the same slug in two decks), is an error saying what to
+    write.
+
+    >>> find_card(load_library("cards/sample"), "sample/veil-stalker").slug
+    'veil-stalker'
+    """
+    matches = [c for c in library.find(reference) if c.source is not None]
+    if not matches:
+        raise UsageError(f"no card '{reference}' (a slug, deck/slug, guid or card file path)")
+    if len(matches) > 1:
+        raise UsageError(f"'{reference}' names {len(matches)} cards: write deck/slug")
+    return matches[0]
+
+
+# --------------------------------------------------------------------------------------
+# lint
+
+
+@dataclass(frozen=True)
+class LintSummary:
+    """The counts of a lint run, in the order of the JSON report's ``summary``."""
+
+    cards: int
+    errors: int
+    warnings: int
+    infos: int
+    translations: int
+    files: int
+    #: Findings with a safe fix (``fix`` applies them).
+    fixable: int
+
+    @classmethod
+    def of(cls, report: Report) -> LintSummary:
+        """The counts of ``report``."""
+        from .diagnostics import Severity  # noqa: PLC0415
+
+        return cls(
+            cards=report.cards,
+            errors=report.count(Severity.ERROR),
+            warnings=report.count(Severity.WARNING),
+            infos=report.count(Severity.INFO),
+            translations=report.translations,
+            files=report.files,
+            fixable=sum(1 for f in report.findings if f.edit is not None),
+        )
+
+    @property
+    def findings(self) -> int:
+        return self.errors + self.warnings + self.infos
+
+    def to_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+@dataclass
+class LintResult:
+    """What the linter found: the findings with their counts, the rules that ran, and
+    whether the run fails (a finding at ``fail_on`` or above).
+
+    ``problems`` are files that could not be read as cards or glossaries (the command
+    line exits 2 for them, after the report); ``unchecked`` says which languages had
+    no spelling dictionary.
+    """
+
+    report: Report
+    rules: list[Rule]
+    fail_on: Severity
+    problems: list[Problem] = field(default_factory=list)
+    unchecked: list[str] = field(default_factory=list)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.report.findings
+
+    @property
+    def files(self) -> int:
+        """How many card files were linted."""
+        return self.report.files
+
+    @property
+    def summary(self) -> LintSummary:
+        return LintSummary.of(self.report)
+
+    @property
+    def failed(self) -> bool:
+        """A finding at ``fail_on`` or above (the command line's exit status 1)."""
+        return self.report.failed(self.fail_on)
+
+
+@dataclass
+class _Linting:
+    """A library read and the linter set up for it: what :func:`lint` and :func:`fix`
+    both start from (``fix`` lints again after each pass)."""
+
+    library: Library
+    resources: Resources
+    options: Options
+    fail_on: Severity
+    locator: Locator
+    problems: list[Problem]
+    json: bool
+
+    def lint(self, library: Library | None = None) -> Report:
+        from .lint import lint  # noqa: PLC0415
+
+        return lint(library or self.library, self.resources, self.options, self.locator)
+
+    def result(self, report: Report) -> LintResult:
+        from .lint import selected_rules  # noqa: PLC0415
+        from .lint.spelling import missing_dictionaries  # noqa: PLC0415
+
+        return LintResult(
+            report,
+            selected_rules(self.options),
+            self.fail_on,
+            list(self.problems),
+            missing_dictionaries(),
+        )
+
+
+def _linting(
+    paths: Paths | None,
+    *,
+    languages: Sequence[str],
+    select: Sequence[str],
+    ignore: Sequence[str],
+    fail_on: str | None,
+    sources: Sequence[str],
+    glossary: Sequence[str],
+    config: Config | None,
+    fixing: bool = False,
+) -> _Linting:
+    from .lint import load_resources  # noqa: PLC0415
+    from .lint.sources import is_json, load_inputs  # noqa: PLC0415
+
+    options, fails = lint_options(
+        load_config() if config is None else config,
+        select=select,
+        ignore=ignore,
+        languages=languages,
+        glossary=glossary,
+        fail_on=fail_on,
+    )
+    chosen = _paths(paths)
+    json_input = any(is_json(p) for p in chosen)
+    if sources and not json_input:
+        raise UsageError(
+            "--source is for Aminduna JSON files: "
+            "translator lint deck.fr.json --source deck.en.json"
+        )
+    inputs = load_inputs(chosen, [os.fspath(s) for s in sources])
+    if fixing and json_input:
+        raise UsageError(
+            "--fix and --diff change card files, not Aminduna JSON: import "
+            "it first (translator import arcmage)"
+        )
+    if not options.glossary_paths and not json_input:
+        options.glossary_paths = chosen
+    linted = options.languages or sorted(
+        {lang for card in inputs.library.cards.values() for lang in card.translations}
+    )
+    problems = list(inputs.problems)
+    resources = load_resources(linted, options, problems)
+    options.files = inputs.files
+    return _Linting(inputs.library, resources, options, fails, inputs.locator, problems, json_input)
+
+
+def lint(
+    paths: Paths | None = None,
+    *,
+    languages: Sequence[str] = (),
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    fail_on: str | None = None,
+    sources: Sequence[str] = (),
+    glossary: Sequence[str] = (),
+    config: Config | None = None,
+) -> LintResult:
+    """Lint the card files under ``paths`` (a library, decks, card files, or
+    Aminduna JSON files with their English in ``sources``): ``translator lint``.
+
+    ``languages``: only these translations (default: every one); ``select`` and
+    ``ignore``: rule codes or prefixes; ``fail_on``: the lowest severity that fails
+    the run; ``glossary``: libraries whose glossary files add to the shipped ones
+    (default: ``paths``); ``config``: the settings (default: :func:`load_config`
+    of the current directory; ``Config()`` for none).
+
+    >>> result = lint("cards/sample", languages=["fr"], select=["TR", "GL"])
+    >>> result.summary.findings, result.summary.cards, result.failed
+    (0, 24, False)
+    """
+    run = _linting(
+        paths,
+        languages=languages,
+        select=select,
+        ignore=ignore,
+        fail_on=fail_on,
+        sources=sources,
+        glossary=glossary,
+        config=config,
+    )
+    return run.result(run.lint())
+
+
+@dataclass
+class FixResult:
+    """What fixing did: how many fixes, in which files (with their new contents and
+    the diff), whether they were written, and what the linter still reports."""
+
+    fixed: int
+    #: The files changed (written when ``written``), sorted.
+    changed: list[str]
+    #: The new content of each changed file.
+    contents: dict[str, str]
+    #: A unified diff of every change (``translator lint --diff``).
+    diff: str
+    written: bool
+    #: The findings left on the library as fixed.
+    remaining: LintResult
+
+
+def fix(
+    paths: Paths | None = None,
+    *,
+    write: bool = True,
+    languages: Sequence[str] = (),
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    fail_on: str | None = None,
+    sources: Sequence[str] = (),
+    glossary: Sequence[str] = (),
+    config: Config | None = None,
+) -> FixResult:
+    """Apply the safe fixes of what :func:`lint` finds, lint again and repeat while
+    fixes remain (a fix may make another possible): ``translator lint --fix``, or
+    ``--diff`` with ``write=False`` (nothing written; the result has the diff).
+
+    Only translations are changed, only what the fixes say, each file atomically; a
+    file whose fix would not read back as intended is left alone; fixing twice
+    changes nothing the second time.  The options are those of :func:`lint`; Aminduna
+    JSON is not fixed (import it first).
+
+    >>> result = fix("cards/sample", languages=["fr"], write=False)
+    >>> result.fixed, result.changed
+    (0, [])
+    """
+    from .lint.fixes import fix_library  # noqa: PLC0415
+    from .textio import atomic_write, read_text  # noqa: PLC0415
+
+    run = _linting(
+        paths,
+        languages=languages,
+        select=select,
+        ignore=ignore,
+        fail_on=fail_on,
+        sources=sources,
+        glossary=glossary,
+        config=config,
+        fixing=True,
+    )
+    report = run.lint()
+    changes = fix_library(
+        run.library, lambda library: run.lint(library).findings, report.findings, read_text
+    )
+    if write:
+        for path in changes.changed:
+            atomic_write(path, changes.contents[path])
+    # The last lint of the loop is the lint of the library as fixed (same cards, same
+    # files: only the findings differ).
+    report.findings = changes.findings
+    changed = changes.changed
+    return FixResult(
+        changes.applied,
+        changed,
+        {path: changes.contents[path] for path in changed},
+        changes.diff(),
+        write,
+        run.result(report),
+    )
+
+
+@dataclass
+class LintSetup:
+    """The linter set up for a library: what the commands that lint on the way
+    (review, translate, import and export) use."""
+
+    resources: Resources
+    options: Options
+    fail_on: Severity
+
+
+def lint_setup(
+    languages: Sequence[str], paths: Paths | None = None, *, config: Config | None = None
+) -> LintSetup:
+    """Glossaries and dictionaries of ``languages`` (English always) with the
+    configured options, the glossary files of ``paths`` included; a glossary with
+    problems raises :class:`LibraryProblems`.
+
+    >>> setup = lint_setup(["fr"], "cards/sample")
+    >>> sorted(setup.resources.languages)
+    ['fr']
+    """
+    from .lint import load_resources  # noqa: PLC0415
+
+    options, fail_on = lint_options(
+        load_config() if config is None else config,
+        languages=languages,
+        glossary=_paths(paths),
+    )
+    problems: list[Problem] = []
+    resources = load_resources(languages, options, problems)
+    if problems:
+        raise LibraryProblems(problems)
+    return LintSetup(resources, options, fail_on)
+
+
+# --------------------------------------------------------------------------------------
+# review: sign-off and review sheets
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """A translation marked reviewed (or that would be, in a dry run)."""
+
+    card: str
+    lang: str
+    path: str
+    #: Its state before: translated, stale, draft, reviewed.
+    was: str
+    #: What changed in the English since it was translated (when it was stale).
+    changed: list[str]
+    written: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Held:
+    """A card not reviewed: its translation has lint errors to fix first."""
+
+    card: str
+    lang: str
+    errors: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class SignOff:
+    """What :func:`sign_off` did: the cards reviewed, the cards held back, and the
+    lint report they were judged on."""
+
+    reviewed: list[Reviewed]
+    held: list[Held]
+    report: Report
+    dry_run: bool
+
+
+def sign_off(
+    cards: Sequence[str],
+    *,
+    lang: str,
+    by: str | None = None,
+    force: bool = False,
+    dry_run: bool = False,
+    library: Paths | None = None,
+    config: Config | None = None,
+) -> SignOff:
+    """Mark the ``lang`` translations of ``cards`` (slugs, ``deck/slug``, guids or
+    paths) reviewed against the current English: today's date, ``by`` as the
+    reviewer, a fresh source fingerprint, no ``wip``: ``translator review``.
+
+    The cards are linted first; a card with lint errors is held back (``force``
+    reviews it anyway), without holding back the others.  ``dry_run`` writes
+    nothing.  ``library``: where the cards are (default: ``cards``).
+
+    >>> done = sign_off(["veil-stalker"], lang="fr", library="cards/sample", dry_run=True)
+    >>> [(r.card, r.was, r.written) for r in done.reviewed], done.held
+    ([('veil-stalker', 'translated', False)], [])
+    """
+    from .cards.edit import EditError, edit_card  # noqa: PLC0415
+    from .diagnostics import Severity  # noqa: PLC0415
+    from .lint import lint as run_lint  # noqa: PLC0415
+    from .textio import InputError, atomic_write, read_text  # noqa: PLC0415
+    from .workflow import states  # noqa: PLC0415
+
+    lang = target_language(lang)
+    paths = _paths(library)
+    found = load_library(paths)
+    chosen = [find_card(found, reference) for reference in cards]
+    missing = [c.slug for c in chosen if lang not in c.translations]
+    if missing:
+        raise UsageError(
+            f"no {lang} translation of {', '.join(missing)}: 'translator translate' makes a draft"
+        )
+    setup = lint_setup([lang], paths, config=config)
+    setup.options.files = {c.translations[lang].path for c in chosen}
+    report = run_lint(found, setup.resources, setup.options)
+    errors: dict[str, int] = {}
+    for finding in report.findings:
+        if finding.severity == Severity.ERROR:
+            errors[finding.card] = errors.get(finding.card, 0) + 1
+    held = [] if force else [c for c in chosen if c.slug in errors]
+    done = []
+    for card in chosen:
+        if card in held:
+            continue
+        version = card.translations[lang]
+        state = states.card_state(card, lang)
+        content = read_text(version.path)
+        try:
+            new = edit_card(version, content, states.review_changes(card, lang, reviewer=by))
+        except EditError as error:
+            raise InputError(version.path, str(error)) from None
+        if not dry_run and new != content:
+            atomic_write(version.path, new)
+        done.append(
+            Reviewed(
+                card.slug,
+                lang,
+                version.path,
+                state.state,
+                state.changed,
+                new != content and not dry_run,
+            )
+        )
+    return SignOff(done, [Held(c.slug, lang, errors[c.slug]) for c in held], report, dry_run)
+
+
+@dataclass
+class ReviewSheets:
+    """The review sheets written: one per deck and language, and their index."""
+
+    out: Path
+    index: Path
+    sheets: list[Sheet]
+
+    def path(self, sheet: Sheet) -> Path:
+        """Where ``sheet`` was written."""
+        from .review.sheet import sheet_file  # noqa: PLC0415
+
+        return self.out / sheet_file(sheet.deck, sheet.lang)
+
+
+@dataclass
+class ReviewPlan:
+    """Review sheets ready to be made (the library read, the options checked):
+    :attr:`total` says how many renders :meth:`run` will make, for a progress bar."""
+
+    library: Library
+    languages: list[str]
+    out: Path
+    build_dir: Path
+    setup: LintSetup
+    build_options: BuildOptions
+    dpi: float
+    renders: bool
+
+    @property
+    def total(self) -> int:
+        """Card renders to make: every card in English and each language."""
+        if not self.renders:
+            return 0
+        count = sum(1 for card in self.library.cards.values() if card.source is not None)
+        return count * 2 * len(self.languages)
+
+    def run(self, progress: Advance | None = None, stage: Stage | None = None) -> ReviewSheets:
+        """Render the cards (or keep the renders up to date), lint, and write every
+        sheet and the index into :attr:`out`."""
+        from .review import sheet as review  # noqa: PLC0415
+
+        say = stage or (lambda text: None)
+        self.out.mkdir(parents=True, exist_ok=True)
+        made = []
+        library, setup = self.library, self.setup
+        for lang in self.languages:
+            renders = None
+            if self.renders:
+                renders = review.render_cards(
+                    library, lang, self.build_dir, self.build_options, self.dpi, progress, stage
+                )
+            say(f"sheets ({lang})")
+            report = review.lint_report(library, setup.resources, setup.options, lang)
+            for deck in sorted(library.decks):
+                page = review.make_sheet(
+                    library, deck, lang, setup.resources, setup.options, renders, self.out, report
+                )
+                review.write_sheet(page, self.out)
+                made.append(page)
+        return ReviewSheets(self.out, review.write_index(made, self.out), made)
+
+
+def plan_review_sheets(
+    paths: Paths | None = None,
+    *,
+    languages: Sequence[str] = (),
+    out: str | os.PathLike[str] = "out/review",
+    build_dir: str | os.PathLike[str] | None = None,
+    dpi: float = 96,
+    renders: bool = True,
+    size: str | CardSize = "arcmage",
+    theme: str | None = None,
+    icc: str | None = None,
+    jobs: int | None = None,
+    config: Config | None = None,
+) -> ReviewPlan:
+    """Check what :func:`review_sheets` is asked and read the library, without
+    making anything yet: the command line shows a progress bar of
+    :attr:`ReviewPlan.total` while it runs.
+
+    >>> plan = plan_review_sheets("cards/sample", languages=["fr"], jobs=1)
+    >>> plan.languages, plan.total, str(plan.build_dir)
+    (['fr'], 48, 'out/review/build')
+    """
+    from .typeset.build import BuildOptions  # noqa: PLC0415 - WeasyPrint loads slowly
+
+    chosen = _paths(paths)
+    library = load_library(chosen)
+    langs = target_languages(library, languages)
+    if not 24 <= dpi <= 300:
+        raise UsageError("--dpi is between 24 and 300 (96: a screen; 150: zoom in)")
+    card_size = _size(size)
+    target = Path(out)
+    setup = lint_setup(langs, chosen, config=config)
+    return ReviewPlan(
+        library,
+        langs,
+        target,
+        Path(build_dir) if build_dir else target / "build",
+        setup,
+        BuildOptions(card_size, theme, icc, jobs=_jobs(jobs)),
+        dpi,
+        renders,
+    )
+
+
+def review_sheets(
+    paths: Paths | None = None,
+    *,
+    progress: Advance | None = None,
+    stage: Stage | None = None,
+    **settings: Any,
+) -> ReviewSheets:
+    """A static HTML page per deck and language for proofreaders, and an index, in
+    ``out`` (default ``out/review``): ``translator review-sheet``.  ``settings`` are
+    those of :func:`plan_review_sheets` (``languages``, ``out``, ``dpi``,
+    ``renders=False`` for texts and findings only, ...).
+
+    >>> made = review_sheets("cards/sample", languages=["fr"], renders=False)
+    >>> [str(made.path(sheet)) for sheet in made.sheets], str(made.index)
+    (['out/review/sample.fr.html'], 'out/review/index.html')
+    """
+    return plan_review_sheets(paths, **settings).run(progress, stage)
+
+
+# --------------------------------------------------------------------------------------
+# print builds and their preflight
+
+
+def _size(size: str | CardSize) -> CardSize:
+    """A card size by name (``arcmage``, ``poker``) or ``WxH+B`` in mm (anything else
+    is an :class:`~translator.errors.InvalidOption`)."""
+    from .typeset.sizes import card_size  # noqa: PLC0415
+
+    return card_size(size) if isinstance(size, str) else size
+
+
+def _jobs(jobs: int | None) -> int:
+    """Render processes: one per core unless told."""
+    return max(1, os.cpu_count() or 1) if jobs is None else max(1, jobs)
+
+
+@dataclass
+class BuildPlan:
+    """A build checked and ready to run: the library and what to make of it.
+    :attr:`total` is how many card PDFs :meth:`run` will make or keep."""
+
+    library: Library
+    request: Request
+
+    @property
+    def total(self) -> int:
+        from .typeset.batch import total_cards  # noqa: PLC0415
+
+        return total_cards(self.library, self.request)
+
+    def run(self, progress: Advance | None = None, stage: Stage | None = None) -> BuildReport:
+        """Build: cards, decks, sheets, previews, then the preflight of every file."""
+        from .typeset.batch import produce  # noqa: PLC0415
+
+        return produce(self.library, self.request, progress, stage)
+
+
+def plan_build(
+    paths: Paths | None = None,
+    *,
+    languages: Sequence[str] = ("en",),
+    out: str | os.PathLike[str] = "out",
+    cards: Sequence[str] = (),
+    size: str | CardSize = "arcmage",
+    theme: str | None = None,
+    icc: str | None = None,
+    floor: float = 0.52,
+    min_size: float = 6.0,
+    allow_overflow: bool = False,
+    jobs: int | None = None,
+    force: bool = False,
+    deck: bool = False,
+    backs: str = "duplex",
+    sheets: str | None = None,
+    gutter: float = 0.0,
+    margin: float = 5.0,
+    sheet_backs: bool = False,
+    previews: Sequence[str] = (),
+    dpi: float = 300.0,
+    ink_limit: float = 300.0,
+    check: bool = True,
+) -> BuildPlan:
+    """Check a build's settings and read its library, without making anything yet
+    (the command line shows a progress bar of :attr:`BuildPlan.total` while it
+    runs).  The settings are those of ``translator build``: ``languages`` (codes,
+    or ``all``), ``cards`` (slugs; default all), ``deck``, ``sheets`` (``a4``,
+    ``letter``), ``previews`` (``png``, ``webp``), ``check=False`` for no
+    preflight...; each out of its range raises an error saying what it may be.
+
+    >>> plan = plan_build("cards/sample", languages=["all"], deck=True, jobs=1)
+    >>> plan.request.languages, plan.total
+    (['en', 'eo', 'fr'], 72)
+    """
+    from .typeset import batch  # noqa: PLC0415 - WeasyPrint loads slowly
+    from .typeset.build import BuildOptions  # noqa: PLC0415
+
+    card_size = _size(size)
+    if not 0.2 <= floor <= 1.0:
+        raise UsageError("--floor is a scale between 0.2 and 1.0 (the reference's 0.52)")
+    if not 4.0 <= min_size <= 9.0:
+        raise UsageError("--min-size is a text size between 4 and 9 points (default 6)")
+    if not 24 <= dpi <= 1200:
+        raise UsageError("--dpi is between 24 and 1200 (300 to review, 96 for thumbnails)")
+    if not 0 <= gutter <= 20:
+        raise UsageError("--gutter is between 0 and 20 mm")
+    if sheet_backs and not sheets:
+        raise UsageError("--sheet-backs goes with --sheets a4|letter")
+    if not 0 <= margin <= 30:
+        raise UsageError("--margin is between 0 and 30 mm (5: what most printers leave)")
+    if sheets:
+        from .typeset import assemble  # noqa: PLC0415
+
+        fault = assemble.layout_fault(card_size, sheets, gutter, margin)
+        if fault is not None:
+            raise UsageError(f"--sheets {sheets}: {fault}")
+    chosen = _paths(paths)
+    library = load_library(chosen)
+    langs = batch.languages(languages, library)
+    present = set(batch.languages(["all"], library))
+    unknown = [lang for lang in langs if lang not in present]
+    if unknown:
+        raise UsageError(
+            f"--lang {unknown[0]}: no card is in that language here; "
+            f"one of {', '.join(sorted(present))} or all"
+        )
+    if not 100 <= ink_limit <= 400:
+        raise UsageError("--ink-limit is a total ink coverage between 100 and 400 (%)")
+    _check_slugs(library, cards, chosen)
+    options = BuildOptions(
+        card_size,
+        theme,
+        icc,
+        floor,
+        allow_overflow,
+        _jobs(jobs),
+        ink_limit=ink_limit,
+        min_size=min_size,
+    )
+    request = batch.Request(
+        langs,
+        Path(out),
+        options,
+        slugs=list(cards),
+        force=force,
+        deck=deck,
+        backs=backs,
+        sheets=sheets,
+        gutter=gutter,
+        margin=margin,
+        sheet_backs=sheet_backs,
+        previews=list(previews),
+        dpi=dpi,
+        check=check,
+    )
+    return BuildPlan(library, request)
+
+
+def _check_slugs(library: Library, slugs: Sequence[str], paths: Sequence[str]) -> None:
+    """Every slug asked for is a card of the library (with the closest one when not)."""
+    import difflib  # noqa: PLC0415
+
+    known = {card.slug for card in library.cards.values() if card.source is not None}
+    for slug in slugs:
+        if slug not in known:
+            close = difflib.get_close_matches(slug, sorted(known), n=1)
+            raise UsageError(
+                f"--card {slug}: no such card in {', '.join(paths)}"
+                + (f" (did you mean {close[0]}?)" if close else "")
+            )
+
+
+def build(
+    paths: Paths | None = None,
+    *,
+    progress: Advance | None = None,
+    stage: Stage | None = None,
+    **settings: Any,
+) -> BuildReport:
+    """Print-ready PDFs of the cards under ``paths``: one per card and language, and
+    (as asked) deck files, print-and-play sheets and previews, each file checked by
+    the preflight: ``translator build``.  ``settings`` are those of
+    :func:`plan_build`; ``progress`` and ``stage`` follow the build.
+
+    The report (:data:`BuildReport`) lists every card (``failed``: those that could
+    not be printed, and why), file, preview, deck or sheet file not written, and
+    preflight problem; ``ok`` is what the command line exits 0 for.
+
+    >>> report = build("cards/sample", languages=["fr"], cards=["veil-stalker"], jobs=1)
+    >>> report.ok, [Path(f).name for f in report.files]
+    (True, ['veil-stalker.fr.pdf'])
+    """
+    return plan_build(paths, **settings).run(progress, stage)
+
+
+def preflight(
+    paths: Paths, *, size: str | CardSize | None = None, ink_limit: float = 300.0
+) -> list[FileReport]:
+    """Prove PDFs print-ready: one report per file, in the order given, with every
+    problem found (page, card, object, what to fix); ``report.ok`` when it has no
+    error: ``translator preflight``.  ``size``: the card size every card page must
+    have (default: only consistent boxes); ``ink_limit``: the total ink allowed (%).
+
+    A file that is not a PDF at all raises an error before anything is checked.
+
+    >>> [report] = preflight("out/veil-stalker.fr.pdf", size="arcmage")
+    >>> report.ok, report.pages
+    (True, 1)
+    """
+    from .textio import InputError  # noqa: PLC0415
+    from .typeset import preflight as checks  # noqa: PLC0415
+
+    card_size = _size(size) if size else None
+    if not 100 <= ink_limit <= 400:
+        raise UsageError("--ink-limit is a total ink coverage between 100 and 400 (%)")
+    files = [os.fspath(p) for p in ([paths] if isinstance(paths, (str, os.PathLike)) else paths)]
+    for name in files:  # nothing to check at all: an input error, before any check
+        fault = checks.input_fault(name)
+        if fault is not None:
+            raise InputError(name, fault)
+    return checks.check_files(
+        files,
+        size=card_size,
+        ink_limit=ink_limit,
+        min_ppi=300.0,
+        ink=True,
+        dpi=checks.DEFAULT_DPI,
+    )
+
+
+# --------------------------------------------------------------------------------------
+# the glossaries
+
+
+def _glossary_library(library: Paths | None) -> list[str]:
+    """Libraries whose glossary files add to the shipped ones: those given, else
+    ``cards`` when there is one here."""
+    if library:
+        return _paths(library)
+    return [DEFAULT_LIBRARY] if Path(DEFAULT_LIBRARY).is_dir() else []
+
+
+def load_glossaries(
+    languages: Sequence[str], library: Paths | None = None
+) -> tuple[dict[str, Glossary], list[Problem]]:
+    """The glossaries of English and ``languages``, with the glossary files of
+    ``library`` (default: ``cards`` when there is one), and their problems.
+
+    >>> glossaries, problems = load_glossaries(["fr"])
+    >>> sorted(glossaries), problems
+    (['en', 'fr'], [])
+    """
+    from .glossary import load_glossary  # noqa: PLC0415
+
+    folders = _glossary_library(library)
+    loaded: dict[str, Glossary] = {}
+    problems: list[Problem] = []
+    for lang in dict.fromkeys(["en", *languages]):
+        loaded[lang], found = load_glossary(lang, folders)
+        problems += found
+    return loaded, problems
+
+
+@dataclass(frozen=True)
+class GlossaryTerm:
+    """A target-language term of an entry, with every form the linter recognises."""
+
+    term: str
+    status: str
+    gender: str | None
+    forms: list[str]
+    replaced_by: str | None
+    date: str | None
+    evidence: str | None
+
+
+@dataclass(frozen=True)
+class GlossaryEntry:
+    """A glossary entry: an English term and its translations."""
+
+    kind: ClassVar[str] = "entry"
+
+    id: str
+    en: str
+    section: str
+    pos: str
+    terms: list[GlossaryTerm]
+    adjective: dict[str, str] | None
+    note: str | None
+    decision: str | None
+    see: list[str]
+    #: ``file:line`` of the entry.
+    where: str
+
+    @classmethod
+    def of(cls, entry: Entry, lang: str) -> GlossaryEntry:
+        from .glossary import forms  # noqa: PLC0415
+
+        return cls(
+            entry.id,
+            entry.en,
+            entry.section,
+            entry.pos,
+            [
+                GlossaryTerm(
+                    t.text,
+                    t.status,
+                    t.gender,
+                    sorted(forms(t.text, lang, entry.pos, t.forms)),
+                    t.replaced_by,
+                    t.date,
+                    t.evidence,
+                )
+                for t in entry.terms
+            ],
+            entry.adjective or None,
+            entry.note,
+            entry.decision,
+            list(entry.see),
+            f"{entry.path}:{entry.line}",
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The shape of ``translator glossary lookup --format json``."""
+        return {"kind": self.kind, **asdict(self)}
+
+
+@dataclass(frozen=True)
+class GlossaryAbility:
+    """An ability, with its English template and reminder next to it: a translator
+    looking one up is comparing the two."""
+
+    kind: ClassVar[str] = "ability"
+
+    id: str
+    en: str
+    name: str
+    en_template: str | None
+    en_reminder: str | None
+    template: str
+    params: list[str]
+    reminder: str
+    example: str | None
+    status: str
+    #: Former names: ``term``, ``replaced_by``, ``date``, ``evidence``.
+    deprecated: list[dict[str, str | None]]
+    note: str | None
+    where: str
+
+    @classmethod
+    def of(cls, ability: Ability, english: Ability | None) -> GlossaryAbility:
+        return cls(
+            ability.id,
+            ability.en,
+            ability.name,
+            english.template if english else None,
+            english.reminder if english else None,
+            ability.template,
+            list(ability.params),
+            ability.reminder,
+            ability.example,
+            ability.status,
+            [
+                {
+                    "term": t.text,
+                    "replaced_by": t.replaced_by,
+                    "date": t.date,
+                    "evidence": t.evidence,
+                }
+                for t in ability.deprecated
+            ],
+            ability.note,
+            f"{ability.path}:{ability.line}",
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The shape of ``translator glossary lookup --format json``."""
+        return {"kind": self.kind, **asdict(self)}
+
+
+@dataclass
+class GlossarySearch:
+    """What a glossary search found: entries and abilities, the best matches first,
+    and the problems of the glossary files read."""
+
+    query: str
+    lang: str
+    results: list[GlossaryEntry | GlossaryAbility]
+    problems: list[Problem] = field(default_factory=list)
+
+
+def glossary_search(term: str, lang: str, *, library: Paths | None = None) -> GlossarySearch:
+    """Look ``term`` up in the ``lang`` glossary, in English or in ``lang``, in any
+    inflected form; when nothing matches a whole term, every entry and ability
+    containing it: ``translator glossary lookup``.
+
+    >>> found = glossary_search("créatures", "fr")
+    >>> [(r.kind, r.en) for r in found.results][:1]
+    [('entry', 'creature')]
+    """
+    from .glossary import Hit, Matcher, words  # noqa: PLC0415
+
+    loaded, problems = load_glossaries([lang], library)
+    target = loaded[lang]
+    hits = Matcher(target, side="english").lookup(term) + Matcher(target).lookup(term)
+    if not hits:
+        needle = " ".join(w for w, _, _ in words(term))
+        hits = [
+            Hit("term", e.id, e.en, "preferred")
+            for e in target.entries.values()
+            if needle
+            and (needle in e.en.casefold() or any(needle in t.text.casefold() for t in e.terms))
+        ]
+        hits += [
+            Hit("ability", a.id, a.name, a.status)
+            for a in target.abilities.values()
+            if needle and (needle in a.en.casefold() or needle in a.name.casefold())
+        ]
+    seen: set[tuple[str, str]] = set()
+    results: list[GlossaryEntry | GlossaryAbility] = []
+    for hit in hits:
+        kind = "ability" if hit.kind == "ability" else "entry"
+        if (kind, hit.id) in seen:
+            continue
+        seen.add((kind, hit.id))
+        if kind == "ability":
+            english = loaded["en"].abilities.get(hit.id)
+            results.append(GlossaryAbility.of(target.abilities[hit.id], english))
+        else:
+            results.append(GlossaryEntry.of(target.entries[hit.id], lang))
+    return GlossarySearch(term, lang, results, problems)
+
+
+# --------------------------------------------------------------------------------------
+# the library's own result types, imported when first asked for
+
+_LAZY: Mapping[str, tuple[str, str]] = {
+    "BuildReport": ("translator.typeset.batch", "Report"),
+    "Config": ("translator.lint.config", "Config"),
+    "FileReport": ("translator.typeset.preflight", "FileReport"),
+    "Sheet": ("translator.review.sheet", "Sheet"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """``api.BuildReport`` and the other types above, imported on first use (the
+    typesetter's import alone takes longer than a lint of the sample)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib  # noqa: PLC0415
+
+    module, attribute = _LAZY[name]
+    return getattr(importlib.import_module(module), attribute)
