@@ -11,7 +11,7 @@ from .conftest import ROOT
 def test_rules_reference_is_up_to_date() -> None:
     generated = rules_reference(REGISTRY.rules(), "Rules")
     on_disk = (ROOT / "docs" / "rules.md").read_text("utf-8")
-    assert on_disk == generated, "regenerate: python -m translator.rulesdoc > docs/rules.md"
+    assert on_disk == generated, "regenerate: .venv/bin/python tools/rules_doc.py"
 
 
 def test_every_rule_is_in_the_card_text_guide() -> None:

@@ -7,16 +7,17 @@ every card of a language.  Rules stay small functions over a :class:`Subject`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
+from .. import languages
 from ..cards.model import SOURCE_LANGUAGE, Card, CardFile, source_fingerprint
-from ..diagnostics import REGISTRY, Severity
+from ..diagnostics import Applicability, RegistryError, Rule
 from ..glossary.forms import forms as inflect
 from ..glossary.loader import shipped_root
 from ..glossary.matcher import Match, Matcher, normalize, words
@@ -26,6 +27,8 @@ from ..markup.tree import Document
 from ..problems import Problem
 from .model import Edit, Finding, PlainText, plain_text
 from .numbers import NO_PHRASES, Phrases
+
+T = TypeVar("T")
 
 #: Where a finding is: (path, line, column) of character ``offset`` of a field.
 Locator = Callable[[CardFile, str, int], tuple[str, int, int]]
@@ -321,14 +324,13 @@ class Subject:
     def is_translation(self) -> bool:
         return self.lang != SOURCE_LANGUAGE and self.source is not None
 
-    def shared(
-        self, family: str, code: str, compute: Callable[[], Iterable[Finding]]
-    ) -> Iterator[Finding]:
-        """The findings of rule ``code`` among those of one pass its ``family`` shares
-        (TR1, GL1): the first rule of the family to run computes them for all."""
-        if family not in self.cache:
-            self.cache[family] = list(compute())
-        return (finding for finding in self.cache[family] if finding.code == code)
+    def memo(self, key: object, compute: Callable[[], T]) -> T:
+        """``compute()``, once per subject: the pass that the rules of one family share
+        (TR1, GL1), made by the first of them to run; each reports its own part."""
+        if key not in self.cache:
+            self.cache[key] = compute()
+        found: T = self.cache[key]
+        return found
 
     def forget(self) -> None:
         """Drop the parse tree and what is derived from it (recomputed if needed)."""
@@ -375,36 +377,19 @@ class Subject:
 
     def uses(self, entry_id: str) -> bool:
         """Does the text use a term of this entry (any form, a phrase's head, a
-        narrower entry's term, or in Esperanto the end of a compound word)?"""
+        narrower entry's term, or in a language that joins compounds in one word, a
+        compound holding the term: :meth:`translator.languages.Language.compound_holds`)?"""
         if entry_id in self.term_ids:
             return True
         heads = self.language.heads.get(entry_id)
         if heads is not None:
             if not heads.isdisjoint(self.words):
                 return True
-            if self.lang == "eo" and self._in_compound(heads):
-                return True
+            if languages.get(self.lang).compound_holds(self.words, heads):
+                return True  # Esperanto: bataldamaĝon holds damaĝon
         # A narrower term counts when it is there itself, not merely its head word
         # (défendre une cité says defend; défendre alone is not it).
         return any(other in self.term_ids for other in self.language.narrower.get(entry_id, ()))
-
-    def _in_compound(self, heads: frozenset[str]) -> bool:
-        """Esperanto compounds: a term ends one (bataldamaĝon holds damaĝon) or a noun's
-        root starts one before another root (bataldamaĝon holds batal-, of batalo; a
-        suffix such as -ig- starts with a vowel: markigita is no compound of marko)."""
-        roots = [h[:-1] for h in heads if len(h) >= 5 and h.endswith("o")]
-        return any(
-            len(word) > len(head) + 2 and word.endswith(head)
-            for word in self.words
-            for head in heads
-            if len(head) >= 4
-        ) or any(
-            len(word) > len(root) + 3
-            and word.startswith(root)
-            and word[len(root) + (word[len(root)] == "o")] not in "aeiouĵ"
-            for word in self.words
-            for root in roots
-        )
 
     def value(self, key: str) -> str:
         """A field of this file as written (``text``: the body); '' when absent."""
@@ -420,35 +405,6 @@ class Subject:
             return self.source.file.body
         value = self.source.file.fields.get(key)
         return "" if value is None else str(value)
-
-    def report(
-        self, code: str, key: str, offset: int, message: str, edit: Edit | None = None
-    ) -> Finding:
-        """A finding of rule ``code`` at character ``offset`` of field ``key``."""
-        rule = REGISTRY.get(code)
-        severity = rule.severity if rule is not None else Severity.ERROR
-        path, line, column = self.locator(self.file, key, offset)
-        guid = self.file.fields.get("guid")
-        return Finding(
-            code,
-            severity,
-            message,
-            path,
-            line,
-            column,
-            self.card.slug,
-            None if guid in (None, "") else str(guid),
-            self.lang,
-            key,
-            edit,
-        )
-
-    def report_paragraph(self, code: str, index: int | None, message: str) -> Finding:
-        """A finding on paragraph ``index`` of the text (the text's start if None)."""
-        paragraphs = self.plain.paragraphs
-        if index is not None and 0 <= index < len(paragraphs):
-            return self.report(code, "text", paragraphs[index].paragraph.pos.offset, message)
-        return self.report(code, "text", _first_printed(self.file.body), message)
 
     def text_edit(self, paragraph: int, start: int, end: int, replacement: str) -> Edit | None:
         """A fix replacing printed characters ``[start, end)`` of a paragraph, or None
@@ -469,12 +425,61 @@ class Subject:
             return None
         return Edit("text", offset, last, replacement)
 
-    def report_span(
-        self, code: str, paragraph: int, start: int, message: str, edit: Edit | None = None
+
+class Reporter:
+    """Makes the findings of one rule.
+
+    The engine hands each check the reporter of its own rule, so that a finding's code
+    and severity are the rule's, never typed in the check; the subject reported on is
+    an argument (a library rule reports on many).  An edit is refused from a rule
+    declared without a fix.
+    """
+
+    __slots__ = ("rule",)
+
+    def __init__(self, rule: Rule) -> None:
+        self.rule = rule
+
+    def at(
+        self, subject: Subject, key: str, offset: int, message: str, edit: Edit | None = None
+    ) -> Finding:
+        """A finding at character ``offset`` of field ``key`` (``text``: the body)."""
+        if edit is not None and self.rule.applicability is Applicability.NONE:
+            raise RegistryError(f"rule {self.rule.code} declares no fix, yet its check made one")
+        path, line, column = subject.locator(subject.file, key, offset)
+        guid = subject.file.fields.get("guid")
+        return Finding(
+            self.rule.code,
+            self.rule.severity,
+            message,
+            path,
+            line,
+            column,
+            subject.card.slug,
+            None if guid in (None, "") else str(guid),
+            subject.lang,
+            key,
+            edit,
+        )
+
+    def paragraph(self, subject: Subject, index: int | None, message: str) -> Finding:
+        """A finding on paragraph ``index`` of the text (the text's start if None)."""
+        paragraphs = subject.plain.paragraphs
+        if index is not None and 0 <= index < len(paragraphs):
+            return self.at(subject, "text", paragraphs[index].paragraph.pos.offset, message)
+        return self.at(subject, "text", _first_printed(subject.file.body), message)
+
+    def span(
+        self,
+        subject: Subject,
+        paragraph: int,
+        start: int,
+        message: str,
+        edit: Edit | None = None,
     ) -> Finding:
         """A finding at character ``start`` of a printed paragraph's plain text."""
-        offset = self.plain.paragraphs[paragraph].source_offset(start)
-        return self.report(code, "text", offset, message, edit)
+        offset = subject.plain.paragraphs[paragraph].source_offset(start)
+        return self.at(subject, "text", offset, message, edit)
 
 
 def _first_printed(body: str) -> int:

@@ -15,19 +15,19 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from ..cards.model import SOURCE_LANGUAGE, CardFile, Library
-from ..diagnostics import REGISTRY, Rule, Severity
+from ..diagnostics import REGISTRY, Diagnostic, Rule, Severity, rule
 from ..glossary.loader import load_glossary
 from ..glossary.matcher import normalize
+from ..markup.parser import ParseResult
 from ..problems import Problem
-from . import rules as _rules  # noqa: F401 - registers the rules
 from .capitals import card_titles
 from .context import (
     CardSource,
     Language,
     Locator,
+    Reporter,
     Resources,
     Subject,
     file_locator,
@@ -35,10 +35,10 @@ from .context import (
     read_language_data,
     word_set,
 )
+from .drafts import DRAFT_REPORTS, draft_lines
 from .model import Edit, Finding
 from .numbers import Phrases
-from .rule import COLLECTORS, ENGINE, LIBRARY, MARKUP, TRANSLATION, rule
-from .rules.translation import DRAFT_REPORTS, draft_lines
+from .rule import COLLECTORS, ENGINE, LIBRARY, MARKUP, TRANSLATION, Collector
 
 #: Style settings used when the configuration names none.
 DEFAULT_SETTINGS: dict[str, object] = {
@@ -49,7 +49,8 @@ DEFAULT_SETTINGS: dict[str, object] = {
 }
 
 
-@rule(
+#: The engine's own rules: it reports them itself, with these declarations' reporters.
+UNUSED_SUPPRESSION = rule(
     "LN001",
     "unused-suppression",
     Severity.WARNING,
@@ -57,26 +58,29 @@ DEFAULT_SETTINGS: dict[str, object] = {
     "Suppressions are for findings a reviewer has judged wrong for one card.  Once the "
     "card or the rule changes, a suppression that matches nothing hides the next real "
     "problem: remove it.",
-    "lint-ignore: [TR404]   (and the reminder now follows the list)",
-    "(no lint-ignore)",
+    "en.name: Harbor Lord\n"
+    "fr.name: Seigneur du port\n"
+    "# the name was kept in English, then translated\n"
+    "fr.lint-ignore: [TR502]",
+    "en.name: Harbor Lord\nfr.name: Seigneur du port",
     target=ENGINE,
 )
-def _unused_suppression(subject: object) -> Iterator[Finding]:
-    return iter(())  # reported by the engine, which knows what was suppressed
-
-
-@rule(
+UNKNOWN_SUPPRESSION = rule(
     "LN002",
     "unknown-suppression",
     Severity.ERROR,
     "A `lint-ignore` entry that is not a rule code or prefix.",
     "A misspelt code suppresses nothing and would silently leave a finding reported.",
-    "lint-ignore: [TR44]",
-    "lint-ignore: [TR404]",
+    "en.name: Saltmere\n"
+    "fr.name: Saltmere\n"
+    "# a place's name, kept in English\n"
+    "fr.lint-ignore: [TR52]",
+    "en.name: Saltmere\n"
+    "fr.name: Saltmere\n"
+    "# a place's name, kept in English\n"
+    "fr.lint-ignore: [TR502]",
     target=ENGINE,
 )
-def _unknown_suppression(subject: object) -> Iterator[Finding]:
-    return iter(())
 
 
 @dataclass
@@ -189,14 +193,14 @@ def _apply_suppressions(
     for code in codes:
         if REGISTRY.unknown_prefixes([code]):
             kept.append(
-                subject.report(
-                    "LN002", "lint-ignore", 0, f"'{code}' in lint-ignore is not a rule code"
+                UNKNOWN_SUPPRESSION.report.at(
+                    subject, "lint-ignore", 0, f"'{code}' in lint-ignore is not a rule code"
                 )
             )
         elif code not in used and any(c.startswith(code) for c in selected):
             kept.append(
-                subject.report(
-                    "LN001",
+                UNUSED_SUPPRESSION.report.at(
+                    subject,
                     "lint-ignore",
                     0,
                     f"lint-ignore '{code}' suppresses nothing on this card: remove it",
@@ -242,23 +246,30 @@ def _spacing(text: str, offset: int) -> str:
     return f"{_LETTERS.sub('', match.group(1))}|{_LETTERS.sub('', match.group(2))}"
 
 
-def _english_spacing(subject: Subject, code: str) -> Counter[str]:
-    """The spacing marks of ``code``'s findings on the English card."""
+#: A markup rule as the engine runs it: the rule, its check (bound to its markup
+#: reporter), and the lint reporter that turns its diagnostics into findings.
+MarkupRun = tuple[Rule, Callable[[ParseResult], Iterator[Diagnostic]], Reporter]
+
+
+def _english_spacing(subject: Subject, run: MarkupRun) -> Counter[str]:
+    """The spacing marks of a markup rule's findings on the English card."""
     assert subject.source is not None
     source = subject.source
+    rule_, check, _ = run
 
     def compute() -> Counter[str]:
         body = source.file.body
-        return Counter(_spacing(body, d.offset) for d in REGISTRY.check(code)(source.result))
+        return Counter(_spacing(body, d.offset) for d in check(source.result))
 
-    return source.memo(("inherited", code), compute)
+    return source.memo(("inherited", rule_.code), compute)
 
 
 def _markup_findings(
-    subject: Subject, rules: list[Rule], english_linted: bool = False
+    subject: Subject, runs: list[MarkupRun], english_linted: bool = False
 ) -> Iterator[Finding]:
-    for rule_ in rules:
-        diagnostics = list(REGISTRY.check(rule_.code)(subject.result))
+    for run in runs:
+        rule_, check, report = run
+        diagnostics = list(check(subject.result))
         if (
             diagnostics
             and english_linted
@@ -266,7 +277,7 @@ def _markup_findings(
             and subject.is_translation
             and subject.source is not None
         ):
-            english = _english_spacing(subject, rule_.code).copy()
+            english = _english_spacing(subject, run).copy()
             kept = []
             for diagnostic in diagnostics:
                 mark = _spacing(subject.file.body, diagnostic.offset)
@@ -278,9 +289,7 @@ def _markup_findings(
         for diagnostic in diagnostics:
             fix = diagnostic.fix
             edit = None if fix is None else Edit("text", fix.start, fix.end, fix.replacement)
-            yield subject.report(
-                diagnostic.code, "text", diagnostic.offset, diagnostic.message, edit
-            )
+            yield report.at(subject, "text", diagnostic.offset, diagnostic.message, edit)
 
 
 def subjects_of(
@@ -325,7 +334,7 @@ def _gather_context(
     resources: Resources,
     options: Options,
     locator: Locator,
-    collectors: list[tuple[str, Callable[[Any], Any]]],
+    collectors: list[tuple[str, Collector]],
     by_language: dict[str, list[Subject]],
 ) -> None:
     """Linting some files of a library: the cross-card rules (GL301, GL302) still
@@ -370,28 +379,33 @@ def _lint(library: Library, resources: Resources, options: Options, locator: Loc
     resources.set_names(_card_names(library))
     resources.card_names = card_titles(library)
     chosen = selected_rules(options)
-    by_target: dict[str, list[Rule]] = {MARKUP: [], TRANSLATION: [], LIBRARY: []}
-    for rule_ in chosen:
-        target = REGISTRY.target(rule_.code)
-        if target in by_target:
-            by_target[target].append(rule_)
+    # Each check is bound to its rule's reporter; markup diagnostics become findings
+    # through a lint reporter of their rule.
+    markup = [(r, check, Reporter(r)) for r, check in REGISTRY.checks(MARKUP, chosen)]
+    translation = REGISTRY.checks(TRANSLATION, chosen)
+    library_checks = REGISTRY.checks(LIBRARY, chosen)
     subjects = subjects_of(library, resources, options, locator)
     found: dict[int, list[Finding]] = {id(s): [] for s in subjects}
-    collectors = [(r.code, COLLECTORS[r.code]) for r in by_target[LIBRARY] if r.code in COLLECTORS]
+    collectors = [(r.code, COLLECTORS[r.code]) for r, _ in library_checks if r.code in COLLECTORS]
     by_language: dict[str, list[Subject]] = {}
     english_linted = {s.card.slug for s in subjects if not s.is_translation}
     for position, subject in enumerate(subjects):
         findings = found[id(subject)]
         findings.extend(
-            _markup_findings(subject, by_target[MARKUP], subject.card.slug in english_linted)
+            _markup_findings(
+                subject,
+                [run for run in markup if run[0].applies_to(subject.lang)],
+                subject.card.slug in english_linted,
+            )
         )
         if (
             subject.is_translation
-            and (by_target[TRANSLATION] or by_target[LIBRARY])
+            and (translation or library_checks)
             and not subject.result.crashes
         ):  # else MK001 says where it fails
-            for rule_ in by_target[TRANSLATION]:
-                findings.extend(REGISTRY.check(rule_.code)(subject))
+            for rule_, check in translation:
+                if rule_.applies_to(subject.lang):
+                    findings.extend(check(subject))
             for code, collect in collectors:
                 subject.cache[code] = collect(subject)
             if subject.file.fields.get("wip"):
@@ -403,9 +417,11 @@ def _lint(library: Library, resources: Resources, options: Options, locator: Loc
     if options.files and collectors:
         _gather_context(library, resources, options, locator, collectors, by_language)
     owners: dict[tuple[str, str, str], Subject] = {}
-    for group in by_language.values():
-        for rule_ in by_target[LIBRARY]:
-            for finding in REGISTRY.check(rule_.code)(group):
+    for lang, group in by_language.items():
+        for rule_, check_library in library_checks:
+            if not rule_.applies_to(lang):
+                continue
+            for finding in check_library(group):
                 if not owners:
                     owners = {
                         (s.card.slug, s.lang, s.locator(s.file, "name", 0)[0]): s for s in subjects

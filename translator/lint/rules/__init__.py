@@ -1,8 +1,11 @@
-"""The lint rules, by family; importing this package registers them.
+"""The lint rules, by family; importing this package declares them.
 
-- ``MK``: markup (how Aminduna reads the card text), from :mod:`translator.markup.checks`;
-- ``TR``: a translation against its English card (:mod:`.translation`, and the
-  emphasis of abilities in :mod:`.emphasis`);
+The rule registry imports it (:data:`translator.diagnostics.RULE_MODULES`), once, the
+first time it is asked about the lint rules: nothing else needs to.
+
+- ``MK``: markup (how Aminduna reads the card text), in :mod:`translator.markup.checks`;
+- ``TR``: a translation against its English card (:mod:`.translation`, one module per
+  family, and the emphasis of abilities in :mod:`.emphasis`);
 - ``GL``: the glossary, and consistency across the library (:mod:`.glossary`);
 - ``FR``: the French style guide (:mod:`.french`); ``EO``: the Esperanto house style
   (:mod:`.esperanto`) and grammar (:mod:`.esperanto_grammar`); ``SP``: spelling
@@ -12,7 +15,6 @@
 
 from __future__ import annotations
 
-from ...markup import checks as markup_checks
 from . import (
     emphasis,
     esperanto,
@@ -30,7 +32,6 @@ __all__ = [
     "esperanto_grammar",
     "french",
     "glossary",
-    "markup_checks",
     "printing",
     "spelling",
     "translation",

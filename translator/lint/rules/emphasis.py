@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...diagnostics import Severity
-from ..context import Subject
+from ...diagnostics import Severity, rule
+from ..context import Reporter, Subject
 from ..emphasis import ability_definitions
 from ..model import Finding
-from ..rule import rule
+from ..rule import TRANSLATION
 
 #: Languages whose style guide has its own rule for it (French: FR305).
 OWN_RULE = frozenset({"fr"})
@@ -30,15 +30,16 @@ OWN_RULE = frozenset({"fr"})
     "style guide says nothing else keeps that.  Checked where the English card writes "
     "the ability so, in the languages without a rule of their own (French: FR305); "
     "the ways of missing it are named as FR305 names them.",
-    "EO: ***Fluganto***\\\nNur estaĵoj flugantaj povas defendi kontraŭ mi.",
-    "EO: ***Fluganto***\\\n*Nur estaĵoj flugantaj povas defendi kontraŭ mi.*",
+    "en: ***Peaceful***\\\n  *I cannot attack.*\neo: ***Paca***\\\n  Mi ne povas ataki.",
+    "en: ***Peaceful***\\\n  *I cannot attack.*\neo: ***Paca***\\\n  *Mi ne povas ataki.*",
+    target=TRANSLATION,
 )
-def check_ability_emphasis(subject: Subject) -> Iterator[Finding]:
+def check_ability_emphasis(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not subject.is_translation or subject.lang in OWN_RULE:
         return
     for found, at, name, problems in ability_definitions(subject):
-        yield subject.report_span(
-            "TR405",
+        yield report.span(
+            subject,
             found,
             at,
             f"'{name}': {'; '.join(problems)} (the English card: the "

@@ -16,16 +16,17 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
+from enum import Enum
 
+from ... import languages
 from ...cards.model import STATUSES
-from ...diagnostics import Severity
-from ...glossary.forms import _fr_phrase_plural
+from ...diagnostics import Applicability, Severity, rule
 from ...glossary.forms import forms as inflect
 from ...glossary.matcher import Match, Matcher, normalize, words
 from ...glossary.model import Entry, Glossary
-from ..context import Language, Subject
+from ..context import Language, Reporter, Subject
 from ..model import Edit, Finding
-from ..rule import LIBRARY, collects, rule
+from ..rule import LIBRARY, TRANSLATION, collects
 from .esperanto import h_system, x_system
 from .translation import (
     ability_line,
@@ -35,16 +36,14 @@ from .translation import (
     substitute,
 )
 
-#: How each language's community names its glossary.
-GLOSSARY_NAMES = {"fr": "Lexique", "eo": "Leksikono"}
-_SECTION_RULES = {"faction": "GL102", "type": "GL102", "subtype": "GL103"}
 #: The setting that makes the abilities lists the authority for their own reminders
 #: (true by default; the harness that lints the lists themselves turns it off).
 LIST_REMINDERS = "list-reminders"
 
 
 def _glossary_name(subject: Subject) -> str:
-    return GLOSSARY_NAMES.get(subject.lang, "glossary")
+    """What the language's community calls its glossary (the French *Lexique*)."""
+    return languages.get(subject.lang).glossary_name
 
 
 def _usable(entry: Entry | None) -> bool:
@@ -123,14 +122,34 @@ def _in_list_reminder(subject: Subject, index: int, match: Match) -> bool:
 # GL1: terms, compound subtypes, phrases.
 
 
-def _missing_terms(subject: Subject, code: str) -> Iterator[Finding]:
+class _Missing(Enum):
+    """Which GL1 rule reports a missing term: the one of its entry's section."""
+
+    TERM = "term"  # GL101
+    FACTION_OR_TYPE = "faction or type"  # GL102
+    SUBTYPE = "subtype"  # GL103
+
+
+_SECTIONS = {
+    "faction": _Missing.FACTION_OR_TYPE,
+    "type": _Missing.FACTION_OR_TYPE,
+    "subtype": _Missing.SUBTYPE,
+}
+
+
+def _missing_terms(subject: Subject, report: Reporter, kind: _Missing) -> Iterator[Finding]:
     """The findings of one GL1 rule; the three share one pass per subject."""
     if not subject.is_translation:
         return
-    yield from subject.shared("GL1", code, lambda: _all_missing_terms(subject))
+    for found, index, message in subject.memo("GL1", lambda: list(_all_missing_terms(subject))):
+        if found is kind:
+            yield report.paragraph(subject, index, message)
 
 
-def _all_missing_terms(subject: Subject) -> Iterator[Finding]:
+def _all_missing_terms(subject: Subject) -> Iterator[tuple[_Missing, int | None, str]]:
+    """(rule, translated paragraph, message) of each English term whose rendering is
+    missing: one pass for the three rules, since a term reported by one is not by
+    another."""
     assert subject.source is not None
     entries = subject.language.glossary.entries
     reminders = english_reminders(subject)
@@ -152,7 +171,7 @@ def _all_missing_terms(subject: Subject) -> Iterator[Finding]:
         if drafted and aligned(subject, index) in drafted:
             continue
         ids = [m.hit.id for m in matches]
-        code = _SECTION_RULES.get(entries[ids[0]].section, "GL101")
+        kind = _SECTIONS.get(entries[ids[0]].section, _Missing.TERM)
         if reported.intersection(ids):
             missing.append((index, start, end))
             continue
@@ -160,14 +179,14 @@ def _all_missing_terms(subject: Subject) -> Iterator[Finding]:
             continue
         if any(i == index and m.start <= start and end <= m.end for i, _, m in phrases):
             continue  # GL104 reports the phrase the term is part of
-        if code == "GL103" and any(_compound_used(subject, entries[i]) for i in ids):
+        if kind is _Missing.SUBTYPE and any(_compound_used(subject, entries[i]) for i in ids):
             continue
         reported.update(ids)
         missing.append((index, start, end))
         terms = [t.text for entry_id in ids for t in entries[entry_id].terms if not t.deprecated]
         choice = " or ".join(f"'{t}'" for t in terms)
-        yield subject.report_paragraph(
-            code,
+        yield (
+            kind,
             aligned(subject, index),
             f"the English text says '{matches[0].text}': the {_glossary_name(subject)} says "
             f"{choice} (any form), not found here",
@@ -226,11 +245,12 @@ _DOC_GLOSSARY = (
     Severity.WARNING,
     "The English text uses a glossary term; the translation does not use the glossary's rendering.",
     _DOC_GLOSSARY,
-    "EN: Put a counter on target creature.\nFR: Place un jeton sur la créature ciblée.",
-    "EN: Put a counter on target creature.\nFR: Place un marqueur sur la créature ciblée.",
+    "en: Put a counter on target creature.\nfr: Place un jeton sur la créature ciblée.",
+    "en: Put a counter on target creature.\nfr: Place un marqueur sur la créature ciblée.",
+    target=TRANSLATION,
 )
-def check_glossary_term(subject: Subject) -> Iterator[Finding]:
-    return _missing_terms(subject, "GL101")
+def check_glossary_term(subject: Subject, report: Reporter) -> Iterator[Finding]:
+    return _missing_terms(subject, report, _Missing.TERM)
 
 
 @rule(
@@ -240,13 +260,14 @@ def check_glossary_term(subject: Subject) -> Iterator[Finding]:
     "A faction or card type named in the English text is not named as the glossary says.",
     _DOC_GLOSSARY + "  Faction and card type names are the glossary's, agreed in gender "
     "and number.",
-    "EN: Each Red Banner creature you control gets +1/+0.\nFR: Chaque créature de la "
-    "**Bannière rouge** que tu contrôles gagne +1/+0.",
-    "EN: Each Red Banner creature you control gets +1/+0.\nFR: Chaque créature de la "
-    "**Horde rouge** que tu contrôles gagne +1/+0.",
+    "en: Each Red Banner creature you control gets +1/+0.\n"
+    "fr: Chaque créature de la **bannière rouge** que tu contrôles gagne +1/+0.",
+    "en: Each Red Banner creature you control gets +1/+0.\n"
+    "fr: Chaque créature de la **horde rouge** que tu contrôles gagne +1/+0.",
+    target=TRANSLATION,
 )
-def check_faction_type(subject: Subject) -> Iterator[Finding]:
-    return _missing_terms(subject, "GL102")
+def check_faction_type(subject: Subject, report: Reporter) -> Iterator[Finding]:
+    return _missing_terms(subject, report, _Missing.FACTION_OR_TYPE)
 
 
 @rule(
@@ -255,11 +276,14 @@ def check_faction_type(subject: Subject) -> Iterator[Finding]:
     Severity.WARNING,
     "A subtype named in the English text is not named as the glossary says.",
     _DOC_GLOSSARY + "  Subtypes in running text are the same words as on the type line.",
-    "EN: Each Imp you control gets +1/+0.\nFR: Chaque **diablotin** que tu contrôles gagne +1/+0.",
-    "EN: Each Imp you control gets +1/+0.\nFR: Chaque **gobelin** que tu contrôles gagne +1/+0.",
+    "en: Each ***Imp*** you control gets +1/+0.\n"
+    "fr: Chaque **diablotin** que tu contrôles gagne +1/+0.",
+    "en: Each ***Imp*** you control gets +1/+0.\n"
+    "fr: Chaque **gobelin** que tu contrôles gagne +1/+0.",
+    target=TRANSLATION,
 )
-def check_subtype_in_text(subject: Subject) -> Iterator[Finding]:
-    return _missing_terms(subject, "GL103")
+def check_subtype_in_text(subject: Subject, report: Reporter) -> Iterator[Finding]:
+    return _missing_terms(subject, report, _Missing.SUBTYPE)
 
 
 def _phrase_words(tokens: Iterable[str], language: Language) -> list[str]:
@@ -267,9 +291,9 @@ def _phrase_words(tokens: Iterable[str], language: Language) -> list[str]:
     meant (EO101, EO102 report it: *cxiu ludanto* is *ĉiu ludanto*), and a French full
     word as its elision (*que* as *qu*, for « tant qu’elle »)."""
     elided = language.elided
+    folds = bool(languages.get(language.lang).supersigns)  # keyboard spellings to read
     return [
-        elided.get(word, word)
-        for word in (_fold(token) if language.lang == "eo" else token for token in tokens)
+        elided.get(word, word) for word in (_fold(token) if folds else token for token in tokens)
     ]
 
 
@@ -331,17 +355,18 @@ def _holds(tokens: list[str], rendering: tuple[str, ...]) -> bool:
     "paragraph will do.  A phrase inside an ability reminder that is the abilities "
     "list's is the list's wording, and a phrase around a term GL101 already reports "
     "('in combat' without 'combat') is not reported twice.",
-    "EN: Target creature gets +1/+1 until the end of the turn.\nFR: La créature ciblée "
-    "gagne +1/+1.",
-    "EN: Target creature gets +1/+1 until the end of the turn.\nFR: La créature ciblée "
-    "gagne +1/+1 jusqu’à la fin du tour.",
+    "en: Target creature gets +1/+1 until the end of the turn.\n"
+    "fr: La créature ciblée gagne +1/+1.",
+    "en: Target creature gets +1/+1 until the end of the turn.\n"
+    "fr: La créature ciblée gagne +1/+1 jusqu’à la fin du tour.",
+    target=TRANSLATION,
 )
-def check_missing_phrase(subject: Subject) -> Iterator[Finding]:
+def check_missing_phrase(subject: Subject, report: Reporter) -> Iterator[Finding]:
     for _, target, match in missing_phrases(subject):
         terms = [t.text for t in subject.language.glossary.phrases[match.hit.id].terms]
         shown = " or ".join(f"'{t}'" for t in terms[:3]) + (" ..." if len(terms) > 3 else "")
-        yield subject.report_paragraph(
-            "GL104",
+        yield report.paragraph(
+            subject,
             target,
             f"the English text says '{match.text}': not rendered here ({shown}, any form)",
         )
@@ -398,17 +423,14 @@ def inflect_like(found: str, term: str, replacement: str, lang: str) -> str | No
     ``None`` when the form cannot be told: the fix is then left to the translator.
     """
     form = normalize(found)
-    result = None
-    if form == normalize(term):
-        result = replacement
-    elif lang == "fr" and form == normalize(_fr_phrase_plural(term.split())):
-        result = _fr_phrase_plural(replacement.split())
-    elif lang == "eo":
-        for ending in ("jn", "j", "n"):
-            if form == normalize(term + ending) and replacement[-1:] in ("o", "a"):
-                words_ = replacement.split()
-                result = " ".join(w + ending if w[-1:] in ("o", "a") else w for w in words_)
-                break
+    result = next(
+        (
+            inflected
+            for term_form, inflected in languages.get(lang).inflections(term, replacement)
+            if normalize(term_form) == form
+        ),
+        None,
+    )
     if result is None:
         return None
     if found[:1].isupper() and not replacement[:1].isupper():
@@ -421,7 +443,9 @@ def inflect_like(found: str, term: str, replacement: str, lang: str) -> str | No
 _NAME_FIELDS = ("name", "name2", "subtype")
 
 
-def _deprecated(subject: Subject, code: str) -> Iterator[Finding]:
+def _deprecated(subject: Subject, report: Reporter, abilities: bool) -> Iterator[Finding]:
+    """The deprecated terms (GL201) or ability names (GL202, ``abilities``) in the
+    name fields and the text."""
     matcher = subject.language.matcher
     for key in _NAME_FIELDS:
         here = subject.value(key)
@@ -431,19 +455,24 @@ def _deprecated(subject: Subject, code: str) -> Iterator[Finding]:
             and subject.language.subtype(subject.source_value("subtype"))
         ):
             continue
-        for _, match, fixable in _deprecated_spans(subject, code, [(0, matcher.find(here))], False):
-            yield from _report_deprecated(subject, code, key, 0, match, fixable)
+        for _, match, fixable in _deprecated_spans(
+            subject, abilities, [(0, matcher.find(here))], False
+        ):
+            yield from _report_deprecated(subject, report, key, 0, match, fixable)
     by_paragraph: dict[int, list[Match]] = defaultdict(list)
     for index, match in subject.matches:
         by_paragraph[index].append(match)
-    for index, match, fixable in _deprecated_spans(subject, code, list(by_paragraph.items()), True):
-        yield from _report_deprecated(subject, code, "text", index, match, fixable)
+    for index, match, fixable in _deprecated_spans(
+        subject, abilities, list(by_paragraph.items()), True
+    ):
+        yield from _report_deprecated(subject, report, "text", index, match, fixable)
 
 
 def _deprecated_spans(
-    subject: Subject, code: str, found: list[tuple[int, list[Match]]], in_text: bool
+    subject: Subject, abilities: bool, found: list[tuple[int, list[Match]]], in_text: bool
 ) -> Iterator[tuple[int, Match, bool]]:
-    """(paragraph, match, fixable) of each deprecated term of ``code``'s kind.
+    """(paragraph, match, fixable) of each deprecated term (ability name, with
+    ``abilities``).
 
     A span that is also a current term (of another entry, or the same words as the
     current spelling: *Jeton Addax*, *Jeton, addax*) is reported only where the case
@@ -460,7 +489,7 @@ def _deprecated_spans(
             if not deprecated:
                 continue
             match = deprecated[0]
-            if (match.hit.kind == "ability") != (code == "GL202"):
+            if (match.hit.kind == "ability") != abilities:
                 continue
             current = [m for m in group if m.hit.status != "deprecated"]
             if current and not all(_case_tells(match, m.hit.term) for m in current):
@@ -487,7 +516,7 @@ def _case_tells(match: Match, current: str) -> bool:
 
 
 def _report_deprecated(
-    subject: Subject, code: str, key: str, index: int, match: Match, fixable: bool
+    subject: Subject, report: Reporter, key: str, index: int, match: Match, fixable: bool
 ) -> Iterator[Finding]:
     glossary = subject.language.glossary
     hit = match.hit
@@ -511,10 +540,10 @@ def _report_deprecated(
     message = f"'{match.text}' is deprecated in the {_glossary_name(subject)} ({what}){use}"
     if key == "text":
         edit = None if fix is None else subject.text_edit(index, match.start, match.end, fix)
-        yield subject.report_span(code, index, match.start, message, edit)
+        yield report.span(subject, index, match.start, message, edit)
     else:
         edit = None if fix is None else Edit(key, match.start, match.end, fix)
-        yield subject.report(code, key, match.start, message, edit)
+        yield report.at(subject, key, match.start, message, edit)
 
 
 @rule(
@@ -525,13 +554,15 @@ def _report_deprecated(
     "The community replaced some words (French compteur -> marqueur, joueur -> "
     "joueureuse; Esperanto militistaro -> armeo, resurso -> rimedo).  Cards still using "
     "the old word read inconsistently next to the others.  Found in every inflected form.",
-    "FR: Place deux compteurs +1/+1 sur moi.",
-    "FR: Place deux marqueurs +1/+1 sur moi.",
+    "en: Put two +1/+1 counters on me.\nfr: Place deux compteurs +1/+1 sur moi.",
+    "en: Put two +1/+1 counters on me.\nfr: Place deux marqueurs +1/+1 sur moi.",
     "Replaces the term by its replacement in the same form (plural, -j, -n, capital), "
     "when the glossary names one replacement and the form is known.",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
 )
-def check_deprecated_term(subject: Subject) -> Iterator[Finding]:
-    return _deprecated(subject, "GL201")
+def check_deprecated_term(subject: Subject, report: Reporter) -> Iterator[Finding]:
+    return _deprecated(subject, report, abilities=False)
 
 
 @rule(
@@ -541,12 +572,14 @@ def check_deprecated_term(subject: Subject) -> Iterator[Finding]:
     "A former name of an ability.",
     "Renamed abilities keep their old names in the abilities list's history; a card "
     "with the old name cannot be looked up.",
-    "EO: ***Nekromancianto***",
-    "EO: ***Nekromanciulo***   (the list's name since 2023-06-26)",
+    "en: ***Necromancer***\neo: ***Nekromancianto***",
+    "en: ***Necromancer***\neo: ***Nekromanciulo***",
     "Replaces the old name by the list's name.",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
 )
-def check_deprecated_ability(subject: Subject) -> Iterator[Finding]:
-    return _deprecated(subject, "GL202")
+def check_deprecated_ability(subject: Subject, report: Reporter) -> Iterator[Finding]:
+    return _deprecated(subject, report, abilities=True)
 
 
 # --------------------------------------------------------------------------------------
@@ -607,15 +640,31 @@ def collect_terms(subject: Subject) -> list[tuple[str, str, int, int, str, str]]
     "(or, between admitted terms, when the majority uses another).  Preferred terms are "
     "never reported: an entry with several preferred terms uses them by context (French "
     "'gets': perd, gagne, reçoit).",
-    "EO card A: ... rimedokarto ...   card B: ... rimedokarto ...   card C: ... rimedkarto ...",
-    "EO cards A, B, C: ... rimedokarto ...",
+    "en: Draw one resource card.\n"
+    "eo: Eltiru unu rimedokarton.\n"
+    "---\n"
+    "en: Discard one resource card.\n"
+    "eo: Forĵetu unu rimedokarton.\n"
+    "---\n"
+    "en: Reveal one resource card.\n"
+    "eo: Montru unu rimedkarton.",
+    "en: Draw one resource card.\n"
+    "eo: Eltiru unu rimedokarton.\n"
+    "---\n"
+    "en: Discard one resource card.\n"
+    "eo: Forĵetu unu rimedokarton.\n"
+    "---\n"
+    "en: Reveal one resource card.\n"
+    "eo: Montru unu rimedokarton.",
     target=LIBRARY,
 )
-def check_inconsistent_term(subjects: list[Subject]) -> Iterator[Finding]:
+def check_inconsistent_term(subjects: list[Subject], report: Reporter) -> Iterator[Finding]:
     chosen: dict[str, dict[str, list[tuple[Subject, int, int, str]]]] = defaultdict(dict)
     status: dict[str, str] = {}
     for subject in subjects:
-        for entry_id, term, index, start, text, term_status in subject.cache.get("GL301", ()):
+        for entry_id, term, index, start, text, term_status in subject.cache.get(
+            report.rule.code, ()
+        ):
             chosen[entry_id].setdefault(term, []).append((subject, index, start, text))
             status[term] = term_status
     for by_term in chosen.values():
@@ -634,8 +683,8 @@ def check_inconsistent_term(subjects: list[Subject]) -> Iterator[Finding]:
             if status[term] == "preferred":
                 continue  # never reported: several preferred terms are used by context
             for subject, index, start, text in cards:
-                yield subject.report_span(
-                    "GL301",
+                yield report.span(
+                    subject,
                     index,
                     start,
                     f"'{text}' here, '{reference}' ({why}) on {counts[reference]} other "
@@ -698,14 +747,28 @@ def collect_sentences(subject: Subject) -> list[tuple[str, str, int, int, str]]:
     "position in paragraphs that match the English structure; the cards in the "
     "minority are reported with the majority's wording.  Sentences of fewer than three "
     "words are not compared.",
-    "card A: *Je ne suis pas engagé quand j’attaque.*   card B: *Attaquer ne m’engage pas.*",
-    "cards A, B: *Je ne suis pas engagé quand j’attaque.*",
+    "en: :m: Target player draws one card.\n"
+    "fr: :m: La joueureuse ciblée pioche une carte.\n"
+    "---\n"
+    "en: :m: Target player draws one card.\n"
+    "fr: :m: La joueureuse ciblée pioche une carte.\n"
+    "---\n"
+    "en: :m: Target player draws one card.\n"
+    "fr: :m: Fais piocher une carte à la joueureuse ciblée.",
+    "en: :m: Target player draws one card.\n"
+    "fr: :m: La joueureuse ciblée pioche une carte.\n"
+    "---\n"
+    "en: :m: Target player draws one card.\n"
+    "fr: :m: La joueureuse ciblée pioche une carte.\n"
+    "---\n"
+    "en: :m: Target player draws one card.\n"
+    "fr: :m: La joueureuse ciblée pioche une carte.",
     target=LIBRARY,
 )
-def check_inconsistent_sentence(subjects: list[Subject]) -> Iterator[Finding]:
+def check_inconsistent_sentence(subjects: list[Subject], report: Reporter) -> Iterator[Finding]:
     renderings: dict[str, dict[str, list[tuple[Subject, int, int, str]]]] = defaultdict(dict)
     for subject in subjects:
-        for key, rendering, index, start, text in subject.cache.get("GL302", ()):
+        for key, rendering, index, start, text in subject.cache.get(report.rule.code, ()):
             renderings[key].setdefault(rendering, []).append((subject, index, start, text))
     for by_rendering in renderings.values():
         if len(by_rendering) < 2:
@@ -727,8 +790,8 @@ def check_inconsistent_sentence(subjects: list[Subject]) -> Iterator[Finding]:
             if text == majority:
                 continue
             for subject, index, start, _ in cards:
-                yield subject.report_span(
-                    "GL302",
+                yield report.span(
+                    subject,
                     index,
                     start,
                     f"the same English sentence reads '{_shown(example[3])}' on "

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...diagnostics import Severity
-from ..context import Subject
+from ...diagnostics import Severity, rule
+from ..context import Reporter, Subject
 from ..model import Finding
-from ..rule import LIBRARY, rule
+from ..rule import LIBRARY
 
 
 @rule(
@@ -27,17 +27,54 @@ from ..rule import LIBRARY, rule
     "still too tall (`translator build`).  Translations run longer than English: this "
     "rule makes the same measurement in lint, per language, with how many millimetres "
     "are too many.  Opt-in (`--select PR`): it typesets every card.",
-    "FR: a reminder text twice as long as the English one, on a creature",
-    "FR: the same reminder, shortened to fit (or an abbreviation the glossary admits)",
+    "en: ***Bodyguard 2***\\\n"
+    "  *Each turn, I may divert up to 2 damage from target creature you control and put that "
+    "damage on myself instead.*\n"
+    "\n"
+    "  ***Defiance***\\\n"
+    "  *All damage I deal while defending a city is added to its defense strength.*\n"
+    "\n"
+    "  ***Overrun***\\\n"
+    "  *The surplus of unblocked damage I deal is carried over to the attacked city.*\n"
+    "fr: ***Garde du corps 2***\\\n"
+    "  *Chaque tour, je peux choisir une créature ciblée que tu contrôles et endurer à sa place "
+    "jusqu’à 2 des dégâts qui devraient lui être infligés, pour la protéger, et ces dégâts me "
+    "sont alors infligés à moi, et non à elle.*\n"
+    "\n"
+    "  ***Bravade***\\\n"
+    "  *Tous les dégâts que j’inflige en défendant une cité sont ajoutés aux points de défense de "
+    "la cité.*\n"
+    "\n"
+    "  ***Débordement***\\\n"
+    "  *Le surplus de dégâts non bloqués que j’inflige est reporté sur la cité attaquée.*",
+    "en: ***Bodyguard 2***\\\n"
+    "  *Each turn, I may divert up to 2 damage from target creature you control and put that "
+    "damage on myself instead.*\n"
+    "\n"
+    "  ***Defiance***\\\n"
+    "  *All damage I deal while defending a city is added to its defense strength.*\n"
+    "\n"
+    "  ***Overrun***\\\n"
+    "  *The surplus of unblocked damage I deal is carried over to the attacked city.*\n"
+    "fr: ***Garde du corps 2***\\\n"
+    "  *Je peux endurer jusqu’à 2 dégâts à la place de la créature ciblée que tu contrôles pour "
+    "la protéger.*\n"
+    "\n"
+    "  ***Bravade***\\\n"
+    "  *Tous les dégâts que j’inflige en défendant une cité sont ajoutés aux points de défense de "
+    "la cité.*\n"
+    "\n"
+    "  ***Débordement***\\\n"
+    "  *Le surplus de dégâts non bloqués que j’inflige est reporté sur la cité attaquée.*",
     target=LIBRARY,
     opt_in=True,
 )
-def check_text_overflow(subjects: list[Subject]) -> Iterator[Finding]:
+def check_text_overflow(subjects: list[Subject], report: Reporter) -> Iterator[Finding]:
     from ...typeset.overflow import overflowing  # noqa: PLC0415 - WeasyPrint loads slowly
 
     for subject, amount, scale in overflowing([(s.card, s.lang, s) for s in subjects]):
-        yield subject.report_paragraph(
-            "PR101",
+        yield report.paragraph(
+            subject,
             None,
             f"the text is {amount:.1f} mm too tall for its box at {scale:.0%}: shorten it",
         )

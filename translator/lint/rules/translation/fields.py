@@ -1,0 +1,244 @@
+"""TR4 rules: every field is translated, the subtype and the abilities as the glossary
+and the abilities list name them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ....diagnostics import Applicability, Severity, rule
+from ....glossary.matcher import normalize
+from ...context import Reporter, Subject
+from ...drafts import draft_english, loose
+from ...model import Edit, Finding
+from ...rule import TRANSLATION
+from .shared import aligned
+
+
+@rule(
+    "TR401",
+    "untranslated-field",
+    Severity.ERROR,
+    "A field of the English card (second name line, subtype, text) has no translation, "
+    "or a draft still holds it in English: the English one would be printed.",
+    "A translation inherits what it does not hold, so a missing `name2`, `subtype` or "
+    "text prints the English words on the translated card.  A draft (`wip: true`, as "
+    "`translator translate` writes it) keeps in English what the glossary could not "
+    "fill: each name line, subtype and paragraph still in English is reported until it "
+    "is translated.",
+    "en.name: Warden\nen.name2: of the Tides\nfr.name: Gardien",
+    "en.name: Warden\nen.name2: of the Tides\nfr.name: Gardien\nfr.name2: des marées",
+    target=TRANSLATION,
+)
+def check_untranslated_field(subject: Subject, report: Reporter) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    for key, what in (("name2", "second name line"), ("subtype", "subtype")):
+        english = subject.source_value(key)
+        if english and not subject.value(key):
+            yield report.at(
+                subject,
+                key,
+                0,
+                f"no {what}: the English '{english}' would be printed (add '{key}: ...')",
+            )
+    if subject.source_value("text").strip() and not subject.value("text").strip():
+        yield report.at(subject, "text", 0, "no card text: the English text would be printed")
+    fields, paragraphs = draft_english(subject)
+    labels = {"name": "name", "name2": "second name line", "subtype": "subtype"}
+    for key in fields:
+        yield report.at(
+            subject, key, 0, f"draft: the {labels[key]} is still the English '{subject.value(key)}'"
+        )
+    for index in paragraphs:
+        yield report.paragraph(subject, index, f"draft: paragraph {index + 1} is still in English")
+
+
+@rule(
+    "TR402",
+    "subtype",
+    Severity.WARNING,
+    "The subtype is not the glossary's rendering of the English subtype.",
+    "Subtypes are game words: cards refer to them ('each Human you control'), so every "
+    "card must spell them the same way.  Compound subtypes follow the language's rule "
+    "(French: head noun first, comma, lower case after the first word: 'Seigneur, "
+    "humain').",
+    "en.subtype: Human Lord\nfr.subtype: Seigneur Humain",
+    "en.subtype: Human Lord\nfr.subtype: Seigneur, humain",
+    "Replaces the subtype by the glossary's rendering.",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+)
+def check_subtype(subject: Subject, report: Reporter) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    english, here = subject.source_value("subtype"), subject.value("subtype")
+    if not english or not here:
+        return
+    expected = subject.language.subtype(english)
+    if expected is None or expected == here:
+        return
+    how = "capitalised differently" if expected.casefold() == here.casefold() else "different"
+    yield report.at(
+        subject,
+        "subtype",
+        0,
+        f"subtype '{here}' is {how} from the glossary's '{expected}' (English '{english}')",
+        Edit("subtype", 0, len(here), expected),
+    )
+
+
+def source_abilities(subject: Subject) -> list[tuple[int, str, list[str]]]:
+    """Abilities of the English text: (paragraph, ability id, parameter values).
+
+    An ability is a paragraph opening with a bold run that starts with an ability's
+    English name (`***Salvage 2***`); the words after the name are its parameters.
+    """
+    assert subject.source is not None
+    source = subject.source
+    return source.memo(("abilities", subject.lang), lambda: _abilities(subject))
+
+
+def _abilities(subject: Subject) -> list[tuple[int, str, list[str]]]:
+    assert subject.source is not None
+    by_english = subject.language.abilities_by_english
+    found = []
+    for paragraph in subject.source.plain.paragraphs:
+        line = paragraph.first_bold()
+        ability = ability_line(line, by_english) if line else None
+        if ability is not None:
+            found.append((paragraph.index, *ability))
+    return found
+
+
+def ability_line(line: str, by_english: dict[str, str]) -> tuple[str, list[str]] | None:
+    """(ability id, parameter values) of an English ability line (`Salvage 2`): the
+    longest ability name it starts with, and the words after it."""
+    tokens = line.split()
+    for n in range(len(tokens), 0, -1):
+        ability = by_english.get(normalize(" ".join(tokens[:n])))
+        if ability is not None:
+            return ability, tokens[n:]
+    return None
+
+
+def _starts_with(line: str, name: str) -> bool:
+    line, name = normalize(line), normalize(name)
+    return line == name or line.startswith(name + " ")
+
+
+def ability_paragraph(subject: Subject, names: list[str], hint: int | None) -> int | None:
+    candidates = [
+        p
+        for p in subject.plain.paragraphs
+        if (line := p.first_bold()) and any(_starts_with(line, n) for n in names)
+    ]
+    if not candidates:
+        return None
+    if hint is not None and any(p.index == hint for p in candidates):
+        return hint
+    return candidates[0].index
+
+
+@rule(
+    "TR403",
+    "ability-name",
+    Severity.WARNING,
+    "The English text uses an ability of the abilities list; the translation does not "
+    "name it as the list does.",
+    "Abilities are keywords: players look them up by name in the abilities list, so a "
+    "card must use the list's name (in bold italics, followed by its parameters).",
+    "en: ***Overrun***\\\n"
+    "  *The surplus of unblocked damage I deal is carried over to the attacked city.*\n"
+    "fr: ***Piétinement***\\\n"
+    "  *Le surplus de dégâts non bloqués que j’inflige est reporté sur la cité attaquée.*",
+    "en: ***Overrun***\\\n"
+    "  *The surplus of unblocked damage I deal is carried over to the attacked city.*\n"
+    "fr: ***Débordement***\\\n"
+    "  *Le surplus de dégâts non bloqués que j’inflige est reporté sur la cité attaquée.*",
+    target=TRANSLATION,
+)
+def check_ability_name(subject: Subject, report: Reporter) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    abilities = subject.language.glossary.abilities
+    for index, ability_id, values in source_abilities(subject):
+        ability = abilities[ability_id]
+        names = [ability.name, *(t.text for t in ability.deprecated)]
+        if ability_paragraph(subject, names, aligned(subject, index)) is None:
+            named = (
+                substitute(ability.template, ability.params, values)
+                if ability.template
+                else ability.name
+            )
+            english = " ".join([ability.en, *values])
+            yield report.paragraph(
+                subject,
+                aligned(subject, index),
+                f"the English text has the ability '{english}': name it '{named}' in bold italics",
+            )
+
+
+def substitute(reminder: str, params: tuple[str, ...], values: list[str]) -> str:
+    """An ability's template or reminder with the card's parameter values."""
+    if len(params) != len(values):
+        return reminder
+    for param, value in zip(params, values, strict=True):
+        reminder = re.sub(rf"(?<!\w){re.escape(param)}(?!\w)", value, reminder)
+    return reminder
+
+
+@rule(
+    "TR404",
+    "ability-reminder",
+    Severity.WARNING,
+    "An ability's reminder text differs from the abilities list, where the English card "
+    "follows the English list.",
+    "The reminder text under an ability name is the list's definition, with the card's "
+    "parameters.  When the English card uses the English list's wording, the "
+    "translation uses the translated list's wording (differences of case, apostrophes "
+    "and spaces are not reported).  Where the list itself is wrong, say so with "
+    "`lint-ignore` in the card and fix the list.",
+    "en: ***Salvage 2***\\\n"
+    "  *You may pay 2 resources to return me to your hand from the graveyard.*\n"
+    "fr: ***Sauvetage 2***\\\n"
+    "  *Tu peux payer 2 ressources pour revenir dans ta main.*",
+    "en: ***Salvage 2***\\\n"
+    "  *You may pay 2 resources to return me to your hand from the graveyard.*\n"
+    "fr: ***Sauvetage 2***\\\n"
+    "  *Tu peux payer 2 ressources pour me faire revenir du cimetière vers ta main.*",
+    target=TRANSLATION,
+)
+def check_ability_reminder(subject: Subject, report: Reporter) -> Iterator[Finding]:
+    if not subject.is_translation:
+        return
+    assert subject.source is not None
+    english_list = subject.resources.english.glossary.abilities
+    target_list = subject.language.glossary.abilities
+    for index, ability_id, values in source_abilities(subject):
+        english, target = english_list.get(ability_id), target_list[ability_id]
+        source_paragraph = subject.source.plain.paragraphs[index]
+        reminder = source_paragraph.after_first_break()
+        if english is None or not reminder or not target.reminder:
+            continue
+        if loose(substitute(english.reminder, english.params, values)) != loose(reminder):
+            continue  # the English card words it its own way: nothing to compare with
+        found = ability_paragraph(subject, [target.name], aligned(subject, index))
+        if found is None:
+            continue  # TR403
+        paragraph = subject.plain.paragraphs[found]
+        line = paragraph.first_bold() or ""
+        own_values = line.split()[len(target.name.split()) :]
+        if len(own_values) != len(target.params):
+            own_values = values
+        expected = substitute(target.reminder, target.params, own_values)
+        here = paragraph.after_first_break()
+        if here and loose(here) != loose(expected):
+            start = paragraph.reminder_start() or 0
+            yield report.span(
+                subject,
+                found,
+                start,
+                f"the reminder of '{target.name}' is not the list's: '{expected}'",
+            )

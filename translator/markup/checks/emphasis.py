@@ -1,0 +1,116 @@
+"""MK3 rules: emphasis markers (`*`, `_`) that do not print what they seem to."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+
+from markdown_it.token import Token
+
+from ...diagnostics import Diagnostic, Severity, rule
+from ..parser import ParseResult
+from .common import MARKUP, Reporter, _preview, _printed, _printed_text_tokens
+
+
+@rule(
+    "MK301",
+    "stray-emphasis-marker",
+    Severity.WARNING,
+    "A `*` or `_` that did not pair up and is printed as is.",
+    "Emphasis markers pair with the next identical marker in the paragraph.  One left "
+    "over, stuck to a word, is printed literally: `**Deal 2 damage` prints the two "
+    "asterisks, and so does `**Horde rouge*,` (the `*` before the comma).  A marker "
+    "between spaces (`2 * 3`) or inside a word (`x_y`) is taken as meant.",
+    "**Deal 2 damage to target creature.",
+    "**Deal 2 damage** to target creature.",
+    target=MARKUP,
+)
+def check_stray_marker(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
+    source = result.source
+    for paragraph, token in _printed_text_tokens(result):
+        content = token.content
+        for match in re.finditer(r"\*+|_+", content):
+            start = result.source_offset(paragraph.inline, token.meta["start"] + match.start())
+            end = result.source_offset(paragraph.inline, token.meta["start"] + match.end() - 1) + 1
+            before = source[start - 1] if start > 0 else " "
+            after = source[end] if end < len(source) else " "
+            if before.isalnum() == after.isalnum():
+                continue  # `2 * 3`, `(*)`, `x_y`: taken as meant; `rouge*,` is stuck to a word
+            yield report.at(
+                result,
+                start,
+                end,
+                f"'{match.group(0)}' is printed as is: it has no matching marker in this paragraph",
+            )
+
+
+@rule(
+    "MK302",
+    "intraword-underscore",
+    Severity.WARNING,
+    "Underscores inside a word make italics.",
+    "Unlike common markdown, Aminduna's parser lets `_` open and close emphasis inside a "
+    "word: `a_b_c` prints a, an italic b, and c.  Use `*` for emphasis and avoid "
+    "underscores in words.",
+    "Put a token_1_ into play.",
+    "Put a token 1 into play.",
+    target=MARKUP,
+)
+def check_intraword_underscore(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
+    for paragraph in result.paragraphs:
+        text = paragraph.inline.text
+        stack: list[Token] = []
+        for token, printed in _printed(paragraph):
+            if token.type in ("em_open", "strong_open"):
+                stack.append(token)
+            elif token.type in ("em_close", "strong_close") and stack:
+                opening = stack.pop()
+                markup = opening.meta.get("markup", "")
+                if not printed or not markup.startswith("_"):
+                    continue
+                start, end = opening.meta["start"], token.meta["end"]
+                inside_word = (start > 0 and text[start - 1].isalnum()) or (
+                    end < len(text) and text[end].isalnum()
+                )
+                if inside_word:
+                    inner = text[opening.meta["inner"] : token.meta["start"]]
+                    yield report.at_inline(
+                        result,
+                        paragraph.inline,
+                        start,
+                        end,
+                        f"'{markup}' inside a word makes \"{_preview(inner)}\" italic or bold",
+                    )
+
+
+@rule(
+    "MK303",
+    "italic-swallows-bold",
+    Severity.WARNING,
+    "`**` inside an italic span closes and reopens the italics: the bold is lost.",
+    "Emphasis markers are not nested by Aminduna's parser: in `*a **b** c*` the first "
+    "`*` pairs with the first `*` of `**`.  The result is three italic runs and no "
+    "bold.  Use `***b***` for bold italic inside italics.",
+    "*Gain **2** life.*",
+    "*Gain* ***2*** *life.*",
+    target=MARKUP,
+)
+def check_italic_swallows_bold(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
+    for paragraph in result.paragraphs:
+        tokens = paragraph.tokens
+        for closing, opening in itertools.pairwise(tokens):
+            if (
+                closing.type == "em_close"
+                and opening.type == "em_open"
+                and closing.meta.get("markup") == "*"
+                and opening.meta.get("markup") == "*"
+                and closing.meta["end"] == opening.meta["start"]
+            ):
+                yield report.at_inline(
+                    result,
+                    paragraph.inline,
+                    closing.meta["start"],
+                    opening.meta["start"] + 1,
+                    "'**' inside italics closes and reopens them: nothing here is bold",
+                )
