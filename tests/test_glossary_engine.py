@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from translator import glossary
-from translator.glossary.forms import eo_forms, fr_feminine, fr_forms, fr_plural
+from translator.languages.eo import LANGUAGE as ESPERANTO
+from translator.languages.fr import LANGUAGE as FRENCH
+
+eo_forms = ESPERANTO.forms
+fr_feminine = FRENCH.feminine
+fr_forms = FRENCH.forms
+fr_plural = FRENCH.word_plural
 
 FR = """\
 language: fr

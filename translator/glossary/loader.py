@@ -19,13 +19,13 @@ from typing import Any
 
 import yaml
 
-from .. import yamlfile
+from .. import languages, yamlfile
+from ..languages.data import LANGUAGE_FILE
 from ..limits import MAX_GLOSSARY_BYTES
 from ..problems import Problem, did_you_mean
 from ..textio import InputError, decode, read_file
 from .model import (
     ADJECTIVE_FORMS,
-    GENDERS,
     LANGUAGES,
     PARTS_OF_SPEECH,
     PHRASE,
@@ -80,11 +80,12 @@ def shipped_root() -> Path | None:
 
 
 def shipped_files(lang: str) -> list[Path]:
-    """The glossary files that ship with the package, for ``lang``."""
+    """The glossary files that ship with the package, for ``lang`` (not the
+    language's own data beside them, ``language.yaml``: :mod:`translator.languages`)."""
     root = shipped_root()
     if root is None or not (root / lang).is_dir():
         return []
-    return sorted((root / lang).glob("*.yaml"))
+    return sorted(p for p in (root / lang).glob("*.yaml") if p.name != LANGUAGE_FILE)
 
 
 def library_files(lang: str, paths: Iterable[str]) -> list[Path]:
@@ -298,11 +299,14 @@ class _Reader:
         if text is None:
             return None
         gender = raw.get("gender")
-        if gender is not None and (lang != "fr" or gender not in GENDERS):
+        genders = languages.get(lang).genders
+        if gender is not None and gender not in genders:
             self.problem(
                 (*where, "gender"),
                 f"gender '{gender}'",
-                "French nouns only: m or f" if lang == "fr" else f"no gender in {lang}",
+                f"{languages.get(lang).name} nouns only: {' or '.join(genders)}"
+                if genders
+                else f"no gender in {lang}",
             )
             gender = None
         date = self.text(raw, "date", where)

@@ -12,15 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .. import languages
 from ..cards.model import DEFAULT_FOOTERS, SOURCE_LANGUAGE
 
-LANGUAGES = ("en", "fr", "eo")
+#: The languages a glossary can hold: those with a module in translator.languages.
+LANGUAGES = languages.codes()
 STATUSES = ("preferred", "admitted", "deprecated")
 SECTIONS = ("concept", "faction", "type", "subtype", "other", "footer", "phrase")
 #: A phrase entry's section: kept apart from the lexicon's entries (see :attr:`Glossary.phrases`).
 PHRASE = "phrase"
 PARTS_OF_SPEECH = ("noun", "adjective", "verb", "phrase")
-GENDERS = ("m", "f")
 ADJECTIVE_FORMS = ("m", "f", "mp", "fp")
 
 

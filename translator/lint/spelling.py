@@ -4,7 +4,9 @@ A word of a translation is accepted when the language's Hunspell dictionary acce
 it, or when it is the community's: a word of a glossary term or ability name (in any
 inflected form), of a card name of the library in that language, an ``allow-english``
 word, or a word the language's linter data accepts (``spelling`` in
-``glossaries/lint/<lang>.yaml``: what the dictionary lacks and the cards use).
+``glossaries/lint/<lang>.yaml``: what the dictionary lacks and the cards use).  What
+differs between languages is the language's answer (:mod:`translator.languages`):
+its dictionary, its elision, its inclusive forms, its word formation.
 Numbers (``2``, ``1er``), symbol codes, single letters and roman numerals are words
 too.  French: an elided word (*l'*, *qu'*,
 *jusqu'*) is checked with its apostrophe, what follows on its own (*l'armée*), and
@@ -49,10 +51,11 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from ..glossary.loader import shipped_root
+from .. import languages
+from ..atomic import write_file
 from ..glossary.matcher import normalize, words
+from ..languages import Hunspell, MiddleDots, WordFormation
+from ..languages.base import APOSTROPHES
 from ..markup.tree import SYMBOL_CODES
 
 #: Where the dictionaries are searched, after the directories of ``$DICPATH`` (as
@@ -64,98 +67,14 @@ SEARCH_PATH: list[Path] = [
     Path("/usr/local/share/hunspell"),
 ]
 
-#: Language -> (file names to try, without .aff/.dic; its name; the Debian package).
-DICTIONARIES: dict[str, tuple[tuple[str, ...], str, str]] = {
-    "fr": (("fr_FR", "fr"), "French", "hunspell-fr-comprehensive"),
-    "eo": (("eo", "eo_EO", "eo_XX"), "Esperanto", "myspell-eo"),
-    # Not checked (the source language): what tells English left in a translation
-    # from a misspelling (:meth:`Lexicon._english_word`).
-    "en": (("en_US", "en_GB", "en"), "English", "hunspell-en-us"),
-}
-
 #: Changes when what a cached lookup means changes (see :meth:`Dictionary.lookup`).
 CACHE_FORMAT = 1
-#: What the first lines of a French .aff say in Grammalecte's dictionary of every
-#: spelling, classic and 1990 reform ("toutes variantes": Debian's
-#: hunspell-fr-comprehensive), which is preferred where several are installed: the
-#: classic one (hunspell-fr-classical) rejects *évènement*, *paraitre*, *icone*.
-_EVERY_VARIANT = b"TOUTES VARIANTES"
+#: The dictionary that tells English left in a translation from a misspelling
+#: (:meth:`Lexicon._english_word`): the source language's, never checked itself.
+ENGLISH = "en"
 
-_APOSTROPHES = "'’"
 #: What ends a sentence (or a clause, or a line) for the English left over.
 _SENTENCE_ENDS = ".!?;:\n"
-#: Esperanto prepositions and adverbs that open compounds (neblokita, pluvivi,
-#: kunludanto, antaŭvidi), besides roots.
-_EO_PREFIX_WORDS = frozenset(
-    (
-        "ne",
-        "plu",
-        "for",
-        "kun",
-        "sen",
-        "sub",
-        "sur",
-        "tra",
-        "pri",
-        "pro",
-        "post",
-        "antaŭ",
-        "ĉirkaŭ",
-        "super",
-        "inter",
-        "kontraŭ",
-        "ĝis",
-        "trans",
-        "ekster",
-        "apud",
-        "preter",
-        "laŭ",
-        "malantaŭ",
-        "ĉe",
-        "el",
-        "en",
-        "de",
-        "al",
-        "dum",
-        "tro",
-        "tuj",
-        "mem",
-        "ambaŭ",
-        "ĉiam",
-        "neniam",
-    )
-)
-#: Esperanto suffixes, which a glossary root may take before its ending.
-_EO_SUFFIXES = (
-    "ig",
-    "iĝ",
-    "ad",
-    "aĵ",
-    "an",
-    "ar",
-    "ebl",
-    "ec",
-    "eg",
-    "ej",
-    "em",
-    "end",
-    "er",
-    "estr",
-    "et",
-    "id",
-    "il",
-    "in",
-    "ind",
-    "ing",
-    "ism",
-    "ist",
-    "obl",
-    "on",
-    "op",
-    "uj",
-    "ul",
-    "um",
-)
 _ROMAN = re.compile(r"[IVXLCDM]+")
 #: What is not prose, whose words are not checked: URLs (with or without a scheme),
 #: e-mail addresses, file names, HTML tags, wiki templates and link targets, and
@@ -176,9 +95,6 @@ _PARENTHESES = re.compile(r"\([^()\n]*\)")
 _OPENING = " \t\u00a0\u202f«\"“‘'([*-–—"
 #: What ends a sentence, for a capital to be a sentence's (not a proper noun's).
 _SENTENCE_STARTS = ".!?…:\n"
-#: An Esperanto word's grammatical ending, with a participle's suffix: what is left
-#: is its root (*distancfrap-antaj*, *milican-aj*, *viv-as*).
-_EO_ENDING = re.compile(r"(?:(?:[aio]n?t)?(?:[oa]j?n?|en?)|[aiou]s|u|i)$")
 
 
 class Dictionary:
@@ -231,7 +147,7 @@ class Dictionary:
             try:
                 hunspell = self.load()
             except Exception as error:  # a broken file must not stop lint
-                name = DICTIONARIES[self.lang][1]
+                name = languages.get(self.lang).name
                 self.broken = _MISSING[self.lang] = (
                     f"cannot read the {name} Hunspell dictionary {self.path}: {error}; "
                     "spelling not checked"
@@ -251,11 +167,9 @@ class Dictionary:
             for stale in self.cache.parent.glob(f"spelling-{self.lang}-*.txt"):
                 if stale != self.cache:
                     stale.unlink(missing_ok=True)  # an earlier version of the dictionary
-            temporary = self.cache.with_suffix(f".{os.getpid()}.tmp")
             lines = [f"# translator: Hunspell lookups in {self.path}.aff/.dic\n"]
             lines.extend(f"{'+' if ok else '-'}{word}\n" for word, ok in self.known.items())
-            temporary.write_text("".join(lines), encoding="utf-8")
-            os.replace(temporary, self.cache)
+            write_file(self.cache, "".join(lines).encode("utf-8"))
             self._saved = len(self.known)
         except OSError:
             pass  # a cache that cannot be written is only slower
@@ -268,30 +182,34 @@ _MISSING: dict[str, str] = {}
 
 
 def find_dictionary(lang: str) -> Path | None:
-    """The dictionary of ``lang`` (its path without .aff/.dic), or None."""
-    known = DICTIONARIES.get(lang)
-    if known is None:
+    """The dictionary of ``lang`` (its path without .aff/.dic), or None: the first
+    of the language's file names found in the search path, the one its data prefers
+    first (French: every spelling, 1990 reform too, over the classic one)."""
+    hunspell = languages.get(lang).hunspell
+    if hunspell is None:
         return None
     directories = [Path(d) for d in os.environ.get("DICPATH", "").split(os.pathsep) if d]
     found = [
         directory / name
         for directory in [*directories, *SEARCH_PATH]
-        for name in known[0]
+        for name in hunspell.files
         if (directory / name).with_suffix(".aff").is_file()
         and (directory / name).with_suffix(".dic").is_file()
     ]
-    if lang == "fr":
-        # Every spelling (1990 reform too) over the classic one, in search order.
-        found.sort(key=lambda base: not every_variant(base))
+    if hunspell.prefer is not None:
+        found.sort(key=lambda base: not preferred(base, hunspell))
     return found[0] if found else None
 
 
-def every_variant(base: Path) -> bool:
-    """Is this French dictionary Grammalecte's "toutes variantes" (classic and 1990
-    spellings)?  Its .aff says so in its first line."""
+def preferred(base: Path, hunspell: Hunspell) -> bool:
+    """Is this dictionary the one preferred among several of its language (French:
+    Grammalecte's "toutes variantes", classic and 1990 spellings)?  Its .aff says so
+    in its first line."""
+    if hunspell.prefer is None:
+        return False
     try:
         with base.with_suffix(".aff").open("rb") as file:
-            return _EVERY_VARIANT in file.read(512)
+            return hunspell.prefer in file.read(512)
     except OSError:
         return False
 
@@ -350,10 +268,10 @@ def dictionary(lang: str) -> Dictionary | None:
     if lang in _LOADED:
         return _LOADED[lang]
     found: Dictionary | None = None
-    known = DICTIONARIES.get(lang)
+    language = languages.get(lang)
     path = find_dictionary(lang)
-    if known is not None:
-        _, name, package = known
+    if language.hunspell is not None:
+        name, package = language.name, language.hunspell.package
         if path is None:
             _MISSING[lang] = (
                 f"no {name} Hunspell dictionary (install {package}): spelling not checked"
@@ -378,125 +296,26 @@ def missing_dictionaries() -> list[str]:
 def english_dictionary() -> Dictionary | None:
     """The English Hunspell dictionary, or None (then English words are only the
     frequent-word list's; nothing is said: English is not spell-checked)."""
-    if "en" not in _LOADED:
-        path = find_dictionary("en")
-        _LOADED["en"] = (
-            Dictionary("en", path, _cache_file("en", path))
+    if ENGLISH not in _LOADED:
+        path = find_dictionary(ENGLISH)
+        _LOADED[ENGLISH] = (
+            Dictionary(ENGLISH, path, _cache_file(ENGLISH, path))
             if path is not None and find_spec("spylls") is not None
             else None
         )
-    return _LOADED["en"]
+    return _LOADED[ENGLISH]
 
 
-def _dots(lang: str) -> MiddleDots | None:
-    """French: its middle-dot forms; other languages have none."""
-    return middle_dots() if lang == "fr" else None
-
-
-def _root(word: str) -> str | None:
-    """An Esperanto word's root (three letters at least), or None."""
-    match = _EO_ENDING.search(word)
-    if match is None or match.start() < 3:
-        return None
-    return word[: match.start()]
-
-
-@functools.cache
-def lint_data(name: str) -> dict[str, Any]:
-    """A data file of ``glossaries/lint/`` (``fr-inclusive.yaml``,
-    ``eo-morphology.yaml``), read once; empty when it is not there."""
-    root = shipped_root()
-    if root is None:
-        return {}
-    try:
-        data = yaml.safe_load((root / "lint" / name).read_text(encoding="utf-8"))
-    except OSError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-@dataclass(frozen=True)
-class MiddleDots:
-    """French middle-dot forms (joueur·euse·s), from ``fr-inclusive.yaml``."""
-
-    dots: str
-    replaced: int
-    plurals: frozenset[str]
-
-
-@functools.cache
-def middle_dots() -> MiddleDots:
-    data = lint_data("fr-inclusive.yaml")
-    return MiddleDots(
-        "".join(data.get("middle-dots") or ["·"]),
-        int(data.get("replaced-letters", 3)),
-        frozenset(data.get("plural-endings") or ["s"]),
-    )
-
-
-def inclusive_words() -> frozenset[str]:
-    """The inclusive French words of ``fr-inclusive.yaml`` (toustes, ellui)."""
-    return frozenset(normalize(str(w)) for w in lint_data("fr-inclusive.yaml").get("words") or [])
-
-
-@dataclass(frozen=True)
-class Morphology:
-    """Esperanto word formation (``eo-morphology.yaml``): what may stand around a root."""
-
-    prefixes: tuple[str, ...]
-    suffixes: tuple[str, ...]
-    #: Longest first: *ojn* before *on* before *o*.
-    endings: tuple[str, ...]
-    shortest_root: int
-    bare_root: int
-    checked_root: int
-    #: Correlatives as roots (ĉiu, tiam, kiel) and as words (ĉiujn, tien).
-    correlative_roots: frozenset[str]
-    correlatives: frozenset[str]
-    #: Abbreviations, written with a period (ekz., ktp.).
-    abbreviations: frozenset[str] = frozenset()
-    #: Affixes Esperanto also uses as roots (iĝi, igi: ekiĝanta).
-    affix_roots: frozenset[str] = frozenset()
-
-
-@functools.cache
-def morphology() -> Morphology:
-    data = lint_data("eo-morphology.yaml")
-    table = data.get("correlatives") or {}
-    roots = frozenset(
-        head + tail for head in table.get("heads") or [] for tail in table.get("tails") or []
-    )
-    forms = set(roots)
-    for root in roots:
-        if root[-1] in "oau":
-            forms.update((root + "j", root + "n", root + "jn"))
-        elif root[-1] == "e":
-            forms.add(root + "n")
-    return Morphology(
-        tuple(data.get("prefixes") or ()),
-        tuple(data.get("suffixes") or ()),
-        tuple(sorted(data.get("endings") or (), key=len, reverse=True)),
-        int(data.get("shortest-root", 2)),
-        int(data.get("bare-root", 4)),
-        int(data.get("checked-root", 4)),
-        roots,
-        frozenset(forms),
-        frozenset(normalize(str(w)) for w in data.get("abbreviations") or ()),
-        frozenset(normalize(str(w)) for w in data.get("affix-roots") or ()),
-    )
-
-
-#: The letters of Esperanto, for the roots one letter away from a root.
-_EO_LETTERS = "abcĉdefgĝhĥijĵklmnoprsŝtuŭvz"
 _ENCODING = re.compile(rb"^SET\s+(\S+)", re.MULTILINE)
 
 
 @functools.cache
-def dictionary_roots(base: Path) -> frozenset[str]:
-    """The roots of a Hunspell Esperanto dictionary: its entries (``defendi/AOT``)
-    less their ending (o, a, e, i), lower-case entries only (not Aarono), not the
-    words without an ending (al, dm: they would make compounds of typos), two-letter
-    roots only of verbs (uz-, ir-; not ed- of edo), and no affix (ej-, ig-).
+def dictionary_roots(base: Path, formation: WordFormation) -> frozenset[str]:
+    """The roots of a Hunspell dictionary of a language of :class:`WordFormation`
+    (Esperanto): its entries (``defendi/AOT``) less their ending (o, a, e, i),
+    lower-case entries only (not Aarono), not the words without an ending (al, dm:
+    they would make compounds of typos), two-letter roots only of verbs (uz-, ir-;
+    not ed- of edo), and no affix (ej-, ig-).
     Hunspell derives only what an entry's flags say (defendi takes no -ist-: no
     *defendisto*); :class:`Lexicon` derives with every affix, from these roots."""
     try:
@@ -513,25 +332,30 @@ def dictionary_roots(base: Path) -> frozenset[str]:
     roots: set[str] = set()
     for line in text.splitlines()[1:]:
         entry = line.split("/", 1)[0].strip()
-        if not entry or not entry[0].islower() or not entry.isalpha() or entry[-1] not in "oaei":
+        if (
+            not entry
+            or not entry[0].islower()
+            or not entry.isalpha()
+            or entry[-1] not in formation.entry_endings
+        ):
             continue  # a proper noun, an abbreviation (dm), a word without ending (al)
         entry = normalize(entry)
-        if len(entry) > 3 or entry[-1] == "i":  # two-letter roots: verbs only (uzi, iri)
+        if len(entry) > 3 or entry[-1] == formation.infinitive:  # two letters: verbs only
             roots.add(entry[:-1])
-    table = morphology()
-    return (frozenset(roots) - set(table.prefixes) - set(table.suffixes)) | table.affix_roots
+    affixes = set(formation.prefixes) | set(formation.suffixes)
+    return (frozenset(roots) - affixes) | formation.affix_roots
 
 
-def _one_letter_away(word: str) -> Iterator[str]:
-    """Every string one Esperanto letter away from ``word`` (deleted, replaced,
-    inserted, or two swapped)."""
+def _one_letter_away(word: str, alphabet: str) -> Iterator[str]:
+    """Every string one letter of ``alphabet`` away from ``word`` (deleted,
+    replaced, inserted, or two swapped)."""
     for i in range(len(word) + 1):
         head, tail = word[:i], word[i:]
         if tail:
             yield head + tail[1:]
             if len(tail) > 1:
                 yield head + tail[1] + tail[0] + tail[2:]
-        for letter in _EO_LETTERS:
+        for letter in alphabet:
             yield head + letter + tail
             if tail and letter != tail[0]:
                 yield head + letter + tail[1:]
@@ -546,7 +370,8 @@ class Lexicon:
     dictionary: Dictionary
     #: Normalized words accepted as they are (glossary, card names, allowed, extra).
     words: frozenset[str]
-    #: Esperanto: roots of :attr:`words`, which take any ending.
+    #: A language of word formation (Esperanto): roots of :attr:`words`, which take
+    #: any ending.
     roots: frozenset[str] = frozenset()
     #: Normalized English words (the frequent-word list, the glossary's English terms,
     #: less the glossary's own words): a sentence that holds one the dictionary does
@@ -554,10 +379,20 @@ class Lexicon:
     english: frozenset[str] = frozenset()
     verdicts: dict[str, bool] = field(default_factory=dict)
     suggestions: dict[str, str | None] = field(default_factory=dict)
-    #: Esperanto: the roots words are derived from (the dictionary's, the glossary's,
-    #: the correlatives), with any prefix, suffix and ending (:meth:`_derived`).
+    #: A language of word formation: the roots words are derived from (the
+    #: dictionary's, the glossary's, the correlatives), with any prefix, suffix and
+    #: ending (:meth:`_derived`).
     derivable: frozenset[str] = frozenset()
     _candidates: list[str] | None = None
+    #: What the language answers (:mod:`translator.languages`): its elision, its
+    #: inclusive forms, its word formation.
+    language: languages.Language = field(init=False, repr=False)
+    #: How the language derives words (None: its words are the dictionary's).
+    formation: WordFormation | None = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.language = languages.get(self.lang)
+        self.formation = self.language.word_formation
 
     @classmethod
     def build(
@@ -567,14 +402,16 @@ class Lexicon:
         *word_sets: frozenset[str],
         english: frozenset[str] = frozenset(),
     ) -> Lexicon:
-        words = frozenset().union(*word_sets)
+        language = languages.get(lang)
+        words = frozenset().union(*word_sets) | language.spelling_words
         roots: frozenset[str] = frozenset()
         derivable: frozenset[str] = frozenset()
-        if lang == "eo":
-            roots = frozenset(r for w in words if "-" not in w and (r := _root(w)))
-            derivable = roots | dictionary_roots(dictionary.path) | morphology().correlative_roots
-        elif lang == "fr":
-            words |= inclusive_words()
+        formation = language.word_formation
+        if formation is not None:
+            roots = frozenset(r for w in words if "-" not in w and (r := formation.root(w)))
+            derivable = (
+                roots | dictionary_roots(dictionary.path, formation) | formation.correlative_roots
+            )
         return cls(lang, dictionary, words, roots, english, derivable=derivable)
 
     # ---------------------------------------------------------------- checking text
@@ -614,22 +451,23 @@ class Lexicon:
         *ktp.*: ``abbreviations`` in ``eo-morphology.yaml``)."""
         end = start + len(word)
         return (
-            self.lang == "eo"
+            self.formation is not None
             and end < len(text)
             and text[end] == "."
-            and normalize(word) in morphology().abbreviations
+            and normalize(word) in self.formation.abbreviations
         )
 
     def _english_word(self, text: str, start: int, word: str) -> bool:
         """A word of the English dictionary, which is no glossary word or card name
         mistyped (*crate* is *carte*'s typo): English left in the text (night, column,
         guidelines), which is not a misspelling; TR503 and TR504 report English left
-        over.  Esperanto: capitalised words only (English, a deck's name)."""
+        over.  Esperanto: capitalised words only (English, a deck's name): the
+        language's :attr:`~translator.languages.Language.lower_case_english`."""
         english = english_dictionary()
         if (
             english is None
             or len(word) < 4
-            or (self.lang == "eo" and not word[0].isupper())
+            or (not self.language.lower_case_english and not word[0].isupper())
             or "-" in (text[start - 1 : start] + text[start + len(word) : start + len(word) + 1])
         ):
             # Short words and parts of a hyphenated word (défausse-moa) are typos more
@@ -696,7 +534,7 @@ class Lexicon:
     ) -> Iterator[tuple[int, str]]:
         count = len(tokens)
         skip = 0
-        dots = _dots(self.lang)
+        dots = self.language.middle_dots
         for i, (norm, start, end) in enumerate(tokens):
             if skip:
                 skip -= 1
@@ -720,7 +558,7 @@ class Lexicon:
             elided = (
                 i + 1 < count
                 and end < len(text)
-                and text[end] in _APOSTROPHES
+                and text[end] in APOSTROPHES
                 and tokens[i + 1][1] == end + 1
             )
             if elided:
@@ -752,12 +590,13 @@ class Lexicon:
         )
 
     def _elided(self, norm: str, written: str) -> bool:
-        """An elided word before an apostrophe (l', qu', jusqu'; Esperanto l', dank')."""
+        """An elided word before an apostrophe (l', qu', jusqu'; Esperanto l', dank'),
+        judged as the whole word the language says it stands for (French: with its
+        apostrophe, as the dictionary lists it; Esperanto: the noun, *danko*)."""
         if self._trivial(norm, written) or norm in self.words:
             return True
-        if self.lang == "eo":
-            return self.accepts(norm + "o", written + "o")
-        return self.dictionary.lookup(written + "'")
+        whole = self.language.elided_whole(written)
+        return self.accepts(normalize(whole), whole)
 
     def _joined(self, written: str) -> bool:
         return written.casefold() in self.words or self.dictionary.lookup(written)
@@ -776,9 +615,9 @@ class Lexicon:
             if part and not (
                 self.accepts(part.casefold(), part)
                 or (
-                    self.lang == "eo"
+                    self.formation is not None
                     and n < len(parts) - 1
-                    and self._first_element(part.casefold())
+                    and self._first_element(part.casefold(), self.formation)
                 )
             ):
                 yield start + offset, part
@@ -804,28 +643,27 @@ class Lexicon:
                 norm in self.words
                 or self._trivial(norm, written)
                 or self.dictionary.lookup(written)
-                or (self.lang == "eo" and self._esperanto(norm))
+                or (self.formation is not None and self._formed(norm, self.formation))
             )
         return verdict
 
-    def _esperanto(self, word: str) -> bool:
-        """A correlative, a derivation, a glossary root with other suffixes and
-        ending, or a compound."""
+    def _formed(self, word: str, table: WordFormation) -> bool:
+        """In a language of word formation (Esperanto): a correlative, a derivation,
+        a glossary root with other suffixes and ending, or a compound."""
         return (
-            word in morphology().correlatives
-            or self._glossary_word(word)
-            or ("-" not in word and (self._derived(word) or self._compound(word, 2)))
+            word in table.correlatives
+            or self._glossary_word(word, table)
+            or ("-" not in word and (self._derived(word, table) or self._compound(word, 2, table)))
         )
 
-    def _derived(self, word: str) -> bool:
-        """Prefixes + a root + suffixes + an ending (:class:`Morphology`): a root of
+    def _derived(self, word: str, table: WordFormation) -> bool:
+        """Prefixes + a root + suffixes + an ending (:class:`WordFormation`): a root of
         the dictionary, the glossary or the correlatives (defend-ist-o, pag-iĝ-i,
         ĉiu-op-e, re-ven-ont-a).  Not when the word less its ending is one letter away
         from a root of the glossary: that is the community's word mistyped (trombejo
         is tomb-ej-o, the glossary's graveyard, not tromb-ej-o, a place of blood
         clots).  (A root one letter away in the dictionary would be too many: depend-,
         plen- and tren- are one letter from defend-, pren-.)"""
-        table = morphology()
         for ending in table.endings:
             if not word.endswith(ending) or len(word) - len(ending) < table.shortest_root:
                 continue
@@ -837,12 +675,14 @@ class Lexicon:
                 continue  # te-as, ent-as: a short root takes the dictionary's endings only
             stem = word[: -len(ending)]
             mistyped = len(stem) >= table.checked_root and any(
-                other in self.roots for other in _one_letter_away(stem) if other != stem
+                other in self.roots
+                for other in _one_letter_away(stem, table.alphabet)
+                if other != stem
             )
             return not mistyped
         return False
 
-    def _analyse(self, stem: str, table: Morphology) -> tuple[str, str, str] | None:
+    def _analyse(self, stem: str, table: WordFormation) -> tuple[str, str, str] | None:
         """(prefixes, root, suffixes) of a word less its ending, or None."""
         for prefix in ("", *table.prefixes):
             if not stem.startswith(prefix):
@@ -859,7 +699,7 @@ class Lexicon:
                             return prefix + second, found[0], found[1]
         return None
 
-    def _peel(self, stem: str, table: Morphology, depth: int) -> tuple[str, str] | None:
+    def _peel(self, stem: str, table: WordFormation, depth: int) -> tuple[str, str] | None:
         """(root, suffixes) of a stem, at most ``depth`` suffixes peeled off its end."""
         if len(stem) >= table.shortest_root and stem in self.derivable:
             return stem, ""
@@ -871,49 +711,54 @@ class Lexicon:
                         return found[0], found[1] + suffix
         return None
 
-    def _glossary_word(self, word: str) -> bool:
+    def _glossary_word(self, word: str, table: WordFormation) -> bool:
         """A glossary root with another ending and at most two suffixes (milicanaj,
         malmarkigi from malmarki)."""
-        root = _root(word)
+        root = table.root(word)
         if root is None:
             return False
         if root in self.roots:
             return True
-        for suffix in _EO_SUFFIXES:
+        for suffix in table.glossary_suffixes:
             if root.endswith(suffix) and len(root) - len(suffix) >= 3:
                 stem = root[: -len(suffix)]
                 if stem in self.roots or any(
                     stem.endswith(other) and stem[: -len(other)] in self.roots
-                    for other in _EO_SUFFIXES
+                    for other in table.glossary_suffixes
                 ):
                     return True
         return False
 
-    def _whole(self, word: str) -> bool:
+    def _whole(self, word: str, table: WordFormation) -> bool:
         """A word that can end a compound."""
-        return word in self.words or self.dictionary.lookup(word) or self._glossary_word(word)
+        return (
+            word in self.words or self.dictionary.lookup(word) or self._glossary_word(word, table)
+        )
 
-    def _first_element(self, part: str) -> bool:
+    def _first_element(self, part: str, table: WordFormation) -> bool:
         """What can open a compound: a preposition or adverb used as a prefix (ne, plu,
         kun), a noun with its linking o (defendo-), a root of the dictionary (ĵet- of
         ĵeti) or of the glossary (milican-).  Short words other than those (la, al,
         da) would make compounds of too many typos (laportas, alliaj)."""
-        if part in _EO_PREFIX_WORDS or part in self.roots or part in morphology().correlatives:
+        if part in table.compound_openers or part in self.roots or part in table.correlatives:
             return True
         if len(part) < 3:
             return False
-        if part.endswith("o") and (self.dictionary.lookup(part) or part[:-1] in self.roots):
+        linking = table.linking
+        if part.endswith(linking) and (
+            self.dictionary.lookup(part) or part[: -len(linking)] in self.roots
+        ):
             return True  # a noun with its linking o: defendo-, ensorĉo- (glossary)
-        return any(self.dictionary.lookup(part + ending) for ending in ("o", "i", "a"))
+        return any(self.dictionary.lookup(part + ending) for ending in table.compound_endings)
 
-    def _compound(self, word: str, parts: int) -> bool:
+    def _compound(self, word: str, parts: int, table: WordFormation) -> bool:
         """Is ``word`` made of at most ``parts`` known elements (the last a word of
         four letters at least)?"""
         for cut in range(len(word) - 4, 1, -1):
             head, tail = word[:cut], word[cut:]
             if (
-                self._whole(tail) or (parts > 2 and self._compound(tail, parts - 1))
-            ) and self._first_element(head):
+                self._whole(tail, table) or (parts > 2 and self._compound(tail, parts - 1, table))
+            ) and self._first_element(head, table):
                 return True
         return False
 

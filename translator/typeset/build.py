@@ -28,6 +28,7 @@ from typing import Any, BinaryIO
 import pikepdf
 from fontTools.ttLib import TTFont
 
+from .. import languages
 from ..atomic import owner_alive, sweep, work_for, write_file
 from ..cards.model import Card, Library
 from ..glossary.loader import library_files, load_glossary, shipped_files
@@ -635,7 +636,13 @@ def build_cards(
     library_roots += [Path(r).resolve() for r in roots]
     theme = load_theme(options.theme_dir)
     profile = find_profile(options.icc)
-    glossary_files = [*shipped_files(lang), *library_files(lang, [str(r) for r in library_roots])]
+    # The language's own data (typography, hyphenation) prints too: a change to it
+    # makes new PDFs, like a glossary change.
+    glossary_files = [
+        *shipped_files(lang),
+        *library_files(lang, [str(r) for r in library_roots]),
+        *languages.get(lang).data_files(),
+    ]
     shared = manifest.shared_digest(
         [*theme.directories, pdfx.registry_path()],
         theme.font_files,

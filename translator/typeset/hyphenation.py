@@ -11,8 +11,10 @@ the rules are ours, in one place, and testable:
   ability and faction names), with digits, or split between runs (the word a drop cap
   starts);
 * at least :data:`MIN_LEFT` letters before a break and :data:`MIN_RIGHT` after it;
-* French and English break where pyphen's patterns say; Esperanto between syllables
-  (:func:`esperanto_breaks`), since pyphen's ``eo`` patterns break inside clusters;
+* a language breaks by its own rule where it has one (Esperanto between syllables:
+  :meth:`translator.languages.eo.Esperanto.word_breaks`, since pyphen's ``eo``
+  patterns break inside clusters), else where pyphen's patterns say (French,
+  English);
 * the last word of a paragraph (or of a line ended by a line break) is never
   hyphenated, so the last line never holds a word's end alone; a short last word is
   bound to the one before it by a no-break space, so that it is not alone either.
@@ -29,10 +31,10 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from functools import cache, lru_cache
-from itertools import pairwise
 
 import pyphen
 
+from .. import languages
 from ..markup.html import SymbolRenderer, default_symbol, paragraph_html
 from ..markup.tree import Document, DropCap, Inline, LineBreak, Paragraph, Symbol, Text
 
@@ -47,33 +49,6 @@ SHORT_LAST_WORD = 6
 #: ...unless the two together would be longer than this (an unbreakable chunk that
 #: long could not fit a narrow line).
 MAX_BOUND = 20
-#: Esperanto's vowels, each a syllable's nucleus; the other letters are consonants
-#: (``j`` and ``ŭ`` included, see :func:`esperanto_breaks`).
-ESPERANTO_VOWELS = frozenset("aeiou")
-#: The pairs of consonants that begin a syllable together, a stop or fricative then
-#: ``l`` or ``r`` (``no-bla``, ``pa-tro``, ``kon-traŭ``); any other pair is split
-#: (``at-le-to``, ``is-la-mo``).
-ESPERANTO_ONSETS = frozenset(
-    {
-        "bl",
-        "br",
-        "dr",
-        "fl",
-        "fr",
-        "gl",
-        "gr",
-        "kl",
-        "kr",
-        "pl",
-        "pr",
-        "tr",
-        "vr",
-        "ŝl",
-        "ŝr",
-        "ĥl",
-        "ĥr",
-    }
-)
 #: A word: letters, maybe with combining marks.
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|[\u0300-\u036f])*")
 #: What separates words in the HTML: tags and white space (a split keeps them).
@@ -89,36 +64,6 @@ _LINE_END = re.compile(
 )
 
 
-def esperanto_breaks(word: str) -> tuple[int, ...]:
-    """Every syllable boundary of an Esperanto word (offsets into ``word``).
-
-    Each vowel is a syllable's nucleus, and two vowels in a row are two syllables
-    (``kre-a-ĵo``).  The consonants between two vowels go with the next syllable,
-    except that of two or more the last one alone does (``es-ta-ĵo``, ``sor-ĉo``),
-    or the last two where they are a stop or fricative and ``l`` or ``r``
-    (:data:`ESPERANTO_ONSETS`: ``nom-bro``, ``kon-traŭ-u-lo``, but ``at-le-to``).
-    ``ŭ`` after a vowel closes its syllable (``aŭ``, ``eŭ`` are diphthongs:
-    ``kon-traŭ-u-lo``, not ``kon-tra-ŭu-lo``); ``j`` counts as a consonant, which puts
-    ``aj``, ``oj``, ``uj`` before a consonant in one syllable (``taj-go``) and ``j``
-    between vowels in the next (``ka-jo``).
-    """
-    letters = word.casefold()
-    nuclei = [i for i, letter in enumerate(letters) if letter in ESPERANTO_VOWELS]
-    breaks = []
-    for left, right in pairwise(nuclei):
-        start = left + 1
-        if letters[start : start + 1] == "ŭ":
-            start += 1  # the diphthong's glide stays with its vowel
-        cluster = letters[start:right]
-        if len(cluster) <= 1:
-            breaks.append(start)
-        elif cluster[-2:] in ESPERANTO_ONSETS:
-            breaks.append(right - 2)
-        else:
-            breaks.append(right - 1)
-    return tuple(b for b in breaks if 0 < b < len(word))
-
-
 @cache
 def _pyphen(lang: str) -> pyphen.Pyphen | None:
     """pyphen's dictionary for ``lang`` with our limits, or None if it has none."""
@@ -131,13 +76,15 @@ def word_breaks(word: str, lang: str) -> tuple[int, ...]:
     """Where ``word`` (letters only) may break in ``lang``: offsets leaving at least
     :data:`MIN_LEFT` letters before and :data:`MIN_RIGHT` after.
 
-    Esperanto by its syllables; other languages by pyphen's patterns, without the
-    breaks that change the spelling (German ``ck``), or nowhere if pyphen has none.
+    By the language's own rule where it has one (Esperanto: its syllables); else by
+    pyphen's patterns, without the breaks that change the spelling (German ``ck``),
+    or nowhere if pyphen has none.  ``lang`` may carry a region (``eo-XX``).
     """
     if len(word) < MIN_LEFT + MIN_RIGHT:
         return ()
-    if re.split(r"[-_]", lang, maxsplit=1)[0].casefold() == "eo":
-        found: Sequence[int] = esperanto_breaks(word)
+    own = languages.get(lang).word_breaks(word)
+    if own is not None:
+        found: Sequence[int] = own
     else:
         dictionary = _pyphen(lang)
         if dictionary is None:

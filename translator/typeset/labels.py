@@ -15,18 +15,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .. import languages
 from ..cards.model import DEFAULT_FOOTERS, LANGUAGE_NAMES, SOURCE_LANGUAGE, Card
 from ..glossary.model import Glossary
 
 #: What separates the type from the subtype on the type line.
 TYPE_SEPARATOR = " — "
-NBSP = "\u00a0"
-#: A plain space before French high punctuation or a closing guillemet, after an
-#: opening one: the space the French rules make a no-break space.
-_FRENCH_SPACE_BEFORE = re.compile(r" (?=[;:!?»])")
-_FRENCH_SPACE_AFTER = re.compile(r"(?<=«) ")
-#: An elided Esperanto article ("L' Imperio"): the space after it does not break.
-_ESPERANTO_ELISION = re.compile(r"(?<=\b[Ll]’) ")
 
 
 @dataclass
@@ -41,17 +35,13 @@ class Labels:
 
 
 def typeset(text: str, lang: str) -> str:
-    """``text`` with the typography its language's body text follows: the typographic
-    apostrophe, and in French a no-break space where the rules want one (an ordinary
-    space there can leave « ! » alone at the start of a line)."""
+    """``text`` with the typography its language's body text follows
+    (:attr:`translator.languages.Language.typography`): the typographic apostrophe,
+    and a no-break space where its rules want one (French: an ordinary space there
+    can leave « ! » alone at the start of a line).  English is printed as written."""
     if lang == SOURCE_LANGUAGE or not text:
         return text
-    text = text.replace("'", "’")
-    if lang == "fr":
-        text = _FRENCH_SPACE_AFTER.sub(NBSP, _FRENCH_SPACE_BEFORE.sub(NBSP, text))
-    elif lang == "eo":
-        text = _ESPERANTO_ELISION.sub(NBSP, text)
-    return text
+    return languages.get(lang).typography.apply(text)
 
 
 def _missing(glossary: Glossary, lang: str, what: str, section: str, english: str) -> str:

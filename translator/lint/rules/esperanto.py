@@ -25,29 +25,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from ...cards.model import SOURCE_LANGUAGE, is_default_footer
-from ...diagnostics import Severity
+from ...diagnostics import Applicability, Severity, rule
 from ...glossary.matcher import normalize, words
+from ...languages.eo import LANGUAGE as ESPERANTO
 from ...markup.tree import Text
-from ..context import Subject
+from ..context import Reporter, Subject
 from ..model import SYMBOL_MARK, Edit, Finding
-from ..rule import rule
+from ..rule import TRANSLATION
 
-#: The 28 letters of the Esperanto alphabet (lower case).
-ALPHABET = frozenset("abcĉdefgĝhĥijĵklmnoprsŝtuŭvz")
-VOWELS = frozenset("aeiou")
-_SUPERSIGNED = {"c": "ĉ", "g": "ĝ", "h": "ĥ", "j": "ĵ", "s": "ŝ", "u": "ŭ"}
+# The alphabet, the endings, the supersigned letters and the x- and h-system tables
+# are the language's (ESPERANTO: glossaries/eo/language.yaml), read on first use.
 #: Spaces a rule may see (plain, tab, no-break, narrow no-break).
 _SPACES = " \t\u00a0\u202f"
 #: Fields checked besides the text: the name lines and the subtype (the footer too,
 #: when the English card has its own; otherwise TR701 compares it whole).
 _FIELDS = ("name", "name2", "subtype")
-
-#: Words that end in a consonant and take a supersign (correlatives, particles):
-#: everything else Esperanto ends in a vowel, -ŭ, -j, -n or a verb ending.
-_CONSONANT_ENDINGS = frozenset({"ĉar", "ĝis", "eĉ", "ĉiam", "ĉiel", "ĉial", "ĉiom", "ĉies", "ĵus"})
-_VERB_ENDINGS = ("as", "is", "os", "us")
 
 
 def _esperanto(subject: Subject) -> bool:
@@ -91,7 +86,7 @@ def places(subject: Subject) -> list[Place]:
 
 def _report(
     subject: Subject,
-    code: str,
+    report: Reporter,
     place: Place,
     start: int,
     message: str,
@@ -101,9 +96,9 @@ def _report(
     ``[fix[0], fix[1])`` by ``fix[2]`` where it can be written safely."""
     if place.index is None:
         edit = None if fix is None else Edit(place.key, *fix)
-        return subject.report(code, place.key, start, message, edit)
+        return report.at(subject, place.key, start, message, edit)
     edit = None if fix is None else subject.text_edit(place.index, *fix)
-    return subject.report_span(code, place.index, start, message, edit)
+    return report.span(subject, place.index, start, message, edit)
 
 
 def _printed_space(subject: Subject, place: Place, index: int) -> bool:
@@ -147,17 +142,17 @@ def looks_esperanto(word: str) -> bool:
     word has an Esperanto ending: a vowel or ŭ (then -j, -n), a verb ending (-as, -is,
     -os, -us), or it is a particle such as ĉar, ĝis, eĉ, ĉiam."""
     letters = [c for c in word if c.isalpha()]
-    if not letters or any(c not in ALPHABET for c in letters):
+    if not letters or any(c not in ESPERANTO.alphabet for c in letters):
         return False
     for i, char in enumerate(word):
         if char == "ŭ" and i > 0 and word[i - 1] not in "ae-":
             return False
     last = word.rsplit("-", 1)[-1]
-    if last in _CONSONANT_ENDINGS or last.endswith(_VERB_ENDINGS):
+    if last in ESPERANTO.consonant_words or last.endswith(ESPERANTO.endings.finite):
         return True
     stem = last[:-1] if last.endswith("n") else last
     stem = stem[:-1] if stem.endswith("j") else stem
-    return bool(stem) and (stem[-1] in VOWELS or stem[-1] == "ŭ")
+    return bool(stem) and (stem[-1] in ESPERANTO.vowels or stem[-1] == "ŭ")
 
 
 # --------------------------------------------------------------------------------------
@@ -172,7 +167,7 @@ def x_system(word: str) -> str | None:
     if not _X_PAIR.search(word):
         return None
     converted = _X_PAIR.sub(
-        lambda m: _with_case(_SUPERSIGNED[m.group(1).lower()], m.group(1)), word
+        lambda m: _with_case(ESPERANTO.supersigns[m.group(1).lower()], m.group(1)), word
     )
     return converted if looks_esperanto(normalize(converted)) else None
 
@@ -188,11 +183,16 @@ def x_system(word: str) -> str | None:
     "Esperanto (only letters of the alphabet, ŭ after a or e, an Esperanto ending), so "
     "that names and English words (Lux, Pollux) are not; glossary words, the English "
     "word list and the configured allowed words never are.",
-    "EO: Cxiuj viaj estajxoj akiras +1/+0 gxis la fino de la vico.",
-    "EO: Ĉiuj viaj estaĵoj akiras +1/+0 ĝis la fino de la vico.",
+    "en: All your creatures get +1/+0 until the end of the turn.\n"
+    "eo: Cxiuj viaj estajxoj akiras +1/+0 gxis la fino de la vico.",
+    "en: All your creatures get +1/+0 until the end of the turn.\n"
+    "eo: Ĉiuj viaj estaĵoj akiras +1/+0 ĝis la fino de la vico.",
     "Writes the supersigned letters, keeping the case (Cx, CX -> Ĉ).",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("eo",),
 )
-def check_x_system(subject: Subject) -> Iterator[Finding]:
+def check_x_system(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _esperanto(subject):
         return
     for place in places(subject):
@@ -204,73 +204,12 @@ def check_x_system(subject: Subject) -> Iterator[Finding]:
             if fixed is not None:
                 yield _report(
                     subject,
-                    "EO101",
+                    report,
                     place,
                     start,
                     f"'{written}' is in the x-system: write '{fixed}'",
                     (start, end, fixed),
                 )
-
-
-#: Esperanto roots that open with h: after a root ending in c, g, j or s they make an
-#: h-system pair across the compound (dis|haki, long|hara, bus|haltejo, flag|hiso: the
-#: 24 such words of the Hunspell eo dictionary), so that the pair gets no fix.
-_H_ROOTS = (
-    "hak",
-    "halt",
-    "har",
-    "hast",
-    "haŭt",
-    "hav",
-    "hejm",
-    "hel",
-    "her",
-    "hez",
-    "hier",
-    "his",
-    "hist",
-    "hok",
-    "hom",
-    "hont",
-    "hor",
-    "hotel",
-    "hum",
-    "hund",
-)
-#: Words whose ŭ the h-system writes u (where au is never two vowels), and the
-#: position of that u: the invariable words, a few stems with their endings.
-_U_STEMS = ("antau", "kontrau", "ĉirkau", "malantau")
-_U_WORDS: dict[str, int] = {
-    **{
-        word: len(word) - 1
-        for word in (
-            "au",
-            "ankau",
-            "ankorau",
-            "anstatau",
-            "almenau",
-            "ambau",
-            "apenau",
-            "baldau",
-            "hierau",
-            "hodiau",
-            "kvazau",
-            "lau",
-            "malgrau",
-            "morgau",
-            "nau",
-            "preskau",
-            "adiau",
-            *_U_STEMS,
-        )
-    },
-    **{
-        stem + ending: len(stem) - 1
-        for stem in _U_STEMS
-        for ending in ("a", "aj", "an", "ajn", "e", "en")
-    },
-    **{"kontrauul" + ending: 6 for ending in ("o", "oj", "on", "ojn")},
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,16 +235,16 @@ def h_system(word: str) -> HSpelling | None:
                 lower[i] != "h"
                 and i > 0
                 and lower[i - 1] != "-"
-                and lower.startswith(_H_ROOTS, i + 1)
+                and lower.startswith(ESPERANTO.h_roots, i + 1)
             ):
                 certain = False  # dis|haki, long|hara: a compound, or ŝ, ĝ?
-            chars[i] = _with_case(_SUPERSIGNED[lower[i]], word[i])
+            chars[i] = _with_case(ESPERANTO.supersigns[lower[i]], word[i])
             chars[i + 1] = ""
             i += 2
         else:
             i += 1
     converted = "".join(chars)
-    position = _U_WORDS.get(normalize(converted))
+    position = ESPERANTO.u_words.get(normalize(converted))
     if position is not None:
         converted = (
             converted[:position] + _with_case("ŭ", converted[position]) + converted[position + 1 :]
@@ -330,11 +269,14 @@ def h_system(word: str) -> HSpelling | None:
     "others (praulo is pra|ulo).  Words that could not be Esperanto (each, English, "
     "ship) and words of the glossaries and the English word list are not reported; nor "
     "is a capitalised word inside a sentence (a name: Sasha).",
-    "EO: Shanghu la celon de sorcho au kapablo.",
-    "EO: Ŝanĝu la celon de sorĉo aŭ kapablo.",
+    "en: Change the target of a spell or ability.\neo: Shanghu la celon de sorcho au kapablo.",
+    "en: Change the target of a spell or ability.\neo: Ŝanĝu la celon de sorĉo aŭ kapablo.",
     "Writes the supersigned letters, keeping the case, when no compound may hide behind the pair.",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("eo",),
 )
-def check_h_system(subject: Subject) -> Iterator[Finding]:
+def check_h_system(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _esperanto(subject):
         return
     for place in places(subject):
@@ -354,7 +296,7 @@ def check_h_system(subject: Subject) -> Iterator[Finding]:
             if spelling.certain:
                 yield _report(
                     subject,
-                    "EO102",
+                    report,
                     place,
                     start,
                     f"'{written}' is in the h-system: write '{spelling.fixed}'",
@@ -363,16 +305,12 @@ def check_h_system(subject: Subject) -> Iterator[Finding]:
             else:
                 yield _report(
                     subject,
-                    "EO102",
+                    report,
                     place,
                     start,
                     f"'{written}' is in the h-system ('{spelling.fixed}'?), unless "
                     "it is a compound whose second root opens with h",
                 )
-
-
-#: Letters often typed for the supersigned ones (a caron for the circumflex or breve).
-_LOOKALIKES = {"č": "ĉ", "ǧ": "ĝ", "ȟ": "ĥ", "ǰ": "ĵ", "š": "ŝ", "ǔ": "ŭ", "ž": "ĵ"}
 
 
 def foreign_letters(word: str) -> list[str]:
@@ -383,7 +321,7 @@ def foreign_letters(word: str) -> list[str]:
         if len(part) < 2 or any(c.isdigit() for c in part):
             continue
         for char in part:
-            if char.isalpha() and char not in ALPHABET and char not in found:
+            if char.isalpha() and char not in ESPERANTO.alphabet and char not in found:
                 found.append(char)
     return found
 
@@ -399,10 +337,12 @@ def foreign_letters(word: str) -> list[str]:
     "those).  Capitalised words (names), card names, glossary words, the English word "
     "list (TR504 reports those) and the configured allowed words are not reported; "
     "one-letter parameters (x, K-) neither.",
-    "EO: Ĉiu kontraŭulo perdas unu rimedon, ĉar la werko estas finita.",
-    "EO: Ĉiu kontraŭulo perdas unu rimedon, ĉar la verko estas finita.",
+    "en: Draw one card or discard one card.\neo: Eltiru unu karton aǔ forĵetu unu karton.",
+    "en: Draw one card or discard one card.\neo: Eltiru unu karton aŭ forĵetu unu karton.",
+    target=TRANSLATION,
+    languages=("eo",),
 )
-def check_alphabet(subject: Subject) -> Iterator[Finding]:
+def check_alphabet(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _esperanto(subject):
         return
     allowed = subject.resources.allowed(subject.lang)
@@ -416,10 +356,11 @@ def check_alphabet(subject: Subject) -> Iterator[Finding]:
             letters = foreign_letters(word)
             if not letters or ("x" in letters and x_system(written) is not None):
                 continue
-            hints = [f"{c} (for {_LOOKALIKES[c]}?)" if c in _LOOKALIKES else c for c in letters]
+            lookalikes = ESPERANTO.lookalikes  # letters typed for supersigned ones: č
+            hints = [f"{c} (for {lookalikes[c]}?)" if c in lookalikes else c for c in letters]
             yield _report(
                 subject,
-                "EO103",
+                report,
                 place,
                 start,
                 f"'{written}': {', '.join(hints)} not in the Esperanto alphabet",
@@ -444,11 +385,14 @@ _BEFORE_PUNCTUATION = re.compile(r"[ \t\u00a0\u202f]+(?=[.,;:!?])")
     "Efiko », « Ruĝa Flago . »).  A space before an ellipsis (...) is not reported, "
     "nor the colon after a symbol code (« :m: : Cela ludanto... »), which keeps the "
     "cost notation of the English card (a symbol, a space, the colon).",
-    "EO: Ĉu vi pretas ? Eltiru unu karton .",
-    "EO: Ĉu vi pretas? Eltiru unu karton.",
+    "en: Target player draws one card.\neo: Cela ludanto eltiras unu karton .",
+    "en: Target player draws one card.\neo: Cela ludanto eltiras unu karton.",
     "Removes the space.",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("eo",),
 )
-def check_space_before_punctuation(subject: Subject) -> Iterator[Finding]:
+def check_space_before_punctuation(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _esperanto(subject):
         return
     for place in places(subject):
@@ -476,7 +420,7 @@ def check_space_before_punctuation(subject: Subject) -> Iterator[Finding]:
             )
             yield _report(
                 subject,
-                "EO201",
+                report,
                 place,
                 start,
                 f"{name} before '{mark}': Esperanto puts no space before punctuation",
@@ -567,12 +511,15 @@ def _read_quote_style(subject: Subject) -> None:
     "«rimedo» »).  Aminduna recognises flavour text by its opening «, and the sample "
     "cards quote with « » only.  (Arcmage Reguloj also has 13 pairs of straight quotes, "
     'such as "kolektanto-numero": leftovers of the English text.)',
-    'EO: *"Ŝtalo ne hezitas."*',
-    "EO: *«Ŝtalo ne hezitas.»*",
+    'en: *"Steel does not hesitate."*\neo: *"Ŝtalo ne hezitas."*',
+    'en: *"Steel does not hesitate."*\neo: *«Ŝtalo ne hezitas.»*',
     "Replaces a pair of quotes in one paragraph by « », spaced inside as the card's "
     "other guillemets are (without spaces, as the wiki writes them, by default).",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("eo",),
 )
-def check_quotes(subject: Subject) -> Iterator[Finding]:
+def check_quotes(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _esperanto(subject):
         return
     for place in places(subject):
@@ -585,7 +532,7 @@ def check_quotes(subject: Subject) -> Iterator[Finding]:
             replacement = f"«{space}{inner}{space}»"
             yield _report(
                 subject,
-                "EO202",
+                report,
                 place,
                 match.start(),
                 f"quotation marks {match.group()[0]}{match.group()[-1]}: write {replacement}",
@@ -595,7 +542,7 @@ def check_quotes(subject: Subject) -> Iterator[Finding]:
             opening = len(text) - len(text.lstrip(_SPACES))
             yield _report(
                 subject,
-                "EO202",
+                report,
                 place,
                 opening,
                 f"the last paragraph opens with {text[opening]}: flavour text "
@@ -629,12 +576,15 @@ def _unpaired_flavour(subject: Subject, place: Place) -> bool:
     'on both sides (the French habit); `"either"` accepts both as long as a pair, '
     "and a card, keep to one (any space counts: plain, no-break or narrow).  A space "
     "on one side only is always a slip.",
-    "EO: *« Ĝi brulas plej hele apud la mortintoj.»*",
-    "EO: *«Ĝi brulas plej hele apud la mortintoj.»*",
+    'en: *"It burns brightest near the dead."*\neo: *« Ĝi brulas plej hele apud la mortintoj.»*',
+    'en: *"It burns brightest near the dead."*\neo: *«Ĝi brulas plej hele apud la mortintoj.»*',
     "Adds or removes the space inside the guillemet that differs from the card's style "
     "(the style of its other pairs; without spaces when they do not tell).",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("eo",),
 )
-def check_guillemet_spacing(subject: Subject) -> Iterator[Finding]:
+def check_guillemet_spacing(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _esperanto(subject):
         return
     setting = _quote_setting(subject)
@@ -681,7 +631,7 @@ def check_guillemet_spacing(subject: Subject) -> Iterator[Finding]:
                     fix = (start, end, "")
                 yield _report(
                     subject,
-                    "EO203",
+                    report,
                     place,
                     fix[0],
                     f"'{mark}': this pair of guillemets {why}: write it {how}",
@@ -692,9 +642,15 @@ def check_guillemet_spacing(subject: Subject) -> Iterator[Finding]:
 # --------------------------------------------------------------------------------------
 # EO3: the Leksikono inside compound words.
 
-_NOUN_ENDINGS = frozenset({"o", "oj", "on", "ojn", "a", "aj", "an", "ajn", "e", "en"})
-_VERB_FORMS = frozenset({"i", "as", "is", "os", "us", "u"})
-_ENDINGS = _NOUN_ENDINGS | _VERB_FORMS | {"j", "n", "jn"}
+
+@cache
+def _endings() -> frozenset[str]:
+    """What may close a word after its last root: an ending (o, ojn, as), or -j, -n
+    after one (a correlative's: ĉiuj)."""
+    endings = ESPERANTO.endings
+    return endings.declined | frozenset(endings.verb) | frozenset(endings.cases[1:])
+
+
 #: Shorter deprecated roots are ordinary roots too: turn- of turno (turn) is the root of
 #: turni (rotate), in turnopunkto, turnoplato; ul- of ulo is the suffix -ul-.
 _MIN_ROOT = 5
@@ -728,7 +684,7 @@ def deprecated_roots(subject: Subject) -> tuple[list[DeprecatedRoot], list[str]]
             continue
         for term in entry.terms:
             text = normalize(term.text)
-            if " " in text or "-" in text or text[-1:] not in VOWELS:
+            if " " in text or "-" in text or text[-1:] not in ESPERANTO.vowels:
                 continue
             if not term.deprecated:
                 if len(text) >= 4:
@@ -740,7 +696,9 @@ def deprecated_roots(subject: Subject) -> tuple[list[DeprecatedRoot], list[str]]
             if len(root) < _MIN_ROOT or not new:
                 continue
             same = new[-1:] == text[-1] and " " not in new and "-" not in new
-            endings = _VERB_FORMS | _NOUN_ENDINGS if text.endswith("i") else _NOUN_ENDINGS
+            declined = ESPERANTO.endings.declined
+            verb = text.endswith(ESPERANTO.endings.infinitive)
+            endings = declined | frozenset(ESPERANTO.endings.verb) if verb else declined
             roots.append(
                 DeprecatedRoot(
                     root,
@@ -782,10 +740,13 @@ def _is_compound(before: str, after: str, deprecated: DeprecatedRoot) -> bool:
         return False
     if after.startswith("-"):
         return True
-    if after in _ENDINGS:  # the last root, after a prefix or another root
+    endings = _endings()
+    if after in endings:  # the last root, after a prefix or another root
         return bool(before) and after in deprecated.endings
     rest = after[1:] if after[:1] == "o" else after
-    return bool(rest) and rest[0].isalpha() and rest[0] not in VOWELS and rest not in _ENDINGS
+    return (
+        bool(rest) and rest[0].isalpha() and rest[0] not in ESPERANTO.vowels and rest not in endings
+    )
 
 
 def _covers(word: str, root: str, position: int, length: int) -> bool:
@@ -815,13 +776,16 @@ def _covers(word: str, root: str, position: int, length: int) -> bool:
     "roots too (turn- of turno is the root of turni, to rotate: turnopunkto; ul- is the "
     "suffix -ul-).  A root inside a current term's root (ludan- in ludanto) is not "
     "reported, nor a word GL201 reports.",
-    "EO: Perdu unu lojalecmarkon.",
-    "EO: Perdu unu fidelecmarkon.",
+    "en: Discard two resource cards.\neo: Forĵetu du resurskartojn.",
+    "en: Discard two resource cards.\neo: Forĵetu du rimedkartojn.",
     "Replaces the deprecated root by the replacement's root when the two have the same "
     "ending (resurso -> rimedo: resursfonto -> rimedfonto); not when the replacement is "
     "another kind of word (ludiĝo -> enluda).",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("eo",),
 )
-def check_deprecated_root(subject: Subject) -> Iterator[Finding]:
+def check_deprecated_root(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _esperanto(subject):
         return
     roots, current = deprecated_roots(subject)
@@ -856,7 +820,7 @@ def check_deprecated_root(subject: Subject) -> Iterator[Finding]:
             if deprecated.new_root is None:
                 yield _report(
                     subject,
-                    "EO301",
+                    report,
                     place,
                     at,
                     f"{message}: the Leksikono says '{deprecated.replacement}'",
@@ -867,5 +831,5 @@ def check_deprecated_root(subject: Subject) -> Iterator[Finding]:
                 new = new[:1].upper() + new[1:]
             fixed = written[:position] + new + written[position + len(old) :]
             yield _report(
-                subject, "EO301", place, at, f"{message}: write '{fixed}'", (at, at + len(old), new)
+                subject, report, place, at, f"{message}: write '{fixed}'", (at, at + len(old), new)
             )

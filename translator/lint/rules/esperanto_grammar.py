@@ -29,16 +29,16 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from ...diagnostics import Severity
+from ...diagnostics import Severity, rule
 from ...glossary.loader import shipped_root
-from ..context import Subject
+from ...languages.eo import LANGUAGE as ESPERANTO
+from ..context import Reporter, Subject
 from ..model import Finding
-from ..rule import rule
+from ..rule import TRANSLATION
 from .esperanto import _sentence_start, looks_esperanto
 from .glossary import list_reminders
 
 GRAMMAR_FILE = "eo-grammar.yaml"
-_FINITE = ("as", "is", "os", "us")
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,10 +191,11 @@ def _classify(word: str, grammar: Grammar, foreign: frozenset[str]) -> Word:
         return _OTHER
     if base.endswith("e") and len(base) >= 4:
         return Word(ADVERB)
+    endings = ESPERANTO.endings  # the language's: -as -is -os -us, -u, -i
     for ending, form in (
-        *((e, "finite") for e in _FINITE),
-        ("u", "imperative"),
-        ("i", "infinitive"),
+        *((e, "finite") for e in endings.finite),
+        (endings.imperative, "imperative"),
+        (endings.infinitive, "infinitive"),
     ):
         if last.endswith(ending) and len(last) > len(ending) + 1:
             return Word(VERB, form=form, transitive=_transitive(last[: -len(ending)], grammar))
@@ -556,9 +557,10 @@ def _findings(subject: Subject) -> dict[str, list[tuple[int, GrammarFinding]]]:
     return by_code
 
 
-def _report(subject: Subject, code: str) -> Iterator[Finding]:
-    for index, found in _findings(subject).get(code, []):
-        yield subject.report_span(code, index, found.start, found.message, None)
+def _report(subject: Subject, report: Reporter) -> Iterator[Finding]:
+    """The findings of one EO4 rule: the grammar's own, of the rule's code."""
+    for index, found in _findings(subject).get(report.rule.code, []):
+        yield report.span(subject, index, found.start, found.message, None)
 
 
 @rule(
@@ -578,11 +580,13 @@ def _report(subject: Subject, code: str) -> Iterator[Finding]:
     "subject of the next clause: « kiam vi atakas la urbo perdas »), nor after a "
     "finite verb whose clause has no subject or has its object before it (« kiun mi "
     "regas »: the phrase after the verb may be the subject).",
-    "EO: Eltiru du kartoj.",
-    "EO: Eltiru du kartojn.",
+    "en: Draw two cards.\neo: Eltiru du kartoj.",
+    "en: Draw two cards.\neo: Eltiru du kartojn.",
+    target=TRANSLATION,
+    languages=("eo",),
 )
-def check_accusative_object(subject: Subject) -> Iterator[Finding]:
-    yield from _report(subject, "EO401")
+def check_accusative_object(subject: Subject, report: Reporter) -> Iterator[Finding]:
+    yield from _report(subject, report)
 
 
 @rule(
@@ -604,11 +608,13 @@ def check_accusative_object(subject: Subject) -> Iterator[Finding]:
     "(« viaj estaĵo kaj urbo », « la enluda kaj eksterluda statoj ») are not "
     "reported.  Arcmage Reguloj: « nova okazaĵokartoj », « kontraŭ atakanta "
     "estaĵoj ».",
-    "EO: Ĉiuj viaj estaĵo akiras +1/+0.",
-    "EO: Ĉiuj viaj estaĵoj akiras +1/+0.",
+    "en: All your creatures get +1/+0.\neo: Ĉiuj viaj estaĵo akiras +1/+0.",
+    "en: All your creatures get +1/+0.\neo: Ĉiuj viaj estaĵoj akiras +1/+0.",
+    target=TRANSLATION,
+    languages=("eo",),
 )
-def check_adjective_agreement(subject: Subject) -> Iterator[Finding]:
-    yield from _report(subject, "EO402")
+def check_adjective_agreement(subject: Subject, report: Reporter) -> Iterator[Finding]:
+    yield from _report(subject, report)
 
 
 @rule(
@@ -625,8 +631,10 @@ def check_adjective_agreement(subject: Subject) -> Iterator[Finding]:
     "when every word of the phrase has it (a phrase that disagrees is EO402's).  "
     "Listo de kapabloj has it twice: « metu unu S ... el via mano al vian armeon » "
     "(Evoluonto), « ludata rekte al vian armeon » (Subita), for « en vian armeon ».",
-    "EO: Metu ĝin el via mano al vian armeon.",
-    "EO: Metu ĝin el via mano en vian armeon.",
+    "en: Put it from your hand into your army.\neo: Metu ĝin el via mano al vian armeon.",
+    "en: Put it from your hand into your army.\neo: Metu ĝin el via mano en vian armeon.",
+    target=TRANSLATION,
+    languages=("eo",),
 )
-def check_accusative_after_preposition(subject: Subject) -> Iterator[Finding]:
-    yield from _report(subject, "EO403")
+def check_accusative_after_preposition(subject: Subject, report: Reporter) -> Iterator[Finding]:
+    yield from _report(subject, report)

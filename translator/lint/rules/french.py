@@ -17,22 +17,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
 
-from ...diagnostics import Severity
-from ...glossary.forms import FR_ENCLITICS
+from ...diagnostics import Applicability, Severity, rule
 from ...glossary.matcher import normalize
+from ...languages.data import normalized, shipped
+from ...languages.fr import LANGUAGE as FRENCH
 from ...markup.tree import DropCap, Text
 from ..capitals import title_key, title_words
-from ..context import Subject, read_language_data
+from ..context import Reporter, Subject
 from ..emphasis import NAME_PUNCTUATION, ability_definitions, glossary_kinds
 from ..model import Edit, Finding, PlainParagraph
 from ..numbers import read_numbers
-from ..rule import rule
+from ..rule import TRANSLATION
 from .translation import aligned
 
 NBSP, NNBSP = "\u00a0", "\u202f"
-#: Characters preceded by a no-break space in French; « is followed by one.
-_HIGH_PUNCTUATION = ";:!?»"
 _SPACES = {"either": (NBSP, NNBSP), "no-break": (NBSP,), "narrow": (NNBSP,)}
 _ENTITY_END = re.compile(r"&#?\w+;$")
 
@@ -66,16 +66,26 @@ def _english_paragraphs(subject: Subject) -> set[int]:
 
 
 _ENGLISH_PARAGRAPHS = "FR: paragraphs in English"
+#: The word lists of these rules (vous-words, masculine-determiners...).
+RULE_DATA = "lint/fr.yaml"
+
+
+@cache
+def _words(key: str) -> frozenset[str]:
+    """A word list of the rules' data, ``glossaries/lint/fr.yaml`` (read once), its
+    words normalized as the text's are."""
+    return normalized(shipped(RULE_DATA).words(key))
+
+
+@cache
+def _feminine_determiners() -> dict[str, str]:
+    """Masculine determiner or contraction before *joueureuse* -> its feminine (""
+    when there is none to write: *chaque*)."""
+    return shipped(RULE_DATA).table("masculine-determiners")
 
 
 # --------------------------------------------------------------------------------------
 # FR1: address, gender, numbers.
-
-_VOUS = {"vous", "votre", "vos"}
-#: Imperatives in the vous form that do not end in -ez.
-_VOUS_IMPERATIVES = {"faites", "dites"}
-#: Words in -ez that are no imperative.
-_NOT_IMPERATIVE = {"chez", "assez", "nez", "rez"}
 
 
 @rule(
@@ -86,10 +96,14 @@ _NOT_IMPERATIVE = {"chez", "assez", "nez", "rez"}
     "The guide (Tutoiement): « On tutoie la joueureuse. Et on lui parle à l'impératif. » "
     "(your -> ton, you -> tu).  Its own Example 2 still has the old form: « Faites "
     "piocher une carte au joueur ciblé. »",
-    "FR: Piochez deux cartes et placez-les dans votre main.",
-    "FR: Pioche deux cartes et place-les dans ta main.",
+    "en: Draw two cards and put them into your hand.\n"
+    "fr: Piochez deux cartes et placez-les dans votre main.",
+    "en: Draw two cards and put them into your hand.\n"
+    "fr: Pioche deux cartes et place-les dans ta main.",
+    target=TRANSLATION,
+    languages=("fr",),
 )
-def check_tutoiement(subject: Subject) -> Iterator[Finding]:
+def check_tutoiement(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _french(subject):
         return
     english = _english_paragraphs(subject)
@@ -98,19 +112,19 @@ def check_tutoiement(subject: Subject) -> Iterator[Finding]:
             continue
         for word, start, end in paragraph.tokens:
             head = word.split("-")[0]
-            if word in _VOUS:
-                yield subject.report_span(
-                    "FR101",
+            if word in _words("vous-words"):
+                yield report.span(
+                    subject,
                     paragraph.index,
                     start,
                     f"'{paragraph.text[start:end]}': the guide says tu (ton, ta, tes)",
                 )
             elif (
-                head in _VOUS_IMPERATIVES
-                or (head.endswith("ez") and len(head) > 4 and head not in _NOT_IMPERATIVE)
+                head in _words("vous-imperatives")
+                or (head.endswith("ez") and len(head) > 4 and head not in _words("not-imperatives"))
             ) and _sentence_start(paragraph.text, start):
-                yield subject.report_span(
-                    "FR101",
+                yield report.span(
+                    subject,
                     paragraph.index,
                     start,
                     f"'{paragraph.text[start:end]}': the imperative is in tu, not vous",
@@ -118,18 +132,6 @@ def check_tutoiement(subject: Subject) -> Iterator[Finding]:
 
 
 _PLAYER = re.compile(r"\b(joueureuses?)\b", re.IGNORECASE)
-#: Masculine determiners and contractions before *joueureuse*, and the feminine ones.
-_MASCULINE = {
-    "le": "la",
-    "un": "une",
-    "du": "de la",
-    "au": "à la",
-    "ce": "cette",
-    "cet": "cette",
-    "aucun": "aucune",
-    "chaque": None,
-    "quel": "quelle",
-}
 _DETERMINER = re.compile(r"(\w+)[ \u00a0]+$")
 _PARTICIPLE = re.compile(r"^[ \u00a0]+(\w+)")
 
@@ -143,12 +145,15 @@ _PARTICIPLE = re.compile(r"^[ \u00a0]+(\w+)")
     "determiners (le, un, du, au, ce) and masculine participles after it (ciblé, "
     "attaqué) are reported, with the feminine as the fix.  *joueur* and *joueuse* "
     "themselves are deprecated glossary terms (GL201).",
-    "FR: Fais piocher une carte au joueureuse ciblé.",
-    "FR: Fais piocher une carte à la joueureuse ciblée.",
+    "en: Target player draws one card.\nfr: Le joueureuse ciblé pioche une carte.",
+    "en: Target player draws one card.\nfr: La joueureuse ciblée pioche une carte.",
     "Replaces the determiner (le -> la, un -> une, du -> de la, au -> à la, ce -> "
     "cette) or adds the -e of the participle.",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("fr",),
 )
-def check_joueureuse(subject: Subject) -> Iterator[Finding]:
+def check_joueureuse(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _french(subject):
         return
     english = _english_paragraphs(subject)
@@ -159,17 +164,18 @@ def check_joueureuse(subject: Subject) -> Iterator[Finding]:
         for match in _PLAYER.finditer(text):
             plural = match.group(1).lower().endswith("s")
             before = _DETERMINER.search(text[: match.start()])
-            if before and not plural and before.group(1).lower() in _MASCULINE:
+            masculine = _feminine_determiners()
+            if before and not plural and before.group(1).lower() in masculine:
                 word = before.group(1)
-                feminine = _MASCULINE[word.lower()]
-                if feminine is not None:
+                feminine = masculine[word.lower()]
+                if feminine:
                     if word[:1].isupper():
                         feminine = feminine[:1].upper() + feminine[1:]
                     edit = subject.text_edit(
                         paragraph.index, before.start(1), before.end(1), feminine
                     )
-                    yield subject.report_span(
-                        "FR102",
+                    yield report.span(
+                        subject,
                         paragraph.index,
                         before.start(1),
                         f"'{word} {match.group(1)}': la joueureuse is feminine ('{feminine}')",
@@ -183,17 +189,14 @@ def check_joueureuse(subject: Subject) -> Iterator[Finding]:
                     start = match.end() + after.start(1)
                     feminine = word + "e" if lower.endswith("é") else word[:-1] + "es"
                     edit = subject.text_edit(paragraph.index, start, start + len(word), feminine)
-                    yield subject.report_span(
-                        "FR102",
+                    yield report.span(
+                        subject,
                         paragraph.index,
                         start,
                         f"'{match.group(1)} {word}': the participle "
                         f"agrees with la joueureuse ('{feminine}')",
                         edit,
                     )
-
-
-_DIGITS_NOUNS = ("dégât", "dégâts")
 
 
 @rule(
@@ -206,12 +209,15 @@ _DIGITS_NOUNS = ("dégât", "dégâts")
     "(« Deal 3 dammage. » -> « Inflige 3 dégâts. »; « Draw two cards. » -> « Pioche "
     "deux cartes. »).  A number the English writes in letters is written in letters, one "
     "it writes in digits in digits; damage is always in digits.",
-    "EN: Draw two cards.\nFR: Pioche 2 cartes.",
-    "EN: Draw two cards.\nFR: Pioche deux cartes.",
+    "en: Draw two cards.\nfr: Pioche 2 cartes.",
+    "en: Draw two cards.\nfr: Pioche deux cartes.",
     "Writes the number as the English does (not for 1, whose gender the rule cannot "
     "tell: un or une).",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("fr",),
 )
-def check_digits_and_letters(subject: Subject) -> Iterator[Finding]:
+def check_digits_and_letters(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _french(subject):
         return
     assert subject.source is not None
@@ -233,7 +239,7 @@ def check_digits_and_letters(subject: Subject) -> Iterator[Finding]:
                 continue
             following = paragraph.text[number.end :].split(maxsplit=1)
             noun = following[0].strip(".,;:!?").lower() if following else ""
-            if noun in _DIGITS_NOUNS:
+            if noun in _words("digit-nouns"):
                 wanted = "number"
             else:
                 roles = english.get(number.value, set())
@@ -247,7 +253,7 @@ def check_digits_and_letters(subject: Subject) -> Iterator[Finding]:
                 replacement = number.value
                 why = (
                     "damage and costs in digits"
-                    if noun in _DIGITS_NOUNS
+                    if noun in _words("digit-nouns")
                     else "the English writes it in digits"
                 )
             else:  # un or une: the gender of what follows decides, not this rule
@@ -258,8 +264,8 @@ def check_digits_and_letters(subject: Subject) -> Iterator[Finding]:
                 if replacement
                 else None
             )
-            yield subject.report_span(
-                "FR103",
+            yield report.span(
+                subject,
                 paragraph.index,
                 number.start,
                 f"'{written}': {why}" + (f" ('{replacement}')" if replacement else ""),
@@ -285,20 +291,25 @@ def _space_setting(subject: Subject) -> tuple[str, ...]:
     "checklist asks for it: « Insécables (scripter ?) ».  The space is U+00A0 or the "
     "narrow U+202F: `french-spaces` in the configuration accepts either (the default) "
     "or requires one.",
-    "FR: Pioche une carte !",
-    "FR: Pioche une carte\u00a0!",
+    'en: *"Boom. Boom. Run!"*\nfr: *« Boum. Boum. Cours ! »*',
+    'en: *"Boom. Boom. Run!"*\nfr: *«\u00a0Boum. Boum. Cours\u00a0!\u00a0»*',
     'Replaces the space by a no-break space (U+202F with french-spaces = "narrow", else '
     "U+00A0), or inserts one.",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("fr",),
 )
-def check_no_break_space(subject: Subject) -> Iterator[Finding]:
+def check_no_break_space(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _french(subject):
         return
     allowed = _space_setting(subject)
     fix_char = allowed[0]
+    # The characters a no-break space precedes (; : ! ? »): French typography.
+    high_punctuation = FRENCH.typography.no_break_before
     for paragraph in subject.plain.paragraphs:
         text = paragraph.text
         for i, char in enumerate(text):
-            if char in _HIGH_PUNCTUATION:
+            if char in high_punctuation:
                 if char == ";" and _ENTITY_END.search(text, 0, i + 1):
                     continue  # the end of an entity (&#8239;): MK404 says how to write it
                 if _ENTITY_END.search(text, 0, i):
@@ -315,26 +326,31 @@ def check_no_break_space(subject: Subject) -> Iterator[Finding]:
                 ):
                     continue
                 yield from _space(
-                    subject, paragraph, i - 1, i, allowed, fix_char, f"before '{char}'"
+                    subject, report, paragraph, i - 1, i, allowed, fix_char, f"before '{char}'"
                 )
             elif char == "«":
                 if i + 1 >= len(text) or text[i + 1] == "\n":
                     continue
-                yield from _space(subject, paragraph, i + 1, i + 1, allowed, fix_char, "after '«'")
-    yield from _footer_spaces(subject, allowed, fix_char)
+                yield from _space(
+                    subject, report, paragraph, i + 1, i + 1, allowed, fix_char, "after '«'"
+                )
+    yield from _footer_spaces(subject, report, allowed, fix_char)
 
 
-def _footer_spaces(subject: Subject, allowed: tuple[str, ...], fix_char: str) -> Iterator[Finding]:
+def _footer_spaces(
+    subject: Subject, report: Reporter, allowed: tuple[str, ...], fix_char: str
+) -> Iterator[Finding]:
     """The footer a translation writes prints too: a plain space before its « ! » is
     the same defect as in the text (TR701 compares footers with the spaces set
     aside, so one of the two rules reports it, not both)."""
     footer = subject.value("info")
     if not footer:
         return
+    high_punctuation = FRENCH.typography.no_break_before
     for i, char in enumerate(footer):
-        if char in _HIGH_PUNCTUATION and i > 0 and footer[i - 1] == " " and " " not in allowed:
-            yield subject.report(
-                "FR201",
+        if char in high_punctuation and i > 0 and footer[i - 1] == " " and " " not in allowed:
+            yield report.at(
+                subject,
                 "info",
                 i - 1,
                 f"a space before '{char}' in the footer: write a no-break space",
@@ -344,6 +360,7 @@ def _footer_spaces(subject: Subject, allowed: tuple[str, ...], fix_char: str) ->
 
 def _space(
     subject: Subject,
+    report: Reporter,
     paragraph: PlainParagraph,
     at: int,
     insert_at: int,
@@ -359,13 +376,13 @@ def _space(
     if char in (" ", NBSP, NNBSP):
         name = "a space" if char == " " else f"U+{ord(char):04X}"
         edit = subject.text_edit(paragraph.index, at, at + 1, fix_char)
-        yield subject.report_span(
-            "FR201", paragraph.index, at, f"{name} {where}: write a no-break space", edit
+        yield report.span(
+            subject, paragraph.index, at, f"{name} {where}: write a no-break space", edit
         )
     else:
         edit = subject.text_edit(paragraph.index, insert_at, insert_at, fix_char)
-        yield subject.report_span(
-            "FR201", paragraph.index, insert_at, f"no space {where}: write a no-break space", edit
+        yield report.span(
+            subject, paragraph.index, insert_at, f"no space {where}: write a no-break space", edit
         )
 
 
@@ -379,11 +396,14 @@ _STRAIGHT_QUOTES = re.compile(r"\"([^\"\n]+)\"|“([^”\n]+)”")
     'Quotation marks in French are « », not " " or “ ”.',
     "The checklist: « Guillements typographiques (scripter ?) ».  Flavour text is "
     "also how Aminduna recognises flavour: an italic paragraph opening with «.",
-    'FR: *"L’acier n’hésite pas."*',
-    "FR: *«\u00a0L’acier n’hésite pas.\u00a0»*",
+    'en: *"Steel does not hesitate."*\nfr: *"L’acier n’hésite pas."*',
+    'en: *"Steel does not hesitate."*\nfr: *«\u00a0L’acier n’hésite pas.\u00a0»*',
     "Replaces a pair of quotes in one paragraph by « » with no-break spaces inside.",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("fr",),
 )
-def check_french_quotes(subject: Subject) -> Iterator[Finding]:
+def check_french_quotes(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _french(subject):
         return
     space = _space_setting(subject)[0]
@@ -392,8 +412,8 @@ def check_french_quotes(subject: Subject) -> Iterator[Finding]:
             inner = match.group(1) or match.group(2)
             replacement = f"«{space}{inner.strip()}{space}»"
             edit = subject.text_edit(paragraph.index, match.start(), match.end(), replacement)
-            yield subject.report_span(
-                "FR202", paragraph.index, match.start(), "quotation marks: write « »", edit
+            yield report.span(
+                subject, paragraph.index, match.start(), "quotation marks: write « »", edit
             )
 
 
@@ -408,11 +428,14 @@ _CURLY_APOSTROPHE = re.compile(r"(?<=\w)’(?=\w)")
     "An apostrophe that is not the configured one (’ by default).",
     "One apostrophe throughout a card and a deck: the typographic ’ by default "
     '(`apostrophe = "\'"` in the configuration for the straight one).',
-    "FR: Au combat, j'inflige les dégâts en premier.",
-    "FR: Au combat, j’inflige les dégâts en premier.",
+    "en: In combat, I deal damage first.\nfr: Au combat, j'inflige les dégâts en premier.",
+    "en: In combat, I deal damage first.\nfr: Au combat, j’inflige les dégâts en premier.",
     "Replaces the apostrophe.",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("fr",),
 )
-def check_apostrophe(subject: Subject) -> Iterator[Finding]:
+def check_apostrophe(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _french(subject):
         return
     wanted = str(subject.resources.settings.get("apostrophe") or "’")
@@ -420,8 +443,8 @@ def check_apostrophe(subject: Subject) -> Iterator[Finding]:
     for paragraph in subject.plain.paragraphs:
         for match in wrong.finditer(paragraph.text):
             edit = subject.text_edit(paragraph.index, match.start(), match.end(), wanted)
-            yield subject.report_span(
-                "FR203",
+            yield report.span(
+                subject,
                 paragraph.index,
                 match.start(),
                 f"apostrophe {match.group()}: write {wanted}",
@@ -429,31 +452,34 @@ def check_apostrophe(subject: Subject) -> Iterator[Finding]:
             )
 
 
-_PUNCTUATION_SPACING = (
-    (re.compile(r"(?<!\.)\.\.\.(?!\.)"), "…", "FR204", "three dots: write the ellipsis …"),
-    (re.compile(r"(?<=\S)  +(?=\S)"), " ", "FR205", "two spaces: write one"),
-    (
-        re.compile(r"(?<=\w)[ \u00a0\u202f]+(?=(?:[.,]|…)(?:\s|$))"),
-        "",
-        "FR206",
-        "a space before '{next}': remove it",
-    ),
+#: What FR204, FR205 and FR206 look for: a pattern, what replaces a match (the fix),
+#: and the message (``{next}``: the character after the match).
+SpacingPattern = tuple[re.Pattern[str], str, str]
+_ELLIPSIS: SpacingPattern = (
+    re.compile(r"(?<!\.)\.\.\.(?!\.)"),
+    "…",
+    "three dots: write the ellipsis …",
+)
+_DOUBLE_SPACE: SpacingPattern = (re.compile(r"(?<=\S)  +(?=\S)"), " ", "two spaces: write one")
+_SPACE_BEFORE_PERIOD: SpacingPattern = (
+    re.compile(r"(?<=\w)[ \u00a0\u202f]+(?=(?:[.,]|…)(?:\s|$))"),
+    "",
+    "a space before '{next}': remove it",
 )
 
 
-def _pattern_rule(subject: Subject, code: str) -> Iterator[Finding]:
+def _pattern_rule(subject: Subject, report: Reporter, spacing: SpacingPattern) -> Iterator[Finding]:
+    """The findings of one spacing pattern, each with its fix."""
     if not _french(subject):
         return
-    for pattern, replacement, pattern_code, message in _PUNCTUATION_SPACING:
-        if pattern_code != code:
-            continue
-        for paragraph in subject.plain.paragraphs:
-            for match in pattern.finditer(paragraph.text):
-                following = paragraph.text[match.end() : match.end() + 1]
-                edit = subject.text_edit(paragraph.index, match.start(), match.end(), replacement)
-                yield subject.report_span(
-                    code, paragraph.index, match.start(), message.format(next=following), edit
-                )
+    pattern, replacement, message = spacing
+    for paragraph in subject.plain.paragraphs:
+        for match in pattern.finditer(paragraph.text):
+            following = paragraph.text[match.end() : match.end() + 1]
+            edit = subject.text_edit(paragraph.index, match.start(), match.end(), replacement)
+            yield report.span(
+                subject, paragraph.index, match.start(), message.format(next=following), edit
+            )
 
 
 @rule(
@@ -463,12 +489,15 @@ def _pattern_rule(subject: Subject, code: str) -> Iterator[Finding]:
     "Three dots: the ellipsis is one character, …",
     "The ellipsis … is one typographic character; three dots may break across lines "
     "and space out differently.",
-    "FR: Et puis...",
-    "FR: Et puis…",
+    'en: *"And then..."*\nfr: *«\u00a0Et puis...\u00a0»*',
+    'en: *"And then..."*\nfr: *«\u00a0Et puis…\u00a0»*',
     "Replaces the three dots by ….",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("fr",),
 )
-def check_ellipsis(subject: Subject) -> Iterator[Finding]:
-    return _pattern_rule(subject, "FR204")
+def check_ellipsis(subject: Subject, report: Reporter) -> Iterator[Finding]:
+    return _pattern_rule(subject, report, _ELLIPSIS)
 
 
 @rule(
@@ -477,12 +506,15 @@ def check_ellipsis(subject: Subject) -> Iterator[Finding]:
     Severity.WARNING,
     "Two spaces between words.",
     "Aminduna prints every space: two spaces make a visible gap in the card text.",
-    "FR: Pioche  une carte.",
-    "FR: Pioche une carte.",
+    "en: Draw one card.\nfr: Pioche  une carte.",
+    "en: Draw one card.\nfr: Pioche une carte.",
     "Replaces them by one space.",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("fr",),
 )
-def check_double_space(subject: Subject) -> Iterator[Finding]:
-    return _pattern_rule(subject, "FR205")
+def check_double_space(subject: Subject, report: Reporter) -> Iterator[Finding]:
+    return _pattern_rule(subject, report, _DOUBLE_SPACE)
 
 
 @rule(
@@ -492,12 +524,15 @@ def check_double_space(subject: Subject) -> Iterator[Finding]:
     "A space before a full stop, a comma or an ellipsis.",
     "French puts no space before . , and … (unlike ; : ! ?).  Grammalecte misses it "
     "(qa-tools.md: « carte . » passed).",
-    "FR: Pioche une carte .",
-    "FR: Pioche une carte.",
+    "en: Draw one card.\nfr: Pioche une carte .",
+    "en: Draw one card.\nfr: Pioche une carte.",
     "Removes the space.",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("fr",),
 )
-def check_space_before_period(subject: Subject) -> Iterator[Finding]:
-    return _pattern_rule(subject, "FR206")
+def check_space_before_period(subject: Subject, report: Reporter) -> Iterator[Finding]:
+    return _pattern_rule(subject, report, _SPACE_BEFORE_PERIOD)
 
 
 # --------------------------------------------------------------------------------------
@@ -507,12 +542,7 @@ def check_space_before_period(subject: Subject) -> Iterator[Finding]:
 def _function_words(subject: Subject) -> frozenset[str]:
     """Words that never take a capital inside a title (``title-function-words`` of
     glossaries/lint/fr.yaml): FR301's fix."""
-
-    def compute() -> frozenset[str]:
-        data = read_language_data(subject.lang, [])
-        return frozenset(normalize(str(w)) for w in data.get("title-function-words") or [])
-
-    return subject.language.memo("title function words", compute)
+    return _words("title-function-words")
 
 
 _ROMAN = re.compile(r"[IVXLCDM]+$")
@@ -555,19 +585,22 @@ def _capitalised_in_glossary(subject: Subject) -> frozenset[str]:
     "an `allow-english` word, a roman numeral; or a word after . ! ?.  A name "
     "identical to the English one is a proper noun kept (TR502).  A proper noun the "
     "glossary lacks goes in the library's glossary.",
-    "EN: name: Harbor Lord\nFR: name: Seigneur Du Port",
-    "EN: name: Harbor Lord\nFR: name: Seigneur du port",
+    "en.name: Lord of the City\nfr.name: Seigneur De La Cité",
+    "en.name: Lord of the City\nfr.name: Seigneur de la cité",
     "Writes the word in lower case, when it is a function word (de, du, la, ...) or a "
     "word of the glossary (cité, seigneur); other words may be proper nouns the "
     "glossary lacks, and get no fix.",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("fr",),
 )
-def check_sentence_case(subject: Subject) -> Iterator[Finding]:
+def check_sentence_case(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _french(subject):
         return
-    yield from _title_capitals(subject)
+    yield from _title_capitals(subject, report)
 
 
-def _title_capitals(subject: Subject) -> Iterator[Finding]:
+def _title_capitals(subject: Subject, report: Reporter) -> Iterator[Finding]:
     name, name2 = subject.value("name"), subject.value("name2")
     if not any(c.isupper() for c in name[1:]) and not any(c.isupper() for c in name2):
         return  # the common case: nothing to look at
@@ -608,8 +641,8 @@ def _title_capitals(subject: Subject) -> Iterator[Finding]:
                 continue
             if lower in function_words or lower in vocabulary:
                 fixed = word[:1].lower() + word[1:]
-                yield subject.report(
-                    "FR301",
+                yield report.at(
+                    subject,
                     key,
                     start,
                     f"'{word}' in a French card name: only the first word "
@@ -617,8 +650,8 @@ def _title_capitals(subject: Subject) -> Iterator[Finding]:
                     Edit(key, start, end, fixed),
                 )
             else:
-                yield subject.report(
-                    "FR301",
+                yield report.at(
+                    subject,
                     key,
                     start,
                     f"'{word}' in a French card name: only the first word "
@@ -654,11 +687,16 @@ _TITLE_INDEX = "FR301: card names by first word"
     "paragraph, is not reported.  Faction names are not checked: the guide's own "
     "examples write « des Enfants de Gaïa » as the Lexique does, the sample « la horde "
     "rouge »; reviewers decide.",
-    "FR: Tous les **Squelettes** gagnent +1/+1 et acquièrent **Vol**.",
-    "FR: Tous les **squelettes** gagnent +1/+1 et acquièrent **vol**.",
+    "en: All ***Skeletons*** get +1/+1 and gain ***Flying***.\n"
+    "fr: Tous les **Squelettes** gagnent +1/+1 et acquièrent **Vol**.",
+    "en: All ***Skeletons*** get +1/+1 and gain ***Flying***.\n"
+    "fr: Tous les **squelettes** gagnent +1/+1 et acquièrent **vol**.",
     "Writes the first letter in lower case.",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("fr",),
 )
-def check_capital_in_text(subject: Subject) -> Iterator[Finding]:
+def check_capital_in_text(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _french(subject):
         return
     kinds = glossary_kinds(subject)
@@ -677,8 +715,8 @@ def check_capital_in_text(subject: Subject) -> Iterator[Finding]:
             continue
         fixed = match.text[:1].lower() + match.text[1:]
         edit = subject.text_edit(index, match.start, match.start + 1, fixed[:1])
-        yield subject.report_span(
-            "FR302",
+        yield report.span(
+            subject,
             index,
             match.start,
             f"'{match.text}' ({kind}) takes no capital in running text",
@@ -701,10 +739,14 @@ def check_capital_in_text(subject: Subject) -> Iterator[Finding]:
     "italique est utilisé »), when the bold italic run is the name alone (a key noun "
     "group in bold italics, as in the guide's Genre example, is left to reviewers), in "
     "rule paragraphs (flavour text is italic).",
-    "EN: All ***Skeletons*** get +1/+1.\nFR: Tous les ***squelettes*** gagnent +1/+1.",
-    "EN: All ***Skeletons*** get +1/+1.\nFR: Tous les **squelettes** gagnent +1/+1.",
+    "en: All ***Soldiers*** get +1/+1 and gain ***Flying***.\n"
+    "fr: Tous les ***soldats*** gagnent +1/+1 et acquièrent ***vol***.",
+    "en: All ***Soldiers*** get +1/+1 and gain ***Flying***.\n"
+    "fr: Tous les **soldats** gagnent +1/+1 et acquièrent **vol**.",
+    target=TRANSLATION,
+    languages=("fr",),
 )
-def check_bold_names(subject: Subject) -> Iterator[Finding]:
+def check_bold_names(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _french(subject):
         return
     assert subject.source is not None
@@ -739,8 +781,8 @@ def check_bold_names(subject: Subject) -> Iterator[Finding]:
         else:
             kind = "in italics" if any(run.italic for run in runs) else "not in bold"
         reported.add(match.hit.id)
-        yield subject.report_span(
-            "FR303",
+        yield report.span(
+            subject,
             index,
             match.start,
             f"'{match.text}' ({kinds[match.hit.id]}) {kind}: the "
@@ -794,38 +836,13 @@ def _name_alone(run: Text, name: str) -> bool:
 # --------------------------------------------------------------------------------------
 # FR4: imperative with a pronoun; the checklist.
 
+#: An enclitic pronoun after a space (checked against the language's enclitics).
+#: A pattern, not a list: what may follow tells a pronoun from an article (moi, toi,
+#: lui, nous anywhere; la, le, les, en, y only before punctuation).
 _PRONOUN = re.compile(
     r"(?<=\w) (moi|toi|lui|nous)(?=[\s.,;:!?\u00a0\u202f]|$)|"
     r"(?<=\w) (la|le|les|en|y)(?=[.,;:!?\u00a0\u202f]|$)"
 )
-_PREPOSITIONS = {
-    "à",
-    "de",
-    "pour",
-    "sur",
-    "sans",
-    "avec",
-    "chez",
-    "contre",
-    "par",
-    "vers",
-    "après",
-    "avant",
-    "entre",
-    "que",
-    "qu",
-    "et",
-    "ou",
-    "comme",
-    "en",
-    "dans",
-    "sous",
-    "envers",
-    "malgré",
-    "selon",
-    "sauf",
-    "hors",
-}
 
 
 @rule(
@@ -837,29 +854,34 @@ _PREPOSITIONS = {
     "example lacks it: « Sacrifie moi pour produire une ressource des Enfants de Gaïa. "
     "»  Reported when a sentence opens with a verb followed by moi, toi, lui, nous, or "
     "by le, la, les, en, y before a punctuation mark (otherwise they are articles).",
-    "FR: Sacrifie moi pour produire une ressource des Enfants de Gaïa.",
-    "FR: Sacrifie-moi pour produire une ressource des Enfants de Gaïa.",
+    "en: Sacrifice me to produce one Gaian resource.\n"
+    "fr: Sacrifie moi pour produire une ressource des Enfants de Gaïa.",
+    "en: Sacrifice me to produce one Gaian resource.\n"
+    "fr: Sacrifie-moi pour produire une ressource des Enfants de Gaïa.",
     "Replaces the space by a hyphen.",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("fr",),
 )
-def check_imperative_hyphen(subject: Subject) -> Iterator[Finding]:
+def check_imperative_hyphen(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _french(subject):
         return
     for paragraph in subject.plain.paragraphs:
         text = paragraph.text
         for match in _PRONOUN.finditer(text):
             pronoun = match.group(1) or match.group(2)
-            if pronoun not in FR_ENCLITICS:
+            if pronoun not in FRENCH.enclitics:
                 continue
             verb = re.search(r"(\w+)$", text[: match.start()])
             if (
                 verb is None
-                or verb.group(1).lower() in _PREPOSITIONS
+                or verb.group(1).lower() in _words("not-verbs")
                 or not _sentence_start(text, verb.start(1))
             ):
                 continue
             edit = subject.text_edit(paragraph.index, match.start(), match.start() + 1, "-")
-            yield subject.report_span(
-                "FR401",
+            yield report.span(
+                subject,
                 paragraph.index,
                 verb.start(1),
                 f"'{verb.group(1)} {pronoun}': write '{verb.group(1)}-{pronoun}'",
@@ -878,10 +900,13 @@ _SPELL_TYPES = re.compile(r"\b(enchantements?|magies?|[ée]v[èé]nements?)\b", 
     "The guide's pre-print checklist: « Remplacer les énumérations « enchantements, "
     "magie, évènements » par « sorts » (spells) ».  Any order and any joining words; "
     "the exact phrase is also a deprecated glossary term (GL201).",
-    "FR: Je ne peux pas être la cible d’évènements, de magies ou d’enchantements.",
-    "FR: Je ne peux pas être la cible de sorts.",
+    "en: I cannot be the target of spells.\n"
+    "fr: Je ne peux pas être la cible d’évènements, de magies ou d’enchantements.",
+    "en: I cannot be the target of spells.\nfr: Je ne peux pas être la cible de sorts.",
+    target=TRANSLATION,
+    languages=("fr",),
 )
-def check_spell_enumeration(subject: Subject) -> Iterator[Finding]:
+def check_spell_enumeration(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _french(subject):
         return
     for paragraph in subject.plain.paragraphs:
@@ -890,8 +915,8 @@ def check_spell_enumeration(subject: Subject) -> Iterator[Finding]:
             first, last = found[i], found[i + 2]
             kinds = {m.group(1)[:2].lower().replace("é", "e") for m in found[i : i + 3]}
             if len(kinds) == 3 and last.end() - first.start() < 80:
-                yield subject.report_span(
-                    "FR402",
+                yield report.span(
+                    subject,
                     paragraph.index,
                     first.start(),
                     "the three spell types listed: write « sorts »",
@@ -911,11 +936,14 @@ def check_spell_enumeration(subject: Subject) -> Iterator[Finding]:
     "The guide (Typographie): « Si une carte a plusieurs sous-types, seulement le premier "
     "prend une majuscule et on les sépare par des virgules. »  Checked when the glossary "
     "cannot render the English subtype (otherwise TR402 compares the whole line).",
-    "FR: subtype: Soldat, Elfe",
-    "FR: subtype: Soldat, elfe",
+    "en.subtype: Human Pirate\nfr.subtype: Pirate, Humain",
+    "en.subtype: Human Pirate\nfr.subtype: Pirate, humain",
     "Writes the later subtypes in lower case.",
+    target=TRANSLATION,
+    applicability=Applicability.SAFE,
+    languages=("fr",),
 )
-def check_subtype_case(subject: Subject) -> Iterator[Finding]:
+def check_subtype_case(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _french(subject):
         return
     here = subject.value("subtype")
@@ -929,8 +957,8 @@ def check_subtype_case(subject: Subject) -> Iterator[Finding]:
         word = part.strip()
         if word[:1].isupper() and normalize(word.split()[0]) not in proper:
             fixed = word[:1].lower() + word[1:]
-            yield subject.report(
-                "FR304",
+            yield report.at(
+                subject,
                 "subtype",
                 start,
                 f"'{word}': only the first subtype takes a capital",
@@ -956,15 +984,23 @@ def check_subtype_case(subject: Subject) -> Iterator[Finding]:
     "the same line (`***Vol -*** *reminder*`); punctuation between the two, and a "
     "subtype or ability name in simple bold inside the reminder (the guide's « gras "
     "simple » for names in the text), are not reported.",
-    "FR: **Vol**\\\n***Seules les créatures dotées du vol peuvent me bloquer.***",
-    "FR: ***Vol -*** *Seules les créatures dotées du vol peuvent me bloquer.*",
+    "en: ***Flying***\\\n"
+    "  *Only creatures with flying and ranged can defend against me.*\n"
+    "fr: **Vol**\\\n"
+    "  ***Seules les créatures dotées du vol ou de la longue portée peuvent me bloquer.***",
+    "en: ***Flying***\\\n"
+    "  *Only creatures with flying and ranged can defend against me.*\n"
+    "fr: ***Vol***\\\n"
+    "  *Seules les créatures dotées du vol ou de la longue portée peuvent me bloquer.*",
+    target=TRANSLATION,
+    languages=("fr",),
 )
-def check_ability_definition(subject: Subject) -> Iterator[Finding]:
+def check_ability_definition(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not _french(subject):
         return
     for found, at, name, problems in ability_definitions(subject):
-        yield subject.report_span(
-            "FR305",
+        yield report.span(
+            subject,
             found,
             at,
             f"'{name}': {'; '.join(problems)} (the guide: the "

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ... import languages
 from ...cards.model import SOURCE_LANGUAGE
-from ...diagnostics import Severity
+from ...diagnostics import Severity, rule
 from ...glossary.matcher import normalize
 from ...markup.tree import DropCap
-from ..context import Subject
+from ..context import Reporter, Subject
 from ..model import Finding, PlainParagraph
-from ..rule import rule
-from ..spelling import DICTIONARIES, lexicon, missing_dictionaries
+from ..rule import TRANSLATION
+from ..spelling import lexicon, missing_dictionaries
 from .esperanto import foreign_letters, h_system, x_system
 
 __all__ = ["check_spelling", "missing_dictionaries"]
@@ -55,13 +56,16 @@ __all__ = ["check_spelling", "missing_dictionaries"]
     "a name that differs from its other mentions is a consistency matter).  Without "
     "a dictionary installed a language is not checked, and `translator lint` says "
     "so once; `spelling = false` in the configuration turns the rule off.",
-    "FR: Pioche une crate.\nFR: La joueureus ciblée défausse une carte.",
-    "FR: Pioche une carte.\nFR: La joueureuse ciblée défausse une carte.",
+    "en: Target player discards one card.\nfr: La joueureuse ciblée défausse une crate.",
+    "en: Target player discards one card.\nfr: La joueureuse ciblée défausse une carte.",
+    target=TRANSLATION,
+    languages=("fr", "eo"),
 )
-def check_spelling(subject: Subject) -> Iterator[Finding]:
+def check_spelling(subject: Subject, report: Reporter) -> Iterator[Finding]:
+    language = languages.get(subject.lang)
     if (
         subject.lang == SOURCE_LANGUAGE
-        or subject.lang not in DICTIONARIES
+        or language.hunspell is None
         or not subject.resources.settings.get("spelling", True)
     ):
         return
@@ -70,17 +74,19 @@ def check_spelling(subject: Subject) -> Iterator[Finding]:
     )
     if words is None:
         return
-    name = DICTIONARIES[subject.lang][1]
+    name = language.name
+    # A language with keyboard spellings (Esperanto) has rules of its own for them.
+    spellings = bool(language.supersigns)
     for paragraph in subject.plain.paragraphs:
         for start, word in words.misspellings(
             paragraph.text, paragraph.tokens, _cut_drop_caps(paragraph)
         ):
-            if subject.lang == "eo" and _esperanto_rules_report(word):
+            if spellings and _esperanto_rules_report(word):
                 continue
             guess = words.suggest(word)
             hint = f" (did you mean '{guess}'?)" if guess else ""
-            yield subject.report_span(
-                "SP101", paragraph.index, start, f"'{word}' is not in the {name} dictionary{hint}"
+            yield report.span(
+                subject, paragraph.index, start, f"'{word}' is not in the {name} dictionary{hint}"
             )
 
 
