@@ -302,6 +302,7 @@ WRONG_YAML = [
     ("- just\n- a list\n", 1, "a theme.yaml is a mapping"),
     ("name: [unclosed\n", 2, "malformed YAML"),
     ("name: 'a\n  b: \"\n", 3, "malformed YAML"),
+    ("name: ok\nsize: hugeish\n", 2, "unknown card size 'hugeish'"),
 ]
 
 

@@ -25,6 +25,7 @@ import yaml
 
 from .. import jsonfile, markup
 from ..atomic import SUFFIX, sweep
+from ..errors import UserError
 from ..limits import (
     MAX_EXCHANGE_BYTES,
     MAX_IMPORT_CARDS,
@@ -82,7 +83,7 @@ _REMOTE_SOURCE_FIELDS = (
 _REMOTE_TRANSLATION_FIELDS = ("name", "name2", "subtype", "info", "status", "wip", "guid")
 
 
-class ImportError_(Exception):  # named so as not to shadow the builtin ImportError
+class ImportError_(UserError):  # named so as not to shadow the builtin ImportError
     """An import that cannot be done; nothing was written."""
 
     def __init__(self, problems: list[Problem]) -> None:

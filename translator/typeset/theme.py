@@ -30,9 +30,11 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 from .. import yamlfile
 from ..cards.model import CARD_TYPES
+from ..errors import UserError
 from ..limits import MAX_CONFIG_BYTES
 from ..problems import did_you_mean
 from ..textio import InputError, decode, read_file
+from .sizes import card_size
 from .symbols import templates_root
 
 FACTION_KEYS = ("Gaian", "Dark Legion", "Red Banner", "House of Nobles", "The Empire", "None")
@@ -65,7 +67,7 @@ MAX_POWER = 100
 MAX_REPEAT = 1 << 20
 
 
-class ThemeError(Exception):
+class ThemeError(UserError):
     """A theme that cannot be used: the message names the file and what to do."""
 
 
@@ -577,7 +579,7 @@ def load_theme(directory: str | Path | None = None) -> Theme:
         if role in (found.data.get("fonts") or {}):
             extra_fonts[role] = _font(found, role)
     layout = given("layout").data.get("layout") or {}
-    size = given("size").data.get("size")
+    size = _size(given("size"))
     name = theme_file.data.get("name") or (
         directories[0].name if directory is not None else "theme"
     )
@@ -590,7 +592,7 @@ def load_theme(directory: str | Path | None = None) -> Theme:
         back,
         extra_fonts=extra_fonts,
         layout=layout,
-        size=None if size is None else str(size),
+        size=size,
     )
 
 
@@ -681,6 +683,19 @@ def _font(file: _File, face: str) -> Path:
             ".woff2 file"
         )
     return path
+
+
+def _size(file: _File) -> str | None:
+    """The card size a theme is drawn for, checked where it is written: a typo is
+    reported on its theme.yaml line, not later by the renderer with no file named."""
+    size = file.data.get("size")
+    if size is None:
+        return None
+    try:
+        card_size(str(size))
+    except ValueError as error:
+        raise ThemeError(f"{file.where('size')}: {error}") from None
+    return str(size)
 
 
 def _image(directories: list[Path], file: _File, keys: tuple[str, ...], what: str) -> Path:
