@@ -1,12 +1,21 @@
-"""Shared test helpers: where the workplace's shared reference material lives."""
+"""Shared test helpers: where the workplace's shared reference material lives; the
+run's own folders, so that no test writes into the checkout or the user's ~/.cache
+(and a guard that fails the run when one does); builds shared by the whole run, made
+once even on several pytest-xdist workers."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import pickle
+import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import configuration, settings
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parent / "data"
@@ -34,18 +43,220 @@ def reference_cases() -> list[dict]:
     return json.loads((DATA / "reference-cases.json").read_text("utf-8"))
 
 
+# --------------------------------------------------------------------------------------
+# The run's own folders, and the guard that nothing else is written
+
+#: The environment variable naming the run's folder: set by the pytest process that
+#: makes it, inherited by pytest-xdist's workers and by every command a test runs.
+RUN_FOLDER = "TRANSLATOR_TEST_RUN"
+
+#: Where the user's caches and data would go, pointed into the run's folder: the
+#: spelling cache and downloaded template sets (``$XDG_CACHE_HOME/translator``), themes
+#: (``$XDG_DATA_HOME/translator/themes``), and Chromium's and pip's caches too.
+USER_FOLDERS = {"XDG_CACHE_HOME": "cache", "XDG_DATA_HOME": "data"}
+
+#: Written in the checkout by the tools that run the tests, not by a test: Python's
+#: bytecode, pytest's and ruff's caches (the checkout's .gitignore lists them).
+TOOL_CACHES = frozenset({".git", ".venv", "__pycache__", ".pytest_cache", ".ruff_cache"})
+
+_OWNED = pytest.StashKey[bool]()
+_BEFORE = pytest.StashKey[dict[str, dict[str, tuple[int, int]]]]()
+
+
+def run_folder() -> Path:
+    """This run's folder (``run`` in pytest's base temporary folder, beside those of
+    its xdist workers), shared by them: the caches, themes and shared builds of the
+    run, never the user's.  pytest keeps the last three runs' folders, as it does
+    ``tmp_path``."""
+    return Path(os.environ[RUN_FOLDER])
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--no-write-guard",
+        action="store_true",
+        help="do not fail the run when the checkout or ~/.cache changed during it "
+        "(for a checkout that someone edits while the tests run)",
+    )
+
+
+# Hypothesis derandomized (the same examples on every run: a failure is one every run
+# sees) with no example database; ``--hypothesis-profile=explore`` draws new examples
+# (a failure prints how to reproduce it).  Registered here, loaded by pytest_configure.
+settings.register_profile("suite", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False, database=None, print_blob=True)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own, which makes its temporary folder
+def pytest_configure(config: pytest.Config) -> None:
+    """Point the user's folders into the run's own, before any test module is imported:
+    a test that forgets its ``tmp_path`` writes there, not into ~/.cache."""
+    if RUN_FOLDER not in os.environ:  # the first pytest process (xdist's controller)
+        folder = config._tmp_path_factory.getbasetemp() / "run"  # beside the xdist workers' own
+        folder.mkdir(exist_ok=True)
+        os.environ[RUN_FOLDER] = str(folder)
+        config.stash[_OWNED] = True
+    folder = run_folder()
+    for variable, name in USER_FOLDERS.items():
+        os.environ[variable] = str(folder / name)
+    os.environ.pop("TRANSLATOR_CACHE", None)  # a developer's own: $XDG_CACHE_HOME decides
+    # Hypothesis's own files in the run's folder, not ``.hypothesis`` where it runs.
+    os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = str(folder / "hypothesis")
+    configuration.set_hypothesis_home_dir(folder / "hypothesis")
+    settings.load_profile(config.getoption("hypothesis_profile", None) or "suite")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _away_from_the_checkout(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every test runs in an empty folder of its own run, wherever pytest was started:
+    a path that should have been from :data:`ROOT` fails on every machine, and a file
+    written to the working directory lands there, not in the checkout."""
+    previous = Path.cwd()
+    os.chdir(tmp_path_factory.mktemp("cwd"))
+    yield
+    os.chdir(previous)
+
+
+@pytest.fixture
+def sample_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the sample at ``cards/sample`` in the working directory (``tmp_path``),
+    for a test that names it as a user types it (the messages it checks say the path
+    as given); returns that deck."""
+    deck = tmp_path / "cards" / "sample"
+    shutil.copytree(ROOT / "cards" / "sample", deck)
+    monkeypatch.chdir(tmp_path)
+    return deck
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if config.stash.get(_OWNED, False):  # the folder stays, as tmp_path's do
+        del os.environ[RUN_FOLDER]
+
+
+def watched_folders() -> dict[str, Path]:
+    """What no test may write into: the checkout and the user's ~/.cache."""
+    return {"the checkout": ROOT, "~/.cache": Path.home() / ".cache"}
+
+
+def files_under(root: Path) -> dict[str, tuple[int, int]]:
+    """Every file under ``root`` (the tools' caches left out): its size and mtime."""
+    found: dict[str, tuple[int, int]] = {}
+    for folder, subfolders, names in os.walk(root):
+        subfolders[:] = [name for name in subfolders if name not in TOOL_CACHES]
+        for name in names:
+            path = Path(folder, name)
+            try:
+                stat = path.lstat()
+            except OSError:  # gone while walked
+                continue
+            found[str(path.relative_to(root))] = (stat.st_size, stat.st_mtime_ns)
+    return found
+
+
+def changed_files(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]) -> list:
+    """The files added, changed or removed between two :func:`files_under`."""
+    return sorted(
+        name for name in before.keys() | after.keys() if before.get(name) != after.get(name)
+    )
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not hasattr(session.config, "workerinput"):  # the controller watches for all
+        session.config.stash[_BEFORE] = {
+            label: files_under(root) for label, root in watched_folders().items()
+        }
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Fail the run when a test wrote into the checkout or ~/.cache, naming the files."""
+    before = session.config.stash.get(_BEFORE, None)
+    if before is None or session.config.getoption("--no-write-guard"):
+        return
+    written = {
+        label: changed_files(before[label], files_under(root))
+        for label, root in watched_folders().items()
+    }
+    written = {label: names for label, names in written.items() if names}
+    if not written:
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.ensure_newline()
+        reporter.write_sep("=", "written outside the tests' temporary folders", red=True)
+        for label, names in written.items():
+            reporter.write_line(f"{label} ({watched_folders()[label]}): {', '.join(names[:20])}")
+        reporter.write_line(
+            "tests write into tmp_path or the run's folder: a file above was written by a "
+            "test (or edited by someone during the run: then rerun, or --no-write-guard)"
+        )
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+# --------------------------------------------------------------------------------------
+# Builds shared by the whole run
+
+#: The shared builds below: each takes seconds, so a test that reads one is ``slow``
+#: (``-m "not slow"`` would otherwise make the build for the first quick test).
+SLOW_FIXTURES = frozenset({"french_sample", "review_sheet"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
+def shared_build(name: str, make: Callable[[Path], Any]) -> tuple[Path, Any]:
+    """The folder ``name`` made once for the whole run by ``make(folder)``, and what
+    ``make`` returned (pickled for the other workers).  Under pytest-xdist a session
+    fixture runs once per worker: the first to come makes the folder while the others
+    wait on its lock, then read it.  Tests only read it (a test that changes cards
+    works on its own copy)."""
+    shared = run_folder() / "shared"
+    shared.mkdir(exist_ok=True)
+    folder, made = shared / name, shared / f"{name}.pickle"
+    with (shared / f"{name}.lock").open("w") as lock:
+        fcntl.lockf(lock, fcntl.LOCK_EX)  # a process's lock: not its build's forked workers'
+        if not made.is_file():
+            shutil.rmtree(folder, ignore_errors=True)  # a worker that failed half-way
+            folder.mkdir()
+            made.write_bytes(pickle.dumps(make(folder)))
+    return folder, pickle.loads(made.read_bytes())
+
+
 @pytest.fixture(scope="session")
-def review_sheet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
-    """The French review sheet of a broken copy of the sample (tests/reviewkit.py)."""
+def french_sample() -> tuple[Path, list]:
+    """The sample deck built in French (24 card PDFs, the default theme, Arcmage size):
+    (output folder, the build's card results), built once for the run."""
+
+    def make(out: Path) -> list:
+        from translator import cards
+        from translator.typeset import build
+        from translator.typeset.sizes import PRESETS
+
+        library, problems = cards.load_library([str(ROOT / "cards" / "sample")])
+        assert not problems, problems
+        options = build.BuildOptions(PRESETS["arcmage"], jobs=2, cache_dir=out / ".cache")
+        return build.build_cards(library, "fr", out, options)
+
+    return shared_build("sample-fr", make)
+
+
+@pytest.fixture(scope="session")
+def review_sheet() -> tuple[Path, Path, str]:
+    """The French review sheet of a broken copy of the sample (tests/reviewkit.py),
+    made once for the run (its renders take the longest)."""
     from .reviewkit import make_review_sheet
 
-    return make_review_sheet(tmp_path_factory.mktemp("review"))
+    return shared_build("review", make_review_sheet)[1]
 
 
 @pytest.fixture(scope="module")
 def seeds() -> list[Path]:
     """The seed documents (../shared/seeds), for the measurements on their prose."""
-    from translator.lint import prose
+    from .toolkit import tool
+
+    prose = tool("prose_review")
 
     shared = shared_dir()
     paths = [shared / "seeds" / name for name in prose.SEEDS] if shared else []

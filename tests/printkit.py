@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import atexit
 import ctypes
 import math
-import shutil
-import tempfile
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -18,7 +15,7 @@ import pytest
 from translator.typeset.arcmage.importer import import_arcmage
 from translator.typeset.artwork import Profile, find_profile
 
-from .conftest import shared_dir
+from .conftest import shared_build, shared_dir
 
 
 def cmyk_profile() -> Profile:
@@ -48,16 +45,18 @@ def official_templates() -> Path:
 
 @lru_cache(maxsize=1)
 def _imported(folder: str) -> Path:
-    work = tempfile.mkdtemp(prefix="translator-arcmage-theme-")
-    atexit.register(shutil.rmtree, work, ignore_errors=True)
-    out = Path(work) / "arcmage"
-    import_arcmage(folder, out, progress=False)
-    return out
+    """The theme imported into the run's folder: once for the run, by the first of
+    the xdist workers to need it (tests/conftest.py)."""
+
+    def make(work: Path) -> None:
+        import_arcmage(folder, work / "arcmage", progress=False)
+
+    return shared_build("arcmage-theme", make)[0] / "arcmage"
 
 
 def arcmage_theme() -> Path:
     """The official look imported from :func:`official_templates`, once per test
-    session (about 15 s), into a temporary folder."""
+    run (about 15 s), into the run's folder."""
     return _imported(str(official_templates()))
 
 

@@ -69,6 +69,7 @@ def one_card(tmp_path: Path, *slugs: str) -> Path:
 # ------------------------------------------------------------------------ the command
 
 
+@pytest.mark.slow
 def test_import_writes_a_theme_that_loads(tmp_path: Path) -> None:
     folder = official_templates()
     out = tmp_path / "theme"
@@ -119,6 +120,7 @@ def test_import_writes_a_theme_that_loads(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["theme"]
 
 
+@pytest.mark.slow
 def test_import_never_replaces_a_directory_it_did_not_make(tmp_path: Path) -> None:
     folder = official_templates()
     mine = tmp_path / "mine"
@@ -171,6 +173,7 @@ def server() -> Iterator[str]:
         httpd.server_close()
 
 
+@pytest.mark.slow
 def test_import_from_a_server_into_the_users_themes(tmp_path: Path, server: str) -> None:
     """Without --out, into the user's data folder; then ``--theme arcmage`` finds it."""
     env = {
@@ -205,6 +208,7 @@ def test_import_from_a_server_into_the_users_themes(tmp_path: Path, server: str)
 # ---------------------------------------------------------------------- the build
 
 
+@pytest.mark.slow
 def test_the_theme_prints_only_its_card_size(tmp_path: Path) -> None:
     library = one_card(tmp_path, "courier")
     done = run(
@@ -224,6 +228,7 @@ def test_the_theme_prints_only_its_card_size(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_a_card_in_the_official_look(tmp_path: Path) -> None:
     """Courier: a creature of the Empire with loyalty, two name lines, a column mark and
     the French footer, which is too long for its line beside the discs in Liberation Sans
@@ -254,6 +259,7 @@ def test_a_card_in_the_official_look(tmp_path: Path) -> None:
         assert family in names, fonts
 
 
+@pytest.mark.slow
 def test_the_frame_is_converted_once(tmp_path: Path) -> None:
     """The frames are RGB PNGs in the theme; the build prints them as CMYK JPEGs from
     the artwork cache, converted once (a second build finds them there)."""
@@ -295,6 +301,7 @@ def test_the_frame_is_converted_once(tmp_path: Path) -> None:
         assert any(i.ColorSpace == pikepdf.Name.DeviceCMYK and i.Width >= 1500 for i in images)
 
 
+@pytest.mark.slow
 def test_a_deck_holds_each_frame_once(tmp_path: Path) -> None:
     library = one_card(tmp_path, "courier", "iron-legionnaire")  # two Empire creatures
     out = tmp_path / "out"
@@ -327,6 +334,7 @@ def test_a_deck_holds_each_frame_once(tmp_path: Path) -> None:
 # ------------------------------------------------------------------- theme plumbing
 
 
+@pytest.mark.slow
 def test_symbols_take_the_text_colour_in_the_theme_only() -> None:
     theme = arcmage_theme()
     ink = "device-cmyk(0.098 0.102 0.404 0)"

@@ -62,6 +62,7 @@ if not preview.proof_available():
         allow_module_level=True,
     )
 
+pytestmark = pytest.mark.slow  # the sample and the stress cards built in the official look
 SAMPLE = ROOT / "cards" / "sample"
 _SCRIPT = Path(sys.executable).with_name("translator")
 TRANSLATOR = [str(_SCRIPT)] if _SCRIPT.is_file() else [sys.executable, "-m", "translator"]

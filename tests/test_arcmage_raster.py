@@ -70,6 +70,7 @@ def save_png(path: Path, image: Image.Image, dpi: float | None) -> Path:
         ("dark_legion", "event"),  # a 600 dpi template on a 599 dpi border
     ],
 )
+@pytest.mark.slow
 def test_frame_of_the_official_templates(tmp_path: Path, faction: str, kind: str) -> None:
     source = official()
     template_png, border_png = source / faction / f"{kind}.png", source / faction / "border.png"
@@ -145,6 +146,7 @@ def test_back_keeps_its_pixels(tmp_path: Path) -> None:
     assert not differs_where(crop, back, opaque(back))
 
 
+@pytest.mark.slow
 def test_every_official_template_is_accepted() -> None:
     """Every faction x type the theme uses (36 templates) and every border pass the size
     checks and fit the page (composing them all takes 13 s: see the report of issue

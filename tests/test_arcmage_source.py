@@ -306,6 +306,7 @@ def test_check_file(data: bytes, kind: str, expected: str | None):
 # -- a folder ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_folder_source_is_read_in_place(folder_set: TemplateSet):
     need_shared()
     assert folder_set.root == SHARED
@@ -325,6 +326,7 @@ def test_folder_source_is_read_in_place(folder_set: TemplateSet):
     assert folder_set.notes == []
 
 
+@pytest.mark.slow
 def test_clone_layout(tmp_path: Path, folder_set: TemplateSet, small_catalogue):
     need_shared()
     inner = link_tree(SHARED, tmp_path / "arcmage" / "Arcmage.Server.Api" / "wwwroot" / "arcmage")
@@ -437,6 +439,7 @@ def test_default_cache_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
         source.default_cache_dir("https://aminduna.arcmage.org/arcmage/")
 
 
+@pytest.mark.slow
 def test_download_from_the_server_root(downloaded, folder_set: TemplateSet):
     result, cache, log = downloaded
     assert result.root == cache / "arcmage"
@@ -456,6 +459,7 @@ def test_download_from_the_server_root(downloaded, folder_set: TemplateSet):
     assert not list(result.root.rglob("*.tmp"))
 
 
+@pytest.mark.slow
 def test_second_run_asks_only_for_changes(downloaded, full_server: Server):
     result, cache, _ = downloaded
     full_server.log.clear()
@@ -469,6 +473,7 @@ def test_second_run_asks_only_for_changes(downloaded, full_server: Server):
     assert again.notes == []
 
 
+@pytest.mark.slow
 def test_a_500_is_retried(downloaded, full_server: Server):
     result, cache, _ = downloaded
     full_server.log.clear()
@@ -478,6 +483,7 @@ def test_a_500_is_retried(downloaded, full_server: Server):
     assert full_server.statuses("/gaian/border.png") == [500, 500, 304]
 
 
+@pytest.mark.slow
 def test_offline_from_the_cache(downloaded):
     result, cache, _ = downloaded
     address = f"http://127.0.0.1:{closed_port()}/"
@@ -490,6 +496,7 @@ def test_offline_from_the_cache(downloaded):
     assert "cached in" in offline.notes[0]
 
 
+@pytest.mark.slow
 def test_offline_needs_every_required_file_cached(downloaded, tmp_path: Path):
     _, cache, _ = downloaded
     address = f"http://127.0.0.1:{closed_port()}/arcmage/"

@@ -668,6 +668,7 @@ BASES = [
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(BASES), NAMES)
+@pytest.mark.slow
 def test_any_name_reads_back_exactly_or_is_refused(text: str, name: str) -> None:
     card = parse(text)
     try:

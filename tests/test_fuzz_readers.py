@@ -860,6 +860,7 @@ CARD_COMMANDS = [
 ]
 
 
+@pytest.mark.slow
 def test_baselines(fresh: World) -> None:
     """Every command below, on the unchanged files, is no input error."""
     for command in [
@@ -880,6 +881,7 @@ def test_baselines(fresh: World) -> None:
 
 @fuzz_settings(150)
 @given(data=st.data())
+@pytest.mark.slow
 def test_fuzz_card_files(fresh: World, data: st.DataObject) -> None:
     relative = data.draw(st.sampled_from(CARD_FILES), label="file")
     path = fresh.root / relative
@@ -902,6 +904,7 @@ DECK_COMMANDS = [
 
 @fuzz_settings(80)
 @given(data=st.data())
+@pytest.mark.slow
 def test_fuzz_deck_yaml(fresh: World, data: st.DataObject) -> None:
     path = fresh.root / "cards/mini/deck.yaml"
     write(path, data.draw(yaml_file_mutations(fresh.text("cards/mini/deck.yaml")), label="content"))
@@ -920,6 +923,7 @@ GLOSSARY_COMMANDS = [
 
 @fuzz_settings(80)
 @given(data=st.data())
+@pytest.mark.slow
 def test_fuzz_glossary(fresh: World, data: st.DataObject) -> None:
     relative = "cards/glossary/fr/extra.yaml"
     path = fresh.root / relative
@@ -936,6 +940,7 @@ JSON_LINT = ("lint", "json/deck.fr.json", "--source", "json/deck.en.json")
 
 @fuzz_settings(100)
 @given(data=st.data())
+@pytest.mark.slow
 def test_fuzz_aminduna_import(fresh: World, data: st.DataObject) -> None:
     lang = data.draw(st.sampled_from(["en", "fr"]), label="file")
     path = fresh.root / f"json/deck.{lang}.json"
@@ -952,6 +957,7 @@ def test_fuzz_aminduna_import(fresh: World, data: st.DataObject) -> None:
 
 @fuzz_settings(60)
 @given(data=st.data())
+@pytest.mark.slow
 def test_fuzz_aminduna_lint(fresh: World, data: st.DataObject) -> None:
     lang = data.draw(st.sampled_from(["en", "fr"]), label="file")
     path = fresh.root / f"json/deck.{lang}.json"
@@ -972,6 +978,7 @@ PO_COMMANDS = [
 
 @fuzz_settings(80)
 @given(data=st.data())
+@pytest.mark.slow
 def test_fuzz_po(fresh: World, data: st.DataObject) -> None:
     path = fresh.root / "po/mini.fr.po"
     write(path, data.draw(po_mutations(fresh.text("po/mini.fr.po")), label="content"))
@@ -986,6 +993,7 @@ XLIFF_COMMANDS = [("import", "xliff", "xliff/mini.eo.xlf", "--library", "cards")
 
 @fuzz_settings(60)
 @given(data=st.data())
+@pytest.mark.slow
 def test_fuzz_xliff(fresh: World, data: st.DataObject) -> None:
     path = fresh.root / "xliff/mini.eo.xlf"
     write(path, data.draw(xliff_mutations(fresh.text("xliff/mini.eo.xlf")), label="content"))
@@ -1004,6 +1012,7 @@ TOML_COMMAND = ("lint", "cards/mini/courier.fr.md")
 
 @fuzz_settings(80)
 @given(data=st.data())
+@pytest.mark.slow
 def test_fuzz_translator_toml(fresh: World, data: st.DataObject) -> None:
     path = fresh.root / "translator.toml"
     write(path, data.draw(toml_mutations(VALID_TOML), label="content"))

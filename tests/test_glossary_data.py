@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -258,8 +259,19 @@ def test_csv_export() -> None:
     assert "army,concept,army,militistaro,deprecated" in out
 
 
+@pytest.mark.slow
 def test_glossaries_ship_with_the_installed_package(tmp_path: Path) -> None:
-    """Built and installed (not editable), translator finds its glossaries anywhere."""
+    """Built and installed (not editable), translator finds its glossaries anywhere.
+    Built from a copy of the checkout: a build writes build/ and *.egg-info next to
+    the sources it builds."""
+    source = tmp_path / "source"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "out", "build", "*.egg-info", "__pycache__", ".*_cache"
+        ),
+    )
     target = tmp_path / "site"
     build = subprocess.run(
         [
@@ -271,7 +283,7 @@ def test_glossaries_ship_with_the_installed_package(tmp_path: Path) -> None:
             "--no-deps",
             "--target",
             str(target),
-            str(ROOT),
+            str(source),
         ],
         capture_output=True,
         text=True,

@@ -14,7 +14,7 @@ import pytest
 from translator import cards, lint
 from translator.cli import main
 from translator.diagnostics import REGISTRY
-from translator.glossary.forms import fr_verb
+from translator.languages.fr import LANGUAGE as FRENCH
 from translator.lint import output
 from translator.lint.numbers import compare, read_numbers
 
@@ -286,7 +286,9 @@ def test_signs_order_and_variables() -> None:
 
 def test_french_imperative_with_a_pronoun_is_a_form_of_the_verb() -> None:
     assert {"joue-moi", "désengage-la", "défausse-les"} <= (
-        fr_verb("jouer") | fr_verb("désengager") | fr_verb("défausser")
+        FRENCH.verb_forms("jouer")
+        | FRENCH.verb_forms("désengager")
+        | FRENCH.verb_forms("défausser")
     )
 
 

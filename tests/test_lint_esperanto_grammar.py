@@ -17,6 +17,7 @@ from translator.lint.rules import esperanto_grammar as grammar
 
 from .conftest import ROOT
 from .lintkit import codes, lint_card, run
+from .toolkit import tool
 
 OPTIONS = lint.Options(select=["EO4"])
 RESOURCES = lint.load_resources(["eo"], OPTIONS, [])
@@ -279,7 +280,7 @@ def _seed() -> Path:
 
 
 def test_every_finding_on_the_wiki_is_judged_real() -> None:
-    from translator.lint import prose
+    prose = tool("prose_review")
 
     path = _seed()
     findings = prose.lint_prose_lines(prose.seed_prose(path, "eo"), "eo", ["EO4"], seed=path.name)
@@ -293,7 +294,7 @@ def test_every_finding_on_the_wiki_is_judged_real() -> None:
 
 
 def test_the_report_is_up_to_date() -> None:
-    from translator.lint import prose
+    prose = tool("prose_review")
 
     path = _seed()
     review = ROOT / "glossaries" / "lint" / "eo-grammar-review.yaml"

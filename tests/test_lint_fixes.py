@@ -3,6 +3,7 @@ byte (front matter layout and comments kept), the source language never touched.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -78,6 +79,7 @@ def run_fixes(library: Library, contents: dict[str, str]):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(french_text(), st.sampled_from(["", "subtype: Soldat Ondin\n", "subtype: 'Soldat Ondin'\n"]))
+@pytest.mark.slow
 def test_fix_is_idempotent_and_changes_only_what_it_fixes(french: str, front: str) -> None:
     library, contents = library_of(french, front)
     result = run_fixes(library, contents)

@@ -208,6 +208,7 @@ def test_checklist() -> None:
 # --fix on files.
 
 
+@pytest.mark.slow
 def test_fix_changes_only_what_it_reports_and_is_idempotent(tmp_path: Path) -> None:
     library = tmp_path / "sample"
     shutil.copytree(SAMPLE, library)

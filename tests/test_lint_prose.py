@@ -22,6 +22,7 @@ def found(seeds: list[Path]) -> list[prose.ProseFinding]:
     ]
 
 
+@pytest.mark.slow
 def test_the_report_is_up_to_date(seeds: list[Path]) -> None:
     on_disk = (ROOT / "docs" / "lint-typography.md").read_text(encoding="utf-8")
     assert on_disk == prose.report(seeds), "regenerate: " + prose._command(

@@ -439,6 +439,7 @@ TITLE = "Spelling (SP101) on prose nobody here wrote"
 
 
 @requires_dictionaries
+@pytest.mark.slow
 def test_the_spelling_report_is_up_to_date(seeds: list[Path]) -> None:
     on_disk = (ROOT / "docs" / "lint-spelling.md").read_text(encoding="utf-8")
     assert on_disk == prose.report(
@@ -449,6 +450,7 @@ def test_the_spelling_report_is_up_to_date(seeds: list[Path]) -> None:
 
 
 @requires_dictionaries
+@pytest.mark.slow
 def test_every_spelling_finding_of_the_seeds_is_judged(seeds: list[Path]) -> None:
     found = [f for lang in prose.LANGUAGES for f in prose.lint_seeds(seeds, lang, ["SP101"])[0]]
     review = prose.load_review(REVIEW)

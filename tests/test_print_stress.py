@@ -41,6 +41,7 @@ from .conftest import ROOT
 from .printkit import arcmage_theme, cmyk_profile, printed_chars
 
 cmyk_profile()
+pytestmark = pytest.mark.slow  # the stress library built in both themes
 
 LIBRARY = ROOT / "tests" / "data" / "stress-library"
 # The command a user runs (the venv's script), else the same through this Python.

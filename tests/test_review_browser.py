@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.slow  # a browser, and the review sheet with its renders
+
 #: Chromium flags for a closed network: no background connections, no first-run work.
 CHROMIUM_ARGS = [
     "--no-sandbox",

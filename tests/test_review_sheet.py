@@ -12,6 +12,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from lxml import html as lxml_html
 
 from translator.cards import load_library
@@ -174,6 +175,7 @@ def test_card_text_is_escaped(review_sheet: tuple[Path, Path, str]) -> None:
     assert SCRIPT_NAME in mossgate.xpath(".//h2/a")[0].text_content()
 
 
+@pytest.mark.slow
 def test_a_second_sheet_reuses_the_renders(
     review_sheet: tuple[Path, Path, str], tmp_path: Path
 ) -> None:

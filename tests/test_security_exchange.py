@@ -770,6 +770,7 @@ def cpu_seconds(path: str, library: Library, runs: int = 2) -> float:
     return best
 
 
+@pytest.mark.slow
 def test_import_is_linear_in_the_entries(tmp_path: Path) -> None:
     """Planning an import of N = 5,000 entries, then 2N: twice the time, not four."""
     entries = 5_000

@@ -441,7 +441,10 @@ def test_unreadable_source_is_not_called_missing(deck: Path) -> None:
     [
         ("lint", "cards/sample/courier.fr.md"),
         ("lint", "cards/sample", "--select", "TR1"),
-        ("review-sheet", "cards/sample", "--lang", "fr", "--out", "review"),
+        pytest.param(
+            ("review-sheet", "cards/sample", "--lang", "fr", "--out", "review"),
+            marks=pytest.mark.slow,  # renders the deck
+        ),
     ],
     ids=" ".join,
 )

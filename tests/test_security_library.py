@@ -174,6 +174,7 @@ def test_import_slugs_are_checked(
     assert not Path("/tmp/abs-escape.en.md").exists()
 
 
+@pytest.mark.slow
 def test_killed_import_leaves_one_folder_that_the_next_write_sweeps(tmp_path: Path) -> None:
     cards = [
         {
@@ -323,6 +324,7 @@ def test_only_regular_files_are_read(tmp_path: Path, kind: str) -> None:
     }[kind] in caught.value.message
 
 
+@pytest.mark.slow
 def test_a_fifo_in_a_deck_does_not_hang(tmp_path: Path) -> None:
     deck = copy_sample(tmp_path)
     os.mkfifo(deck / "ghost.en.md")

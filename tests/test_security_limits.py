@@ -592,6 +592,7 @@ def goblins(count: int, same_name: bool) -> list[dict]:
 
 
 @pytest.mark.parametrize("same_name", [False, True], ids=["distinct-names", "same-name"])
+@pytest.mark.slow
 def test_import_arcmage_scales(same_name: bool, tmp_path: Path) -> None:
     """SMALL then LARGE cards, with distinct names, or all named "Goblin" (slugs
     goblin, goblin-2, ...)."""
@@ -654,6 +655,7 @@ def po_library(root: Path, entries: int) -> Path:
     return po_path
 
 
+@pytest.mark.slow
 def test_import_po_scales(tmp_path: Path) -> None:
     runs: dict[int, Run] = {}
     for count in (SMALL, LARGE):

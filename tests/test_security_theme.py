@@ -25,8 +25,11 @@ from translator.typeset.theme import (
     load_theme,
 )
 
+from .conftest import ROOT
+from .lintkit import SAMPLE
+
 SIZE = PRESETS["arcmage"]
-DEFAULT = Path("templates/default")
+DEFAULT = ROOT / "templates" / "default"
 FONT = Path("/usr/share/fonts/truetype/gentiumplus/GentiumBookPlus-Regular.ttf")
 needs_font = pytest.mark.skipif(not FONT.is_file(), reason="apt-get install fonts-sil-gentiumplus")
 
@@ -129,7 +132,7 @@ def test_only_the_documented_globals_and_filters(tmp_path: Path) -> None:
     environment = load_theme().environment()
     assert set(environment.globals) == set(TEMPLATE_GLOBALS) == {"range"}
     assert set(environment.filters) == set(TEMPLATE_FILTERS)
-    readme = Path("templates/README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "templates" / "README.md").read_text(encoding="utf-8")
     for name in (*TEMPLATE_GLOBALS, *TEMPLATE_FILTERS):
         assert f"`{name}`" in readme
     theme = make_theme(tmp_path, deck_html_j2="{{ 'x' | upper }}")
@@ -160,8 +163,8 @@ def test_the_shipped_templates_render_in_the_sandbox() -> None:
         fonts={face: p.as_uri() for face, p in theme.fonts.items()},
     )
     assert back.count("<path") > 5
-    library, _ = cards.load_library(["cards/sample"])
-    renderer = Renderer(theme, SIZE, [Path("cards/sample").resolve()])
+    library, _ = cards.load_library([str(SAMPLE)])
+    renderer = Renderer(theme, SIZE, [SAMPLE.resolve()])
     pages = [card_page(card, "en", theme, None) for _, card in sorted(library.cards.items())]
     html = renderer.html(pages)
     assert html.count('<section class="card') == len(pages)
@@ -258,7 +261,7 @@ def test_the_fetcher_cannot_be_widened_by_a_theme(tmp_path: Path) -> None:
         with pytest.raises(ValueError, match="translator reads no"):
             renderer.fetcher.fetch(url)
     assert renderer.fetcher.fetch((theme_dir / "theme.yaml").as_uri())
-    library, _ = cards.load_library(["cards/sample"])
+    library, _ = cards.load_library([str(SAMPLE)])
     card = library.cards[next(k for k, c in library.cards.items() if c.slug == "courier")]
     renderer.render([card_page(card, "en", theme, None)])
     assert any(url.endswith("/etc/hostname") for url in renderer.fetcher.refused)
@@ -500,7 +503,7 @@ def test_build_with_a_code_running_theme(
     err = cli_error(
         capsys,
         "build",
-        "cards/sample",
+        str(SAMPLE),
         "--card",
         "courier",
         "--jobs",
@@ -517,7 +520,7 @@ def test_build_with_a_code_running_theme(
     err = cli_error(
         capsys,
         "build",
-        "cards/sample",
+        str(SAMPLE),
         "--card",
         "courier",
         "--jobs",
@@ -538,7 +541,7 @@ def test_build_with_a_missing_include_and_a_bad_theme_yaml(
     theme = make_theme(tmp_path, deck_html_j2="x\n{% include 'gone.html.j2' %}\n")
     args = (
         "build",
-        "cards/sample",
+        str(SAMPLE),
         "--card",
         "courier",
         "--jobs",
@@ -562,7 +565,7 @@ def test_review_sheet_with_a_bad_theme(tmp_path: Path, capsys: pytest.CaptureFix
     err = cli_error(
         capsys,
         "review-sheet",
-        "cards/sample",
+        str(SAMPLE),
         "--lang",
         "fr",
         "--jobs",

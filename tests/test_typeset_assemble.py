@@ -19,6 +19,7 @@ from translator.typeset.render import Renderer
 from translator.typeset.sizes import PRESETS, card_size
 from translator.typeset.theme import ThemeError, load_theme
 
+from .lintkit import SAMPLE
 from .printkit import cmyk_profile
 
 MM_PT = 72 / 25.4
@@ -27,13 +28,14 @@ SLUGS = ["courier", "flame-lash", "harbor-lord", "mossgate", "grave-lantern"]
 RGB_OPERATORS = {"rg", "RG", "g", "G", "sc", "SC"}
 
 PROFILE = cmyk_profile()
+pytestmark = pytest.mark.slow  # card PDFs rendered, decks and sheets assembled
 
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Five cards of the sample in English and the default card back, made once."""
     out = tmp_path_factory.mktemp("cards")
-    library, problems = cards.load_library(["cards/sample"])
+    library, problems = cards.load_library([str(SAMPLE)])
     assert not problems
     options = typeset.BuildOptions(SIZE, jobs=1, cache_dir=out / "cache")
     results = typeset.build_cards(library, "en", out, options, slugs=SLUGS)

@@ -12,10 +12,11 @@ import pikepdf
 import pytest
 from PIL import Image
 
-from .lintkit import copy_sample, edit, run
+from .lintkit import SAMPLE, copy_sample, edit, run
 from .printkit import cmyk_profile
 
 cmyk_profile()
+pytestmark = pytest.mark.slow  # builds every output in every language
 
 CARDS = ["courier", "harbor-lord", "flame-lash"]  # 2 copies each in the sample deck
 SELECT = [arg for slug in CARDS for arg in ("--card", slug)]
@@ -200,6 +201,7 @@ def test_preflight_command(
         ),
     ],
 )
+@pytest.mark.usefixtures("sample_here")  # the message names the deck as given
 def test_usage_errors(
     args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -214,7 +216,7 @@ def test_a_size_too_large_for_sheets_is_a_clear_error(
 ) -> None:
     code, _ = run(
         "build",
-        "cards/sample",
+        str(SAMPLE),
         "--out",
         str(tmp_path / "out"),
         "--card",
@@ -259,7 +261,7 @@ def test_an_output_that_cannot_be_written_is_a_clear_error(
 ) -> None:
     taken = tmp_path / "a-file"
     taken.write_text("not a directory\n", encoding="utf-8")
-    code, _ = run("build", "cards/sample", "--card", "courier", "--out", str(taken))
+    code, _ = run("build", str(SAMPLE), "--card", "courier", "--out", str(taken))
     error = capsys.readouterr().err
     assert code == 2
     assert f"cannot write {taken}" in error and "Traceback" not in error

@@ -16,7 +16,8 @@ from translator import cards, lint
 from translator.typeset import build as typeset
 from translator.typeset.sizes import PRESETS, card_size
 
-from .lintkit import copy_sample, edit, run
+from .conftest import ROOT
+from .lintkit import SAMPLE, copy_sample, edit, run
 from .printkit import cmyk_profile
 
 MM_PT = 72 / 25.4
@@ -25,13 +26,9 @@ cmyk_profile()
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[typeset.CardResult]]:
-    """The sample deck in French, built once for the checks of this module."""
-    out = tmp_path_factory.mktemp("out")
-    library, problems = cards.load_library(["cards/sample"])
-    assert not problems
-    options = typeset.BuildOptions(PRESETS["arcmage"], jobs=2, cache_dir=out / ".cache")
-    return out, typeset.build_cards(library, "fr", out, options)
+def built(french_sample: tuple[Path, list]) -> tuple[Path, list[typeset.CardResult]]:
+    """The sample deck in French, built once for the run (tests/conftest.py)."""
+    return french_sample
 
 
 def colour_operators(pdf: pikepdf.Pdf) -> tuple[set[str], set[str]]:
@@ -233,12 +230,12 @@ def test_a_theme_cannot_read_outside(tmp_path: Path) -> None:
     theme.mkdir()
     (theme / "theme.yaml").write_text("name: sneaky\n", encoding="utf-8")
     css = (
-        Path("templates/default/card.css.j2").read_text(encoding="utf-8")
+        (ROOT / "templates" / "default" / "card.css.j2").read_text(encoding="utf-8")
         + '\n.ground { background: url("file:///etc/hostname") !important; }\n'
         + '.frame { background: url("https://example.com/track.png"); }\n'
     )
     (theme / "card.css.j2").write_text(css, encoding="utf-8")
-    library, _ = cards.load_library(["cards/sample"])
+    library, _ = cards.load_library([str(SAMPLE)])
     options = typeset.BuildOptions(
         PRESETS["arcmage"], theme_dir=str(theme), cache_dir=tmp_path / "cache"
     )
@@ -259,7 +256,7 @@ def test_sizes() -> None:
 def test_poker_size_boxes(tmp_path: Path) -> None:
     code, _ = run(
         "build",
-        "cards/sample",
+        str(SAMPLE),
         "--lang",
         "eo",
         "--out",
@@ -289,7 +286,7 @@ def test_relative_paths_from_any_directory(tmp_path: Path, monkeypatch: pytest.M
 
 
 def test_bad_size_is_a_usage_error() -> None:
-    assert run("build", "cards/sample", "--size", "huge")[0] == 2
+    assert run("build", str(SAMPLE), "--size", "huge")[0] == 2
 
 
 def test_overflow_is_a_lint_rule(tmp_path: Path) -> None:
@@ -316,12 +313,12 @@ def test_each_card_gets_the_largest_scale_that_fits() -> None:
     from translator.typeset.render import Renderer, card_page, overflows
     from translator.typeset.theme import load_theme
 
-    library, _ = cards.load_library(["cards/sample"])
+    library, _ = cards.load_library([str(SAMPLE)])
     theme = load_theme(None)
-    renderer = Renderer(theme, PRESETS["arcmage"], [Path("cards/sample").resolve()])
+    renderer = Renderer(theme, PRESETS["arcmage"], [SAMPLE.resolve()])
     checked = 0
     for lang in ("en", "fr", "eo"):
-        glossary = load_glossary(lang, ["cards/sample"])[0]
+        glossary = load_glossary(lang, [str(SAMPLE)])[0]
         pages = [
             card_page(card, lang, theme, glossary) for _, card in sorted(library.cards.items())
         ]

@@ -14,6 +14,7 @@ import pypdfium2.raw as pdfium_c
 
 from translator.typeset.build import text_floor
 
+from .conftest import ROOT
 from .lintkit import run
 from .printkit import cmyk_profile
 
@@ -199,7 +200,7 @@ def test_a_theme_printing_under_the_minimum_fails_the_card(tmp_path: Path) -> No
     theme = tmp_path / "theme"
     theme.mkdir()
     (theme / "theme.yaml").write_text("name: tiny\n", encoding="utf-8")
-    css = Path("templates/default/card.css.j2").read_text(encoding="utf-8")
+    css = (ROOT / "templates" / "default" / "card.css.j2").read_text(encoding="utf-8")
     (theme / "card.css.j2").write_text(css + "\n.info { font-size: 5pt; }\n", encoding="utf-8")
     deck = library(tmp_path, {"watcher": {"en": creature("Watcher")}})
     code, report = build(deck, tmp_path / "out", "--theme", str(theme))

@@ -26,8 +26,12 @@ from .lintkit import copy_sample, edit
 from .printkit import cmyk_profile
 
 cmyk_profile()
+pytestmark = pytest.mark.slow  # every test builds cards, once or twice
 
 SLUGS = ["courier", "flame-lash", "mossgate", "harbor-lord"]
+#: Seconds a build may take to write its first PDF (start-up, artwork, the workers'
+#: fonts) on a busy machine before the Ctrl-C test fails rather than signal too early.
+READY_TIMEOUT = 300
 
 
 def build(library_dir: Path, out: Path, **settings: object) -> dict[str, typeset.CardResult]:
@@ -156,8 +160,12 @@ def test_ctrl_c_leaves_no_half_written_file(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 60
-    while not list(out.glob("*.pdf")) and time.monotonic() < deadline:
+    # Ready: the first PDF is in place (written whole, then renamed), so the build runs
+    # with its workers.  Never signalled earlier, however long a busy machine takes.
+    deadline = time.monotonic() + READY_TIMEOUT
+    while not list(out.glob("*.pdf")):
+        assert process.poll() is None, process.communicate()[1].decode()
+        assert time.monotonic() < deadline, f"no PDF after {READY_TIMEOUT} s"
         time.sleep(0.02)
     os.killpg(process.pid, signal.SIGINT)
     _, stderr = process.communicate(timeout=60)

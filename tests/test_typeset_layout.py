@@ -24,7 +24,7 @@ from fontTools.ttLib import TTFont
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from translator import cards
+from translator import cards, languages
 from translator.glossary.loader import load_glossary
 from translator.markup import parse
 from translator.markup.html import to_html
@@ -35,7 +35,6 @@ from translator.typeset.hyphenation import (
     MIN_RIGHT,
     NO_BREAK_SPACE,
     SOFT_HYPHEN,
-    esperanto_breaks,
     hyphenate,
     hyphenate_word,
     word_breaks,
@@ -68,7 +67,7 @@ def shown(text: str, hyphen: str = "-") -> str:
 
 def syllables(word: str) -> str:
     """``word`` cut at every Esperanto syllable boundary, without the limits."""
-    points = (0, *esperanto_breaks(word), len(word))
+    points = (0, *languages.get("eo").word_breaks(word), len(word))
     return "-".join(word[a:b] for a, b in pairwise(points))
 
 
@@ -643,6 +642,7 @@ def loyal_cards(library: cards.Library, renderer: Renderer) -> list[tuple[str, A
     ]
 
 
+@pytest.mark.slow
 def test_the_sample_has_loyalty_marks_on_both_layouts(loyal_cards: list) -> None:
     families = {
         "creature" if any("creature" in classes(b) for b in boxes(p._page_box)) else "spell"

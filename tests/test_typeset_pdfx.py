@@ -29,6 +29,7 @@ from .printkit import cmyk_profile
 PROFILE = cmyk_profile()
 if shutil.which("gs") is None:
     pytest.skip("Ghostscript (gs) is not installed", allow_module_level=True)
+pytestmark = pytest.mark.slow  # builds, and Ghostscript reading every output
 
 #: Ghostscript's other CMYK profile (libgs-common, like the default): no registered
 #: condition describes it.

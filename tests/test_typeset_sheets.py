@@ -21,6 +21,7 @@ from .lintkit import copy_sample, edit, run
 from .printkit import cmyk_profile
 
 cmyk_profile()
+pytestmark = pytest.mark.slow  # builds with decks, sheets and previews
 
 #: Nine copies in the sample deck (2 + 2 + 2 + 1 + 1 + 1): one full sheet.
 CARDS = ["courier", "harbor-lord", "flame-lash", "mossgate", "saltmere", "grave-lantern"]
