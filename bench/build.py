@@ -32,6 +32,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,14 +75,7 @@ def _peak_mb(pid: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--copies", type=int, default=10)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--lang", default="fr")
-    parser.add_argument("--theme", metavar="DIR", help="a theme directory (default: translator's)")
-    parser.add_argument("--cards-only", action="store_true", help="time the card PDFs only")
-    args = parser.parse_args()
+    args = _arguments()
     with tempfile.TemporaryDirectory() as temporary:
         directory = Path(temporary)
         deck = make_library(directory, args.copies)
@@ -91,81 +85,126 @@ def main() -> None:
             PRESETS["arcmage"], args.theme, jobs=args.jobs, cache_dir=directory / "cache"
         )
         print(f"theme: {args.theme or 'default'}")
-        out = directory / "out"
+        bench = _Bench(args, deck, library, options, directory / "out")
         start = time.perf_counter()
         warm = typeset.build_cards(library, args.lang, directory / "warm", options)
         print(f"warm-up (artwork converted once): {time.perf_counter() - start:.2f} s")
-        count = len(warm)
-        shrunk = sum(1 for r in warm if r.scale < 1)
-
-        # 1. Card PDFs, every one rendered.
-        times = repeat(
-            lambda: typeset.build_cards(library, args.lang, out, options, force=True), args.runs
-        )
-        per_card = [t / count * 1000 for t in times]
-        peak = max(
-            [
-                resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                *(_peak_mb(pid) for pool in typeset._POOLS.values() for pid in pool._processes),
-            ]
-        )
-        print(
-            f"card PDFs: {count} cards ({args.lang}, {shrunk} with shrunk text), "
-            f"{args.jobs} processes"
-        )
-        print(f"  time: {summary(times, '.2f', 's')}")
-        print(f"  per card: {summary(per_card, '.1f', 'ms')} (target <= 20)")
-        print(f"  peak memory of the largest process: {peak:.0f} MB (target <= 500)")
+        _time_card_pdfs(bench, warm)
         if args.cards_only:
             return
+        report = _time_deck_pdf(bench, len(warm))
+        _time_rebuild(bench)
+        _time_preflight(bench, report, len(warm))
 
-        # 2. The deck PDF from scratch: cards, back, deck; then with the preflight.
-        def deck_build(force: bool = True, check: bool = False) -> batch.Report:
-            request = batch.Request([args.lang], out, options, force=force, deck=True, check=check)
-            return batch.produce(library, request)
 
-        report = deck_build()
-        deck_pdf = next(Path(f) for f in report.files if f.endswith(".deck.pdf"))
-        fronts = sum(library.decks["deck"].quantities.values())
-        times = repeat(deck_build, args.runs)
-        print(
-            f"deck PDF from scratch: {count} card files, a deck of {fronts} cards "
-            f"({report.pages - count} pages with backs)"
-        )
-        print(f"  time: {summary(times, '.2f', 's')}")
-        print(
-            f"  per card of the deck: {summary([t / fronts * 1000 for t in times], '.1f', 'ms')}"
-            " (target <= 15)"
-        )
-        print(f"  per card file: {summary([t / count * 1000 for t in times], '.1f', 'ms')}")
-        checked = repeat(lambda: deck_build(check=True), args.runs)
-        print(f"  with the preflight of every file: {summary(checked, '.2f', 's')}")
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--copies", type=int, default=10)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--lang", default="fr")
+    parser.add_argument("--theme", metavar="DIR", help="a theme directory (default: translator's)")
+    parser.add_argument("--cards-only", action="store_true", help="time the card PDFs only")
+    return parser.parse_args()
 
-        # 3. Rebuild after one card changed (the card, the deck, their preflight).
-        deck_build(force=False, check=True)
-        rebuilds = []
-        for run in range(args.runs):
-            card = deck / f"courier-{run}.{args.lang}.md"
-            card.write_text(card.read_text("utf-8").replace("carte", "carte ", 1), "utf-8")
-            library, _ = cards.load_library([str(deck)])
-            start = time.perf_counter()
-            done = batch.produce(library, batch.Request([args.lang], out, options, deck=True))
-            rebuilds.append(time.perf_counter() - start)
-            assert sum(1 for r in done.cards if not r.reused) == 1
-        print(
-            "rebuild after changing one card (card, deck, preflight of both): "
-            f"{summary(rebuilds, '.2f', 's')} (target <= 1)"
-        )
 
-        # 4. Preflight of the deck PDF, ink measured on every page.
-        pages = report.pages - count
-        found: list = []
-        times = repeat(lambda: found.append(preflight.preflight(deck_pdf)), args.runs)
-        print(
-            f"preflight of the deck PDF ({pages} pages, {fronts} cards): "
-            f"{summary(times, '.2f', 's')} (target <= 10); "
-            f"{statistics.mean(len(f) for f in found):.0f} problems"
+@dataclass
+class _Bench:
+    """What the timed parts share: the command line, the library (its deck folder and
+    the cards read from it), the build options and the output folder."""
+
+    args: argparse.Namespace
+    deck: Path
+    library: cards.Library
+    options: typeset.BuildOptions
+    out: Path
+
+    def deck_build(self, force: bool = True, check: bool = False) -> batch.Report:
+        """The cards, the back and the deck PDF (and their preflight with ``check``)."""
+        request = batch.Request(
+            [self.args.lang], self.out, self.options, force=force, deck=True, check=check
         )
+        return batch.produce(self.library, request)
+
+
+def _time_card_pdfs(bench: _Bench, warm: list) -> None:
+    """1. Card PDFs, every one rendered: time per card and peak memory."""
+    args, count = bench.args, len(warm)
+    shrunk = sum(1 for r in warm if r.scale < 1)
+    times = repeat(
+        lambda: typeset.build_cards(bench.library, args.lang, bench.out, bench.options, force=True),
+        args.runs,
+    )
+    per_card = [t / count * 1000 for t in times]
+    peak = max(
+        [
+            resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            *(_peak_mb(pid) for pool in typeset._POOLS.values() for pid in pool._processes),
+        ]
+    )
+    print(
+        f"card PDFs: {count} cards ({args.lang}, {shrunk} with shrunk text), {args.jobs} processes"
+    )
+    print(f"  time: {summary(times, '.2f', 's')}")
+    print(f"  per card: {summary(per_card, '.1f', 'ms')} (target <= 20)")
+    print(f"  peak memory of the largest process: {peak:.0f} MB (target <= 500)")
+
+
+def _time_deck_pdf(bench: _Bench, count: int) -> batch.Report:
+    """2. The deck PDF from scratch (cards, back, deck), then with the preflight of
+    every file; the first build's report, for the preflight's part."""
+    report = bench.deck_build()
+    fronts = sum(bench.library.decks["deck"].quantities.values())
+    times = repeat(bench.deck_build, bench.args.runs)
+    print(
+        f"deck PDF from scratch: {count} card files, a deck of {fronts} cards "
+        f"({report.pages - count} pages with backs)"
+    )
+    print(f"  time: {summary(times, '.2f', 's')}")
+    print(
+        f"  per card of the deck: {summary([t / fronts * 1000 for t in times], '.1f', 'ms')}"
+        " (target <= 15)"
+    )
+    print(f"  per card file: {summary([t / count * 1000 for t in times], '.1f', 'ms')}")
+    checked = repeat(lambda: bench.deck_build(check=True), bench.args.runs)
+    print(f"  with the preflight of every file: {summary(checked, '.2f', 's')}")
+    return report
+
+
+def _time_rebuild(bench: _Bench) -> None:
+    """3. Rebuild after one card changed (the card, the deck, their preflight): one
+    card edited on disk and the library read again, as a translator's edit would."""
+    args = bench.args
+    bench.deck_build(force=False, check=True)
+    rebuilds = []
+    for run in range(args.runs):
+        card = bench.deck / f"courier-{run}.{args.lang}.md"
+        card.write_text(card.read_text("utf-8").replace("carte", "carte ", 1), "utf-8")
+        bench.library, _ = cards.load_library([str(bench.deck)])
+        start = time.perf_counter()
+        done = batch.produce(
+            bench.library, batch.Request([args.lang], bench.out, bench.options, deck=True)
+        )
+        rebuilds.append(time.perf_counter() - start)
+        assert sum(1 for r in done.cards if not r.reused) == 1
+    print(
+        "rebuild after changing one card (card, deck, preflight of both): "
+        f"{summary(rebuilds, '.2f', 's')} (target <= 1)"
+    )
+
+
+def _time_preflight(bench: _Bench, report: batch.Report, count: int) -> None:
+    """4. Preflight of the deck PDF, ink measured on every page."""
+    deck_pdf = next(Path(f) for f in report.files if f.endswith(".deck.pdf"))
+    fronts = sum(bench.library.decks["deck"].quantities.values())
+    pages = report.pages - count
+    found: list = []
+    times = repeat(lambda: found.append(preflight.preflight(deck_pdf)), bench.args.runs)
+    print(
+        f"preflight of the deck PDF ({pages} pages, {fronts} cards): "
+        f"{summary(times, '.2f', 's')} (target <= 10); "
+        f"{statistics.mean(len(f) for f in found):.0f} problems"
+    )
 
 
 if __name__ == "__main__":

@@ -41,11 +41,11 @@ def _link_art(art: Path, shared: Path, target: Path) -> None:
 def make_library(directory: Path, count: int) -> int:
     """Copy the sample deck's cards until ``count`` files exist; returns the count."""
     sample = ROOT / "cards" / "sample"
-    groups: dict[str, list[Path]] = {}
+    groups: dict[str, list[tuple[Path, str]]] = {}  # slug: (file, language)
     for path in sorted(sample.glob("*.md")):
         match = CARD_FILE_RE.match(path.name)
         if match:
-            groups.setdefault(match["slug"], []).append(path)
+            groups.setdefault(match["slug"], []).append((path, match["lang"]))
     written = 0
     copy = 0
     while written < count:
@@ -59,8 +59,7 @@ def make_library(directory: Path, count: int) -> int:
                     f"name: Deck {copy // 100}\ncards: {{}}\n", encoding="utf-8"
                 )
             new_slug = f"{slug}-{copy}"
-            for path in paths:
-                lang = CARD_FILE_RE.match(path.name)["lang"]
+            for path, lang in paths:
                 (deck / f"{new_slug}.{lang}.md").write_text(
                     path.read_text(encoding="utf-8"), encoding="utf-8"
                 )

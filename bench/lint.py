@@ -87,6 +87,8 @@ def main() -> None:
         with fewer_collections():
             for card in library.cards.values():
                 for version in (card.source, *card.translations.values()):
+                    if version is None:
+                        continue  # a translation without its English card
                     plain_text(markup.parse(version.body, version.body_line).document, version.lang)
 
     everything = run([])

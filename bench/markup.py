@@ -17,6 +17,8 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,7 +87,7 @@ def generate(count: int, seed: int = 2026) -> list[str]:
     return texts
 
 
-def timed(function, texts: list[str]) -> float:
+def timed(function: Callable[[str], object], texts: list[str]) -> float:
     start = time.perf_counter()
     for text in texts:
         function(text)
@@ -115,9 +117,7 @@ def main() -> None:
         ("parse + all MK checks", check, 3),
         ("format", markup.format_text, 3),
     ):
-        rates = [
-            len(texts) / seconds for seconds in repeat(lambda f=function: timed(f, texts), runs)
-        ]
+        rates = [len(texts) / seconds for seconds in repeat(partial(timed, function, texts), runs)]
         print(f"{name:<24} {summary(rates, ',.0f', 'cards/s')}")
 
 

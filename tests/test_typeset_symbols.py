@@ -219,39 +219,52 @@ def colour_problems(
         op = str(operator)
         if op == "q":
             stack.append(dict(state))
-        elif op == "Q" and stack:
-            state = stack.pop()
-        elif op in ("rg", "RG", "g", "G", "sh", "BI", "INLINE IMAGE"):
-            problems.append(f"{where}: {op} {[str(o) for o in operands]}")
-        elif op in ("k", "K"):
-            state["stroke" if op == "K" else "fill"] = "/DeviceCMYK"
-        elif op in ("cs", "CS"):
-            space = _colour_space(operands[0], resources)
-            state["stroke" if op == "CS" else "fill"] = space
-            if space != "/DeviceCMYK":
-                problems.append(f"{where}: {op} {space}")
-        elif op in ("sc", "scn", "SC", "SCN"):
-            space = state["stroke" if op.isupper() else "fill"]
-            if space != "/DeviceCMYK":
-                problems.append(f"{where}: {op} in {space}")
-        elif op == "gs":
-            ext = resources.ExtGState[str(operands[0])]
-            if "/SMask" in ext and str(ext.SMask) != "/None":
-                problems.append(f"{where}: soft mask")
-            if float(ext.get("/ca", 1)) != 1 or float(ext.get("/CA", 1)) != 1:
-                problems.append(f"{where}: opacity")
-        elif op == "Do":
-            xobject = resources.XObject[str(operands[0])]
-            if xobject.Subtype == "/Form":
-                problems += colour_problems(
-                    xobject, xobject.get("/Resources", resources), state, f"{where} > {operands[0]}"
-                )
-            elif str(xobject.get("/ColorSpace")) != "/DeviceCMYK":
-                problems.append(f"{where}: image in {xobject.get('/ColorSpace')}")
+        elif op == "Q":
+            if stack:
+                state = stack.pop()
+        else:
+            problems += _operator_problems(op, operands, resources, state, where)
         if op in PAINT_FILL | TEXT_SHOW and state["fill"] != "/DeviceCMYK":
             problems.append(f"{where}: {op} paints in {state['fill']}")
         if op in PAINT_STROKE and state["stroke"] != "/DeviceCMYK":
             problems.append(f"{where}: {op} strokes in {state['stroke']}")
+    return problems
+
+
+def _operator_problems(
+    op: str, operands: list, resources: pikepdf.Dictionary, state: dict[str, str], where: str
+) -> list[str]:
+    """What one operator does that is not CMYK (an RGB or grey colour, a shading or
+    inline image, a colour space, a soft mask or opacity, an image or form drawn);
+    the colour spaces it sets go into ``state``."""
+    problems: list[str] = []
+    if op in ("rg", "RG", "g", "G", "sh", "BI", "INLINE IMAGE"):
+        problems.append(f"{where}: {op} {[str(o) for o in operands]}")
+    elif op in ("k", "K"):
+        state["stroke" if op == "K" else "fill"] = "/DeviceCMYK"
+    elif op in ("cs", "CS"):
+        space = _colour_space(operands[0], resources)
+        state["stroke" if op == "CS" else "fill"] = space
+        if space != "/DeviceCMYK":
+            problems.append(f"{where}: {op} {space}")
+    elif op in ("sc", "scn", "SC", "SCN"):
+        space = state["stroke" if op.isupper() else "fill"]
+        if space != "/DeviceCMYK":
+            problems.append(f"{where}: {op} in {space}")
+    elif op == "gs":
+        ext = resources.ExtGState[str(operands[0])]
+        if "/SMask" in ext and str(ext.SMask) != "/None":
+            problems.append(f"{where}: soft mask")
+        if float(ext.get("/ca", 1)) != 1 or float(ext.get("/CA", 1)) != 1:
+            problems.append(f"{where}: opacity")
+    elif op == "Do":
+        xobject = resources.XObject[str(operands[0])]
+        if xobject.Subtype == "/Form":
+            problems += colour_problems(
+                xobject, xobject.get("/Resources", resources), state, f"{where} > {operands[0]}"
+            )
+        elif str(xobject.get("/ColorSpace")) != "/DeviceCMYK":
+            problems.append(f"{where}: image in {xobject.get('/ColorSpace')}")
     return problems
 
 

@@ -384,11 +384,7 @@ def lint_prose_lines(
     problems: list = []
     resources = load_resources([lang], options, problems)
     language = resources.language(lang)
-    checks = [
-        REGISTRY.check(rule.code)
-        for rule in REGISTRY.select(list(select))
-        if REGISTRY.target(rule.code) == TRANSLATION
-    ]
+    checks = [check for _, check in REGISTRY.checks(TRANSLATION, REGISTRY.select(list(select)))]
     found: list[ProseFinding] = []
     hunspell = dictionary(lang)
     known = (

@@ -308,6 +308,7 @@ class Registry:
         """The checks of those of ``rules`` that read ``target``, bound to their
         reporters."""
         self._load(target.name)
+        # Known by construction: a rule's check was attached under the target it declared.
         return [
             (rule, cast("Callable[[In], Iterator[Out]]", self._checks[rule.code]))
             for rule in rules

@@ -101,50 +101,13 @@ def read_file(
     """
     display = str(path)
     if display == "-":
-        data = sys.stdin.buffer.read(limit + 1)
-        if len(data) > limit:
-            raise InputError(
-                "<stdin>",
-                f"more than {_size(limit)} on standard input; a "
-                f"{what} is smaller: is this the right input?",
-            )
-        return data
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        raise InputError(display, "no such file") from None
-    except IsADirectoryError:
-        raise InputError(display, "is a directory, not a file") from None
-    except OSError as error:
-        raise InputError(display, f"cannot read: {error.strerror}") from None
+        return _read_stdin(limit, what)
+    descriptor = _open_without_blocking(path, display)
     try:
         info = os.fstat(descriptor)
-        if stat.S_ISDIR(info.st_mode):
-            raise InputError(display, "is a directory, not a file")
-        if not stat.S_ISREG(info.st_mode):
-            raise InputError(
-                display, f"is {_kind(info.st_mode)}, not a regular file: give the path of a {what}"
-            )
-        if info.st_size > limit:
-            raise InputError(
-                display,
-                f"is {_size(info.st_size)}; a {what} is at most "
-                f"{_size(limit)}: is this the right file?",
-            )
+        _check_regular_file(info, display, limit, what)
         os.set_blocking(descriptor, True)
-        chunks = []
-        size, want = 0, info.st_size + 1
-        while size <= limit:
-            asked = min(want, limit + 1 - size)
-            chunk = os.read(descriptor, asked)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-            if len(chunk) < asked and size == info.st_size:
-                break  # the whole file, as fstat said: no need to ask for the end
-            want = 1 << 20  # a file that grows, or says it is empty (/proc)
-        data = b"".join(chunks)
+        data = _read_up_to(descriptor, info.st_size, limit)
     except OSError as error:
         raise InputError(display, f"cannot read: {error.strerror or error}") from None
     finally:
@@ -153,6 +116,68 @@ def read_file(
     if len(data) > limit:  # it grew while being read
         raise InputError(display, f"is larger than {_size(limit)}; a {what} is smaller")
     return data
+
+
+def _read_stdin(limit: int, what: str) -> bytes:
+    """Standard input, at most ``limit`` bytes: it has no size to check beforehand, so
+    one byte more than the limit is read to tell a too-large input."""
+    data = sys.stdin.buffer.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(
+            "<stdin>",
+            f"more than {_size(limit)} on standard input; a "
+            f"{what} is smaller: is this the right input?",
+        )
+    return data
+
+
+def _open_without_blocking(path: str | os.PathLike[str], display: str) -> int:
+    """A descriptor of ``path`` opened without blocking (a FIFO would wait for a writer
+    otherwise), the usual reasons it cannot be opened said in words."""
+    try:
+        return os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise InputError(display, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(display, "is a directory, not a file") from None
+    except OSError as error:
+        raise InputError(display, f"cannot read: {error.strerror}") from None
+
+
+def _check_regular_file(info: os.stat_result, display: str, limit: int, what: str) -> None:
+    """Refuse what is not a regular file of at most ``limit`` bytes, before a byte is
+    read: a directory, a device or a pipe, or a file too large to be a ``what``."""
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(display, "is a directory, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(
+            display, f"is {_kind(info.st_mode)}, not a regular file: give the path of a {what}"
+        )
+    if info.st_size > limit:
+        raise InputError(
+            display,
+            f"is {_size(info.st_size)}; a {what} is at most "
+            f"{_size(limit)}: is this the right file?",
+        )
+
+
+def _read_up_to(descriptor: int, expected: int, limit: int) -> bytes:
+    """The file's bytes, at most one more than ``limit``: in one read when the file is
+    as large as ``fstat`` said (``expected``), in chunks when it grows or says it is
+    empty (``/proc``), so that a file growing without end is cut off."""
+    chunks = []
+    size, want = 0, expected + 1
+    while size <= limit:
+        asked = min(want, limit + 1 - size)
+        chunk = os.read(descriptor, asked)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+        if len(chunk) < asked and size == expected:
+            break  # the whole file, as fstat said: no need to ask for the end
+        want = 1 << 20  # a file that grows, or says it is empty (/proc)
+    return b"".join(chunks)
 
 
 def _kind(mode: int) -> str:

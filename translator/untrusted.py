@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from .limits import MAX_LINE_CHARS, MAX_TEXT_CHARS
 
@@ -167,7 +167,12 @@ class PrintableStream:
 
     @classmethod
     def around(cls, stream: TextIO) -> TextIO:
-        return stream if isinstance(stream, cls) else cls(stream)  # type: ignore[return-value]
+        """``stream`` written through :func:`printable_output` (once: a stream already
+        wrapped is returned as it is)."""
+        if isinstance(stream, cls):
+            return stream
+        # A TextIO by delegation: writes filtered, every other attribute the stream's.
+        return cast(TextIO, cls(stream))
 
     def write(self, text: str) -> int:
         self._stream.write(printable_output(text, self._colours))

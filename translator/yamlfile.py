@@ -29,11 +29,10 @@ def load(
     try:
         node = loader.get_single_node()
         if node is not None and "*" in text and _shares_nodes(node):
-            line = _alias_line(text)
             problems.append(
                 Problem(
                     path,
-                    first_line + line,
+                    first_line + _alias_line(text),
                     "YAML aliases (*name) are not allowed here",
                     "write the value out in full",
                     0,
@@ -41,53 +40,48 @@ def load(
             )
             return None
         data = loader.construct_document(node) if node is not None else None
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        line = first_line + (mark.line if mark else 0)
-        column = (mark.column + 1) if mark else 0
-        problems.append(
-            Problem(
-                path,
-                line,
-                f"malformed YAML: {error.problem}",
-                "check the indentation, colons and quotes of this line",
-                column,
-            )
-        )
-        return None
-    except yaml.reader.ReaderError as error:  # a character YAML does not allow
-        line, column = position(text, min(error.position, len(text)))
-        char = error.character
-        what = describe(chr(char) if isinstance(char, int) else str(char)[:1] or "?")
-        problems.append(
-            Problem(
-                path,
-                first_line - 1 + line,
-                f"malformed YAML: the character {what} is not allowed",
-                "delete it: it prints nothing",
-                column,
-            )
-        )
-        return None
-    except yaml.YAMLError as error:
-        problems.append(Problem(path, first_line, f"malformed YAML: {error}"))
-        return None
-    except ValueError as error:  # a number of thousands of digits
-        problems.append(
-            Problem(
-                path,
-                first_line - 1 + long_number_line(text),
-                f"malformed YAML: {str(error).split(';')[0]}",
-                "no value of a card or deck is this long",
-            )
-        )
-        return None
-    except RecursionError:
-        problems.append(Problem(path, first_line, "malformed YAML: nested too deeply"))
+    except (yaml.YAMLError, ValueError, RecursionError) as error:
+        problems.append(_malformed(error, text, path, first_line))
         return None
     finally:
         loader.dispose()
     return data, node
+
+
+def _malformed(error: Exception, text: str, path: str, first_line: int) -> Problem:
+    """The problem a YAML error makes, on the line it names: each kind of error
+    locates itself differently (a mark, a character position, nothing), and each
+    calls for a different hint."""
+    if isinstance(error, yaml.MarkedYAMLError):
+        mark = error.problem_mark or error.context_mark
+        return Problem(
+            path,
+            first_line + (mark.line if mark else 0),
+            f"malformed YAML: {error.problem}",
+            "check the indentation, colons and quotes of this line",
+            (mark.column + 1) if mark else 0,
+        )
+    if isinstance(error, yaml.reader.ReaderError):  # a character YAML does not allow
+        line, column = position(text, min(error.position, len(text)))
+        char = error.character
+        what = describe(chr(char) if isinstance(char, int) else str(char)[:1] or "?")
+        return Problem(
+            path,
+            first_line - 1 + line,
+            f"malformed YAML: the character {what} is not allowed",
+            "delete it: it prints nothing",
+            column,
+        )
+    if isinstance(error, yaml.YAMLError):
+        return Problem(path, first_line, f"malformed YAML: {error}")
+    if isinstance(error, ValueError):  # a number of thousands of digits
+        return Problem(
+            path,
+            first_line - 1 + long_number_line(text),
+            f"malformed YAML: {str(error).split(';')[0]}",
+            "no value of a card or deck is this long",
+        )
+    return Problem(path, first_line, "malformed YAML: nested too deeply")  # RecursionError
 
 
 def read(path: Path, limit: int, what: str) -> tuple[Any, yaml.Node | None]:
@@ -130,7 +124,8 @@ def _alias_line(text: str) -> int:
     """The line (0-based) of the first alias in ``text``."""
     try:
         for event in yaml.parse(text, Loader=Loader):
-            if isinstance(event, yaml.AliasEvent):
+            # The parser marks every event it reads (only hand-made events have none).
+            if isinstance(event, yaml.AliasEvent) and event.start_mark is not None:
                 return event.start_mark.line
     except yaml.YAMLError:
         pass

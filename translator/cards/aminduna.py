@@ -355,76 +355,102 @@ def plan_import(documents: list[tuple[str, Any]], into: Path, library: Library) 
         incoming.extend(cards)
         if deck is not None:
             deck_document = deck
-    deck_slug = into.name
-    existing = library.by_guid()
-    taken = {slug for (_, slug) in library.cards}
-    #: The next number to try after a slug, so that a thousand cards of one name do
-    #: not try 2, 3, ... each (which made big imports quadratic).
-    next_number: dict[str, int] = {}
-    plan = ImportPlan()
-    # Where each source goes: (deck directory, slug), by guid and by slug.
-    placed: dict[str, tuple[Path, str, dict[str, Any]]] = {}
-    # Quantities per imported document and language: the same deck imported in
-    # several languages (or a source and its translation listed together) lists the
-    # same cards, which must not add up.
-    counted: dict[tuple[int, str], dict[str, int]] = {}
+    placement = _Placement(into, library, problems)
+    # Sources first: a translation goes next to its source, wherever that lands.
+    for item in incoming:
+        if item.lang == SOURCE_LANGUAGE:
+            placement.add_source(item)
+    for item in incoming:
+        if item.lang != SOURCE_LANGUAGE:
+            placement.add_translation(item)
+    if problems:
+        raise ImportError_(problems)
+    _stage_deck(placement.plan, into, library, deck_document, placement.quantities())
+    return placement.plan
 
-    def count(item: Incoming, slug: str) -> None:
-        if item.quantity is not None:
-            per_document = counted.setdefault((item.document, item.lang), {})
-            per_document[slug] = per_document.get(slug, 0) + item.quantity
 
-    def extension(item: Incoming) -> dict[str, Any]:
-        value = item.data.get("translator")
-        return value if isinstance(value, dict) else {}
+def _extension(item: Incoming) -> dict[str, Any]:
+    """The ``translator`` object our export adds to a card (slug, artwork, review
+    state...), empty for a card straight from Aminduna."""
+    value = item.data.get("translator")
+    return value if isinstance(value, dict) else {}
 
-    for item in (i for i in incoming if i.lang == SOURCE_LANGUAGE):
+
+class _Placement:
+    """Where each imported card goes, and what its file holds: the state an import
+    builds card after card (the slugs taken, where each source went, the quantities
+    counted) and the plan it fills."""
+
+    def __init__(self, into: Path, library: Library, problems: list[Problem]) -> None:
+        self.into = into
+        self.library = library
+        self.problems = problems
+        self.existing = library.by_guid()
+        self.taken = {slug for (_, slug) in library.cards}
+        #: The next number to try after a slug, so that a thousand cards of one name do
+        #: not try 2, 3, ... each (which made big imports quadratic).
+        self.next_number: dict[str, int] = {}
+        self.plan = ImportPlan()
+        #: Where each source goes: (deck directory, slug, fields), by guid and by slug.
+        self.placed: dict[str, tuple[Path, str, dict[str, Any]]] = {}
+        #: Quantities per imported document and language: the same deck imported in
+        #: several languages (or a source and its translation listed together) lists
+        #: the same cards, which must not add up.
+        self.counted: dict[tuple[int, str], dict[str, int]] = {}
+
+    def add_source(self, item: Incoming) -> None:
+        """Stage an English card: over the library's card of the same guid (or of the
+        slug our export recorded), keeping its local fields, or as a new card of the
+        deck under a free slug."""
         fields, body = remote_fields(item, True)
         guid = fields.get("guid")
-        current = existing.get(str(guid)) if guid else None
-        local_slug = extension(item).get("slug")
-        if current is None and local_slug:
-            match = library.cards.get((deck_slug, local_slug))
-            current = match.source if match else None
-        if current is not None and current.is_source:
-            directory, slug = Path(current.path).parent, current.slug
-            merged = {k: v for k, v in current.fields.items() if k not in _REMOTE_SOURCE_FIELDS}
-        else:
-            directory = into
-            slug = local_slug or slugify(" ".join(filter(None, [fields["name"], fields["name2"]])))
-            base, n = slug, next_number.get(slug, 2)
-            while slug in taken:
-                slug, n = f"{base}-{n}", n + 1
-            next_number[base] = n
-            merged = {}
-        taken.add(slug)
-        if extension(item).get("artwork"):
-            merged["artwork"] = extension(item)["artwork"]
-        if extension(item).get("lint-ignore"):
-            merged["lint-ignore"] = extension(item)["lint-ignore"]
+        extension = _extension(item)
+        directory, slug, merged = self._source_place(fields, guid, extension.get("slug"))
+        self.taken.add(slug)
+        if extension.get("artwork"):
+            merged["artwork"] = extension["artwork"]
+        if extension.get("lint-ignore"):
+            merged["lint-ignore"] = extension["lint-ignore"]
         merged.update(fields)
         path = directory / f"{slug}.{SOURCE_LANGUAGE}.md"
-        _stage(plan, path, render_card_file(merged, body, SOURCE_FIELDS))
-        plan.sources[str(path)] = (item.origin, item.where)
+        _stage(self.plan, path, render_card_file(merged, body, SOURCE_FIELDS))
+        self.plan.sources[str(path)] = (item.origin, item.where)
         for key in filter(None, [guid, f"slug:{slug}"]):
-            placed[str(key)] = (directory, slug, merged)
-        if directory == into:
-            count(item, slug)
+            self.placed[str(key)] = (directory, slug, merged)
+        if directory == self.into:
+            self._count(item, slug)
 
-    for item in (i for i in incoming if i.lang != SOURCE_LANGUAGE):
-        if extension(item).get("missing"):
-            continue  # an untranslated card exported as a stand-in
+    def _source_place(
+        self, fields: dict[str, Any], guid: Any, local_slug: str | None
+    ) -> tuple[Path, str, dict[str, Any]]:
+        """(directory, slug, local fields kept) of an English card: those of the card
+        it updates, or the deck's directory and a new slug made of its name."""
+        current = self.existing.get(str(guid)) if guid else None
+        if current is None and local_slug:
+            match = self.library.cards.get((self.into.name, local_slug))
+            current = match.source if match else None
+        if current is not None and current.is_source:
+            merged = {k: v for k, v in current.fields.items() if k not in _REMOTE_SOURCE_FIELDS}
+            return Path(current.path).parent, current.slug, merged
+        slug = local_slug or slugify(" ".join(filter(None, [fields["name"], fields["name2"]])))
+        base, n = slug, self.next_number.get(slug, 2)
+        while slug in self.taken:
+            slug, n = f"{base}-{n}", n + 1
+        self.next_number[base] = n
+        return self.into, slug, {}
+
+    def add_translation(self, item: Incoming) -> None:
+        """Stage a translation next to its source card (in this import or in the
+        library), keeping its local fields; one without a source is a problem."""
+        extension = _extension(item)
+        if extension.get("missing"):
+            return  # an untranslated card exported as a stand-in
         fields, body = remote_fields(item, False)
         master = item.data.get("masterCard") or {}
         master_guid = _text(master.get("guid")) if isinstance(master, dict) else None
-        target = placed.get(str(master_guid)) if master_guid else None
-        if target is None and extension(item).get("slug"):
-            target = placed.get(f"slug:{extension(item)['slug']}")
-        if target is None and master_guid and master_guid in existing:
-            source = existing[master_guid]
-            target = (Path(source.path).parent, source.slug, source.fields)
+        target = self._source_of(master_guid, extension.get("slug"))
         if target is None:
-            problems.append(
+            self.problems.append(
                 Problem(
                     item.origin,
                     0,
@@ -433,10 +459,10 @@ def plan_import(documents: list[tuple[str, Any]], into: Path, library: Library) 
                     "this import nor in the library; import the English card too",
                 )
             )
-            continue
+            return
         directory, slug, _ = target
         path = directory / f"{slug}.{item.lang}.md"
-        previous = library.cards.get((directory.name, slug))
+        previous = self.library.cards.get((directory.name, slug))
         current = previous.translations.get(item.lang) if previous else None
         merged = (
             {k: v for k, v in current.fields.items() if k not in _REMOTE_TRANSLATION_FIELDS}
@@ -444,22 +470,40 @@ def plan_import(documents: list[tuple[str, Any]], into: Path, library: Library) 
             else {}
         )
         for key in ("source", "reviewed", "lint-ignore"):
-            if extension(item).get(key):
-                merged[key] = extension(item)[key]
+            if extension.get(key):
+                merged[key] = extension[key]
         merged.update(fields)
-        _stage(plan, path, render_card_file(merged, body, TRANSLATION_FIELDS))
-        plan.sources[str(path)] = (item.origin, item.where)
-        if directory == into:
-            count(item, slug)
+        _stage(self.plan, path, render_card_file(merged, body, TRANSLATION_FIELDS))
+        self.plan.sources[str(path)] = (item.origin, item.where)
+        if directory == self.into:
+            self._count(item, slug)
 
-    if problems:
-        raise ImportError_(problems)
-    quantities: dict[str, int] = {}
-    for key in sorted(counted):
-        for slug, quantity in counted[key].items():
-            quantities[slug] = max(quantities.get(slug, 0), quantity)
-    _stage_deck(plan, into, library, deck_document, quantities)
-    return plan
+    def _source_of(
+        self, master_guid: str | None, local_slug: Any
+    ) -> tuple[Path, str, dict[str, Any]] | None:
+        """Where a translation's source is: by its masterCard's guid in this import,
+        by the slug our export recorded, then by guid in the library."""
+        target = self.placed.get(str(master_guid)) if master_guid else None
+        if target is None and local_slug:
+            target = self.placed.get(f"slug:{local_slug}")
+        if target is None and master_guid and master_guid in self.existing:
+            source = self.existing[master_guid]
+            target = (Path(source.path).parent, source.slug, source.fields)
+        return target
+
+    def _count(self, item: Incoming, slug: str) -> None:
+        if item.quantity is not None:
+            per_document = self.counted.setdefault((item.document, item.lang), {})
+            per_document[slug] = per_document.get(slug, 0) + item.quantity
+
+    def quantities(self) -> dict[str, int]:
+        """Each card's quantity in the deck: the largest any one document and language
+        gave, since the same deck in two languages lists the same cards."""
+        quantities: dict[str, int] = {}
+        for key in sorted(self.counted):
+            for slug, quantity in self.counted[key].items():
+                quantities[slug] = max(quantities.get(slug, 0), quantity)
+        return quantities
 
 
 def _stage(plan: ImportPlan, path: Path, content: str) -> None:
@@ -585,54 +629,67 @@ def check_document(document: Any, origin: str, text: str, problems: list[Problem
             Problem(origin, line, f"{where.lstrip('.') or 'the document'}: {message}", hint)
         )
 
-    cards: list[tuple[tuple[str | int, ...], Any]] = []
+    cards = _document_cards(document, problem)
+    for where, card in cards:
+        _check_card(card, where, problem)
+    return len(cards)
+
+
+def _document_cards(document: Any, problem: Any) -> list[tuple[tuple[str | int, ...], Any]]:
+    """The cards of a document with where each one is, whichever of Aminduna's shapes
+    it has; a shape it does not have is a problem (and no cards)."""
     if isinstance(document, dict) and "deckCards" in document:
-        entries = document["deckCards"]
-        if not isinstance(entries, list | type(None)):
-            problem(
-                ("deckCards",),
-                "is not a list of cards",
-                "a deck's deckCards is a list of {quantity, card}",
-            )
-            entries = []
-        for index, entry in enumerate(entries or []):
-            where: tuple[str | int, ...] = ("deckCards", index)
-            if not isinstance(entry, dict):
-                problem(where, "is not an object", "expected {quantity, card}")
-                continue
-            quantity = entry.get("quantity", 1)
-            if quantity is not None and not (
-                isinstance(quantity, int)
-                and not isinstance(quantity, bool)
-                and 1 <= quantity <= MAX_QUANTITY
-            ):
-                problem(
-                    (*where, "quantity"),
-                    f"quantity {_shown(quantity)} is not a whole number from 1 to {MAX_QUANTITY}",
-                )
-            cards.append(((*where, "card"), entry.get("card")))
-        _check_named_or_text(document, (), "language", problem, key="languageCode")
-        if not isinstance(document.get("translator"), dict | type(None)):
-            problem(("translator",), "is not an object")
-        elif isinstance(document.get("translator"), dict):
-            _check_extension(document["translator"], ("translator",), problem)
-    elif isinstance(document, dict) and "items" in document:
+        return _deck_cards(document, problem)
+    if isinstance(document, dict) and "items" in document:
         items = document["items"]
         if not isinstance(items, list | type(None)):
             problem(
                 ("items",), "is not a list of cards", "a search result's items is a list of cards"
             )
             items = []
-        cards.extend((("items", i), card) for i, card in enumerate(items or []))
-    elif isinstance(document, list):
-        cards.extend(((i,), card) for i, card in enumerate(document))
-    elif isinstance(document, dict):
-        cards.append(((), document))
-    else:
-        problem((), "is not an Aminduna card, deck, list or search result")
-    for where, card in cards:
-        _check_card(card, where, problem)
-    return len(cards)
+        return [(("items", i), card) for i, card in enumerate(items or [])]
+    if isinstance(document, list):
+        return [((i,), card) for i, card in enumerate(document)]
+    if isinstance(document, dict):
+        return [((), document)]
+    problem((), "is not an Aminduna card, deck, list or search result")
+    return []
+
+
+def _deck_cards(document: dict[str, Any], problem: Any) -> list[tuple[tuple[str | int, ...], Any]]:
+    """The cards of a deck, its entries' quantities and its own fields (language, our
+    ``translator`` object) checked on the way."""
+    cards: list[tuple[tuple[str | int, ...], Any]] = []
+    entries = document["deckCards"]
+    if not isinstance(entries, list | type(None)):
+        problem(
+            ("deckCards",),
+            "is not a list of cards",
+            "a deck's deckCards is a list of {quantity, card}",
+        )
+        entries = []
+    for index, entry in enumerate(entries or []):
+        where: tuple[str | int, ...] = ("deckCards", index)
+        if not isinstance(entry, dict):
+            problem(where, "is not an object", "expected {quantity, card}")
+            continue
+        quantity = entry.get("quantity", 1)
+        if quantity is not None and not (
+            isinstance(quantity, int)
+            and not isinstance(quantity, bool)
+            and 1 <= quantity <= MAX_QUANTITY
+        ):
+            problem(
+                (*where, "quantity"),
+                f"quantity {_shown(quantity)} is not a whole number from 1 to {MAX_QUANTITY}",
+            )
+        cards.append(((*where, "card"), entry.get("card")))
+    _check_named_or_text(document, (), "language", problem, key="languageCode")
+    if not isinstance(document.get("translator"), dict | type(None)):
+        problem(("translator",), "is not an object")
+    elif isinstance(document.get("translator"), dict):
+        _check_extension(document["translator"], ("translator",), problem)
+    return cards
 
 
 def _shown(value: Any) -> str:
@@ -641,9 +698,34 @@ def _shown(value: Any) -> str:
 
 
 def _check_card(card: Any, where: tuple[str | int, ...], problem: Any) -> None:
+    """One card object: every value of the type Aminduna gives it, so that what passes
+    can be read without a second look."""
     if not isinstance(card, dict) or not ("markdownText" in card or "name" in card):
         problem(where, "is not an Aminduna card", "expected an object with name, markdownText, ...")
         return
+    _check_texts(card, where, problem)
+    for key in _NAMED_KEYS:
+        _check_named_or_text(card, where, key, problem)
+    _check_named_or_text(card, where, "language", problem, key="languageCode")
+    _check_numbers(card, where, problem)
+    master = card.get("masterCard")
+    if master is not None:
+        if not isinstance(master, dict):
+            problem((*where, "masterCard"), "is not an object")
+        elif not isinstance(master.get("guid"), str | type(None)):
+            problem((*where, "masterCard", "guid"), "is not text")
+    extension = card.get("translator")
+    if extension is not None:
+        if not isinstance(extension, dict):
+            problem((*where, "translator"), "is not an object")
+        else:
+            _check_extension(extension, (*where, "translator"), problem)
+
+
+def _check_texts(card: dict[str, Any], where: tuple[str | int, ...], problem: Any) -> None:
+    """A card's text values: text, on one line where a card file has one line, without
+    characters that print nothing, and not too long (the derived texts Aminduna makes
+    of ``markdownText`` are not imported: only their length counts)."""
     for key in _STRING_KEYS:
         value = card.get(key)
         if value is None:
@@ -657,9 +739,11 @@ def _check_card(card: Any, where: tuple[str | int, ...], problem: Any) -> None:
         )
         if found:
             problem((*where, key), f"{key} {found[0]}", found[1])
-    for key in _NAMED_KEYS:
-        _check_named_or_text(card, where, key, problem)
-    _check_named_or_text(card, where, "language", problem, key="languageCode")
+
+
+def _check_numbers(card: dict[str, Any], where: tuple[str | int, ...], problem: Any) -> None:
+    """A card's stats (a whole number, or X for a cost) and loyalty (0 to 3): a card
+    file would refuse anything else."""
     for key in _STAT_KEYS:
         value = card.get(key)
         if value is None or value == "":
@@ -675,18 +759,6 @@ def _check_card(card: Any, where: tuple[str | int, ...], problem: Any) -> None:
         isinstance(loyalty, int) and not isinstance(loyalty, bool) and 0 <= loyalty <= 3
     ):
         problem((*where, "loyalty"), f"loyalty {_shown(loyalty)} is not 0, 1, 2 or 3")
-    master = card.get("masterCard")
-    if master is not None:
-        if not isinstance(master, dict):
-            problem((*where, "masterCard"), "is not an object")
-        elif not isinstance(master.get("guid"), str | type(None)):
-            problem((*where, "masterCard", "guid"), "is not text")
-    extension = card.get("translator")
-    if extension is not None:
-        if not isinstance(extension, dict):
-            problem((*where, "translator"), "is not an object")
-        else:
-            _check_extension(extension, (*where, "translator"), problem)
 
 
 def _check_named_or_text(

@@ -162,51 +162,12 @@ def parse_card_text(display: str, deck: str, text: str, problems: list[Problem])
 def check_card_fields(card: CardFile, problems: list[Problem]) -> None:
     """Check keys and values of a card file against Aminduna's vocabulary."""
     fields = card.fields
-    allowed = SOURCE_FIELDS if card.is_source else TRANSLATION_FIELDS
 
     def problem(key: str, message: str, hint: str = "") -> None:
         problems.append(Problem(card.path, card.line(key), message, hint))
 
-    for key in fields:
-        if key in allowed:
-            continue
-        if not card.is_source and key in INHERITED_FIELDS:
-            problem(
-                key,
-                f"'{key}' is inherited from the source card",
-                f"set it in {card.slug}.{SOURCE_LANGUAGE}.md; a translation holds only "
-                f"{', '.join(TRANSLATION_FIELDS)}",
-            )
-        else:
-            problem(key, f"unknown key '{key}'", did_you_mean(key, list(allowed)))
-    for key in ("name",):
-        if not _text(fields.get(key)):
-            problem(key, "the card has no name", "add 'name: ...' (the first name line)")
-    for key in (
-        "name2",
-        "subtype",
-        "info",
-        "artist",
-        "licensor",
-        "license",
-        "serie",
-        "artwork_url",
-        "reviewer",
-    ):
-        if key in fields and not isinstance(fields[key], str | type(None)):
-            problem(
-                key,
-                f"'{key}' must be text",
-                f'quote it: {key}: "{fields[key]}"'
-                if not isinstance(fields[key], dict | list)
-                else "write it on one line",
-            )
-    if "name" in fields and isinstance(fields["name"], dict | list | bool):
-        problem("name", "'name' must be text", "write the name on one line")
-    for key, value in fields.items():
-        for item in value if isinstance(value, list) else [value]:
-            if isinstance(item, str):
-                check_line(card.path, card.line(key), key, item, problems)
+    _check_keys(card, problems)
+    _check_texts(card, problems)
     _check_body(card, problems)
     _check_choice(card, "status", STATUSES, required=False, problems=problems)
     if rule_codes(fields.get("lint-ignore")) is None:
@@ -221,24 +182,105 @@ def check_card_fields(card: CardFile, problems: list[Problem]) -> None:
     if card.is_source:
         _check_source_values(card, problems)
     else:
-        if "wip" in fields and not isinstance(fields["wip"], bool):
-            problem("wip", "'wip' is true or false")
-        reviewed = fields.get("reviewed")
-        if reviewed is not None and not REVIEWED_RE.match(str(reviewed)):
-            problem(
-                "reviewed",
-                f"'{reviewed}' is not a review date",
-                "written by 'translator review' as a date, e.g. reviewed: 2026-11-30",
+        _check_translation_values(card, problems)
+
+
+def _check_keys(card: CardFile, problems: list[Problem]) -> None:
+    """Keys a card file may not hold: unknown ones (with the key meant), and in a
+    translation the fields it inherits from its source card (set there, once)."""
+    allowed = SOURCE_FIELDS if card.is_source else TRANSLATION_FIELDS
+    for key in card.fields:
+        if key in allowed:
+            continue
+        if not card.is_source and key in INHERITED_FIELDS:
+            problems.append(
+                Problem(
+                    card.path,
+                    card.line(key),
+                    f"'{key}' is inherited from the source card",
+                    f"set it in {card.slug}.{SOURCE_LANGUAGE}.md; a translation holds only "
+                    f"{', '.join(TRANSLATION_FIELDS)}",
+                )
             )
-        source = fields.get("source")
-        if source is not None and not (isinstance(source, str) and FINGERPRINT_RE.match(source)):
-            problem(
-                "source",
-                f"'{source}' is not a source fingerprint",
-                "it is written by translator, in quotes (five groups of four "
-                'hexadecimal digits, e.g. source: "1a2b-3c4d-5e6f-7a8b-9c0d"); '
-                "remove it to reset",
+        else:
+            problems.append(
+                Problem(
+                    card.path,
+                    card.line(key),
+                    f"unknown key '{key}'",
+                    did_you_mean(key, list(allowed)),
+                )
             )
+
+
+#: The fields that are text when present (YAML reads ``serie: 2`` as a number).
+_TEXT_FIELDS = (
+    "name2",
+    "subtype",
+    "info",
+    "artist",
+    "licensor",
+    "license",
+    "serie",
+    "artwork_url",
+    "reviewer",
+)
+
+
+def _check_texts(card: CardFile, problems: list[Problem]) -> None:
+    """The card's name and text fields: a name, text where YAML may have read a
+    number, a list or a mapping, and each text a sane line (no control or invisible
+    character)."""
+    fields = card.fields
+
+    def problem(key: str, message: str, hint: str = "") -> None:
+        problems.append(Problem(card.path, card.line(key), message, hint))
+
+    if not _text(fields.get("name")):
+        problem("name", "the card has no name", "add 'name: ...' (the first name line)")
+    for key in _TEXT_FIELDS:
+        if key in fields and not isinstance(fields[key], str | type(None)):
+            problem(
+                key,
+                f"'{key}' must be text",
+                f'quote it: {key}: "{fields[key]}"'
+                if not isinstance(fields[key], dict | list)
+                else "write it on one line",
+            )
+    if "name" in fields and isinstance(fields["name"], dict | list | bool):
+        problem("name", "'name' must be text", "write the name on one line")
+    for key, value in fields.items():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str):
+                check_line(card.path, card.line(key), key, item, problems)
+
+
+def _check_translation_values(card: CardFile, problems: list[Problem]) -> None:
+    """The fields translator writes into a translation (``wip``, ``reviewed``,
+    ``source``): a hand edit that breaks one would silently change the card's state."""
+    fields = card.fields
+
+    def problem(key: str, message: str, hint: str = "") -> None:
+        problems.append(Problem(card.path, card.line(key), message, hint))
+
+    if "wip" in fields and not isinstance(fields["wip"], bool):
+        problem("wip", "'wip' is true or false")
+    reviewed = fields.get("reviewed")
+    if reviewed is not None and not REVIEWED_RE.match(str(reviewed)):
+        problem(
+            "reviewed",
+            f"'{reviewed}' is not a review date",
+            "written by 'translator review' as a date, e.g. reviewed: 2026-11-30",
+        )
+    source = fields.get("source")
+    if source is not None and not (isinstance(source, str) and FINGERPRINT_RE.match(source)):
+        problem(
+            "source",
+            f"'{source}' is not a source fingerprint",
+            "it is written by translator, in quotes (five groups of four "
+            'hexadecimal digits, e.g. source: "1a2b-3c4d-5e6f-7a8b-9c0d"); '
+            "remove it to reset",
+        )
 
 
 def check_line(path: str, line: int, key: str, value: str, problems: list[Problem]) -> None:
@@ -472,7 +514,26 @@ def parse_deck_text(display: str, text: str, problems: list[Problem]) -> Deck | 
     name = data.get("name")
     if not _text(name):
         problems.append(Problem(display, 1, "the deck has no name", "add 'name: ...'"))
-    cards = data.get("cards") or {}
+    quantities = _deck_quantities(data.get("cards") or {}, display, lines, problems)
+    guid = data.get("guid")
+    if guid is not None and not _GUID_RE.match(str(guid)):
+        problems.append(Problem(display, lines.get("guid", 1), f"{_shown(guid)} is not a guid"))
+    _check_deck_texts(data, display, lines, problems)
+    return Deck(
+        str(name or path.parent.name),
+        str(path.parent),
+        quantities,
+        str(guid) if guid else None,
+        data.get("creator"),
+        lines,
+    )
+
+
+def _deck_quantities(
+    cards: Any, display: str, lines: dict[str, int], problems: list[Problem]
+) -> dict[str, int]:
+    """The deck's ``cards`` mapping as slug → quantity, leaving out (with a problem)
+    an entry whose quantity is not a positive number or whose key is no card slug."""
     quantities: dict[str, int] = {}
     if not isinstance(cards, dict):
         problems.append(
@@ -483,38 +544,43 @@ def parse_deck_text(display: str, text: str, problems: list[Problem]) -> Deck | 
                 "e.g.\ncards:\n  storm-hawk: 3",
             )
         )
-    else:
-        for slug, quantity in cards.items():
-            if not (
-                isinstance(quantity, int)
-                and not isinstance(quantity, bool)
-                and 0 < quantity <= MAX_QUANTITY
-            ):
-                problems.append(
-                    Problem(
-                        display,
-                        lines.get(f"cards.{slug}", 1),
-                        f"quantity of '{slug}' is not a positive number (at most {MAX_QUANTITY})",
-                        f"{slug}: 1",
-                    )
+        return quantities
+    for key, quantity in cards.items():
+        if not (
+            isinstance(quantity, int)
+            and not isinstance(quantity, bool)
+            and 0 < quantity <= MAX_QUANTITY
+        ):
+            problems.append(
+                Problem(
+                    display,
+                    lines.get(f"cards.{key}", 1),
+                    f"quantity of '{key}' is not a positive number (at most {MAX_QUANTITY})",
+                    f"{key}: 1",
                 )
-                continue
-            if isinstance(slug, int) and not isinstance(slug, bool):
-                slug = str(slug)  # noqa: PLW2901 - YAML reads 1000: as a number
-            if not (isinstance(slug, str) and CARD_SLUG_RE.fullmatch(slug)):
-                problems.append(
-                    Problem(
-                        display,
-                        lines.get(f"cards.{slug}", 1),
-                        f"{_shown(slug)} is not a card slug",
-                        "lower-case letters, digits and hyphens, as in the card's file name",
-                    )
+            )
+            continue
+        # YAML reads 1000: as a number.
+        slug = str(key) if isinstance(key, int) and not isinstance(key, bool) else key
+        if not (isinstance(slug, str) and CARD_SLUG_RE.fullmatch(slug)):
+            problems.append(
+                Problem(
+                    display,
+                    lines.get(f"cards.{slug}", 1),
+                    f"{_shown(slug)} is not a card slug",
+                    "lower-case letters, digits and hyphens, as in the card's file name",
                 )
-                continue
-            quantities[str(slug)] = quantity
-    guid = data.get("guid")
-    if guid is not None and not _GUID_RE.match(str(guid)):
-        problems.append(Problem(display, lines.get("guid", 1), f"{_shown(guid)} is not a guid"))
+            )
+            continue
+        quantities[str(slug)] = quantity
+    return quantities
+
+
+def _check_deck_texts(
+    data: dict[str, Any], display: str, lines: dict[str, int], problems: list[Problem]
+) -> None:
+    """The deck's name and creator: text on one sane line; a value that is not text
+    is reported and dropped (``data`` loses it), so that nothing prints a list."""
     for key in ("name", "creator"):
         value = data.get(key)
         if value is None:
@@ -528,11 +594,3 @@ def parse_deck_text(display: str, text: str, problems: list[Problem]) -> Deck | 
             data[key] = None
         else:
             check_line(display, lines.get(key, 1), key, str(value), problems)
-    return Deck(
-        str(name or path.parent.name),
-        str(path.parent),
-        quantities,
-        str(guid) if guid else None,
-        data.get("creator"),
-        lines,
-    )

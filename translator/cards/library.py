@@ -140,33 +140,33 @@ def _check_across_files(
                 )
             )
         seen_slugs.setdefault(slug, deck)
-        for version in (card.source, *card.translations.values()):
-            if version is None or not version.fields.get("guid"):
+        for card_file in (card.source, *card.translations.values()):
+            if card_file is None or not card_file.fields.get("guid"):
                 continue
-            guid = str(version.fields["guid"])
+            guid = str(card_file.fields["guid"])
             if guid in seen_guids:
                 other, line = seen_guids[guid]
                 problems.append(
                     Problem(
-                        version.path,
-                        version.line("guid"),
+                        card_file.path,
+                        card_file.line("guid"),
                         f"guid {guid} is used twice",
                         f"also in {other}:{line}; each card version has its own",
                     )
                 )
             else:
-                seen_guids[guid] = (version.path, version.line("guid"))
-    for name, deck in library.decks.items():
-        for slug in deck.quantities:
-            card = library.cards.get((name, slug))
-            if (card is None or card.source is None) and (
-                deck.directory,
+                seen_guids[guid] = (card_file.path, card_file.line("guid"))
+    for name, listing in library.decks.items():
+        for slug in listing.quantities:
+            listed = library.cards.get((name, slug))
+            if (listed is None or listed.source is None) and (
+                listing.directory,
                 f"{slug}.{SOURCE_LANGUAGE}.md",
             ) not in unusable:
                 problems.append(
                     Problem(
-                        str(Path(deck.directory) / "deck.yaml"),
-                        deck.lines.get(f"cards.{slug}", 1),
+                        str(Path(listing.directory) / "deck.yaml"),
+                        listing.lines.get(f"cards.{slug}", 1),
                         f"the deck lists '{slug}', which has no card file",
                         f"create {slug}.{SOURCE_LANGUAGE}.md or fix the slug",
                     )

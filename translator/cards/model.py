@@ -46,7 +46,9 @@ def is_default_footer(text: str | None, lang: str) -> bool:
     count (Aminduna and the wiki write « rejoignez-nous ! » with a plain one): that is
     typography, which the typography rules judge."""
     default = DEFAULT_FOOTERS.get(lang)
-    return bool(text) and default is not None and spacing_key(text) == spacing_key(default)
+    if not text or default is None:
+        return False
+    return spacing_key(text) == spacing_key(default)
 
 
 #: Front matter of a source card, in the order files are written.

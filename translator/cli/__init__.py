@@ -83,26 +83,33 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         check_languages(args)
         run: Callable[[argparse.Namespace, TextIO], int] = args.run
         return run(args, out)
-    except Reported:
-        return EXIT_ERROR
-    except LibraryProblems as error:  # each problem on its line, then how many
-        report_problems(error.problems)
-        return EXIT_ERROR
-    except UsageError as error:
-        print(f"translator: error: {error}", file=sys.stderr)
-        return EXIT_ERROR
     except UserError as error:
-        print(f"translator: {error}", file=sys.stderr)
-        return EXIT_ERROR
+        return _user_error(error)
     except KeyboardInterrupt:
         print("translator: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return EXIT_OK
     except OSError as error:  # a file that cannot be read or written, wherever it is
-        where = error.filename or "translator"
-        hint = (
-            "free some space" if error.errno in DISK_FULL else "check the path and its permissions"
-        )
-        print(f"translator: {where}: {error.strerror or error}: {hint}", file=sys.stderr)
-        return EXIT_ERROR
+        return _os_error(error)
+
+
+def _user_error(error: UserError) -> int:
+    """Say what the user can fix, in one line (or one line per problem of the library),
+    never as a traceback; a command that has already reported its error says nothing."""
+    if isinstance(error, LibraryProblems):  # each problem on its line, then how many
+        report_problems(error.problems)
+    elif isinstance(error, UsageError):
+        print(f"translator: error: {error}", file=sys.stderr)
+    elif not isinstance(error, Reported):
+        print(f"translator: {error}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def _os_error(error: OSError) -> int:
+    """A file that cannot be read or written: its path, the system's reason and what to
+    do about it (a full disk is the one cause people can fix without looking)."""
+    where = error.filename or "translator"
+    hint = "free some space" if error.errno in DISK_FULL else "check the path and its permissions"
+    print(f"translator: {where}: {error.strerror or error}: {hint}", file=sys.stderr)
+    return EXIT_ERROR

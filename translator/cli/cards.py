@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import textwrap
-from typing import TextIO
+from typing import TextIO, TypedDict
 
 from .. import cards
 from . import output
@@ -89,15 +89,37 @@ def _translation_state(card: cards.Card, lang: str) -> str:
     return "translated"
 
 
+class _CardRow(TypedDict):
+    """A card of ``cards list --format json`` (a row of its table): its fields as
+    printed in the listing's language, None when the card has none."""
+
+    slug: str
+    quantity: int
+    name: str
+    type: str | None
+    faction: str | None
+    status: str | None
+    translation: str  # source, missing, wip or translated
+
+
+class _DeckListing(TypedDict):
+    """A deck in one language in ``cards list --format json`` (a table)."""
+
+    deck: str
+    directory: str
+    lang: str
+    cards: list[_CardRow]
+
+
 def cmd_cards_list(args: argparse.Namespace, out: TextIO) -> int:
     """``cards list``: a table per deck and language."""
     library, problems = load_library(args.paths)
     report_problems(problems)
     languages = [args.lang] if args.lang else _languages(library)
-    listing = []
+    listing: list[_DeckListing] = []
     for name, deck in library.decks.items():
         for lang in languages:
-            rows = []
+            rows: list[_CardRow] = []
             for card in library.deck_cards(name):
                 rows.append(
                     {
@@ -143,6 +165,12 @@ def cmd_cards_list(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_ERROR if problems else EXIT_OK
 
 
+def _version_path(card: cards.Card, lang: str) -> str | None:
+    """The file of ``card`` in ``lang``; None when the card is not in that language."""
+    version = card.version(lang)
+    return version.path if version else None
+
+
 def cmd_cards_show(args: argparse.Namespace, out: TextIO) -> int:
     """``cards show``: one card's fields and text, a column per language."""
     library, problems = load_library(args.library)
@@ -165,7 +193,7 @@ def cmd_cards_show(args: argparse.Namespace, out: TextIO) -> int:
             lang: {
                 **{key: card.get(key, lang) for key in _SHOWN_FIELDS},
                 "text": card.get("text", lang),
-                "path": card.version(lang).path if card.version(lang) else None,
+                "path": _version_path(card, lang),
             }
             for lang in languages
         }

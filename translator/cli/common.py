@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from .. import cards, glossary
 from ..diagnostics import REGISTRY
@@ -42,7 +42,7 @@ class Parser(argparse.ArgumentParser):
     """argparse's parser, whose errors are a :class:`UsageError` (exit 2, one line)
     rather than argparse's own exit."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         raise UsageError(message)
 

@@ -41,44 +41,57 @@ def cmd_glossary_lookup(args: argparse.Namespace, out: TextIO) -> int:
 
 def _describe(result: dict[str, Any], lang: str) -> str:
     """A lookup result as text: the term or ability, its forms, history and notes."""
-    lines: list[str] = []
     if result["kind"] == "ability":
-        lines.append(
-            f"{result['en']} -> {result['template']} (ability, {result['status']})"
-            f"  [{result['where']}]"
-        )
-        if result["params"]:
-            lines.append(f"  parameters: {', '.join(result['params'])}")
-        if result["en_reminder"]:
-            lines.append(f"  en: {result['en_template']}: {result['en_reminder']}")
-        if result["reminder"]:
-            lines.append(f"  {lang}: {result['template']}: {result['reminder']}")
-        for old in result["deprecated"]:
-            lines.append(
-                f"  deprecated: {old['term']} -> {old['replaced_by'] or '?'}"
-                + (f" since {old['date']}" if old["date"] else "")
-            )
+        lines = _describe_ability(result, lang)
     else:
-        lines.append(f"{result['en']} ({result['section']}, {result['pos']})  [{result['where']}]")
-        for term in result["terms"]:
-            details = [term["status"]] + ([term["gender"]] if term["gender"] else [])
-            line = f"  {lang}: {term['term']} ({', '.join(details)})"
-            if term["status"] == "deprecated":
-                line += f" -> {term['replaced_by'] or '?'}"
-                line += f" since {term['date']}" if term["date"] else ""
-            lines.append(line)
-            if term["status"] != "deprecated":
-                lines.append(f"      forms: {', '.join(term['forms'])}")
-            if term["evidence"]:
-                lines.append(f"      evidence: {term['evidence']}")
-        if result["adjective"]:
-            lines.append(
-                "  adjective: " + ", ".join(f"{k} {v}" for k, v in result["adjective"].items())
-            )
+        lines = _describe_entry(result, lang)
     for key in ("note", "decision"):
         if result.get(key):
             lines.append(f"  {key}: {result[key]}")
     return "\n".join(lines) + "\n\n"
+
+
+def _describe_ability(result: dict[str, Any], lang: str) -> list[str]:
+    """An ability's lines: its template, parameters, the reminder text in English and
+    in ``lang``, and the names it replaced (what a translator needs to write it)."""
+    lines = [
+        f"{result['en']} -> {result['template']} (ability, {result['status']})  [{result['where']}]"
+    ]
+    if result["params"]:
+        lines.append(f"  parameters: {', '.join(result['params'])}")
+    if result["en_reminder"]:
+        lines.append(f"  en: {result['en_template']}: {result['en_reminder']}")
+    if result["reminder"]:
+        lines.append(f"  {lang}: {result['template']}: {result['reminder']}")
+    for old in result["deprecated"]:
+        lines.append(
+            f"  deprecated: {old['term']} -> {old['replaced_by'] or '?'}"
+            + (f" since {old['date']}" if old["date"] else "")
+        )
+    return lines
+
+
+def _describe_entry(result: dict[str, Any], lang: str) -> list[str]:
+    """A glossary entry's lines: each of its terms with its status and gender, the
+    forms the linter recognises (or the replacement of a deprecated term) and its
+    evidence, then the adjective's agreements."""
+    lines = [f"{result['en']} ({result['section']}, {result['pos']})  [{result['where']}]"]
+    for term in result["terms"]:
+        details = [term["status"]] + ([term["gender"]] if term["gender"] else [])
+        line = f"  {lang}: {term['term']} ({', '.join(details)})"
+        if term["status"] == "deprecated":
+            line += f" -> {term['replaced_by'] or '?'}"
+            line += f" since {term['date']}" if term["date"] else ""
+        lines.append(line)
+        if term["status"] != "deprecated":
+            lines.append(f"      forms: {', '.join(term['forms'])}")
+        if term["evidence"]:
+            lines.append(f"      evidence: {term['evidence']}")
+    if result["adjective"]:
+        lines.append(
+            "  adjective: " + ", ".join(f"{k} {v}" for k, v in result["adjective"].items())
+        )
+    return lines
 
 
 def cmd_glossary_export(args: argparse.Namespace, out: TextIO) -> int:

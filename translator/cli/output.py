@@ -125,10 +125,10 @@ def write_markup_text(report: MarkupReport, out: TextIO, fixed: int) -> None:
     for source, diagnostics in report:
         for diagnostic in diagnostics:
             code = paint(diagnostic.code, SEVERITY_COLORS[diagnostic.severity], color)
-            fixable = " [fix]" if diagnostic.fix is not None else ""
+            mark = " [fix]" if diagnostic.fix is not None else ""
             out.write(
                 f"{source.path}:{diagnostic.line}:{diagnostic.column}: {code} "
-                f"{diagnostic.message}{fixable}\n"
+                f"{diagnostic.message}{mark}\n"
             )
     counts = markup_summary(report)
     total = counts["errors"] + counts["warnings"] + counts["infos"]

@@ -115,16 +115,16 @@ def cmd_status(args: argparse.Namespace, out: TextIO) -> int:
         todo = [s for s in found if s.deck == deck and s.state in ("missing", "draft", "stale")]
         if todo:
             out.write("\n")
-        for state in todo:
-            what = state.state
-            if state.state == "stale":
+        for card_state in todo:
+            what = card_state.state
+            if card_state.state == "stale":
                 what += (
-                    f": the English {', '.join(state.changed)} changed"
-                    if state.changed
+                    f": the English {', '.join(card_state.changed)} changed"
+                    if card_state.changed
                     else ": the English changed (old fingerprint format)"
                 )
-            what = output.paint(what, output.STATE_COLORS[state.state], color)
-            out.write(f"  {state.card} ({state.lang}) {what}\n")
+            what = output.paint(what, output.STATE_COLORS[card_state.state], color)
+            out.write(f"  {card_state.card} ({card_state.lang}) {what}\n")
         out.write("\n")
     stale = sum(1 for s in found if s.state == "stale")
     if stale:

@@ -119,29 +119,13 @@ def load_glossary(
 
 
 def load_file(glossary: Glossary, path: Path, problems: list[Problem]) -> None:
+    """Add one glossary file's entries, abilities and subtype rule to ``glossary``,
+    its problems to ``problems``: a file with problems still adds what it can."""
     display = str(path)
-    try:
-        text = decode(read_file(path, MAX_GLOSSARY_BYTES, "glossary file"), display)
-    except InputError as error:
-        problems.append(Problem(display, error.line or 1, error.message, "", error.column))
-        return
-    except OSError as error:
-        problems.append(Problem(display, 0, f"cannot read: {error.strerror}"))
-        return
-    loaded = yamlfile.load(text, display, 1, problems)
+    loaded = _read_mapping(path, display, problems)
     if loaded is None:
         return
     data, node = loaded
-    if not isinstance(data, dict):
-        problems.append(
-            Problem(
-                display,
-                1,
-                "a glossary file is a mapping",
-                "with language:, source: and entries: or abilities:",
-            )
-        )
-        return
     glossary.files.append(display)
     reader = _Reader(display, node, problems)
     reader.keys(data, FILE_KEYS, ())
@@ -158,8 +142,44 @@ def load_file(glossary: Glossary, path: Path, problems: list[Problem]) -> None:
     rule = data.get("subtypes")
     if rule is not None:
         glossary.subtypes = reader.subtype_rule(rule)
-    # A later file overrides an earlier one (a library over the shipped data); within
-    # one file an id twice is a mistake.
+    _add_entries(glossary, reader, data)
+    _add_abilities(glossary, reader, data)
+
+
+def _read_mapping(
+    path: Path, display: str, problems: list[Problem]
+) -> tuple[dict[str, Any], yaml.Node | None] | None:
+    """(data, node) of a glossary file, or ``None`` (and a problem) when it cannot be
+    read, is not YAML or is not a mapping: nothing of such a file can be used."""
+    try:
+        text = decode(read_file(path, MAX_GLOSSARY_BYTES, "glossary file"), display)
+    except InputError as error:
+        problems.append(Problem(display, error.line or 1, error.message, "", error.column))
+        return None
+    except OSError as error:
+        problems.append(Problem(display, 0, f"cannot read: {error.strerror}"))
+        return None
+    loaded = yamlfile.load(text, display, 1, problems)
+    if loaded is None:
+        return None
+    data, node = loaded
+    if not isinstance(data, dict):
+        problems.append(
+            Problem(
+                display,
+                1,
+                "a glossary file is a mapping",
+                "with language:, source: and entries: or abilities:",
+            )
+        )
+        return None
+    return data, node
+
+
+def _add_entries(glossary: Glossary, reader: _Reader, data: dict[str, Any]) -> None:
+    """The file's entries (and phrases) into ``glossary``.  A later file overrides an
+    earlier one (a library over the shipped data); within one file an id twice is a
+    mistake."""
     seen: dict[str, int] = {}
     for index, raw in enumerate(reader.list(data, "entries", hint="entries:\n  - id: ...")):
         entry = reader.entry(raw, ("entries", index), glossary.lang)
@@ -170,7 +190,11 @@ def load_file(glossary: Glossary, path: Path, problems: list[Problem]) -> None:
                     glossary.phrases[entry.id] = entry
             else:
                 glossary.entries[entry.id] = entry
-    seen = {}
+
+
+def _add_abilities(glossary: Glossary, reader: _Reader, data: dict[str, Any]) -> None:
+    """The file's abilities into ``glossary``, overriding earlier files' as entries do."""
+    seen: dict[str, int] = {}
     for index, raw in enumerate(reader.list(data, "abilities", hint="abilities:\n  - id: ...")):
         ability = reader.ability(raw, ("abilities", index))
         if ability is not None:

@@ -10,7 +10,9 @@
         print(finding.path, finding.line, finding.code, finding.message)
 
 Rules are registered in :data:`translator.diagnostics.REGISTRY` (families MK, TR, GL,
-LN); ``translator lint --explain CODE`` prints their documentation.
+LN); ``translator lint --explain CODE`` prints their documentation.  What
+``translator lint`` does as a whole (the configuration, the paths, ``--fix``) is
+:func:`translator.api.lint` and :func:`translator.api.fix`.
 """
 
 from __future__ import annotations

@@ -280,9 +280,8 @@ def file_locator(file: CardFile, key: str, offset: int) -> tuple[str, int, int]:
     if key == "text":
         body = file.body
         offset = max(0, min(offset, len(body)))
-        line = file.body_line + body.count("\n", 0, offset)
         column = offset - (body.rfind("\n", 0, offset) + 1) + 1
-        return file.path, line, column
+        return file.path, file.body_line + body.count("\n", 0, offset), column
     line = file.lines.get(key)
     if line is None:
         return file.path, file.line("name") if key != "name" else 1, 1
@@ -358,7 +357,7 @@ class Subject:
     @cached_property
     def matches(self) -> list[tuple[int, Match]]:
         """Target glossary terms in the printed text: (paragraph index, match)."""
-        found = []
+        found: list[tuple[int, Match]] = []
         for paragraph in self.plain.paragraphs:
             found.extend(
                 (paragraph.index, m)

@@ -342,7 +342,7 @@ def _gather_context(
     is judged as the whole library would judge it; those others are only read."""
     named = set(options.files)
     wanted = set(by_language) or set(options.languages)
-    everything = replace(options, files=[])
+    everything = replace(options, files=set())
     others = [
         s
         for s in subjects_of(library, resources, everything, locator)
@@ -390,8 +390,8 @@ def _lint(library: Library, resources: Resources, options: Options, locator: Loc
     by_language: dict[str, list[Subject]] = {}
     english_linted = {s.card.slug for s in subjects if not s.is_translation}
     for position, subject in enumerate(subjects):
-        findings = found[id(subject)]
-        findings.extend(
+        card_findings = found[id(subject)]
+        card_findings.extend(
             _markup_findings(
                 subject,
                 [run for run in markup if run[0].applies_to(subject.lang)],
@@ -403,32 +403,14 @@ def _lint(library: Library, resources: Resources, options: Options, locator: Loc
             and (translation or library_checks)
             and not subject.result.crashes
         ):  # else MK001 says where it fails
-            for rule_, check in translation:
-                if rule_.applies_to(subject.lang):
-                    findings.extend(check(subject))
-            for code, collect in collectors:
-                subject.cache[code] = collect(subject)
-            if subject.file.fields.get("wip"):
-                subject.cache[DRAFT_LINES] = draft_lines(subject)
+            card_findings.extend(_translation_findings(subject, translation, collectors))
             by_language.setdefault(subject.lang, []).append(subject)
         # Parse trees are large: keep them only while the card is being linted (a
         # library rule that reports a finding parses its card again).
         _forget(subjects, position)
     if options.files and collectors:
         _gather_context(library, resources, options, locator, collectors, by_language)
-    owners: dict[tuple[str, str, str], Subject] = {}
-    for lang, group in by_language.items():
-        for rule_, check_library in library_checks:
-            if not rule_.applies_to(lang):
-                continue
-            for finding in check_library(group):
-                if not owners:
-                    owners = {
-                        (s.card.slug, s.lang, s.locator(s.file, "name", 0)[0]): s for s in subjects
-                    }
-                owner = owners.get((finding.card, finding.lang, finding.path))
-                if owner is not None:  # else a card of the deck read for context only
-                    found[id(owner)].append(finding)
+    _add_library_findings(subjects, by_language, library_checks, found)
     selected = {r.code for r in chosen}
     findings: list[Finding] = []
     for subject in subjects:
@@ -437,3 +419,46 @@ def _lint(library: Library, resources: Resources, options: Options, locator: Loc
     findings.sort(key=Finding.sort_key)
     cards: set[tuple[str, str]] = {(s.card.deck, s.card.slug) for s in subjects}
     return Report(findings, len(cards), sum(1 for s in subjects if s.is_translation), len(subjects))
+
+
+def _translation_findings(
+    subject: Subject,
+    translation: list[tuple[Rule, Callable[[Subject], Iterator[Finding]]]],
+    collectors: list[tuple[str, Collector]],
+) -> list[Finding]:
+    """The findings of the translation rules on one translation, while its parse trees
+    exist; what the library rules need of it later (their collectors' data, a draft's
+    lines still in English) is kept in its cache, so that the trees can be dropped."""
+    findings: list[Finding] = []
+    for rule_, check in translation:
+        if rule_.applies_to(subject.lang):
+            findings.extend(check(subject))
+    for code, collect in collectors:
+        subject.cache[code] = collect(subject)
+    if subject.file.fields.get("wip"):
+        subject.cache[DRAFT_LINES] = draft_lines(subject)
+    return findings
+
+
+def _add_library_findings(
+    subjects: list[Subject],
+    by_language: dict[str, list[Subject]],
+    library_checks: list[tuple[Rule, Callable[[list[Subject]], Iterator[Finding]]]],
+    found: dict[int, list[Finding]],
+) -> None:
+    """Run the cross-card rules on each language's translations and add each finding
+    to the card it is about; a finding on a card read only for context (linting some
+    files) has no owner among ``subjects`` and is left out."""
+    owners: dict[tuple[str, str, str], Subject] = {}
+    for lang, group in by_language.items():
+        for rule_, check_library in library_checks:
+            if not rule_.applies_to(lang):
+                continue
+            for finding in check_library(group):
+                if not owners:  # locating every card is only worth it for a finding
+                    owners = {
+                        (s.card.slug, s.lang, s.locator(s.file, "name", 0)[0]): s for s in subjects
+                    }
+                owner = owners.get((finding.card, finding.lang, finding.path))
+                if owner is not None:  # else a card of the deck read for context only
+                    found[id(owner)].append(finding)

@@ -42,7 +42,7 @@ class FixResult:
 
     def diff(self) -> str:
         """A unified diff of every changed file."""
-        chunks = []
+        chunks: list[str] = []
         for path, new in sorted(self.contents.items()):
             old = self.originals[path]
             if old != new:

@@ -99,21 +99,7 @@ def read_numbers(
     ``tokens`` are ``words(text)``, when the caller has them already; ``phrases`` are
     the language's multi-word number words and idioms (see :class:`Phrases`).
     """
-    found: list[Number] = []
-    rest = text
-    if "/" in text:
-        masked = list(text)
-        for match in STAT_RE.finditer(text):
-            found.append(
-                Number(
-                    normalize_stat(match.group(1), match.group(2)),
-                    match.start(),
-                    match.end(),
-                    "stat",
-                )
-            )
-            masked[match.start() : match.end()] = " " * (match.end() - match.start())
-        rest = "".join(masked)
+    found, rest = _stat_modifiers(text) if "/" in text else ([], text)
     if _DIGIT.search(rest):
         for match in NUMBER_RE.finditer(rest):
             sign = match.group(1).translate(_SIGNS)
@@ -126,34 +112,66 @@ def read_numbers(
     if number_words:
         stats = [(n.start, n.end) for n in found if n.role == "stat"]
         listed = tokens if tokens is not None else words(rest)
-        skip_until = -1
-        firsts = phrases.firsts
-        for index, (word, start, end) in enumerate(listed):
-            if word not in number_words and word not in firsts:
-                continue  # most words: no number, no idiom
-            for idiom in phrases.idioms.get(word, ()):
-                if _follows(listed, index, idiom):
-                    skip_until = max(skip_until, index + len(idiom))
-            if index <= skip_until:
-                continue
-            value = number_words.get(word)
-            if value is None:
-                phrase = next(
-                    (
-                        (after, v)
-                        for after, v in phrases.numbers.get(word, ())
-                        if _follows(listed, index, after)
-                    ),
-                    None,
-                )
-                if phrase is not None:
-                    # Its words are read: "only once each turn" is one number, not the
-                    # "only once" and the "once each" it holds.
-                    value = phrase[1]
-                    skip_until = max(skip_until, index + len(phrase[0]))
-            if value is not None and not any(a <= start < b for a, b in stats):
-                found.append(Number(value, start, end, "word"))
+        found += _number_words(listed, number_words, phrases, stats)
     found.sort(key=lambda n: n.start)
+    return found
+
+
+def _stat_modifiers(text: str) -> tuple[list[Number], str]:
+    """The stat modifiers (``+1/-1``) of ``text``, and the text with them blanked out
+    (same length, so offsets hold): their digits are not numbers of their own."""
+    found: list[Number] = []
+    masked = list(text)
+    for match in STAT_RE.finditer(text):
+        found.append(
+            Number(
+                normalize_stat(match.group(1), match.group(2)),
+                match.start(),
+                match.end(),
+                "stat",
+            )
+        )
+        masked[match.start() : match.end()] = " " * (match.end() - match.start())
+    return found, "".join(masked)
+
+
+def _number_words(
+    listed: list[tuple[str, int, int]],
+    number_words: dict[str, str],
+    phrases: Phrases,
+    stats: list[tuple[int, int]],
+) -> list[Number]:
+    """The number words of a text's words (``listed``), one- or many-worded, outside
+    its stat modifiers (``stats``).  The words of an idiom ("at once") and of a
+    phrase already read are skipped, so that no word counts twice."""
+    found: list[Number] = []
+    skip_until = -1
+    firsts = phrases.firsts
+    for index, (word, start, end) in enumerate(listed):
+        if word not in number_words and word not in firsts:
+            continue  # most words: no number, no idiom
+        for idiom in phrases.idioms.get(word, ()):
+            if _follows(listed, index, idiom):
+                skip_until = max(skip_until, index + len(idiom))
+        if index <= skip_until:
+            continue
+        value = number_words.get(word)
+        if value is None:
+            phrase = next(
+                (
+                    (after, v)
+                    for after, v in phrases.numbers.get(word, ())
+                    if _follows(listed, index, after)
+                ),
+                None,
+            )
+            if phrase is not None:
+                # Its words are read: "only once each turn" is one number, not the
+                # "only once" and the "once each" it holds.
+                value = phrase[1]
+                skip_until = max(skip_until, index + len(phrase[0]))
+        if value is not None and not any(a <= start < b for a, b in stats):
+            found.append(Number(value, start, end, "word"))
     return found
 
 

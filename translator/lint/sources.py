@@ -13,6 +13,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..cards.aminduna import ImportError_, cards_of, plan_import, read_documents, remote_fields
 from ..cards.files import DECK_FILE, parse_card_text, parse_deck_text
@@ -116,9 +117,39 @@ def load_json(paths: list[str], sources: list[str]) -> Inputs:
         plan = plan_import(documents, _VIRTUAL_DECK, Library())
     except ImportError_ as error:
         return Inputs(Library(), _explain_import_problems(list(error.problems), sources))
-    # Where each card is: the import reads cards in document order, as the scanner does.
-    locations: dict[tuple[str, str, str], _CardLocation] = {}
-    linted: set[tuple[str, str, str]] = set()
+    locations, linted = _json_card_locations(documents, paths)
+    library = Library()
+    files: set[str] = set()
+    where: dict[str, _CardLocation] = {}
+    for virtual, content in plan.files.items():
+        if Path(virtual).name == DECK_FILE:
+            deck = parse_deck_text(virtual, content, [])
+            if deck is not None:
+                library.decks[_VIRTUAL_DECK.name] = deck
+            continue
+        card_file = _virtual_card(virtual, content, paths, locations, problems)
+        if card_file is None:
+            continue
+        key = _identity(card_file.lang, card_file.fields.get("name"), card_file.body)
+        if key in locations:
+            where[virtual] = locations[key]
+        library.add(card_file)
+        if key in linted:
+            files.add(virtual)
+    return Inputs(library, problems, files, _json_locator(where, paths[0]))
+
+
+CardKey = tuple[str, str, str]
+
+
+def _json_card_locations(
+    documents: list[tuple[str, Any]], paths: list[str]
+) -> tuple[dict[CardKey, _CardLocation], set[CardKey]]:
+    """Where each card is in its JSON file, by its identity (language, name, text), and
+    which cards are linted (those of ``paths``, not of the ``--source`` files).  The
+    import reads cards in document order, as the scanner does."""
+    locations: dict[CardKey, _CardLocation] = {}
+    linted: set[CardKey] = set()
     for origin, document in documents:
         text = Path(origin).read_text(encoding="utf-8-sig")
         incoming = cards_of(document, origin, [])[0]
@@ -128,44 +159,48 @@ def load_json(paths: list[str], sources: list[str]) -> Inputs:
             locations.setdefault(key, location)
             if origin in paths:
                 linted.add(key)
-    library = Library()
-    deck_name = _VIRTUAL_DECK.name
-    files: set[str] = set()
-    where: dict[str, _CardLocation] = {}
-    for virtual, content in plan.files.items():
-        if Path(virtual).name == DECK_FILE:
-            deck = parse_deck_text(virtual, content, [])
-            if deck is not None:
-                library.decks[deck_name] = deck
-            continue
-        found_problems: list[Problem] = []
-        card_file = parse_card_text(virtual, deck_name, content, found_problems)
-        if card_file is None:
-            problems.extend(found_problems)
-            continue
-        key = _identity(card_file.lang, card_file.fields.get("name"), card_file.body)
-        location = locations.get(key)
-        if location is not None:
-            where[virtual] = location
-        for problem in found_problems:
-            if problem.message.startswith("artwork"):
-                continue  # a local artwork path in an export: irrelevant here
-            problems.append(
-                Problem(
-                    location.path if location else paths[0],
-                    location.lines.get("name", 0) if location else 0,
-                    problem.message,
-                    problem.hint,
-                )
+    return locations, linted
+
+
+def _virtual_card(
+    virtual: str,
+    content: str,
+    paths: list[str],
+    locations: dict[CardKey, _CardLocation],
+    problems: list[Problem],
+) -> CardFile | None:
+    """One card file the import would write, read in memory; its problems are sent
+    back to the card's line in the JSON file (a card file the user never sees is no
+    place to point at)."""
+    found_problems: list[Problem] = []
+    card_file = parse_card_text(virtual, _VIRTUAL_DECK.name, content, found_problems)
+    if card_file is None:
+        problems.extend(found_problems)
+        return None
+    key = _identity(card_file.lang, card_file.fields.get("name"), card_file.body)
+    location = locations.get(key)
+    for problem in found_problems:
+        if problem.message.startswith("artwork"):
+            continue  # a local artwork path in an export: irrelevant here
+        problems.append(
+            Problem(
+                location.path if location else paths[0],
+                location.lines.get("name", 0) if location else 0,
+                problem.message,
+                problem.hint,
             )
-        library.add(card_file)
-        if key in linted:
-            files.add(virtual)
+        )
+    return card_file
+
+
+def _json_locator(where: dict[str, _CardLocation], fallback: str) -> Locator:
+    """A locator that points a finding at the line of its field's key in the card's
+    JSON object (the card's name, or its first key, for a field it does not have)."""
 
     def locate(file: CardFile, key: str, offset: int) -> tuple[str, int, int]:
         location = where.get(file.path)
         if location is None:
-            return paths[0], 1, 1
+            return fallback, 1, 1
         lines = location.lines
         line = (
             lines.get(JSON_KEYS.get(key, "name"))
@@ -174,7 +209,7 @@ def load_json(paths: list[str], sources: list[str]) -> Inputs:
         )
         return location.path, line, 1
 
-    return Inputs(library, problems, files, locate)
+    return locate
 
 
 def _explain_import_problems(problems: list[Problem], sources: list[str]) -> list[Problem]:

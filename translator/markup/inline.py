@@ -21,7 +21,8 @@ disabled, so that the rest of the card can still be checked.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+import weakref
+from typing import TYPE_CHECKING, Literal
 
 from markdown_it.ruler import Ruler
 from markdown_it.rules_inline import StateInline
@@ -84,9 +85,15 @@ def _take_back(state: StateInline, start: int, reason: str) -> bool:
 
 
 def _push(
-    state: StateInline, ttype: str, tag: str, nesting: int, start: int, end: int, **meta: object
+    state: StateInline,
+    ttype: str,
+    tag: str,
+    nesting: Literal[-1, 0, 1],
+    start: int,
+    end: int,
+    **meta: object,
 ) -> Token:
-    token = state.push(ttype, tag, nesting)  # type: ignore[arg-type]
+    token = state.push(ttype, tag, nesting)
     token.meta = {"start": start, "end": end, **meta}
     return token
 
@@ -346,6 +353,13 @@ def markdown_link(state: StateInline, silent: bool) -> bool:
     return False
 
 
+#: :func:`_matching`'s answers for each inline parse, by bracket pair: they live as long
+#: as the parse's state (one inline text), which is all they describe.
+_MATCHING: weakref.WeakKeyDictionary[StateInline, dict[str, dict[int, int]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def _matching(state: StateInline, pair: str) -> dict[int, int]:
     """Where each opening bracket of the inline text is closed, nesting counted.
 
@@ -354,13 +368,12 @@ def _matching(state: StateInline, pair: str) -> dict[int, int]:
     bracket, so one pass over the text answers every scan (which the reference
     repeats at each ``[``: quadratic on ``[[[[…``).
     """
-    cache: dict[str, dict[int, int]] | None = getattr(state, "arcmage_matching", None)
+    cache = _MATCHING.get(state)
     if cache is None:
-        cache = {}
-        state.arcmage_matching = cache  # type: ignore[attr-defined]
+        cache = _MATCHING[state] = {}
     matching = cache.get(pair)
     if matching is None:
-        opener, closer = pair
+        opener, closer = pair[0], pair[1]
         matching = {}
         stack: list[int] = []
         for match in re.finditer(re.escape(opener) + "|" + re.escape(closer), state.src):

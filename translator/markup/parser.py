@@ -23,6 +23,7 @@ from functools import lru_cache
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
+from markdown_it.utils import EnvType
 
 from .blocks import Block, InlineText, ReferenceCrash, parse_blocks
 from .inline import DOTNET_WHITESPACE, arcmage_inline_plugin, is_url_valid
@@ -129,7 +130,7 @@ def _core_block(state: StateCore) -> None:
 
 
 def _parse_inline(
-    md: MarkdownIt, text: str, env: dict
+    md: MarkdownIt, text: str, env: EnvType
 ) -> tuple[list[Token], ReferenceCrash | None]:
     """Inline tokens of ``text``; on a reference crash, parse again without crashing."""
     tokens: list[Token] = []

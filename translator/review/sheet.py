@@ -395,7 +395,7 @@ def make_sheet(
         lang,
         rows,
         relative(deck_pdf),
-        None if deck_pdf is None else renders.problems.get(str(deck_pdf), []),
+        None if renders is None or deck_pdf is None else renders.problems.get(str(deck_pdf), []),
         datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         renders.seconds if renders is not None else 0.0,
         renders is not None,

@@ -252,6 +252,7 @@ def _transform(
         intent,
         flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
     )
+    # Pillow declares a profile here, and reads only its tobytes() (see _NoTag).
     transform.output_profile = _NoTag()  # type: ignore[assignment]
     return transform
 
@@ -410,7 +411,9 @@ def solid_cmyk(rgb: tuple[int, int, int], profile: Profile) -> tuple[float, floa
         pixel, _transform(profile, "RGB", None, ImageCms.Intent.RELATIVE_COLORIMETRIC)
     )
     assert converted is not None  # applyTransform returns the image unless in place
-    c, m, y, k = converted.getpixel((0, 0))  # type: ignore[misc]
+    bands = converted.getpixel((0, 0))
+    assert isinstance(bands, tuple)  # a CMYK image's pixel: its four bands
+    c, m, y, k = bands
     return (round(c / 2.55, 1), round(m / 2.55, 1), round(y / 2.55, 1), round(k / 2.55, 1))
 
 

@@ -173,7 +173,7 @@ def deck_pdf(
         raise ValueError(f"unknown order of backs {backs!r}: {', '.join(BACKS)}")
     with ExitStack() as stack:
         back_page = _source(stack, Path(back), "the card back", profile)
-        sources: dict[Path, pikepdf.Page] = {}
+        sources: dict[Path | None, pikepdf.Page] = {None: back_page}
         fronts: list[tuple[str, Path]] = []
         for label, quantity, path in card_pdfs:
             if quantity < 0:
@@ -186,33 +186,45 @@ def deck_pdf(
             fronts += [(label, key)] * quantity
         if not fronts:
             raise ValueError("the deck has no card to print (every quantity is 0)")
-        order: list[tuple[str, Path | None]] = []
-        if backs == "duplex":
-            for label, key in fronts:
-                order += [(label, key), (f"{label} back", None)]
-        elif backs == "end":
-            order = [*fronts, *((f"{label} back", None) for label, _ in fronts)]
-        else:
-            order = list(fronts)
-
+        order = _page_order(fronts, backs)
         pdf = stack.enter_context(pikepdf.Pdf.new())
-        first: dict[Path | None, pikepdf.Page] = {}
-        for _, key in order:
-            if key in first:
-                pdf.pages.append(first[key])  # a shallow copy: shares contents, resources
-            else:
-                pdf.pages.append(sources[key] if key is not None else back_page)
-                copied = pdf.pages[-1]
-                if "/Resources" in copied.obj and not copied.obj.Resources.is_indirect:
-                    # Indirect, the resources dictionary is shared by the copies too.
-                    copied.obj.Resources = pdf.make_indirect(copied.obj.Resources)
-                first[key] = copied
+        _append_shared(pdf, [sources[key] for _, key in order], [key for _, key in order])
         label_pages(pdf, [label for label, _ in order])
         share_images(pdf)
         # The pages are the card PDFs' (their black overprints already).
         pdfx.finish(pdf, profile, title or Path(out).stem)
         write_atomic(Path(out), pdf)
     return Path(out)
+
+
+def _page_order(fronts: list[tuple[str, Path]], backs: str) -> list[tuple[str, Path | None]]:
+    """The deck's pages as (label, card PDF, None for the back), with the backs where
+    ``backs`` puts them: after each front (duplex), all at the end, or none."""
+    if backs == "duplex":
+        order: list[tuple[str, Path | None]] = []
+        for label, key in fronts:
+            order += [(label, key), (f"{label} back", None)]
+        return order
+    if backs == "end":
+        return [*fronts, *((f"{label} back", None) for label, _ in fronts)]
+    return list(fronts)
+
+
+def _append_shared(pdf: pikepdf.Pdf, pages: list[pikepdf.Page], keys: list[Path | None]) -> None:
+    """Append ``pages`` to ``pdf``; a page of the same ``key`` as an earlier one is a
+    shallow copy of that first copy, sharing its content and resources (made indirect
+    so that they are shared), so that a card printed three times is stored once."""
+    first: dict[Path | None, pikepdf.Page] = {}
+    for page, key in zip(pages, keys, strict=True):
+        if key in first:
+            pdf.pages.append(first[key])  # a shallow copy: shares contents, resources
+            continue
+        pdf.pages.append(page)
+        copied = pdf.pages[-1]
+        if "/Resources" in copied.obj and not copied.obj.Resources.is_indirect:
+            # Indirect, the resources dictionary is shared by the copies too.
+            copied.obj.Resources = pdf.make_indirect(copied.obj.Resources)
+        first[key] = copied
 
 
 def share_images(pdf: pikepdf.Pdf) -> int:
@@ -225,7 +237,7 @@ def share_images(pdf: pikepdf.Pdf) -> int:
     keys: dict[tuple[int, int], tuple[bytes, str]] = {}  # an image read once
     dropped = 0
 
-    def visit(resources: pikepdf.Object) -> None:
+    def visit(resources: pikepdf.Object | None) -> None:
         nonlocal dropped
         xobjects = resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) else None
         if not isinstance(xobjects, pikepdf.Dictionary):
@@ -461,36 +473,59 @@ def crop_marks(slots: Sequence[Slot], page: tuple[float, float], margin: float =
         first, last = edge, page[along] - edge  # where the printer prints
         lines = sorted({round(s.trim[across + k], 4) for s in slots for k in (0, 2)})
         for position in lines:
-            blocked = sorted(
-                (s.trim[along] - offset, s.trim[along + 2] + offset)
-                for s in slots
-                if s.trim[across] - offset < position < s.trim[across + 2] + offset
-            )
-            free, start = [], first
-            for low, high in blocked:
-                if low > start:
-                    free.append((start, low))
-                start = max(start, high)
-            if start < last:
-                free.append((start, last))
-            for low, high in free:
-                at_low, at_high = low > first, high < last  # beside a card at that end
-                if at_low and at_high and high - low > 2 * length:
-                    pieces = [(low, low + length), (high - length, high)]
-                elif at_low and at_high:
-                    pieces = [(low, high)]
-                elif at_low:
-                    pieces = [(low, min(high, low + length))]
-                elif at_high:
-                    pieces = [(max(low, high - length), high)]
-                else:
-                    pieces = []
-                for a, b in pieces:
+            for low, high in _free_spans(slots, position, across, offset, (first, last)):
+                for a, b in _mark_pieces(low, high, (first, last), length):
                     if b - a >= shortest - 1e-9:
                         marks.append(
                             (position, a, position, b) if axis == 0 else (a, position, b, position)
                         )
     return marks
+
+
+def _free_spans(
+    slots: Sequence[Slot],
+    position: float,
+    across: int,
+    offset: float,
+    printable: tuple[float, float],
+) -> list[tuple[float, float]]:
+    """The stretches of the trim line at ``position`` (on coordinate ``across``) where
+    a mark may go: within the ``printable`` stretch, not over a card's trim nor within
+    ``offset`` of one."""
+    along = 1 - across
+    first, last = printable
+    blocked = sorted(
+        (s.trim[along] - offset, s.trim[along + 2] + offset)
+        for s in slots
+        if s.trim[across] - offset < position < s.trim[across + 2] + offset
+    )
+    free, start = [], first
+    for low, high in blocked:
+        if low > start:
+            free.append((start, low))
+        start = max(start, high)
+    if start < last:
+        free.append((start, last))
+    return free
+
+
+def _mark_pieces(
+    low: float, high: float, printable: tuple[float, float], length: float
+) -> list[tuple[float, float]]:
+    """The marks of one free stretch: from each end that is beside a card (not the
+    printable area's edge), at most ``length`` long; the whole stretch when it lies
+    between two cards and is not longer than two marks."""
+    first, last = printable
+    at_low, at_high = low > first, high < last  # beside a card at that end
+    if at_low and at_high and high - low > 2 * length:
+        return [(low, low + length), (high - length, high)]
+    if at_low and at_high:
+        return [(low, high)]
+    if at_low:
+        return [(low, min(high, low + length))]
+    if at_high:
+        return [(max(low, high - length), high)]
+    return []
 
 
 def _over(mark: Box, box: Box) -> bool:

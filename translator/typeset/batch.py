@@ -16,6 +16,7 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -247,8 +248,8 @@ def produce(
         say("preflight")
         report.problems = _preflight(record, _checks(report, request), request)
     # A card PDF is one page; only decks and sheets are opened to count theirs.
-    printed = {r.path for r in report.cards if r.path}
-    report.pages = sum(1 if path in printed else _pages(path) for path in report.files)
+    card_pdfs = {r.path for r in report.cards if r.path}
+    report.pages = sum(1 if path in card_pdfs else _pages(path) for path in report.files)
     report.seconds = time.perf_counter() - start
     return report
 
@@ -298,9 +299,7 @@ def _decks(
                 (
                     f"{name}.{lang}.deck.pdf",
                     _digest("deck", (listed, request.backs), inputs),
-                    lambda path, cards=cards: assemble.deck_pdf(
-                        cards, back, path, profile, request.backs
-                    ),
+                    partial(assemble.deck_pdf, cards, back, profile=profile, backs=request.backs),
                 )
             )
         if request.sheets:
@@ -314,14 +313,14 @@ def _decks(
                 (
                     f"{name}.{lang}.sheets-{request.sheets}.pdf",
                     _digest("sheets", settings, inputs),
-                    lambda path, copies=copies: assemble.sheets_pdf(
+                    partial(
+                        assemble.sheets_pdf,
                         copies,
-                        path,
-                        profile,
-                        options.size,
-                        request.sheets,
-                        request.gutter,
-                        back if request.sheet_backs else None,
+                        profile=profile,
+                        size=options.size,
+                        paper=request.sheets,
+                        gutter=request.gutter,
+                        backs=back if request.sheet_backs else None,
                         margin=request.margin,
                     ),
                 )

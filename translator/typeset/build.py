@@ -222,7 +222,7 @@ def _next_scale(
     """The answer (settled) when the largest step not known to be too tall is known
     to fit; else the next scale to measure: the middle of the steps above it that are
     unknown (fitting only gets likelier as the scale goes down)."""
-    unknown = []
+    unknown: list[float] = []
     for scale in steps:  # descending
         status = _status(samples, scale)
         if status is False:
@@ -261,7 +261,7 @@ def write_atomic(path: Path, pdf: pikepdf.Pdf) -> None:
         pdf.save(
             stream,
             min_version="1.4",
-            force_version=pdfx.MAX_PDF_VERSION if newer else None,
+            force_version=pdfx.MAX_PDF_VERSION if newer else "",  # "": pikepdf's default
             deterministic_id=pdfx.reproducible(),
         )
 
@@ -306,7 +306,8 @@ def _drop_unused_colour_spaces(page: pikepdf.Page) -> None:
     """Remove the colour spaces a page lists but never uses (WeasyPrint lists its Lab
     spaces on every page): a print shop's preflight may refuse a Lab space it finds in
     the resources without looking whether anything is painted in it."""
-    spaces = page.obj.get("/Resources", {}).get("/ColorSpace")
+    resources = page.obj.get("/Resources")
+    spaces = None if resources is None else resources.get("/ColorSpace")
     if not isinstance(spaces, pikepdf.Dictionary) or not spaces.keys():
         return
     content = page.obj.get("/Contents")

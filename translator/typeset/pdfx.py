@@ -54,12 +54,12 @@ import re
 import statistics
 import uuid
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pikepdf
 import yaml
@@ -395,11 +395,23 @@ _MAX_SAMPLES = 32
 _MAX_DEPTH = 12
 
 
-def _numbers(operands: Sequence[object]) -> list[float] | None:
+def _numbers(operands: Sequence[Any]) -> list[float] | None:
+    """The operands as numbers, None when one is not a number: an instruction's
+    operands (or an array's items) may be any PDF object, and float() is the test."""
     try:
-        return [float(v) for v in operands]  # type: ignore[arg-type]
+        return [float(v) for v in operands]
     except (TypeError, ValueError):
         return None
+
+
+def _matrix(operands: Sequence[Any]) -> Matrix | None:
+    """The operands as a matrix; None unless they are six numbers (such a matrix is
+    ignored, as viewers do)."""
+    numbers = _numbers(operands)
+    if numbers is None or len(numbers) != 6:
+        return None
+    a, b, c, d, e, f = numbers
+    return (a, b, c, d, e, f)
 
 
 def _bounds(points: Sequence[Point]) -> Box:
@@ -574,9 +586,11 @@ def _metrics(font: pikepdf.Object | None) -> _Metrics:
     try:
         if font.get("/Subtype") == "/Type0":
             descendants = font.get("/DescendantFonts")
-            cid = descendants[0] if isinstance(descendants, pikepdf.Array) else {}
+            cid = descendants[0] if isinstance(descendants, pikepdf.Array) else None
             widths: dict[int, float] = {}
-            listed = cid.get("/W", []) if isinstance(cid, pikepdf.Dictionary) else []
+            listed: pikepdf.Object | list[pikepdf.Object] = (
+                cid.get("/W", []) if isinstance(cid, pikepdf.Dictionary) else []
+            )
             items, i = list(listed), 0
             while i < len(items) - 1:
                 first = int(items[i])
@@ -649,6 +663,33 @@ class _Rule:
     index: int
 
 
+@dataclass
+class _Walk:
+    """The interpreter's state while it reads one content stream: the graphics state
+    (and those saved by ``q``), the path being built, the text matrices and the text
+    object open; and what the stream is (its resources, where it is, whether it is
+    the page's own content)."""
+
+    resources: object
+    state: _State
+    where: str
+    top: bool
+    saved: list[_State] = field(default_factory=list)
+    path: list[list[Point]] = field(default_factory=list)
+    #: The index of the current path's first operator.
+    path_start: int | None = None
+    #: ``W`` (False) or ``W*`` (True) pending: the next painted path also clips.
+    clip: bool | None = None
+    tm: Matrix = IDENTITY
+    tlm: Matrix = IDENTITY
+    #: The index of the ``BT`` of the text object open.
+    text_object: int | None = None
+
+
+#: A handler of :meth:`_Painter._walk`: (painter, walk, operands, operator, index).
+_Handler = Callable[["_Painter", _Walk, Sequence[Any], str, int], None]
+
+
 class _Painter:
     """Follows a page's painting: every fill, image and shading as a :class:`_Paint`
     (in order), every text shown as a :class:`_Show`, every black path as a
@@ -708,93 +749,164 @@ class _Painter:
     def _walk(
         self, instructions: Sequence[Any], resources: object, state: _State, where: str, top: bool
     ) -> None:
-        saved: list[_State] = []
-        path: list[list[Point]] = []
-        path_start: int | None = None
-        clip: bool | None = None  # W (False) or W* (True) pending
-        tm = tlm = IDENTITY
-        text_object: int | None = None
+        """Interpret ``instructions``, drawn with ``resources`` from ``state``: each operator
+        the painter follows has its handler (:attr:`_HANDLERS`), the others change
+        nothing it looks at.  ``top``: the page's own content (not a form's), the only one
+        whose operators are recorded by index, to be edited."""
+        walk = _Walk(resources, state, where, top)
+        handlers = self._HANDLERS
         for index, instruction in enumerate(instructions):
-            operands, op = instruction.operands, str(instruction.operator)
-            if op == "q":
-                saved.append(copy.copy(state))
-            elif op == "Q":
-                if saved:
-                    state = saved.pop()
-            elif op == "cm":
-                matrix = _numbers(operands)
-                if matrix is not None and len(matrix) == 6:
-                    state.ctm = multiply(tuple(matrix), state.ctm)  # type: ignore[arg-type]
-            elif op in ("m", "l", "c", "v", "y", "h", "re"):
-                if not path:
-                    path_start = index
-                self._path(op, operands, path, state.ctm)
-            elif op in ("W", "W*"):
-                clip = op == "W*"
-            elif op in _FILLS or op in ("S", "s", "n"):
-                self._painted(op, path, state, top, path_start, index)
-                if clip is not None:
-                    region = _Region.of(path, clip)
-                    if region is not None:
-                        state.clips = (*state.clips, region)
-                path, path_start, clip = [], None, None
-            elif op in ("k", "K", "g", "G", "rg", "RG", "cs", "CS", "sc", "SC", "scn", "SCN"):
-                self._colour(op, operands, state)
-            elif op == "w":
-                width = _numbers(operands)
-                if width:
-                    state.line_width = width[0]
-            elif op == "gs":
-                self._graphics_state(operands, resources, state)
-                if text_object is not None and top:
-                    self.text_gs.add(text_object)
-            elif op == "BT":
-                tm = tlm = IDENTITY
-                text_object = index
-            elif op == "ET":
-                text_object = None
-            elif op in ("Tc", "Tw", "Tz", "TL", "Ts", "Tr", "Tf"):
-                self._text_state(op, operands, resources, state)
-            elif op in ("Td", "TD", "T*", "'", '"'):
-                if op in ("TD", "Td"):
-                    moved = _numbers(operands)
-                    if moved and len(moved) == 2:
-                        if op == "TD":
-                            state.leading = -moved[1]
-                        tlm = multiply((1, 0, 0, 1, moved[0], moved[1]), tlm)
-                else:
-                    if op == '"':
-                        spacing = _numbers(operands[:2])
-                        if spacing and len(spacing) == 2:
-                            state.word_spacing, state.char_spacing = spacing
-                    tlm = multiply((1, 0, 0, 1, 0, -state.leading), tlm)
-                tm = tlm
-                if op in ("'", '"'):
-                    tm = self._show(
-                        operands[-1:],
-                        state,
-                        tm,
-                        where,
-                        index if top else None,
-                        text_object if top else None,
-                    )
-            elif op == "Tm":
-                matrix = _numbers(operands)
-                if matrix is not None and len(matrix) == 6:
-                    tm = tlm = tuple(matrix)  # type: ignore[assignment]
-            elif op in ("Tj", "TJ"):
-                tm = self._show(
-                    operands, state, tm, where, index if top else None, text_object if top else None
-                )
-            elif op == "Do":
-                self._do(operands, resources, state, where)
-            elif op == "sh":
-                x0, y0, x1, y1 = _EVERYWHERE  # a shading paints its whole clip
-                region = _Region.of([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], False)
-                if region is not None:
-                    self.paints.append(_Paint(region, state.clips, "a shading"))
-            elif op == "INLINE IMAGE":
-                self._image(state, "an image", None)
+            op = str(instruction.operator)
+            handler = handlers.get(op)
+            if handler is not None:
+                handler(self, walk, instruction.operands, op, index)
+
+    # The handlers of _walk, one per family of operators: (walk, operands, operator, its
+    # index in the content stream).
+
+    def _save(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``q``: the graphics state saved, for ``Q`` to restore."""
+        walk.saved.append(copy.copy(walk.state))
+
+    def _restore(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``Q``: the last saved graphics state back (a ``Q`` too many changes nothing)."""
+        if walk.saved:
+            walk.state = walk.saved.pop()
+
+    def _transform(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``cm``: the CTM multiplied by the operands' matrix (one that is not six numbers
+        is ignored, as viewers do)."""
+        matrix = _matrix(operands)
+        if matrix is not None:
+            walk.state.ctm = multiply(matrix, walk.state.ctm)
+
+    def _build_path(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``m l c v y h re``: points added to the current path; the index of its first
+        operator is kept, as the start of a rule to edit."""
+        if not walk.path:
+            walk.path_start = index
+        self._path(op, operands, walk.path, walk.state.ctm)
+
+    def _clip(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``W``, ``W*``: the path about to be painted also clips (nonzero, even-odd)."""
+        walk.clip = op == "W*"
+
+    def _paint_path(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """A fill, stroke or ``n``: the path recorded as painted, the clip it sets applied
+        to what follows, and a new path begun."""
+        self._painted(op, walk.path, walk.state, walk.top, walk.path_start, index)
+        if walk.clip is not None:
+            region = _Region.of(walk.path, walk.clip)
+            if region is not None:
+                walk.state.clips = (*walk.state.clips, region)
+        walk.path, walk.path_start, walk.clip = [], None, None
+
+    def _set_colour(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """A colour or colour space set, for filling or stroking."""
+        self._colour(op, operands, walk.state)
+
+    def _line_width(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``w``: the line width, which tells a thin rule from a thick one."""
+        width = _numbers(operands)
+        if width:
+            walk.state.line_width = width[0]
+
+    def _set_graphics_state(
+        self, walk: _Walk, operands: Sequence[Any], op: str, index: int
+    ) -> None:
+        """``gs``: an ExtGState applied.  A page's text object that sets one is noted:
+        an overprint state wrapped around that whole object would be undone inside it."""
+        self._graphics_state(operands, walk.resources, walk.state)
+        if walk.text_object is not None and walk.top:
+            self.text_gs.add(walk.text_object)
+
+    def _begin_text(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``BT``: a text object opens, its matrices reset; its index is kept, to wrap it."""
+        walk.tm = walk.tlm = IDENTITY
+        walk.text_object = index
+
+    def _end_text(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``ET``: the text object closes."""
+        walk.text_object = None
+
+    def _set_text_state(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``Tc Tw Tz TL Ts Tr Tf``: spacing, scaling, leading, rise, mode or font."""
+        self._text_state(op, operands, walk.resources, walk.state)
+
+    def _next_line(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``Td TD T* ' "``: the text line moved (by the operands, or down one leading);
+        ``'`` and ``"`` then show their text there (``"`` after setting the spacings)."""
+        state = walk.state
+        if op in ("TD", "Td"):
+            moved = _numbers(operands)
+            if moved and len(moved) == 2:
+                if op == "TD":
+                    state.leading = -moved[1]
+                walk.tlm = multiply((1, 0, 0, 1, moved[0], moved[1]), walk.tlm)
+        else:
+            if op == '"':
+                spacing = _numbers(operands[:2])
+                if spacing and len(spacing) == 2:
+                    state.word_spacing, state.char_spacing = spacing
+            walk.tlm = multiply((1, 0, 0, 1, 0, -state.leading), walk.tlm)
+        walk.tm = walk.tlm
+        if op in ("'", '"'):
+            self._show_text(walk, operands[-1:], op, index)
+
+    def _text_matrix(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``Tm``: the text matrix and the line matrix set."""
+        matrix = _matrix(operands)
+        if matrix is not None:
+            walk.tm = walk.tlm = matrix
+
+    def _show_text(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``Tj``, ``TJ``: a text shown, the text matrix moved past it."""
+        walk.tm = self._show(
+            operands,
+            walk.state,
+            walk.tm,
+            walk.where,
+            index if walk.top else None,
+            walk.text_object if walk.top else None,
+        )
+
+    def _draw_object(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``Do``: an image or a form drawn."""
+        self._do(operands, walk.resources, walk.state, walk.where)
+
+    def _paint_shading(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``sh``: a shading paints its whole clip, in colours not known."""
+        x0, y0, x1, y1 = _EVERYWHERE
+        region = _Region.of([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], False)
+        if region is not None:
+            self.paints.append(_Paint(region, walk.state.clips, "a shading"))
+
+    def _inline_image(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """An inline image: it paints, in colours not known."""
+        self._image(walk.state, "an image", None)
+
+    _HANDLERS: ClassVar[dict[str, _Handler]] = {
+        "q": _save,
+        "Q": _restore,
+        "cm": _transform,
+        **dict.fromkeys(("m", "l", "c", "v", "y", "h", "re"), _build_path),
+        **dict.fromkeys(("W", "W*"), _clip),
+        **dict.fromkeys((*_FILLS, "S", "s", "n"), _paint_path),
+        **dict.fromkeys(
+            ("k", "K", "g", "G", "rg", "RG", "cs", "CS", "sc", "SC", "scn", "SCN"), _set_colour
+        ),
+        "w": _line_width,
+        "gs": _set_graphics_state,
+        "BT": _begin_text,
+        "ET": _end_text,
+        **dict.fromkeys(("Tc", "Tw", "Tz", "TL", "Ts", "Tr", "Tf"), _set_text_state),
+        **dict.fromkeys(("Td", "TD", "T*", "'", '"'), _next_line),
+        "Tm": _text_matrix,
+        **dict.fromkeys(("Tj", "TJ"), _show_text),
+        "Do": _draw_object,
+        "sh": _paint_shading,
+        "INLINE IMAGE": _inline_image,
+    }
 
     @staticmethod
     def _path(op: str, operands: Sequence[object], path: list[list[Point]], ctm: Matrix) -> None:
@@ -938,8 +1050,8 @@ class _Painter:
         if "/SMask" in found:
             state.blended = str(found.SMask) != "/None"
         if "/BM" in found:
-            mode = found.BM
-            names = [str(m) for m in mode] if isinstance(mode, pikepdf.Array) else [str(mode)]
+            blend = found.BM
+            names = [str(m) for m in blend] if isinstance(blend, pikepdf.Array) else [str(blend)]
             state.blended = state.blended or names[0] not in ("/Normal", "/Compatible")
         op_stroke, op_fill, mode = state.overprint
         if "/OP" in found:
@@ -1108,9 +1220,9 @@ class _Painter:
         if form.objgen in self._walking or len(self._walking) >= _MAX_DEPTH:
             return
         inner = copy.copy(state)
-        matrix = _numbers(list(form.get("/Matrix", [])))
-        if matrix is not None and len(matrix) == 6:
-            inner.ctm = multiply(tuple(matrix), state.ctm)  # type: ignore[arg-type]
+        matrix = _matrix(list(form.get("/Matrix", [])))
+        if matrix is not None:
+            inner.ctm = multiply(matrix, state.ctm)
         box = _numbers(list(form.get("/BBox", [])))
         if box is not None and len(box) == 4:
             x0, y0, x1, y1 = box
@@ -1342,10 +1454,10 @@ def _knockout(painter: _Painter, show: _Show) -> str | None:
     if unknown:
         ground_text = f"{unknown[0]} (inks not known)"
     else:
-        worst = max(grounds, key=_ink_count)
+        worst = max((g for g in grounds if not isinstance(g, str)), key=_ink_count)
         if _ink_count(worst) < 2:
             return None
-        ground_text = f"{_ink_count(worst)} inks ({_inks(worst)})"  # type: ignore[arg-type]
+        ground_text = f"{_ink_count(worst)} inks ({_inks(worst)})"
     return (
         f"white text of {show.size:.1f} pt knocked out of {ground_text} in "
         f"{show.where}: it misregisters on press (coloured fringes, filled "
@@ -1566,7 +1678,7 @@ def _decode(image: pikepdf.Stream, raw: bytes, factor: int) -> Image.Image | Non
             else []
         )
         if names == ["/DCTDecode"]:
-            picture = Image.open(io.BytesIO(raw))
+            picture: Image.Image = Image.open(io.BytesIO(raw))
             if picture.mode != "CMYK":
                 return None
             inverted = "adobe" in picture.info  # the samples as stored are inverted
@@ -1648,12 +1760,12 @@ def _unicode(font: pikepdf.Object | None) -> dict[int, str]:
             if not (isinstance(start, pikepdf.String) and isinstance(end, pikepdf.String)):
                 continue
             first, last = int.from_bytes(bytes(start), "big"), int.from_bytes(bytes(end), "big")
-            for offset, code in enumerate(range(first, min(last, first + 65535) + 1)):
+            for offset, number in enumerate(range(first, min(last, first + 65535) + 1)):
                 if isinstance(value, pikepdf.Array):
-                    found[code] = text(value[offset]) if offset < len(value) else ""
+                    found[number] = text(value[offset]) if offset < len(value) else ""
                 else:
                     base = text(value)
-                    found[code] = base[:-1] + chr(ord(base[-1]) + offset) if base else ""
+                    found[number] = base[:-1] + chr(ord(base[-1]) + offset) if base else ""
     return found
 
 
@@ -1818,7 +1930,9 @@ class TextCheck:
         v = ((y - f) * a - (x - e) * b) / det
         column = min(picture.width - 1, max(0, int(u * picture.width)))
         row = min(picture.height - 1, max(0, int((1 - v) * picture.height)))
-        return bytes(picture.getpixel((column, row)))  # type: ignore[arg-type]
+        pixel = picture.getpixel((column, row))
+        assert isinstance(pixel, tuple)  # a CMYK picture (_decoded): four bands
+        return bytes(pixel)
 
     def _text(self, show: _Show) -> str:
         """What ``show`` shows, as a reader copies it (its font's /ToUnicode; the

@@ -8,6 +8,7 @@ is written ``WxH+B`` (millimetres: ``63.5x88+3``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import InvalidOption
@@ -22,8 +23,10 @@ Box = tuple[float, float, float, float]
 def pdf_box(value: object) -> Box | None:
     """A PDF rectangle (any array of four numbers) normalised so that x0 <= x1 and
     y0 <= y1; None when it is absent or not a rectangle."""
+    if not isinstance(value, Iterable):  # absent (None), or a number, a name
+        return None
     try:
-        x0, y0, x1, y1 = (float(v) for v in value)  # type: ignore[attr-defined]
+        x0, y0, x1, y1 = (float(v) for v in value)
     except (TypeError, ValueError):
         return None
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))

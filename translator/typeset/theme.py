@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import stat
 import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -233,7 +234,7 @@ class Keys:
 
     what: str
     example: str
-    keys: dict[str, Shape]
+    keys: Mapping[str, Shape]
     required: tuple[str, ...] = ()
     nullable: bool = False
 
@@ -389,19 +390,21 @@ class _File:
 
 def _kind(value: object) -> str:
     """What a YAML value is, in words (never the value itself, which may be huge)."""
-    if value is None:
-        return "empty (null)"
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a text"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
+    for types, words in _KINDS:
+        if isinstance(value, types):
+            return words
     return "a " + type(value).__name__
+
+
+#: What :func:`_kind` calls each type of YAML value (bool before int: it is one).
+_KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
+    (type(None), "empty (null)"),
+    (bool, "true or false"),
+    ((int, float), "a number"),
+    (str, "a text"),
+    (list, "a list"),
+    (dict, "a mapping"),
+)
 
 
 def _show(value: object) -> str:
@@ -433,51 +436,9 @@ def validate(
     if data is None and shape.nullable:
         return
     if isinstance(shape, Keys):
-        if not isinstance(data, dict):
-            if not keys:
-                raise ThemeError(
-                    f"{where}: a theme.yaml is a mapping of keys, not "
-                    f"{_kind(data)} (keys: {', '.join(shape.keys)})"
-                )
-            raise ThemeError(
-                f"{where}: {name} is {_kind(data)}; it must be a mapping of "
-                f"{shape.what} (keys: {', '.join(shape.keys)}; e.g. "
-                f"{shape.example})"
-            )
-        for key in data:
-            if key not in shape.keys:
-                line = (
-                    yamlfile.key_line_of(node, *keys, key)
-                    if isinstance(key, str)
-                    else yamlfile.line_of(node, *keys)
-                )
-                raise ThemeError(
-                    f"{path}:{line}: unknown key {_show(key)} in {name} "
-                    f"({did_you_mean(str(key), tuple(shape.keys))})"
-                )
-        missing = [key for key in shape.required if key not in data]
-        if missing:
-            raise ThemeError(
-                f"{where}: {name} has no {', '.join(missing)} (give "
-                f"{shape.what}, e.g. {shape.example})"
-            )
-        for key, value in data.items():
-            validate(value, node, path, shape.keys[key], (*keys, key))
+        _validate_mapping(data, node, path, shape, keys, where)
     elif isinstance(shape, Colour):
-        expected = (
-            f"four CMYK percentages from 0 to 100 (c, m, y, k), e.g. {keys[-1]}: {shape.example}"
-        )
-        if not isinstance(data, list) or len(data) != 4:
-            got = f"a list of {len(data)}" if isinstance(data, list) else _kind(data)
-            raise ThemeError(f"{where}: {name} is {got}; write {expected}")
-        for index, value in enumerate(data):
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, int | float)
-                or not 0 <= value <= 100
-            ):
-                at = f"{path}:{yamlfile.line_of(node, *keys, index)}"
-                raise ThemeError(f"{at}: {name}[{index}] is {_show(value)}; write {expected}")
+        _validate_colour(data, node, path, shape, keys, where)
     elif isinstance(shape, Number):
         if (
             isinstance(data, bool)
@@ -499,6 +460,69 @@ def validate(
             f"{where}: {name} is {_kind(data)}; it must be {shape.what}, "
             f"written as a text (e.g. {shape.example})"
         )
+
+
+def _validate_mapping(
+    data: object,
+    node: yaml.Node | None,
+    path: Path,
+    shape: Keys,
+    keys: tuple[str | int, ...],
+    where: str,
+) -> None:
+    """A mapping of the schema: a mapping, no key it does not declare (with the key
+    meant), its required keys, then each value against its own shape."""
+    name = _dotted(keys)
+    if not isinstance(data, dict):
+        if not keys:
+            raise ThemeError(
+                f"{where}: a theme.yaml is a mapping of keys, not "
+                f"{_kind(data)} (keys: {', '.join(shape.keys)})"
+            )
+        raise ThemeError(
+            f"{where}: {name} is {_kind(data)}; it must be a mapping of "
+            f"{shape.what} (keys: {', '.join(shape.keys)}; e.g. "
+            f"{shape.example})"
+        )
+    for key in data:
+        if key not in shape.keys:
+            line = (
+                yamlfile.key_line_of(node, *keys, key)
+                if isinstance(key, str)
+                else yamlfile.line_of(node, *keys)
+            )
+            raise ThemeError(
+                f"{path}:{line}: unknown key {_show(key)} in {name} "
+                f"({did_you_mean(str(key), tuple(shape.keys))})"
+            )
+    missing = [key for key in shape.required if key not in data]
+    if missing:
+        raise ThemeError(
+            f"{where}: {name} has no {', '.join(missing)} (give {shape.what}, e.g. {shape.example})"
+        )
+    for key, value in data.items():
+        validate(value, node, path, shape.keys[key], (*keys, key))
+
+
+def _validate_colour(
+    data: object,
+    node: yaml.Node | None,
+    path: Path,
+    shape: Colour,
+    keys: tuple[str | int, ...],
+    where: str,
+) -> None:
+    """A colour of the schema: exactly four CMYK percentages, the wrong one named on
+    its own line."""
+    name = _dotted(keys)
+    expected = f"four CMYK percentages from 0 to 100 (c, m, y, k), e.g. {keys[-1]}: {shape.example}"
+    if not isinstance(data, list) or len(data) != 4:
+        got = f"a list of {len(data)}" if isinstance(data, list) else _kind(data)
+        raise ThemeError(f"{where}: {name} is {got}; write {expected}")
+    for index, value in enumerate(data):
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 100:
+            at = f"{path}:{yamlfile.line_of(node, *keys, index)}"
+            raise ThemeError(f"{at}: {name}[{index}] is {_show(value)}; write {expected}")
 
 
 def _read(path: Path) -> _File:
@@ -827,7 +851,9 @@ class _ThemeTemplate(jinja2.Template):
         except ThemeError:
             raise
         except Exception as error:  # anything a template does is the theme's
-            raise template_error(error, self.environment, self.filename or self.name) from None
+            # Jinja's own name for a template without one (never one of the loader's).
+            where = self.filename or self.name or "<template>"
+            raise template_error(error, self.environment, where) from None
 
 
 class _Sandbox(ImmutableSandboxedEnvironment):
@@ -913,11 +939,22 @@ def _where(
 
 def _what(error: BaseException) -> str:
     """What went wrong in a template, and what to do."""
-    listed = "templates/README.md lists the variables and filters a theme template has"
+    found = _what_in_source(error)
+    return found if found is not None else _what_when_run(error)
+
+
+#: Where a theme author finds what a template may use.
+_LISTED = "templates/README.md lists the variables and filters a theme template has"
+
+
+def _what_in_source(error: BaseException) -> str | None:
+    """What is wrong with the templates as written (found before anything renders):
+    a construct the sandbox refuses, a syntax error, a template that is not there;
+    None for an error of rendering."""
     if isinstance(error, TemplateRefused):
         return error.message or "refused"
     if isinstance(error, jinja2.TemplateAssertionError):
-        return f"{error.message} ({listed})"
+        return f"{error.message} ({_LISTED})"
     if isinstance(error, jinja2.TemplateSyntaxError):
         return f"template syntax error: {error.message} (fix the Jinja syntax on this line)"
     if isinstance(error, jinja2.TemplatesNotFound):
@@ -931,6 +968,12 @@ def _what(error: BaseException) -> str:
             f"no template {_show(error.name)} in the theme or the default theme (add it "
             "to the theme directory, or fix the name)"
         )
+    return None
+
+
+def _what_when_run(error: BaseException) -> str:
+    """What went wrong rendering a template: what the sandbox forbids, a variable or
+    filter that does not exist, an endless include, or an expression that fails."""
     if isinstance(error, SecurityError):
         return (
             f"not allowed in a theme template: {error} (theme templates run in a "
@@ -938,13 +981,13 @@ def _what(error: BaseException) -> str:
             "docs/security.md)"
         )
     if isinstance(error, jinja2.UndefinedError):
-        return f"{error.message} ({listed})"
+        return f"{error.message} ({_LISTED})"
     if isinstance(error, RecursionError):
         return "templates include or call each other without end (remove the include or macro loop)"
     if isinstance(error, jinja2.TemplateError):
         message = error.message or type(error).__name__
         if message.startswith(("No filter named", "No test named")):
-            return f"{message} ({listed})"
+            return f"{message} ({_LISTED})"
         return f"{message} (fix the template)"
     return f"{type(error).__name__}: {error} (fix the expression on this line)"
 

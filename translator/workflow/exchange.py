@@ -46,7 +46,7 @@ from typing import Any, cast
 
 from babel.messages.plurals import get_plural
 from lxml import etree
-from translate.storage import po, pypo, xliff
+from translate.storage import lisa, po, pocommon, pypo, xliff
 from translate.storage.base import TranslationStore, TranslationUnit
 
 from ..cards.edit import REMOVE, EditError, edit_card, render_card_file
@@ -356,7 +356,7 @@ def read_store(path: str, data: bytes) -> Store:
         store: TranslationStore = (
             po.pofile.parsestring(data) if kind == "po" else xliff.xlifffile.parsestring(data)
         )
-        if kind == "xliff" and etree.QName(store.document.getroot()).localname != "xliff":
+        if kind == "xliff" and etree.QName(_xliff(store).document.getroot()).localname != "xliff":
             raise InputError(
                 path, "not a valid XLIFF file: its root element is not xliff (XLIFF 1.1 or 1.2)"
             )
@@ -371,6 +371,18 @@ def read_store(path: str, data: bytes) -> Store:
     if len(found) > MAX_EXCHANGE_ENTRIES:
         _too_many(path, kind, found[MAX_EXCHANGE_ENTRIES].line)
     return Store(kind, lang, lang_line, found)
+
+
+def _xliff(store: TranslationStore) -> xliff.xlifffile:
+    """``store`` as the XLIFF file it is: :func:`read_store` reads a file of the xliff
+    kind with ``xlifffile``, whose XML document and namespaces the base class lacks."""
+    return cast(xliff.xlifffile, store)
+
+
+def _xml_element(unit: TranslationUnit) -> etree._Element:
+    """The XML element of a unit of an XLIFF file: translate-toolkit's XML (LISA)
+    units hold it, which the base class does not declare."""
+    return cast(lisa.LISAunit, unit).xmlelement
 
 
 class _Lines:
@@ -440,8 +452,8 @@ def _incoming(kind: str, text: str, found: list[TranslationUnit]) -> list[Incomi
         for match in _PO_CONTEXT.finditer(text):
             key = pypo.unescape("".join(_PO_STRING.findall(match.group(1))))
             po_lines.setdefault(key, []).append(lines.at(match.start()))
-        for taken in po_lines.values():
-            taken.reverse()  # popped from the end: the first one first
+        for context_lines in po_lines.values():
+            context_lines.reverse()  # popped from the end: the first one first
     entries = []
     for unit in found:
         key = _key(unit, kind)
@@ -449,7 +461,7 @@ def _incoming(kind: str, text: str, found: list[TranslationUnit]) -> list[Incomi
             taken = po_lines.get(key)
             line = (taken.pop() if len(taken) > 1 else taken[0]) if taken else 0
         else:
-            line = int(getattr(unit.xmlelement, "sourceline", 0) or 0)
+            line = int(getattr(_xml_element(unit), "sourceline", 0) or 0)
         entries.append(
             Incoming(
                 key, line, str(unit.source or ""), str(unit.target or ""), bool(unit.isfuzzy())
@@ -463,11 +475,13 @@ def _file_language(
 ) -> tuple[str | None, int]:
     """(the target language as the file gives it, the line giving it)."""
     if kind == "po":
-        header = cast(Any, store).parseheader()
+        # po.pofile (pypo's or cpo's) is a pocommon.pofile, which reads the header.
+        header = cast(pocommon.pofile, store).parseheader()
         value = header.get("Language") or store.gettargetlanguage()
         match = _PO_LANGUAGE.search(text) if header.get("Language") else None
     else:
-        files = list(store.document.getroot().iterchildren(store.namespaced("file")))
+        xliff_file = _xliff(store)
+        files = list(xliff_file.document.getroot().iterchildren(xliff_file.namespaced("file")))
         value = files[0].get("target-language") if files else None
         match = _XLIFF_LANGUAGE.search(text)
     line = lines.at(match.start()) if match is not None else 0
@@ -512,7 +526,8 @@ def _shown(text: str, limit: int = 80) -> str:
 def _key(unit: TranslationUnit, kind: str) -> str:
     if kind == "po":
         return str(unit.getcontext() or "")
-    return str(unit.xmlelement.get("id") or unit.xmlelement.get("resname") or "")
+    element = _xml_element(unit)
+    return str(element.get("id") or element.get("resname") or "")
 
 
 def target_language(path: str, store: Store) -> str:
@@ -652,6 +667,8 @@ def _card_update(
     fuzzy: bool,
     result: ImportResult,
 ) -> CardUpdate | None:
+    """The change one card's entries make to its translation in ``lang`` (a new file,
+    or an edit of the existing one), or None: nothing to write, or refused."""
     if card.source is None:  # plan_import gives only English cards
         return None
     english = units(card.source)
@@ -659,10 +676,67 @@ def _card_update(
     current = units(version) if version is not None else {}
     if version is not None and version.fields.get("wip"):
         current = {u: v for u, v in current.items() if english.get(u) != v}
-    new = dict(current)
-    confirmed: set[str] = set()
-    drafted = False
-    touched: list[str] = []
+    merged = _merge_entries(path, card_entries, english, current, fuzzy, result)
+    fingerprint = _fingerprint(card.source, version, merged.confirmed, english)
+    changes, complete = _field_changes(merged, version, current, english, fingerprint)
+    if (
+        version is not None
+        and not merged.touched
+        and "wip" not in changes
+        and (fingerprint is None or fingerprint == version.fields.get("source"))
+    ):
+        return None  # nothing to write: the file is not even read
+    body = None
+    if {"text", "flavour"} & set(merged.touched):
+        own_text, own_flavour = split_body(version.body, lang) if version else ("", "")
+        body = join_body(merged.new.get("text", own_text), merged.new.get("flavour", own_flavour))
+    if version is None:
+        if not merged.touched:
+            return None
+        target = str(Path(card.source.path).with_name(f"{card.slug}.{lang}.md"))
+    else:
+        target = version.path
+    if not _refuse_outside(target, card.source, path, card_entries, result):
+        return None
+    if version is None:
+        old_content = None
+        content = _new_card_file(changes, complete, english, body)
+    else:
+        edited = _edited_card_file(version, changes, body, path, card_entries, result)
+        if edited is None:
+            return None
+        old_content, content = edited
+    return _checked(
+        CardUpdate(card, target, old_content, content, merged.touched, sorted(merged.confirmed)),
+        path,
+        card_entries,
+        result,
+    )
+
+
+@dataclass
+class _Merged:
+    """What a card's entries bring: the units' new texts (``new``, the current ones
+    included), the units confirmed (not fuzzy), whether a fuzzy entry made a draft,
+    and the units whose text changes (``touched``, in the file's order)."""
+
+    new: dict[str, str]
+    confirmed: set[str] = field(default_factory=set)
+    drafted: bool = False
+    touched: list[str] = field(default_factory=list)
+
+
+def _merge_entries(
+    path: str,
+    card_entries: list[tuple[str, Incoming]],
+    english: dict[str, str],
+    current: dict[str, str],
+    fuzzy: bool,
+    result: ImportResult,
+) -> _Merged:
+    """Take each entry of one card that can be imported (counting the empty, fuzzy
+    and unchanged ones, refusing the broken ones) into the card's units."""
+    merged = _Merged(dict(current))
     for unit, entry in card_entries:
         if not entry.target.strip():
             result.untranslated += 1
@@ -679,57 +753,66 @@ def _card_update(
             if target == current.get(unit):
                 result.unchanged += 1  # a fuzzy entry nobody edited: nothing to import
                 continue
-            drafted = True
+            merged.drafted = True
         else:
-            confirmed.add(unit)
+            merged.confirmed.add(unit)
         if target != current.get(unit):
-            new[unit] = target
-            touched.append(unit)
+            merged.new[unit] = target
+            merged.touched.append(unit)
         else:
             result.unchanged += 1
-    fingerprint = _fingerprint(card.source, version, confirmed, english)
-    changes: dict[str, Any] = {unit: new[unit] for unit in touched if unit in LINE_UNITS}
+    return merged
+
+
+def _field_changes(
+    merged: _Merged,
+    version: CardFile | None,
+    current: dict[str, str],
+    english: dict[str, str],
+    fingerprint: str | None,
+) -> tuple[dict[str, Any], bool]:
+    """The front-matter changes of the import (the one-line units, the source
+    fingerprint, the review and draft state), and whether every English unit is now
+    translated with none of it left as a draft."""
+    changes: dict[str, Any] = {
+        unit: merged.new[unit] for unit in merged.touched if unit in LINE_UNITS
+    }
     if fingerprint is not None:
         changes["source"] = fingerprint
-    if touched:
+    if merged.touched:
         changes["reviewed"] = REMOVE  # the reviewed text is no longer the text
-    # Every English unit translated, none of it left as a draft.
-    complete = not drafted and all(u in confirmed or u in current for u in english)
-    if drafted:
+    complete = not merged.drafted and all(u in merged.confirmed or u in current for u in english)
+    if merged.drafted:
         changes["wip"] = True
     elif version is not None and version.fields.get("wip") and complete:
         changes["wip"] = REMOVE
-    if (
-        version is not None
-        and not touched
-        and "wip" not in changes
-        and (fingerprint is None or fingerprint == version.fields.get("source"))
-    ):
-        return None  # nothing to write: the file is not even read
-    body = None
-    if {"text", "flavour"} & set(touched):
-        own_text, own_flavour = split_body(version.body, lang) if version else ("", "")
-        body = join_body(new.get("text", own_text), new.get("flavour", own_flavour))
-    if version is None:
-        if not touched:
-            return None
-        fields = {k: v for k, v in changes.items() if v is not REMOVE}
-        if not complete:
-            fields["wip"] = True  # what is not translated stays English: a draft
-        if "name" not in fields:
-            fields["name"] = english["name"]  # a card file has a name; TR401 reports it
-        target_path = str(Path(card.source.path).with_name(f"{card.slug}.{lang}.md"))
-        if not _refuse_outside(target_path, card.source, path, card_entries, result):
-            return None
-        content = render_card_file(fields, body or "", TRANSLATION_FIELDS)
-        return _checked(
-            CardUpdate(card, target_path, None, content, touched, sorted(confirmed)),
-            path,
-            card_entries,
-            result,
-        )
-    if not _refuse_outside(version.path, card.source, path, card_entries, result):
-        return None
+    return changes, complete
+
+
+def _new_card_file(
+    changes: dict[str, Any], complete: bool, english: dict[str, str], body: str | None
+) -> str:
+    """The content of a translation the import creates: a draft unless complete (what
+    is not translated stays English), with a name (TR401 reports an English one)."""
+    fields = {k: v for k, v in changes.items() if v is not REMOVE}
+    if not complete:
+        fields["wip"] = True
+    if "name" not in fields:
+        fields["name"] = english["name"]
+    return render_card_file(fields, body or "", TRANSLATION_FIELDS)
+
+
+def _edited_card_file(
+    version: CardFile,
+    changes: dict[str, Any],
+    body: str | None,
+    path: str,
+    card_entries: list[tuple[str, Incoming]],
+    result: ImportResult,
+) -> tuple[str, str] | None:
+    """(old, new) content of an existing translation edited in place (everything the
+    import does not change kept byte for byte), or None: the same content, or an edit
+    that cannot be made (its entries refused)."""
     old_content = decode(read_file(version.path, MAX_CARD_FILE_BYTES, "card file"), version.path)
     try:
         content = edit_card(version, old_content, changes, body)
@@ -740,12 +823,7 @@ def _card_update(
         return None
     if content == old_content:
         return None
-    return _checked(
-        CardUpdate(card, version.path, old_content, content, touched, sorted(confirmed)),
-        path,
-        card_entries,
-        result,
-    )
+    return old_content, content
 
 
 def _refuse_outside(

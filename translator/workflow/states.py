@@ -110,7 +110,7 @@ def library_states(
 ) -> list[CardState]:
     """Every card of ``decks`` (all when None) in every language, in library order."""
     wanted = None if decks is None else set(decks)
-    found = []
+    found: list[CardState] = []
     for (deck, _), card in sorted(library.cards.items()):
         if card.source is None or (wanted is not None and deck not in wanted):
             continue

@@ -1230,6 +1230,9 @@ def draw_city(
     roofs: Sequence[str],
     pennants: bool,
 ) -> None:
+    """A walled city from ``x0`` to ``x1`` on ``ground``: a crenellated wall, towers
+    rising towards the keep in the middle (``tall`` high) under roofs chosen among
+    ``roofs``, lit windows and the gate (drawn on ``win``)."""
     wall_h = tall * 0.12
     foot = ground + 8
     d.rectangle((x0, ground - wall_h, x1, foot), fill=255)
@@ -1250,49 +1253,7 @@ def draw_city(
         tw = tall * (0.2 if keep else rng.uniform(0.07, 0.13))
         top = ground - th
         d.rectangle((tx - tw / 2, top, tx + tw / 2, foot), fill=255)
-        roof = rng.choice(roofs)
-        if roof == "spire":
-            peak = top - tw * rng.uniform(1.2, 2.2)
-            d.polygon([(tx - tw * 0.62, top), (tx, peak), (tx + tw * 0.62, top)], fill=255)
-            if pennants:
-                d.line(
-                    [(tx, peak), (tx, peak - tw * 0.5)], fill=255, width=max(2, round(tw * 0.05))
-                )
-                fl = tw * 0.6
-                d.polygon(
-                    [(tx, peak - tw * 0.5), (tx + fl, peak - tw * 0.4), (tx, peak - tw * 0.28)],
-                    fill=255,
-                )
-        elif roof == "dome":
-            d.ellipse((tx - tw * 0.55, top - tw * 0.6, tx + tw * 0.55, top + tw * 0.5), fill=255)
-            d.polygon(
-                [
-                    (tx - tw * 0.06, top - tw * 0.5),
-                    (tx, top - tw * 0.95),
-                    (tx + tw * 0.06, top - tw * 0.5),
-                ],
-                fill=255,
-            )
-        elif roof == "jagged":
-            k = rng.randint(3, 5)
-            pts = [(tx - tw * 0.6, top)]
-            for j in range(k):
-                fx = -0.5 + (j + 0.5) / k
-                pts += [
-                    (tx + tw * fx, top - tw * rng.uniform(0.8, 2.6) * (1.3 if j == k // 2 else 1))
-                ]
-                pts += [(tx + tw * (fx + 0.5 / k), top - tw * 0.15)]
-            pts.append((tx + tw * 0.6, top))
-            d.polygon(pts, fill=255)
-        elif roof == "crenel":
-            d.rectangle((tx - tw * 0.6, top - tw * 0.15, tx + tw * 0.6, top + tw * 0.1), fill=255)
-            for j in range(4):
-                mx = tx - tw * 0.6 + j * tw * 0.37
-                d.rectangle((mx, top - tw * 0.38, mx + tw * 0.18, top - tw * 0.1), fill=255)
-        else:  # flat with a parapet line
-            d.rectangle(
-                (tx - tw * 0.56, top - tw * 0.08, tx + tw * 0.56, top + tw * 0.04), fill=255
-            )
+        draw_roof(d, rng, rng.choice(roofs), tx, top, tw, pennants)
         # lit windows (arched slits)
         rows = max(1, int(th / (tw * 0.9)) - 1)
         for r in range(rows):
@@ -1316,6 +1277,55 @@ def draw_city(
         ),
         fill=150,
     )
+
+
+def draw_roof(
+    d: ImageDraw.ImageDraw,
+    rng: random.Random,
+    roof: str,
+    tx: float,
+    top: float,
+    tw: float,
+    pennants: bool,
+) -> None:
+    """The roof of a tower ``tw`` wide centred on ``tx``, its top at ``top``: a spire
+    (with a pennant), a dome, jagged spikes, crenels, or a flat parapet."""
+    if roof == "spire":
+        peak = top - tw * rng.uniform(1.2, 2.2)
+        d.polygon([(tx - tw * 0.62, top), (tx, peak), (tx + tw * 0.62, top)], fill=255)
+        if pennants:
+            d.line([(tx, peak), (tx, peak - tw * 0.5)], fill=255, width=max(2, round(tw * 0.05)))
+            fl = tw * 0.6
+            d.polygon(
+                [(tx, peak - tw * 0.5), (tx + fl, peak - tw * 0.4), (tx, peak - tw * 0.28)],
+                fill=255,
+            )
+    elif roof == "dome":
+        d.ellipse((tx - tw * 0.55, top - tw * 0.6, tx + tw * 0.55, top + tw * 0.5), fill=255)
+        d.polygon(
+            [
+                (tx - tw * 0.06, top - tw * 0.5),
+                (tx, top - tw * 0.95),
+                (tx + tw * 0.06, top - tw * 0.5),
+            ],
+            fill=255,
+        )
+    elif roof == "jagged":
+        k = rng.randint(3, 5)
+        pts = [(tx - tw * 0.6, top)]
+        for j in range(k):
+            fx = -0.5 + (j + 0.5) / k
+            pts += [(tx + tw * fx, top - tw * rng.uniform(0.8, 2.6) * (1.3 if j == k // 2 else 1))]
+            pts += [(tx + tw * (fx + 0.5 / k), top - tw * 0.15)]
+        pts.append((tx + tw * 0.6, top))
+        d.polygon(pts, fill=255)
+    elif roof == "crenel":
+        d.rectangle((tx - tw * 0.6, top - tw * 0.15, tx + tw * 0.6, top + tw * 0.1), fill=255)
+        for j in range(4):
+            mx = tx - tw * 0.6 + j * tw * 0.37
+            d.rectangle((mx, top - tw * 0.38, mx + tw * 0.18, top - tw * 0.1), fill=255)
+    else:  # flat with a parapet line
+        d.rectangle((tx - tw * 0.56, top - tw * 0.08, tx + tw * 0.56, top + tw * 0.04), fill=255)
 
 
 # --------------------------------------------------------------------------- brushwork
@@ -1678,6 +1688,9 @@ def build_layers(rng: random.Random, terrain: str, hz: float, city: bool) -> lis
 
 
 def render(card: dict[str, str]) -> Image.Image:
+    """A card's artwork: sky and sun, a landscape of layers, the subject its type
+    paints, its light and embers, brushwork and a vignette, every random choice from
+    the slug's seed (in a fixed order: the same slug gives the same bytes)."""
     rng = random.Random(seed_of(card["slug"]))
     faction = faction_key(card.get("faction", "None"))
     pal = PALETTES[faction]
@@ -1685,22 +1698,7 @@ def render(card: dict[str, str]) -> Image.Image:
     if ctype not in PAINTERS and ctype != "city":
         ctype = "event"
     words = words_of(card)
-
-    hz = H * rng.uniform(0.5, 0.6)
-    img = draw_sky(rng, pal, hz)
-    img = draw_clouds(
-        img, rng, pal, hz, has(words, "storm", "thunder", "lightning", "tempest", "rain")
-    )
-    centred = ctype in ("magic", "enchantment", "event")
-    sun_x = W * (
-        rng.uniform(0.42, 0.58)
-        if centred
-        else rng.choice((rng.uniform(0.14, 0.34), rng.uniform(0.66, 0.86)))
-    )
-    sun_y, sun_r = hz * rng.uniform(0.28, 0.62), H * rng.uniform(0.05, 0.085)
-    if not (centred or (ctype == "creature" and has(words, *BIRD))):
-        night = faction == "darklegion" or has(words, "night", "moon", "midnight", "shadow")
-        img = draw_sun(img, rng, pal, sun_x, sun_y, sun_r, night)
+    img, hz, (sun_x, sun_y, sun_r) = _sky_and_sun(rng, pal, faction, ctype, words)
 
     tex = value_noise(rng, [(6, 5, 1.0), (12, 10, 0.5), (30, 25, 0.3), (75, 62, 0.18)])
     texs = [
@@ -1731,45 +1729,14 @@ def render(card: dict[str, str]) -> Image.Image:
 
     if ctype == "event":
         paint_event_sky(sc)
-    n = len(sc.layers)
-    for i, layer in enumerate(sc.layers):
-        draw_layer(sc.img, rng, pal, layer, i, n, texs[i % 4], pal.terrain == "snowpeaks")
-        if layer.plateau:
-            paint_city(sc, layer)
-        if i < n - 1:
-            sc.img = draw_mist(sc.img, pal, layer, layer.amp, texs[(i + 2) % 4], 0.5 - 0.1 * i)
-
+    paint_landscape(sc)
     # loose brushwork over the landscape, before the crisp main subject
     brushwork(sc.img, rng, 2600, (14, 46), (4, 11), 72, flow, 1.2, 110)
     if ctype in PAINTERS:
         PAINTERS[ctype](sc)
-
-    img = sc.img
-    if sc.subject.getbbox():
-        silhouette(img, sc.subject, pal, texs[2], sc.light)
-    if sc.detail.getbbox():
-        detail = ImageChops.multiply(sc.detail, sc.subject)
-        img = glow(img, detail, pal.accent, 10, 1.6)
-        paint(img, scale_mask(detail, 0.8), mix(pal.accent, pal.metal, 0.3))
-    if sc.glowing.getbbox():
-        colour = mix(pal.accent, (255, 140, 40), 0.6) if sc.fiery else pal.accent
-        img = glow(img, sc.glowing, colour, 40, 1.3)
-        img = glow(img, sc.glowing, mix(colour, (255, 255, 255), 0.4), 10, 1.5)
-        paint(img, scale_mask(sc.glowing, 0.9), mix(colour, (255, 255, 255), 0.7))
-
-    # drifting embers or ash flakes
+    img = light_subject(sc)
     if (sc.fiery and ctype != "magic") or sc.ashen:
-        flakes = new_mask()
-        ed = ImageDraw.Draw(flakes)
-        for _ in range(140):
-            x, y = rng.uniform(0, W), rng.uniform(0, H * 0.92)
-            er = rng.uniform(1.2, 3.4)
-            ed.ellipse((x - er, y - er * 0.7, x + er, y + er * 0.7), fill=rng.randint(110, 255))
-        if sc.fiery:
-            img = glow(img, flakes, (255, 150, 60), 8, 1.5)
-            paint(img, flakes, (255, 214, 150))
-        else:
-            paint(img, scale_mask(flakes, 0.7), mix(pal.accent, (200, 200, 200), 0.6))
+        img = drift_flakes(sc, img)
 
     # light, unifying brushwork over everything
     brushwork(img, rng, 1600, (8, 26), (3, 7), 45, flow, 1.6, 40)
@@ -1779,6 +1746,81 @@ def render(card: dict[str, str]) -> Image.Image:
     vig = rad.point(lambda v: clamp8((v - 110) * 1.3))
     img = Image.composite(solid(pal.dark), img, scale_mask(vig, 0.55))
     return img.filter(ImageFilter.SMOOTH)
+
+
+def _sky_and_sun(
+    rng: random.Random, pal: Palette, faction: str, ctype: str, words: set[str]
+) -> tuple[Image.Image, float, tuple[float, float, float]]:
+    """The sky (clouds for a storm) with the sun or moon: centred for a spell, off to
+    a side otherwise, left out where a spell or a bird fills the sky.  Returns the
+    image, the horizon and the sun's (x, y, radius), which the rim light follows."""
+    hz = H * rng.uniform(0.5, 0.6)
+    img = draw_sky(rng, pal, hz)
+    img = draw_clouds(
+        img, rng, pal, hz, has(words, "storm", "thunder", "lightning", "tempest", "rain")
+    )
+    centred = ctype in ("magic", "enchantment", "event")
+    sun_x = W * (
+        rng.uniform(0.42, 0.58)
+        if centred
+        else rng.choice((rng.uniform(0.14, 0.34), rng.uniform(0.66, 0.86)))
+    )
+    sun_y, sun_r = hz * rng.uniform(0.28, 0.62), H * rng.uniform(0.05, 0.085)
+    if not (centred or (ctype == "creature" and has(words, *BIRD))):
+        night = faction == "darklegion" or has(words, "night", "moon", "midnight", "shadow")
+        img = draw_sun(img, rng, pal, sun_x, sun_y, sun_r, night)
+    return img, hz, (sun_x, sun_y, sun_r)
+
+
+def paint_landscape(sc: Scene) -> None:
+    """The landscape's layers, far to near, a city on its plateau and mist between
+    each layer and the next."""
+    n = len(sc.layers)
+    for i, layer in enumerate(sc.layers):
+        draw_layer(
+            sc.img, sc.rng, sc.pal, layer, i, n, sc.texs[i % 4], sc.pal.terrain == "snowpeaks"
+        )
+        if layer.plateau:
+            paint_city(sc, layer)
+        if i < n - 1:
+            sc.img = draw_mist(
+                sc.img, sc.pal, layer, layer.amp, sc.texs[(i + 2) % 4], 0.5 - 0.1 * i
+            )
+
+
+def light_subject(sc: Scene) -> Image.Image:
+    """The subject as a rim-lit silhouette, its trims glowing, and the free light
+    (runes, bolts, orbs) glowing on top: fiery light warmer."""
+    img, pal = sc.img, sc.pal
+    if sc.subject.getbbox():
+        silhouette(img, sc.subject, pal, sc.texs[2], sc.light)
+    if sc.detail.getbbox():
+        detail = ImageChops.multiply(sc.detail, sc.subject)
+        img = glow(img, detail, pal.accent, 10, 1.6)
+        paint(img, scale_mask(detail, 0.8), mix(pal.accent, pal.metal, 0.3))
+    if sc.glowing.getbbox():
+        colour = mix(pal.accent, (255, 140, 40), 0.6) if sc.fiery else pal.accent
+        img = glow(img, sc.glowing, colour, 40, 1.3)
+        img = glow(img, sc.glowing, mix(colour, (255, 255, 255), 0.4), 10, 1.5)
+        paint(img, scale_mask(sc.glowing, 0.9), mix(colour, (255, 255, 255), 0.7))
+    return img
+
+
+def drift_flakes(sc: Scene, img: Image.Image) -> Image.Image:
+    """Drifting embers (glowing) or ash flakes (grey) over the whole picture."""
+    rng, pal = sc.rng, sc.pal
+    flakes = new_mask()
+    ed = ImageDraw.Draw(flakes)
+    for _ in range(140):
+        x, y = rng.uniform(0, W), rng.uniform(0, H * 0.92)
+        er = rng.uniform(1.2, 3.4)
+        ed.ellipse((x - er, y - er * 0.7, x + er, y + er * 0.7), fill=rng.randint(110, 255))
+    if sc.fiery:
+        img = glow(img, flakes, (255, 150, 60), 8, 1.5)
+        paint(img, flakes, (255, 214, 150))
+    else:
+        paint(img, scale_mask(flakes, 0.7), mix(pal.accent, (200, 200, 200), 0.6))
+    return img
 
 
 # --------------------------------------------------------------------------- I/O

@@ -595,18 +595,7 @@ def check_guillemet_spacing(subject: Subject, report: Reporter) -> Iterator[Find
             if not text[opening + 1 : closing].strip(_SPACES):
                 continue
             after, before = _pair_style(text, opening, closing)
-            if style is None:  # the card's only pairs are spaced on one side
-                wanted = after
-                why = "is spaced on one side only"
-            else:
-                wanted = style == "spaced"
-                why = (
-                    "is spaced on one side only"
-                    if after != before
-                    else "is not spaced as the card's other pairs"
-                    if setting == "either"
-                    else f'is not spaced as esperanto-quotes = "{setting}" says'
-                )
+            wanted, why = _wanted_spacing(style, setting, after, before)
             if after == before == wanted:
                 continue
             how = "with a space inside" if wanted else "without a space inside"
@@ -614,21 +603,9 @@ def check_guillemet_spacing(subject: Subject, report: Reporter) -> Iterator[Find
             for position, spaced, mark in sides:
                 if spaced == wanted:
                     continue
-                if not spaced:  # the other guillemet's space, else the card's
-                    other = text[closing - 1] if mark == "«" else text[opening + 1]
-                    space = other if other in _SPACES else card_quote_space(subject)
-                    fix = (position, position, space)
-                else:
-                    start = end = position
-                    if mark == "«":
-                        while end < closing and text[end] in _SPACES:
-                            end += 1
-                    else:
-                        while start > opening + 1 and text[start - 1] in _SPACES:
-                            start -= 1
-                    if not all(_printed_space(subject, place, i) for i in range(start, end)):
-                        continue
-                    fix = (start, end, "")
+                fix = _spacing_fix(subject, place, (opening, closing), position, mark, spaced)
+                if fix is None:
+                    continue
                 yield _report(
                     subject,
                     report,
@@ -637,6 +614,51 @@ def check_guillemet_spacing(subject: Subject, report: Reporter) -> Iterator[Find
                     f"'{mark}': this pair of guillemets {why}: write it {how}",
                     fix,
                 )
+
+
+def _wanted_spacing(style: str | None, setting: str, after: bool, before: bool) -> tuple[bool, str]:
+    """Whether a pair spaced so (a space ``after`` «, ``before`` ») should have spaces
+    inside, and why, by the card's ``style`` (None: its pairs are spaced on one side
+    only, so the opening guillemet decides) and the ``esperanto-quotes`` setting."""
+    if style is None:  # the card's only pairs are spaced on one side
+        return after, "is spaced on one side only"
+    why = (
+        "is spaced on one side only"
+        if after != before
+        else "is not spaced as the card's other pairs"
+        if setting == "either"
+        else f'is not spaced as esperanto-quotes = "{setting}" says'
+    )
+    return style == "spaced", why
+
+
+def _spacing_fix(
+    subject: Subject,
+    place: Place,
+    pair: tuple[int, int],
+    position: int,
+    mark: str,
+    spaced: bool,
+) -> tuple[int, int, str] | None:
+    """The edit that gives guillemet ``mark`` of ``pair`` the other spacing: a space
+    added at ``position`` (the other guillemet's, else the card's), or the spaces
+    there removed; None when one of those is not a space written in the file."""
+    opening, closing = pair
+    text = place.text
+    if not spaced:  # the other guillemet's space, else the card's
+        other = text[closing - 1] if mark == "«" else text[opening + 1]
+        space = other if other in _SPACES else card_quote_space(subject)
+        return (position, position, space)
+    start = end = position
+    if mark == "«":
+        while end < closing and text[end] in _SPACES:
+            end += 1
+    else:
+        while start > opening + 1 and text[start - 1] in _SPACES:
+            start -= 1
+    if not all(_printed_space(subject, place, i) for i in range(start, end)):
+        return None
+    return (start, end, "")
 
 
 # --------------------------------------------------------------------------------------

@@ -151,42 +151,46 @@ def classify(word: str, grammar: Grammar, foreign: frozenset[str]) -> Word:
 
 
 def _classify(word: str, grammar: Grammar, foreign: frozenset[str]) -> Word:
+    """:func:`classify`: a word of a closed class by its list, any other by its ending
+    (a word that does not look Esperanto, or has a digit, is OTHER)."""
     if any(c.isdigit() for c in word):
         return _OTHER
-    if word in grammar.articles:
-        return Word(ARTICLE)
-    if word in grammar.transparent:
-        return Word(TRANSPARENT)
-    if word in grammar.prepositions:
-        return Word(PREPOSITION)
-    if word in grammar.clause_openers:
-        return Word(OPENER)
-    if word in grammar.adverbs:
-        return Word(ADVERB)
-    if word in grammar.invariable:
-        return _OTHER
+    closed = _closed_class(word, grammar)
+    if closed is not None:
+        return closed
     last = word.rsplit("-", 1)[-1]
     if len(last) < 2 or not looks_esperanto(word.replace("-", "")):
         return _OTHER
+    return _by_ending(word, last, grammar, foreign)
+
+
+def _closed_class(word: str, grammar: Grammar) -> Word | None:
+    """The class of a word the grammar lists as it stands (an article, a preposition,
+    an adverb...), OTHER for an invariable word; None for a word it does not list."""
+    for listed, kind in (
+        (grammar.articles, ARTICLE),
+        (grammar.transparent, TRANSPARENT),
+        (grammar.prepositions, PREPOSITION),
+        (grammar.clause_openers, OPENER),
+        (grammar.adverbs, ADVERB),
+    ):
+        if word in listed:
+            return Word(kind)
+    return _OTHER if word in grammar.invariable else None
+
+
+def _by_ending(word: str, last: str, grammar: Grammar, foreign: frozenset[str]) -> Word:
+    """The class of a word by the ending of its ``last`` part: a pronoun or a declined
+    word (with its -j and -n), an adverb in -e, a verb by its form; OTHER else."""
     accusative = last.endswith("n")
     base = last[:-1] if accusative else last
-    if base in grammar.pronouns:
-        return Word(PRONOUN, False, accusative)
-    if base in grammar.pronoun_correlatives:
+    if base in grammar.pronouns or base in grammar.pronoun_correlatives:
         return Word(PRONOUN, False, accusative)
     plural = base.endswith("j")
     base = base[:-1] if plural else base
-    if base in grammar.clause_openers:  # kiun, kiujn: a relative or a question
-        return Word(OPENER, plural, accusative)
-    if base in grammar.determiners:
-        return Word(DETERMINER, plural, accusative)
-    if base in grammar.invariable or base in grammar.pronouns or word in foreign:
-        return _OTHER
-    if base.endswith("o") and len(base) >= 3:
-        return Word(NOUN, plural, accusative)
-    if base.endswith("a") and len(base) >= 3:
-        participle = len(base) >= 6 and base[:-1].endswith(grammar.participles)
-        return Word(ADJECTIVE, plural, accusative, participle=participle)
+    declined = _declined(word, base, plural, accusative, grammar, foreign)
+    if declined is not None:
+        return declined
     if plural or accusative:
         return _OTHER
     if base.endswith("e") and len(base) >= 4:
@@ -200,6 +204,31 @@ def _classify(word: str, grammar: Grammar, foreign: frozenset[str]) -> Word:
         if last.endswith(ending) and len(last) > len(ending) + 1:
             return Word(VERB, form=form, transitive=_transitive(last[: -len(ending)], grammar))
     return _OTHER
+
+
+def _declined(
+    word: str,
+    base: str,
+    plural: bool,
+    accusative: bool,
+    grammar: Grammar,
+    foreign: frozenset[str],
+) -> Word | None:
+    """The class of a word that takes -j and -n (``base``: without them): a relative,
+    a determiner, a noun in -o, an adjective in -a (a participle or not); OTHER for
+    an invariable, pronoun or foreign word; None for a word of no such class."""
+    if base in grammar.clause_openers:  # kiun, kiujn: a relative or a question
+        return Word(OPENER, plural, accusative)
+    if base in grammar.determiners:
+        return Word(DETERMINER, plural, accusative)
+    if base in grammar.invariable or base in grammar.pronouns or word in foreign:
+        return _OTHER
+    if base.endswith("o") and len(base) >= 3:
+        return Word(NOUN, plural, accusative)
+    if base.endswith("a") and len(base) >= 3:
+        participle = len(base) >= 6 and base[:-1].endswith(grammar.participles)
+        return Word(ADJECTIVE, plural, accusative, participle=participle)
+    return None
 
 
 def _transitive(root: str, grammar: Grammar) -> bool:

@@ -28,7 +28,7 @@ from ..capitals import title_key, title_words
 from ..context import Reporter, Subject
 from ..emphasis import NAME_PUNCTUATION, ability_definitions, glossary_kinds
 from ..model import Edit, Finding, PlainParagraph
-from ..numbers import read_numbers
+from ..numbers import Number, read_numbers
 from ..rule import TRANSLATION
 from .translation import aligned
 
@@ -221,44 +221,18 @@ def check_digits_and_letters(subject: Subject, report: Reporter) -> Iterator[Fin
     if not _french(subject):
         return
     assert subject.source is not None
-    english_words = subject.resources.english.numbers
     words = subject.language.numbers
-    spellings = subject.language.spellings
-    source = subject.source.plain.paragraphs
     in_english = _english_paragraphs(subject)
     for paragraph in subject.plain.paragraphs:
         if paragraph.index in in_english:
             continue
-        index = aligned(subject, paragraph.index)
-        english: dict[str, set[str]] = {}
-        if index is not None:
-            for number in read_numbers(source[index].text, english_words, source[index].tokens):
-                english.setdefault(number.value, set()).add(number.role)
+        english = _english_roles(subject, paragraph.index)
         for number in read_numbers(paragraph.text, words, paragraph.tokens):
-            if number.role == "stat" or number.value == "x" or number.value.startswith(("+", "-")):
+            found = _notation_fault(number, paragraph.text, english, subject.language.spellings)
+            if found is None:
                 continue
-            following = paragraph.text[number.end :].split(maxsplit=1)
-            noun = following[0].strip(".,;:!?").lower() if following else ""
-            if noun in _words("digit-nouns"):
-                wanted = "number"
-            else:
-                roles = english.get(number.value, set())
-                if len(roles) != 1 or roles == {number.role}:
-                    continue
-                wanted = next(iter(roles))
-            if wanted == number.role:
-                continue
+            replacement, why = found
             written = paragraph.text[number.start : number.end]
-            if wanted == "number":
-                replacement = number.value
-                why = (
-                    "damage and costs in digits"
-                    if noun in _words("digit-nouns")
-                    else "the English writes it in digits"
-                )
-            else:  # un or une: the gender of what follows decides, not this rule
-                replacement = spellings.get(number.value, "") if number.value != "1" else ""
-                why = "the English writes it in letters"
             edit = (
                 subject.text_edit(paragraph.index, number.start, number.end, replacement)
                 if replacement
@@ -271,6 +245,50 @@ def check_digits_and_letters(subject: Subject, report: Reporter) -> Iterator[Fin
                 f"'{written}': {why}" + (f" ('{replacement}')" if replacement else ""),
                 edit,
             )
+
+
+def _english_roles(subject: Subject, index: int) -> dict[str, set[str]]:
+    """How the English paragraph aligned with paragraph ``index`` writes each of its
+    numbers: in digits (``number``), in letters (``word``), or both; empty when no
+    English paragraph is aligned with it."""
+    assert subject.source is not None
+    english: dict[str, set[str]] = {}
+    aligned_index = aligned(subject, index)
+    if aligned_index is not None:
+        source = subject.source.plain.paragraphs[aligned_index]
+        for number in read_numbers(source.text, subject.resources.english.numbers, source.tokens):
+            english.setdefault(number.value, set()).add(number.role)
+    return english
+
+
+def _notation_fault(
+    number: Number, text: str, english: dict[str, set[str]], spellings: dict[str, str]
+) -> tuple[str, str] | None:
+    """(replacement, why) when ``number`` of the French ``text`` is written otherwise
+    than the guide wants: in digits before a damage or cost noun, else as the English
+    writes it (``english``: how it writes each number); None when it is right, or when
+    the English is no guide (a stat, X, a signed number, a number written both ways).
+    The replacement is empty for 1, whose gender (un, une) the rule cannot tell."""
+    if number.role == "stat" or number.value == "x" or number.value.startswith(("+", "-")):
+        return None
+    following = text[number.end :].split(maxsplit=1)
+    noun = following[0].strip(".,;:!?").lower() if following else ""
+    digit_noun = noun in _words("digit-nouns")
+    if digit_noun:
+        wanted = "number"
+    else:
+        roles = english.get(number.value, set())
+        if len(roles) != 1 or roles == {number.role}:
+            return None
+        wanted = next(iter(roles))
+    if wanted == number.role:
+        return None
+    if wanted == "number":
+        why = "damage and costs in digits" if digit_noun else "the English writes it in digits"
+        return number.value, why
+    # un or une: the gender of what follows decides, not this rule
+    replacement = spellings.get(number.value, "") if number.value != "1" else ""
+    return replacement, "the English writes it in letters"
 
 
 # --------------------------------------------------------------------------------------
@@ -556,7 +574,7 @@ def _capitalised_in_glossary(subject: Subject) -> frozenset[str]:
     proper nouns."""
 
     def compute() -> frozenset[str]:
-        found = set()
+        found: set[str] = set()
         for entry in subject.language.glossary.entries.values():
             if entry.section == "subtype":
                 continue  # compound subtypes are what FR304 checks

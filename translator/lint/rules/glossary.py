@@ -385,14 +385,13 @@ def missing_phrases(subject: Subject) -> list[tuple[int, int | None, Match]]:
 def _missing_phrases(subject: Subject) -> Iterator[tuple[int, int | None, Match]]:
     if not subject.is_translation or not subject.language.glossary.phrases:
         return
-    assert subject.source is not None
+    source = subject.source
+    assert source is not None
     english, renderings = _phrase_index(subject)
-    found = subject.source.memo(
+    found = source.memo(
         ("phrases", subject.lang),
         lambda: [
-            (p.index, m)
-            for p in subject.source.plain.paragraphs  # type: ignore[union-attr]
-            for m in english.find(p.text, p.tokens)
+            (p.index, m) for p in source.plain.paragraphs for m in english.find(p.text, p.tokens)
         ],
     )
     if not found:
@@ -520,6 +519,7 @@ def _report_deprecated(
 ) -> Iterator[Finding]:
     glossary = subject.language.glossary
     hit = match.hit
+    replacement: str | None  # a deprecated term may have no replacement yet
     if hit.kind == "ability":
         ability = glossary.abilities[hit.id]
         replacement, what = ability.name, f"ability '{ability.en}'"

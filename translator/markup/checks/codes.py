@@ -37,6 +37,14 @@ def _classify_code(name: str, next_char: str = " ") -> str:
     starts_word = next_char.isalpha()
     if name.lower() in KNOWN_CODES and not starts_word:
         return "case"
+    return _classify_unknown(name, starts_word)
+
+
+def _classify_unknown(name: str, starts_word: bool) -> str:
+    """How a name that is no code (in any case) reads: a few letters are a drop cap
+    (``letters``) unless, standing apart from the next word, they look like a known
+    code mistyped (``code``); longer names shaped like a code are a typo'd ``code``,
+    anything else ``other`` text."""
     if name.isalpha() and len(name) <= 3:
         if not starts_word and len(name) > 1 and _did_you_mean(name):
             return "code"

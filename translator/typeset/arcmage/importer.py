@@ -243,7 +243,7 @@ def _write_theme(
         backgrounds.setdefault(faction, {})[card_types[card_type]] = path.relative_to(
             work
         ).as_posix()
-    data = {
+    data: dict[str, Any] = {  # theme.yaml, as yaml.dump writes it
         "name": "Arcmage official look",
         "base": "arcmage",
         "backgrounds": backgrounds,

@@ -901,7 +901,7 @@ def path_outline(d: str) -> Outline:
             raise ValueError("path data must start with a command")
         relative = letter.islower()
         kind = letter.upper()
-        ox, oy = current if relative else (0.0, 0.0)
+        origin = current if relative else (0.0, 0.0)
         if kind == "Z":
             if current != start:
                 segments.append((start, _minus(start, current), _minus(start, current)))
@@ -911,61 +911,83 @@ def path_outline(d: str) -> Outline:
         if kind == "M":
             _add_joins(outline, segments, closed=False)
             x, y = data.numbers(2)
-            current = start = (ox + x, oy + y)
+            current = start = (origin[0] + x, origin[1] + y)
             outline.points.append(current)
             control, command, segments = None, "l" if relative else "L", []
             continue
         command = letter
         if kind in "LHV":
-            if kind == "L":
-                x, y = data.numbers(2)
-                end = (ox + x, oy + y)
-            elif kind == "H":
-                end = (data.number() + ox, current[1])
-            else:
-                end = (current[0], data.number() + oy)
-            outline.points.append(end)
-            tangents = (_minus(end, current), _minus(end, current))
+            end, tangents, points = _line_segment(kind, data, current, origin)
             control = None
         elif kind in "CSQT":
-            first = (
-                (ox + data.number(), oy + data.number())
-                if kind in "CQ"
-                else _reflect(current, control)
-            )
-            second = (ox + data.number(), oy + data.number()) if kind in "CS" else first
-            x, y = data.numbers(2)
-            end = (ox + x, oy + y)
-            if kind in "QT":  # a quadratic curve, as the cubic that draws it
-                control = first
-                first = (
-                    current[0] + 2 / 3 * (control[0] - current[0]),
-                    current[1] + 2 / 3 * (control[1] - current[1]),
-                )
-                second = (
-                    end[0] + 2 / 3 * (control[0] - end[0]),
-                    end[1] + 2 / 3 * (control[1] - end[1]),
-                )
-            else:
-                control = second
-            outline.points.extend(_cubic_points(current, first, second, end))
-            tangents = (
-                _direction(current, first, second, end),
-                _direction(end, second, first, current, reverse=True),
-            )
+            end, tangents, points, control = _curve_segment(kind, data, current, control, origin)
         else:  # A
-            rx, ry, angle = data.numbers(3)
-            large, sweep = data.flag(), data.flag()
-            x, y = data.numbers(2)
-            end = (ox + x, oy + y)
-            points, tangents = _arc(current, rx, ry, angle, large, sweep, end)
-            outline.points.extend(points)
+            end, tangents, points = _arc_segment(data, current, origin)
             control = None
+        outline.points.extend(points)
         if end != current:
             segments.append((end, *tangents))
         current = end
     _add_joins(outline, segments, closed=False)
     return outline
+
+
+#: A drawn segment's end, its directions at its start and its end, and its outline
+#: points (see :class:`Outline`).
+_Drawn = tuple[Point, tuple[Point, Point], list[Point]]
+
+
+def _line_segment(kind: str, data: _PathData, current: Point, origin: Point) -> _Drawn:
+    """An ``L``, ``H`` or ``V`` command's line (``origin``: where relative
+    coordinates start from)."""
+    ox, oy = origin
+    if kind == "L":
+        x, y = data.numbers(2)
+        end = (ox + x, oy + y)
+    elif kind == "H":
+        end = (data.number() + ox, current[1])
+    else:
+        end = (current[0], data.number() + oy)
+    return end, (_minus(end, current), _minus(end, current)), [end]
+
+
+def _curve_segment(
+    kind: str, data: _PathData, current: Point, control: Point | None, origin: Point
+) -> tuple[Point, tuple[Point, Point], list[Point], Point]:
+    """A ``C``, ``S``, ``Q`` or ``T`` command's curve, and the control point the next
+    ``S`` or ``T`` reflects; a quadratic curve is handled as the cubic that draws it."""
+    ox, oy = origin
+    first = (ox + data.number(), oy + data.number()) if kind in "CQ" else _reflect(current, control)
+    second = (ox + data.number(), oy + data.number()) if kind in "CS" else first
+    x, y = data.numbers(2)
+    end = (ox + x, oy + y)
+    if kind in "QT":
+        control = first
+        first = (
+            current[0] + 2 / 3 * (control[0] - current[0]),
+            current[1] + 2 / 3 * (control[1] - current[1]),
+        )
+        second = (
+            end[0] + 2 / 3 * (control[0] - end[0]),
+            end[1] + 2 / 3 * (control[1] - end[1]),
+        )
+    else:
+        control = second
+    tangents = (
+        _direction(current, first, second, end),
+        _direction(end, second, first, current, reverse=True),
+    )
+    return end, tangents, _cubic_points(current, first, second, end), control
+
+
+def _arc_segment(data: _PathData, current: Point, origin: Point) -> _Drawn:
+    """An ``A`` command's elliptical arc."""
+    rx, ry, angle = data.numbers(3)
+    large, sweep = data.flag(), data.flag()
+    x, y = data.numbers(2)
+    end = (origin[0] + x, origin[1] + y)
+    points, tangents = _arc(current, rx, ry, angle, large, sweep, end)
+    return end, tangents, points
 
 
 def path_points(d: str) -> list[Point]:

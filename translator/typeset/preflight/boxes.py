@@ -55,8 +55,8 @@ def sheet_faults(page: pikepdf.Page, size: CardSize) -> list[str]:
     faults: list[str] = []
     sizes: dict[str, tuple[float, float, int]] = {}
     ctm, saved = IDENTITY, []
-    for operands, operator in pikepdf.parse_content_stream(page, "q Q cm Do"):
-        op = str(operator)
+    for instruction in pikepdf.parse_content_stream(page, "q Q cm Do"):
+        operands, op = instruction.operands, str(instruction.operator)
         if op == "q":
             saved.append(ctm)
         elif op == "Q" and saved:
@@ -66,11 +66,9 @@ def sheet_faults(page: pikepdf.Page, size: CardSize) -> list[str]:
         elif op == "Do" and operands:
             name = str(operands[0])
             form = lookup(resources, "/XObject", name)
-            box = (
-                pdf_box(form.get("/BBox"))
-                if isinstance(form, pikepdf.Stream) and form.get("/Subtype") == "/Form"
-                else None
-            )
+            if not isinstance(form, pikepdf.Stream) or form.get("/Subtype") != "/Form":
+                continue  # an image
+            box = pdf_box(form.get("/BBox"))
             if box is None:
                 continue  # an image, or not a card
             placed = _placed(box, multiply(pdf_matrix(form.get("/Matrix")), ctm))

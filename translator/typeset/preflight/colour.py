@@ -37,18 +37,24 @@ def space_fault(space: object, resources: object, depth: int = 0) -> Fault | Non
     if depth > 8:
         return ("error", "colour space nested too deep")
     if isinstance(space, pikepdf.Name):
-        name = _ABBREVIATIONS.get(str(space), str(space))
-        if name in ("/DeviceCMYK", "/Pattern"):
-            return None
-        if name in ("/DeviceRGB", "/DeviceGray"):
-            return ("error", name[1:])
-        named = lookup(resources, "/ColorSpace", space)
-        if named is None:
-            return ("error", f"undefined colour space {name}")
-        return space_fault(named, resources, depth + 1)
+        return _named_fault(space, resources, depth)
     if isinstance(space, pikepdf.Array) and len(space) > 0:
         return _family_fault(space, resources, depth)
     return ("error", f"unknown colour space {space!r}")
+
+
+def _named_fault(space: pikepdf.Name, resources: object, depth: int) -> Fault | None:
+    """:func:`space_fault` for a colour space given by name: a device space (CMYK, or
+    RGB and grey, which are errors), or a name of the resources' ``/ColorSpace``."""
+    name = _ABBREVIATIONS.get(str(space), str(space))
+    if name in ("/DeviceCMYK", "/Pattern"):
+        return None
+    if name in ("/DeviceRGB", "/DeviceGray"):
+        return ("error", name[1:])
+    named = lookup(resources, "/ColorSpace", space)
+    if named is None:
+        return ("error", f"undefined colour space {name}")
+    return space_fault(named, resources, depth + 1)
 
 
 def _family_fault(space: pikepdf.Array, resources: object, depth: int) -> Fault | None:

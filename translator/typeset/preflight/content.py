@@ -186,23 +186,38 @@ class ContentChecker:
                     self._colours[:] = state
             elif op == "cm":
                 ctm = _concat(operands, ctm)
-            elif op in _DEVICE_OPERATORS:
-                self._add("colour", "error", f"{op} ({_DEVICE_OPERATORS[op]}) in {where}")
-            elif op in ("cs", "CS"):
-                self._colour_space(op, operands, resources, where)
-            elif op in ("scn", "SCN"):
-                if operands and isinstance(operands[-1], pikepdf.Name):
-                    self._pattern(str(operands[-1]), resources, where, base)
-            elif op == "sh":
-                self._shading(operands, resources, where)
-            elif op == "Do":
-                self._do(operands, resources, ctm, where)
-            elif op == "Tf":
-                self._font(operands, resources, where)
-            elif op == "gs":
-                self._graphics_state(operands, resources, where)
-            elif op == "INLINE IMAGE":
-                self._inline_image(operands, resources, ctm, where)
+            else:
+                self._check_operator(op, operands, resources, ctm, where, base)
+
+    def _check_operator(
+        self,
+        op: str,
+        operands: list,
+        resources: object,
+        ctm: Matrix | None,
+        where: str,
+        base: Matrix | None,
+    ) -> None:
+        """Check one operator that uses a colour or a resource (the graphics state's
+        save, restore and transform are :meth:`_walk`'s own): a device colour, a colour
+        space, a pattern, a shading, an XObject, a font, an ExtGState, an inline image."""
+        if op in _DEVICE_OPERATORS:
+            self._add("colour", "error", f"{op} ({_DEVICE_OPERATORS[op]}) in {where}")
+        elif op in ("cs", "CS"):
+            self._colour_space(op, operands, resources, where)
+        elif op in ("scn", "SCN"):
+            if operands and isinstance(operands[-1], pikepdf.Name):
+                self._pattern(str(operands[-1]), resources, where, base)
+        elif op == "sh":
+            self._shading(operands, resources, where)
+        elif op == "Do":
+            self._do(operands, resources, ctm, where)
+        elif op == "Tf":
+            self._font(operands, resources, where)
+        elif op == "gs":
+            self._graphics_state(operands, resources, where)
+        elif op == "INLINE IMAGE":
+            self._inline_image(operands, resources, ctm, where)
 
     def _default_colour(self, op: str, where: str) -> None:
         """Paint before any colour is chosen is in DeviceGray (the initial colour

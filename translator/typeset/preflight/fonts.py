@@ -20,7 +20,7 @@ def font_faults(key: str, font: object) -> list[Fault]:
     if not isinstance(font, pikepdf.Dictionary) or font.get("/Subtype") == "/Type3":
         return []
     base = str(font.get("/BaseFont", "/(unnamed)"))[1:]
-    described = font
+    described: pikepdf.Object = font
     descendants = font.get("/DescendantFonts")
     if (
         font.get("/Subtype") == "/Type0"

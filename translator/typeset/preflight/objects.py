@@ -24,7 +24,7 @@ def pdf_matrix(value: object) -> Matrix:
     return IDENTITY
 
 
-def lookup(resources: object, category: str, name: object) -> object | None:
+def lookup(resources: object, category: str, name: object) -> pikepdf.Object | None:
     """``resources[category][name]``, None when any of it is missing."""
     if not isinstance(resources, pikepdf.Dictionary):
         return None
@@ -34,7 +34,7 @@ def lookup(resources: object, category: str, name: object) -> object | None:
     return entries.get(str(name))
 
 
-def inherited(page: pikepdf.Dictionary, key: str) -> object | None:
+def inherited(page: pikepdf.Dictionary, key: str) -> pikepdf.Object | None:
     """A page attribute that may sit on a parent /Pages node (Resources, MediaBox)."""
     node: object = page
     for _ in range(64):

@@ -9,6 +9,7 @@ against its ground (:class:`.pdfx.TextCheck`).
 
 from __future__ import annotations
 
+import os
 import stat
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -94,17 +95,26 @@ def input_fault(path: str | Path) -> str | None:
         return "no such file: give the path of a PDF"
     except OSError as error:
         return f"cannot read: {error.strerror or error}"
+    fault = _kind_fault(info)
+    if fault is not None:
+        return fault
+    try:
+        with Path(path).open("rb"):
+            pass
+    except OSError as error:
+        return f"cannot read: {error.strerror or error}"
+    return None
+
+
+def _kind_fault(info: os.stat_result) -> str | None:
+    """Why a file, by its ``stat``, cannot be a card PDF (a directory, a pipe or a
+    device, or far too large), before a byte of it is read; None if it may be one."""
     if stat.S_ISDIR(info.st_mode):
         return "a directory, not a PDF: give the PDFs in it (DIR/*.pdf)"
     if not stat.S_ISREG(info.st_mode):
         return "not a regular file: give the path of a PDF"
     if info.st_size > MAX_PDF_BYTES:
         return f"larger than {MAX_PDF_BYTES >> 30} GB: not a card PDF"
-    try:
-        with Path(path).open("rb"):
-            pass
-    except OSError as error:
-        return f"cannot read: {error.strerror or error}"
     return None
 
 
