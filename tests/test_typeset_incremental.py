@@ -95,6 +95,23 @@ def test_a_theme_change_rebuilds_everything(sample: tuple[Path, Path], tmp_path:
     assert rendered(build(library_dir, out, theme_dir=str(theme))) == set(SLUGS)
 
 
+def test_a_language_data_change_rebuilds_everything(
+    sample: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Typography and hyphenation come from the language's data files: a change to
+    one of them prints differently, so the build's record must notice it."""
+    from translator import languages
+
+    library_dir, out = sample
+    data = tmp_path / "language.yaml"
+    data.write_text("# one\n", encoding="utf-8")
+    monkeypatch.setattr(type(languages.get("fr")), "data_files", lambda self: [data])
+    assert rendered(build(library_dir, out)) == set(SLUGS)
+    assert rendered(build(library_dir, out)) == set()
+    data.write_text("# two\n", encoding="utf-8")
+    assert rendered(build(library_dir, out)) == set(SLUGS)
+
+
 def test_a_damaged_record_means_a_full_rebuild(sample: tuple[Path, Path]) -> None:
     library_dir, out = sample
     (out / manifest.MANIFEST).write_text("{not json", encoding="utf-8")
