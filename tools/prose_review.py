@@ -384,7 +384,12 @@ def lint_prose_lines(
     problems: list = []
     resources = load_resources([lang], options, problems)
     language = resources.language(lang)
-    checks = [check for _, check in REGISTRY.checks(TRANSLATION, REGISTRY.select(list(select)))]
+    # The engine's language gate: a rule declared for other languages does not read this one.
+    checks = [
+        check
+        for rule, check in REGISTRY.checks(TRANSLATION, REGISTRY.select(list(select)))
+        if rule.applies_to(lang)
+    ]
     found: list[ProseFinding] = []
     hunspell = dictionary(lang)
     known = (

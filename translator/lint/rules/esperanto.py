@@ -45,10 +45,6 @@ _SPACES = " \t\u00a0\u202f"
 _FIELDS = ("name", "name2", "subtype")
 
 
-def _esperanto(subject: Subject) -> bool:
-    return subject.lang == "eo" and subject.is_translation
-
-
 # --------------------------------------------------------------------------------------
 # Where the rules look: printed paragraphs and front matter fields.
 
@@ -193,8 +189,6 @@ def x_system(word: str) -> str | None:
     languages=("eo",),
 )
 def check_x_system(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _esperanto(subject):
-        return
     for place in places(subject):
         for word, start, end in place.tokens:
             if "x" not in word or _known(subject, word):
@@ -277,8 +271,6 @@ def h_system(word: str) -> HSpelling | None:
     languages=("eo",),
 )
 def check_h_system(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _esperanto(subject):
-        return
     for place in places(subject):
         for word, start, end in place.tokens:
             if ("h" not in word and "u" not in word) or _known(subject, word):
@@ -343,8 +335,6 @@ def foreign_letters(word: str) -> list[str]:
     languages=("eo",),
 )
 def check_alphabet(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _esperanto(subject):
-        return
     allowed = subject.resources.allowed(subject.lang)
     for place in places(subject):
         for word, start, end in place.tokens:
@@ -393,8 +383,6 @@ _BEFORE_PUNCTUATION = re.compile(r"[ \t\u00a0\u202f]+(?=[.,;:!?])")
     languages=("eo",),
 )
 def check_space_before_punctuation(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _esperanto(subject):
-        return
     for place in places(subject):
         text = place.text
         for match in _BEFORE_PUNCTUATION.finditer(text):
@@ -520,8 +508,6 @@ def _read_quote_style(subject: Subject) -> None:
     languages=("eo",),
 )
 def check_quotes(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _esperanto(subject):
-        return
     for place in places(subject):
         text = place.text
         found = False
@@ -585,8 +571,6 @@ def _unpaired_flavour(subject: Subject, place: Place) -> bool:
     languages=("eo",),
 )
 def check_guillemet_spacing(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _esperanto(subject):
-        return
     setting = _quote_setting(subject)
     style = card_quote_style(subject)
     for place in places(subject):
@@ -808,8 +792,6 @@ def _covers(word: str, root: str, position: int, length: int) -> bool:
     languages=("eo",),
 )
 def check_deprecated_root(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _esperanto(subject):
-        return
     roots, current = deprecated_roots(subject)
     if not roots:
         return

@@ -37,10 +37,6 @@ _SPACES = {"either": (NBSP, NNBSP), "no-break": (NBSP,), "narrow": (NNBSP,)}
 _ENTITY_END = re.compile(r"&#?\w+;$")
 
 
-def _french(subject: Subject) -> bool:
-    return subject.lang == "fr" and subject.is_translation
-
-
 def _sentence_start(text: str, start: int) -> bool:
     """Does a sentence (or a line) start at ``start``?"""
     before = text[:start].rstrip(' \u00a0\u202f\t*«"')
@@ -104,8 +100,6 @@ def _feminine_determiners() -> dict[str, str]:
     languages=("fr",),
 )
 def check_tutoiement(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _french(subject):
-        return
     english = _english_paragraphs(subject)
     for paragraph in subject.plain.paragraphs:
         if paragraph.index in english:
@@ -154,8 +148,6 @@ _PARTICIPLE = re.compile(r"^[ \u00a0]+(\w+)")
     languages=("fr",),
 )
 def check_joueureuse(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _french(subject):
-        return
     english = _english_paragraphs(subject)
     for paragraph in subject.plain.paragraphs:
         if paragraph.index in english:
@@ -218,8 +210,6 @@ def check_joueureuse(subject: Subject, report: Reporter) -> Iterator[Finding]:
     languages=("fr",),
 )
 def check_digits_and_letters(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _french(subject):
-        return
     assert subject.source is not None
     words = subject.language.numbers
     in_english = _english_paragraphs(subject)
@@ -318,8 +308,6 @@ def _space_setting(subject: Subject) -> tuple[str, ...]:
     languages=("fr",),
 )
 def check_no_break_space(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _french(subject):
-        return
     allowed = _space_setting(subject)
     fix_char = allowed[0]
     # The characters a no-break space precedes (; : ! ? »): French typography.
@@ -422,8 +410,6 @@ _STRAIGHT_QUOTES = re.compile(r"\"([^\"\n]+)\"|“([^”\n]+)”")
     languages=("fr",),
 )
 def check_french_quotes(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _french(subject):
-        return
     space = _space_setting(subject)[0]
     for paragraph in subject.plain.paragraphs:
         for match in _STRAIGHT_QUOTES.finditer(paragraph.text):
@@ -454,8 +440,6 @@ _CURLY_APOSTROPHE = re.compile(r"(?<=\w)’(?=\w)")
     languages=("fr",),
 )
 def check_apostrophe(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _french(subject):
-        return
     wanted = str(subject.resources.settings.get("apostrophe") or "’")
     wrong = _STRAIGHT_APOSTROPHE if wanted == "’" else _CURLY_APOSTROPHE
     for paragraph in subject.plain.paragraphs:
@@ -488,8 +472,6 @@ _SPACE_BEFORE_PERIOD: SpacingPattern = (
 
 def _pattern_rule(subject: Subject, report: Reporter, spacing: SpacingPattern) -> Iterator[Finding]:
     """The findings of one spacing pattern, each with its fix."""
-    if not _french(subject):
-        return
     pattern, replacement, message = spacing
     for paragraph in subject.plain.paragraphs:
         for match in pattern.finditer(paragraph.text):
@@ -613,8 +595,6 @@ def _capitalised_in_glossary(subject: Subject) -> frozenset[str]:
     languages=("fr",),
 )
 def check_sentence_case(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _french(subject):
-        return
     yield from _title_capitals(subject, report)
 
 
@@ -715,8 +695,6 @@ _TITLE_INDEX = "FR301: card names by first word"
     languages=("fr",),
 )
 def check_capital_in_text(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _french(subject):
-        return
     kinds = glossary_kinds(subject)
     english = _english_paragraphs(subject)
     for index, match in subject.matches:
@@ -765,8 +743,6 @@ def check_capital_in_text(subject: Subject, report: Reporter) -> Iterator[Findin
     languages=("fr",),
 )
 def check_bold_names(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _french(subject):
-        return
     assert subject.source is not None
     kinds = glossary_kinds(subject)
     source = subject.source.plain.paragraphs
@@ -882,8 +858,6 @@ _PRONOUN = re.compile(
     languages=("fr",),
 )
 def check_imperative_hyphen(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _french(subject):
-        return
     for paragraph in subject.plain.paragraphs:
         text = paragraph.text
         for match in _PRONOUN.finditer(text):
@@ -925,8 +899,6 @@ _SPELL_TYPES = re.compile(r"\b(enchantements?|magies?|[ée]v[èé]nements?)\b", 
     languages=("fr",),
 )
 def check_spell_enumeration(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _french(subject):
-        return
     for paragraph in subject.plain.paragraphs:
         found = list(_SPELL_TYPES.finditer(paragraph.text))
         for i in range(len(found) - 2):
@@ -962,8 +934,6 @@ def check_spell_enumeration(subject: Subject, report: Reporter) -> Iterator[Find
     languages=("fr",),
 )
 def check_subtype_case(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _french(subject):
-        return
     here = subject.value("subtype")
     english = subject.source_value("subtype")
     if not here or "," not in here or (english and subject.language.subtype(english)):
@@ -1014,8 +984,6 @@ def check_subtype_case(subject: Subject, report: Reporter) -> Iterator[Finding]:
     languages=("fr",),
 )
 def check_ability_definition(subject: Subject, report: Reporter) -> Iterator[Finding]:
-    if not _french(subject):
-        return
     for found, at, name, problems in ability_definitions(subject):
         yield report.span(
             subject,
