@@ -13,7 +13,11 @@ own entry point (so that reading the library and the glossaries is counted):
 - ``export po`` of one 100-card deck, French;
 - ``import po`` of that file unchanged (read, compare, nothing to write: what a
   scheduled sync from Weblate does most of the time), and with one entry edited (the
-  changed card linted, then written).
+  changed card linted, then written);
+- the translation memory (``--memory-cards``, default 5,000 translated cards, target
+  under 1 s): built in-process from a library whose every card says something of its
+  own (the sample's cards, each copy with a sentence of its own in English and French,
+  fingerprints fresh), then 100 fuzzy look-ups in it.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import shutil
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +37,10 @@ sys.path.insert(0, str(ROOT))
 from _timing import repeat, summary  # noqa: E402
 
 from cards import make_library  # noqa: E402
+from translator.cards import load_library  # noqa: E402
+from translator.cards.model import Card, Library, source_fingerprint  # noqa: E402
 from translator.cli import main as cli  # noqa: E402
+from translator.workflow.memory import build_memory, paragraphs  # noqa: E402
 
 
 def run(*args: str) -> str:
@@ -48,7 +56,12 @@ def main() -> None:
     )
     parser.add_argument("--cards", type=int, default=1_200)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--memory-cards", type=int, default=5_000)
+    parser.add_argument("--only-memory", action="store_true", help="only the memory figures")
     args = parser.parse_args()
+    bench_memory(args.memory_cards, args.runs)
+    if args.only_memory:
+        return
     with tempfile.TemporaryDirectory() as scratch:
         library = Path(scratch) / "library"
         make_library(library, args.cards * 3)
@@ -113,6 +126,58 @@ def main() -> None:
         print(
             f"import po, one entry changed (lint and write included): {summary(times, '.2f', 's')}"
         )
+
+
+def memory_library(count: int) -> Library:
+    """``count`` translated cards (English and French), each copy of a sample card
+    with a sentence of its own on both sides and a fresh fingerprint: a memory of
+    ``count`` cards' worth of distinct texts."""
+    sample, problems = load_library([str(ROOT / "cards" / "sample")])
+    assert not problems, problems
+    originals = [c for c in sample.cards.values() if c.source and "fr" in c.translations]
+    library = Library()
+    copy = 0
+    while len(library.cards) < count:
+        for card in originals:
+            if len(library.cards) >= count:
+                break
+            assert card.source is not None
+            slug = f"{card.slug}-{copy}"
+            source = replace(card.source, slug=slug, body=_own(card.source.body, f"Copy {copy}."))
+            french = card.translations["fr"]
+            fields = {**french.fields, "source": source_fingerprint(source)}
+            body = _own(french.body, f"Copie {copy}.")
+            library.cards[("bench", slug)] = Card(
+                slug, "bench", source, {"fr": replace(french, slug=slug, fields=fields, body=body)}
+            )
+        copy += 1
+    return library
+
+
+def _own(body: str, sentence: str) -> str:
+    """``body`` with ``sentence`` added to each of its paragraphs."""
+    return "\n\n".join(f"{p} {sentence}" for p in paragraphs(body)) + "\n"
+
+
+def bench_memory(count: int, runs: int) -> None:
+    library = memory_library(count)
+    times = repeat(lambda: build_memory(library, "fr"), runs)
+    memory = build_memory(library, "fr")
+    print(
+        f"translation memory of {len(library.cards):,} translated cards ({len(memory):,} "
+        f"English texts): built in {summary(times, '.3f', 's')} (target: under 1 s)"
+    )
+    queries = [
+        paragraph.replace("target", "any", 1)
+        for card in list(library.cards.values())[:100]
+        if card.source is not None
+        for paragraph in paragraphs(card.source.body)[:1]
+    ]
+    times = repeat(lambda: [memory.fuzzy("paragraph", query) for query in queries], runs)
+    print(
+        f"{len(queries)} fuzzy look-ups (>= 75 %) in it: {summary(times, '.3f', 's')} "
+        f"({1000 * sorted(times)[len(times) // 2] / len(queries):.2f} ms each)"
+    )
 
 
 if __name__ == "__main__":

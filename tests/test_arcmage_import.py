@@ -389,3 +389,172 @@ def test_a_bare_theme_name_that_is_not_imported(
     monkeypatch.chdir(tmp_path)
     with pytest.raises(ThemeError, match="translator theme import-arcmage SOURCE"):
         load_theme("arcmage")
+
+
+# ------------------------------------------------ Aminduna JSON: translator import arcmage
+# (the rest of the Aminduna import and export tests are in test_cards.py)
+
+
+def aminduna(name: str, guid: str, lang: str = "en", **extra: object) -> dict[str, object]:
+    """An Aminduna card as its API gives it (the keys an import reads)."""
+    card: dict[str, object] = {
+        "name": name,
+        "firstName": name,
+        "type": {"name": "Event"},
+        "faction": {"name": "Gaian"},
+        "status": {"name": "Draft"},
+        "cost": "1",
+        "markdownText": "Draw a card.",
+        "language": {"name": lang, "languageCode": lang},
+        "guid": guid,
+    }
+    card.update(extra)
+    return card
+
+
+def import_arcmage(tmp_path: Path, document: object, into: str) -> tuple[int, str, str]:
+    """``translator import arcmage`` of one JSON file into ``tmp_path/cards/INTO``:
+    (exit code, standard output, standard error)."""
+    import contextlib
+    import io
+
+    from translator.cli import main
+
+    path = tmp_path / "in" / f"{into}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document), "utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(["import", "arcmage", str(path), "--into", str(tmp_path / "cards" / into)], out)
+    return code, out.getvalue(), err.getvalue()
+
+
+def files_under(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+GUIDS = [f"11111111-1111-4111-8111-{n:012d}" for n in range(1, 6)]
+
+
+def test_an_import_says_which_cards_it_renamed_and_why(tmp_path: Path) -> None:
+    code, out, err = import_arcmage(
+        tmp_path,
+        [aminduna("Sudden Bloom", GUIDS[0]), aminduna("Sudden Bloom!", GUIDS[1])],
+        "gaian",
+    )
+    assert code == 0, err
+    source = tmp_path / "in" / "gaian.json"
+    assert (
+        f"renamed 'Sudden Bloom!' ({source}) to sudden-bloom-2: the slug sudden-bloom is taken "
+        f"by 'Sudden Bloom' of this import ({source})\n"
+    ) in out
+    assert out.count("renamed ") == 1
+    # A slug another deck's card has: renamed, naming that card's file.
+    code, out, err = import_arcmage(tmp_path, [aminduna("Sudden Bloom", GUIDS[2])], "other")
+    assert code == 0, err
+    taken = tmp_path / "cards" / "gaian" / "sudden-bloom.en.md"
+    assert f"to sudden-bloom-3: the slug sudden-bloom is taken by {taken}\n" in out
+    assert (tmp_path / "cards" / "other" / "sudden-bloom-3.en.md").is_file()
+    # Re-importing a card (same guid) renames nothing.
+    code, out, err = import_arcmage(tmp_path, [aminduna("Sudden Bloom", GUIDS[0])], "gaian")
+    assert code == 0 and "renamed" not in out, err
+
+
+def test_a_card_of_another_deck_is_refused_and_nothing_written(tmp_path: Path) -> None:
+    code, _, err = import_arcmage(tmp_path, [aminduna("Sudden Bloom", GUIDS[0])], "gaian")
+    assert code == 0, err
+    before = files_under(tmp_path / "cards")
+    code, out, err = import_arcmage(
+        tmp_path,
+        {
+            "name": "Mixed",
+            "deckCards": [
+                {"quantity": 2, "card": aminduna("Sudden Bloom", GUIDS[0], cost="2")},
+                {"quantity": 1, "card": aminduna("Fresh Card", GUIDS[1])},
+            ],
+        },
+        "mixed",
+    )
+    assert code == 2 and out == ""
+    lines = err.splitlines()
+    problem = next(line for line in lines if "already in the library" in line)
+    path = tmp_path / "cards" / "gaian" / "sudden-bloom.en.md"
+    assert f"'Sudden Bloom' (guid {GUIDS[0]}) is already in the library, in deck 'gaian'" in problem
+    assert f"({path})" in problem
+    assert f"import it into that deck (--into {path.parent})" in problem
+    assert problem.startswith(f"translator: {tmp_path / 'in' / 'mixed.json'}:")
+    assert ":0:" not in problem  # the line of the card in the JSON file
+    assert lines[-1] == "translator: nothing was imported; the library is unchanged"
+    assert files_under(tmp_path / "cards") == before
+    assert not (tmp_path / "cards" / "mixed").exists()
+
+
+def test_a_translation_of_another_decks_card_writes_no_empty_deck_file(tmp_path: Path) -> None:
+    code, _, err = import_arcmage(tmp_path, [aminduna("Sudden Bloom", GUIDS[0])], "gaian")
+    assert code == 0, err
+    translation = aminduna(
+        "Floraison soudaine", GUIDS[1], "fr", masterCard={"guid": GUIDS[0]}, markdownText="Pioche."
+    )
+    code, out, err = import_arcmage(tmp_path, [translation], "other")
+    assert code == 0, err
+    assert f"created {tmp_path / 'cards' / 'gaian' / 'sudden-bloom.fr.md'}\n" in out
+    assert "1 created, 0 updated" in out
+    assert not (tmp_path / "cards" / "other").exists()
+
+
+def test_export_creator_is_the_decks_or_the_reviewers_never_invented(tmp_path: Path) -> None:
+    from translator import cards
+
+    code, _, err = import_arcmage(
+        tmp_path,
+        {
+            "name": "Blooms",
+            "deckCards": [
+                {"quantity": 1, "card": aminduna("Sudden Bloom", GUIDS[0])},
+                {"quantity": 1, "card": aminduna("Late Bloom", GUIDS[1])},
+            ],
+        },
+        "blooms",
+    )
+    assert code == 0, err
+    directory = tmp_path / "cards" / "blooms"
+    assert "creator" not in (directory / "deck.yaml").read_text("utf-8")
+
+    def exported(lang: str) -> tuple[dict[str, object], str]:
+        library, problems = cards.load_library([str(directory)])
+        assert problems == []
+        return cards.export_deck(library, "blooms", lang)
+
+    # Nobody named: no creator, and deck.txt says no "by".
+    data, deck_txt = exported("fr")
+    assert "creator" not in data and deck_txt.splitlines()[0] == "# Blooms"
+    assert "translator" not in deck_txt.splitlines()[0]
+    # A translation's reviewer names one.
+    (directory / "late-bloom.fr.md").write_text(
+        "---\nname: Floraison tardive\nreviewed: '2026-11-30'\nreviewer: Ana\n---\nPioche.\n",
+        "utf-8",
+    )
+    data, deck_txt = exported("fr")
+    assert data["creator"] == {"name": "Ana"} and list(data)[-1] == "creator"
+    assert deck_txt.splitlines()[0] == "# Blooms by Ana"
+    assert "creator" not in exported("en")[0]  # the English has no reviewer
+    # The deck file's creator comes first.
+    deck_file = directory / "deck.yaml"
+    deck_file.write_text(
+        deck_file.read_text("utf-8").replace("name: Blooms\n", "name: Blooms\ncreator: Bo\n"),
+        "utf-8",
+    )
+    data, deck_txt = exported("fr")
+    assert data["creator"] == {"name": "Bo"} and deck_txt.startswith("# Blooms by Bo\n")
+
+
+def test_import_keeps_the_creator_aminduna_gives(tmp_path: Path) -> None:
+    document = {
+        "name": "Blooms",
+        "deckCards": [{"quantity": 1, "card": aminduna("Sudden Bloom", GUIDS[0])}],
+        "creator": {"name": "Some One", "guid": GUIDS[4]},
+    }
+    code, _, err = import_arcmage(tmp_path, document, "blooms")
+    assert code == 0, err
+    deck_yaml = yaml.safe_load((tmp_path / "cards" / "blooms" / "deck.yaml").read_text("utf-8"))
+    assert deck_yaml["creator"] == "Some One"

@@ -10,6 +10,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -182,7 +183,7 @@ def test_po_export_notes_name_the_card_and_the_glossary_words(exported: Path) ->
     assert "***city***" in str(text.source)
     notes = text.getnotes("developer").splitlines()
     assert notes[0] == "card: Flame Lash (Magic, Red Banner)"
-    assert "glossary: city → cité" in notes
+    assert "glossary: city → cité (not: ville)" in notes  # the deprecated one to avoid
     assert "glossary: creature → créature" in notes
     # The location is the English card's line of the rule text (its body's first line).
     english = (exported.parent / "sample" / "flame-lash.en.md").read_text("utf-8")
@@ -580,3 +581,213 @@ def test_a_new_translation_without_its_name_leaves_the_library_loadable(deck: Pa
     assert problems == []
     code, _ = run("export", "po", "sample", "--lang", "fr", "-o", "again.po", "--no-tbx")
     assert code == 0
+
+
+# --------------------------------------------------------------------------------------
+# Drafts: the flavour in its own entry only
+
+
+@pytest.fixture
+def drafted(deck: Path) -> Path:
+    """The copied deck with its French translations replaced by ``translator translate``
+    drafts, exported as ``sample.fr.po``."""
+    for path in deck.glob("*.fr.md"):
+        path.unlink()
+    code, output = run("translate", "sample", "--lang", "fr")
+    assert code == 0, output
+    export("po", "fr", "sample.fr.po", "--no-tbx")
+    return deck
+
+
+def paragraphs(text: str) -> list[str]:
+    return [p.strip() for p in re.split(r"\n\s*\n", text) if p.strip()]
+
+
+def test_a_drafts_flavour_is_only_in_its_flavour_entry(drafted: Path) -> None:
+    _, by_context = po_units("sample.fr.po")
+    english = expected_entries(drafted, "fr")
+    flavours = [c for c in by_context if c.endswith(":flavour")]
+    assert len(flavours) >= 8  # the sample's cards with a flavour
+    for context, unit in by_context.items():
+        if not context.endswith(":text"):
+            continue
+        # The text's target has the English text's paragraphs, never its flavour's.
+        assert len(paragraphs(str(unit.target))) == len(paragraphs(str(unit.source))), context
+        flavour = english.get(context.replace(":text", ":flavour"), ("", ""))[0]
+        assert not flavour or flavour not in str(unit.target), context
+    # A draft's flavour is still the English: an empty target to translate.
+    assert all(str(by_context[c].target) == "" for c in flavours)
+    pofilter = Path(sys.executable).with_name("pofilter")
+    if not pofilter.is_file():
+        pytest.skip("translate-toolkit's pofilter is not installed")
+    done = subprocess.run(
+        [str(pofilter), "--test=newlines", "sample.fr.po", "failures.po"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    failures = Path("failures.po")
+    assert not failures.exists() or "msgctxt" not in failures.read_text("utf-8")
+
+
+def test_a_draft_edited_in_place_prints_each_paragraph_once(drafted: Path) -> None:
+    store, by_context = po_units("sample.fr.po")
+    text, flavour = by_context["restless-bones:text"], by_context["restless-bones:flavour"]
+    text.target = str(text.target).replace(
+        "*When I die, put an Undead with casting cost 4 or less from your hand into "
+        "your army marked.*",
+        "*Quand je meurs, mets un Mort-vivant de coût 4 ou moins depuis ta main dans "
+        "ton armée (engagé).*",
+    )
+    text.markfuzzy(False)
+    flavour.target = "*« La mort n’est qu’une promotion. »*"
+    Path("sample.fr.po").write_bytes(bytes(store))
+
+    _, output = run("import", "po", "sample.fr.po", "--library", "sample")
+    assert "wrote sample/restless-bones.fr.md: text, flavour" in output
+    body = load_card(drafted, "restless-bones").translations["fr"].body
+    assert paragraphs(body) == [
+        "***Évolution Mort-vivant 4***\\\n*Quand je meurs, mets un Mort-vivant de coût 4 ou "
+        "moins depuis ta main dans ton armée (engagé).*",
+        "*« La mort n’est qu’une promotion. »*",
+    ]
+    assert "promotion" not in paragraphs(body)[0]
+    # Exported again, the entries are what was imported.
+    export("po", "fr", "again.po", "--no-tbx")
+    _, again = po_units("again.po")
+    assert str(again["restless-bones:flavour"].target) == "*« La mort n’est qu’une promotion. »*"
+    assert paragraphs(str(again["restless-bones:text"].target)) == paragraphs(body)[:1]
+
+
+def test_a_text_entry_repeating_the_flavour_is_refused(
+    drafted: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What an export made before the fix gave: the draft's flavour in the :text target
+    too, edited in place, with the :flavour entry filled as well."""
+    store, by_context = po_units("sample.fr.po")
+    french = "*« La mort n’est qu’une promotion. »*"
+    text, flavour = by_context["restless-bones:text"], by_context["restless-bones:flavour"]
+    text.target = f"{text.target}\n\n{french}"
+    text.markfuzzy(False)
+    flavour.target = french
+    # Another card: its :text target still ends with the English flavour, the :flavour
+    # entry left empty (the draft's flavour is that English).
+    other = by_context["sandhorn-archer:text"]
+    other.target = f"{other.target}\n\n{by_context['sandhorn-archer:flavour'].source}"
+    other.markfuzzy(False)
+    Path("sample.fr.po").write_bytes(bytes(store))
+    before = snapshot(drafted)
+    capsys.readouterr()
+
+    code, output = run("import", "po", "sample.fr.po", "--library", "sample")
+    assert code == 1, output
+    lines = Path("sample.fr.po").read_text("utf-8").splitlines()
+    flavour_line = lines.index('msgctxt "restless-bones:flavour"') + 1
+    refused = {}
+    for line in capsys.readouterr().err.splitlines():
+        match = REFUSED.match(line)
+        if match is not None:
+            assert lines[int(match["line"]) - 1] == f'msgctxt "{match["key"]}"'
+            refused[match["key"]] = match["message"]
+    assert set(refused) == {"restless-bones:text", "sandhorn-archer:text"}
+    message = refused["restless-bones:text"]
+    assert f"the :flavour entry on line {flavour_line}" in message
+    assert "print it twice" in message and "keep it in the :flavour entry only" in message
+    assert "the card's flavour text" in refused["sandhorn-archer:text"]
+    # The flavour was imported, once; the refused text left as it was.
+    assert changed_files(before, snapshot(drafted)) == {"restless-bones.fr.md"}
+    body = load_card(drafted, "restless-bones").translations["fr"].body
+    assert body.count("promotion") == 1 and french in body
+
+
+def test_notes_give_every_rendering_of_a_word(pristine: Path) -> None:
+    _, by_context = po_units(pristine / "sample.fr.po")
+    notes = by_context["grave-lantern:text"].getnotes("developer").splitlines()
+    # Preferred ones in the glossary's order (the context chooses), none dropped.
+    assert "glossary: gets → perd / gagne / reçoit" in notes
+
+
+# --------------------------------------------------------------------------------------
+# The header's plural forms
+
+
+@pytest.mark.parametrize(
+    ("name", "plural_forms"),
+    [
+        ("sample.fr.po", "nplurals=2; plural=(n > 1);"),
+        ("sample.eo.po", "nplurals=2; plural=(n != 1);"),
+    ],
+)
+def test_plural_forms_are_gettexts_and_pass_msgfmt(
+    pristine: Path, name: str, plural_forms: str
+) -> None:
+    store, _ = po_units(pristine / name)
+    assert store.parseheader()["Plural-Forms"] == plural_forms
+    assert f'"Plural-Forms: {plural_forms}\\n"' in (pristine / name).read_text("utf-8")
+    if shutil.which("msgfmt") is None:
+        pytest.skip("GNU gettext's msgfmt is not installed (apt-get install gettext)")
+    done = subprocess.run(
+        ["msgfmt", "--check", "-o", "/dev/null", str(pristine / name)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_plural_forms_come_from_the_language_data() -> None:
+    from translator import languages
+    from translator.languages.data import DataFile
+    from translator.textio import InputError
+
+    assert languages.get("fr").plural_forms == "nplurals=2; plural=(n > 1);"
+    assert languages.get("fr_CA").plural_forms == "nplurals=2; plural=(n > 1);"
+    broken = languages.Language("xx")
+    broken.__dict__["data"] = DataFile(
+        Path("glossaries/xx/language.yaml"), {"plural-forms": "two"}, None
+    )
+    with pytest.raises(InputError) as error:
+        _ = broken.plural_forms
+    assert "glossaries/xx/language.yaml" in str(error.value)
+    assert "not a gettext Plural-Forms value" in str(error.value)
+
+
+# --------------------------------------------------------------------------------------
+# Small things
+
+
+def test_import_lists_the_cards_whose_review_it_removed(
+    pristine: Path, deck: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, output = run("review", "courier", "mossgate", "--lang", "fr", "--library", "sample")
+    assert code == 0, output
+    assert "reviewed:" in (deck / "mossgate.fr.md").read_text("utf-8")
+    fresh(pristine, "sample.fr.po")
+    store, by_context = po_units("sample.fr.po")
+    by_context["mossgate:name"].target = "Porte moussue"
+    by_context["harbor-lord:name"].target = "Seigneur portuaire"  # never reviewed
+    Path("sample.fr.po").write_bytes(bytes(store))
+
+    code, output = run("import", "po", "sample.fr.po", "--library", "sample", "--dry-run")
+    assert code == 0, output
+    assert "would remove the review mark of 1 card whose text changed" in output
+    code, output = run("import", "po", "sample.fr.po", "--library", "sample", "--format", "json")
+    assert code == 0, output
+    report = json.loads(output)
+    assert report["review_removed"] == ["mossgate"]
+    assert {u["card"]: u["review_removed"] for u in report["updated"]} == {
+        "mossgate": True,
+        "harbor-lord": False,
+    }
+    assert "reviewed:" not in (deck / "mossgate.fr.md").read_text("utf-8")
+    assert "reviewed:" in (deck / "courier.fr.md").read_text("utf-8")
+
+
+def test_translate_dry_run_says_what_would_be_created(deck: Path) -> None:
+    (deck / "courier.fr.md").unlink()
+    (deck / "mossgate.fr.md").unlink()
+    code, output = run("translate", "sample", "--lang", "fr", "--dry-run")
+    assert code == 0, output
+    assert "2 drafts would be created in fr;" in output
+    assert "would create in" not in output

@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from .typeset.build import BuildOptions
     from .typeset.preflight import FileReport
     from .typeset.sizes import CardSize
+    from .workflow.memory import Memory
 
 __all__ = [
     "BuildPlan",
@@ -90,6 +91,7 @@ __all__ = [
     "load_config",
     "load_glossaries",
     "load_library",
+    "load_memory",
     "plan_build",
     "plan_review_sheets",
     "preflight",
@@ -224,6 +226,22 @@ def load_library(paths: Paths | None = None) -> Library:
     if problems:
         raise LibraryProblems(problems)
     return library
+
+
+def load_memory(library: Library | Paths | None, lang: str, *, whole: bool = True) -> Memory:
+    """The translation memory of ``lang`` for work on ``library`` (a loaded library,
+    or paths): every translated, non-draft, non-stale unit of the library's cards and
+    of the decks beside them (``whole``), and the TMX files imported into it.
+
+    >>> memory = load_memory("cards/sample", "fr")
+    >>> memory.exact("name", "Courier").target
+    'Messager'
+    """
+    from .cards.model import Library as LoadedLibrary  # noqa: PLC0415
+    from .workflow.memory import load_memory as read_memory  # noqa: PLC0415
+
+    loaded = library if isinstance(library, LoadedLibrary) else load_library(library)
+    return read_memory(loaded, target_language(lang), whole=whole)
 
 
 def target_language(lang: str) -> str:

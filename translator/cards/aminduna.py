@@ -182,7 +182,8 @@ def export_deck(library: Library, deck_name: str, lang: str) -> tuple[dict[str, 
     """(Aminduna deck JSON, ``deck.txt``) of a deck in ``lang``."""
     deck = library.decks[deck_name]
     deck_cards = []
-    lines = [f"# {deck.name} by {deck.creator or 'translator'}"]
+    creator = deck_creator(library, deck_name, lang)
+    lines = [f"# {deck.name} by {creator}" if creator else f"# {deck.name}"]
     for slug, quantity in deck.quantities.items():
         card = library.cards[(deck_name, slug)]
         data = card_json(card, lang)
@@ -198,9 +199,26 @@ def export_deck(library: Library, deck_name: str, lang: str) -> tuple[dict[str, 
             if deck.creator
             else {"slug": deck.slug},
             "guid": deck.guid if lang == SOURCE_LANGUAGE else None,
+            "creator": _named(creator),
         }
     )
     return deck_data, "\n".join(lines) + "\n"
+
+
+def deck_creator(library: Library, deck_name: str, lang: str) -> str | None:
+    """Who a deck in ``lang`` is by: the deck file's ``creator``, else the reviewers
+    of its cards' translations into ``lang`` (in the deck's order), else nobody (None:
+    Aminduna's ``creator`` is left out, ``deck.txt`` says no "by")."""
+    deck = library.decks[deck_name]
+    if deck.creator:
+        return str(deck.creator)
+    reviewers: dict[str, None] = {}
+    for slug in deck.quantities:
+        card = library.cards.get((deck_name, slug))
+        version = card.translations.get(lang) if card and lang != SOURCE_LANGUAGE else None
+        if version is not None and version.fields.get("reviewer"):
+            reviewers.setdefault(str(version.fields["reviewer"]))
+    return ", ".join(reviewers) or None
 
 
 # --------------------------------------------------------------------------------------
@@ -231,6 +249,8 @@ class ImportPlan:
     created: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    #: A card written under another slug than its name's, and why (one line each).
+    renamed: list[str] = field(default_factory=list)
 
 
 def cards_of(
@@ -386,7 +406,8 @@ class _Placement:
         self.library = library
         self.problems = problems
         self.existing = library.by_guid()
-        self.taken = {slug for (_, slug) in library.cards}
+        #: The slugs taken, each with what takes it (for the message of a rename).
+        self.taken = {slug: _file_of(card) for (_, slug), card in library.cards.items()}
         #: The next number to try after a slug, so that a thousand cards of one name do
         #: not try 2, 3, ... each (which made big imports quadratic).
         self.next_number: dict[str, int] = {}
@@ -397,6 +418,8 @@ class _Placement:
         #: several languages (or a source and its translation listed together) lists
         #: the same cards, which must not add up.
         self.counted: dict[tuple[int, str], dict[str, int]] = {}
+        #: The JSON files' texts, read again for the line of a card a problem names.
+        self.texts: dict[str, str] = {}
 
     def add_source(self, item: Incoming) -> None:
         """Stage an English card: over the library's card of the same guid (or of the
@@ -405,8 +428,8 @@ class _Placement:
         fields, body = remote_fields(item, True)
         guid = fields.get("guid")
         extension = _extension(item)
-        directory, slug, merged = self._source_place(fields, guid, extension.get("slug"))
-        self.taken.add(slug)
+        directory, slug, merged = self._source_place(item, fields, guid, extension.get("slug"))
+        self.taken.setdefault(slug, f"'{fields['name']}' of this import ({item.origin})")
         if extension.get("artwork"):
             merged["artwork"] = extension["artwork"]
         if extension.get("lint-ignore"):
@@ -421,23 +444,58 @@ class _Placement:
             self._count(item, slug)
 
     def _source_place(
-        self, fields: dict[str, Any], guid: Any, local_slug: str | None
+        self, item: Incoming, fields: dict[str, Any], guid: Any, local_slug: str | None
     ) -> tuple[Path, str, dict[str, Any]]:
         """(directory, slug, local fields kept) of an English card: those of the card
-        it updates, or the deck's directory and a new slug made of its name."""
+        it updates, or the deck's directory and a new slug made of its name (a rename
+        when that slug is taken, said in the plan)."""
         current = self.existing.get(str(guid)) if guid else None
         if current is None and local_slug:
             match = self.library.cards.get((self.into.name, local_slug))
             current = match.source if match else None
         if current is not None and current.is_source:
             merged = {k: v for k, v in current.fields.items() if k not in _REMOTE_SOURCE_FIELDS}
+            self._check_deck(item, fields, current)
             return Path(current.path).parent, current.slug, merged
         slug = local_slug or slugify(" ".join(filter(None, [fields["name"], fields["name2"]])))
         base, n = slug, self.next_number.get(slug, 2)
         while slug in self.taken:
             slug, n = f"{base}-{n}", n + 1
         self.next_number[base] = n
+        if slug != base:
+            self.plan.renamed.append(
+                f"'{fields['name']}' ({item.origin}) to {slug}: "
+                f"the slug {base} is taken by {self.taken[base]}"
+            )
         return self.into, slug, {}
+
+    def _check_deck(self, item: Incoming, fields: dict[str, Any], current: CardFile) -> None:
+        """A problem when the library's card of this guid is in another deck than the
+        one imported into: a card lives in one deck, and the deck file written would
+        not list it (the import refuses rather than update another deck unasked)."""
+        if Path(current.path).parent.resolve() == self.into.resolve():
+            return
+        self.problems.append(
+            Problem(
+                item.origin,
+                self._line(item),
+                f"'{fields['name']}' (guid {current.fields.get('guid')}) is already in the "
+                f"library, in deck '{current.deck}' ({current.path})",
+                f"import it into that deck (--into {Path(current.path).parent}), "
+                "or leave it out of this file",
+            )
+        )
+
+    def _line(self, item: Incoming) -> int:
+        """The line of an imported card in its JSON file (0 when it cannot be read)."""
+        if item.origin not in self.texts:
+            try:
+                raw = read_file(item.origin, MAX_EXCHANGE_BYTES, "JSON file")
+                self.texts[item.origin] = decode(raw, item.origin)
+            except InputError:
+                self.texts[item.origin] = ""
+        text = self.texts[item.origin]
+        return jsonfile.line_of(text, item.where) if text else 0
 
     def add_translation(self, item: Incoming) -> None:
         """Stage a translation next to its source card (in this import or in the
@@ -506,6 +564,12 @@ class _Placement:
         return quantities
 
 
+def _file_of(card: Card) -> str:
+    """A library card as a rename names what takes its slug: its English file."""
+    version = card.source or next(iter(card.translations.values()), None)
+    return version.path if version is not None else f"card {card.slug}"
+
+
 def _stage(plan: ImportPlan, path: Path, content: str) -> None:
     key = str(path)
     if key in plan.files and plan.files[key] != content:
@@ -525,6 +589,10 @@ def _stage_deck(
     deck_document: dict[str, Any] | None,
     quantities: dict[str, int],
 ) -> None:
+    """Stage the ``deck.yaml`` of the deck imported into: the deck's own file updated
+    (its name, guid and creator from a deck document, its cards from the import), or a
+    new one; none when the deck has no file yet and no card of the import is in it (a
+    translation whose source lives in another deck goes there)."""
     current = library.decks.get(into.name)
     data: dict[str, Any] = {"name": current.name if current else into.name}
     if current and current.guid:
@@ -537,9 +605,9 @@ def _stage_deck(
         language = (deck_document.get("language") or {}).get("languageCode", SOURCE_LANGUAGE)
         if deck_document.get("guid") and language == SOURCE_LANGUAGE:
             data["guid"] = str(deck_document["guid"])
-        extra = deck_document.get("translator")
-        if isinstance(extra, dict) and extra.get("creator"):
-            data["creator"] = extra["creator"]
+        creator = _deck_creator(deck_document)
+        if creator:
+            data["creator"] = creator
         cards = dict(quantities)
     else:
         for slug in quantities:
@@ -548,9 +616,21 @@ def _stage_deck(
             path = Path(key)
             if path.parent == into and path.name.endswith(f".{SOURCE_LANGUAGE}.md"):
                 cards.setdefault(path.name[: -len(f".{SOURCE_LANGUAGE}.md")], 1)
+    if current is None and not cards:
+        return
     data["cards"] = cards
     text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000)
     _stage(plan, into / DECK_FILE, text)
+
+
+def _deck_creator(document: dict[str, Any]) -> str | None:
+    """Who made a deck, as an imported deck document says: our export's ``translator``
+    object when it has one (the deck file's ``creator``, or none), else Aminduna's own
+    ``creator`` (a user: ``{"name": ...}``)."""
+    extra = document.get("translator")
+    if isinstance(extra, dict):
+        return _text(extra.get("creator"))
+    return _text(document.get("creator"))
 
 
 def read_documents(paths: list[str]) -> list[tuple[str, Any]]:
@@ -685,6 +765,7 @@ def _deck_cards(document: dict[str, Any], problem: Any) -> list[tuple[tuple[str 
             )
         cards.append(((*where, "card"), entry.get("card")))
     _check_named_or_text(document, (), "language", problem, key="languageCode")
+    _check_named_or_text(document, (), "creator", problem)
     if not isinstance(document.get("translator"), dict | type(None)):
         problem(("translator",), "is not an object")
     elif isinstance(document.get("translator"), dict):
@@ -930,6 +1011,7 @@ __all__ = [
     "Incoming",
     "card_json",
     "cards_of",
+    "deck_creator",
     "export_deck",
     "import_files",
     "plan_import",

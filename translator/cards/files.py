@@ -272,6 +272,16 @@ def _check_translation_values(card: CardFile, problems: list[Problem]) -> None:
             f"'{reviewed}' is not a review date",
             "written by 'translator review' as a date, e.g. reviewed: 2026-11-30",
         )
+    memory = fields.get("memory")
+    if memory is not None and not (
+        isinstance(memory, list) and all(isinstance(item, str) for item in memory)
+    ):
+        problem(
+            "memory",
+            "'memory' lists what a draft took from the translation memory, one line each",
+            'written by translator translate, e.g. memory: ["paragraph 2: first/guard, reviewed"]; '
+            "remove it once checked",
+        )
     source = fields.get("source")
     if source is not None and not (isinstance(source, str) and FINGERPRINT_RE.match(source)):
         problem(

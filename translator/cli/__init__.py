@@ -25,7 +25,7 @@ from .. import __version__
 from ..api import LibraryProblems
 from ..errors import UsageError, UserError
 from ..untrusted import PrintableStream
-from . import build, cards, exchange, glossary, lint, markup, review_sheet, theme, workflow
+from . import build, cards, exchange, glossary, lint, markup, memory, review_sheet, theme, workflow
 from .common import (
     DISK_FULL,
     EXIT_ERROR,
@@ -45,6 +45,7 @@ COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (
     lint.register,
     build.register,  # build, preflight
     workflow.register,  # translate, status, review
+    memory.register,  # suggest
     review_sheet.register,
     cards.register,
     exchange.register,  # import, export

@@ -12,6 +12,7 @@ from typing import TextIO
 
 from .. import api, cards, lint
 from ..textio import InputError, atomic_write
+from . import memory as tmx_commands
 from . import output
 from .common import (
     EXIT_ERROR,
@@ -38,6 +39,8 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
             print(f"translator: {problem}", file=sys.stderr)
         print("translator: nothing was imported; the library is unchanged", file=sys.stderr)
         return EXIT_ERROR
+    for rename in plan.renamed:
+        out.write(f"renamed {rename}\n")
     for label, paths in (("created", plan.created), ("updated", plan.updated)):
         for path in paths:
             out.write(f"{label} {path}\n")
@@ -85,12 +88,14 @@ def cmd_export_exchange(args: argparse.Namespace, out: TextIO) -> int:
     if deck not in library.decks:
         raise UsageError(f"{args.deck} is not a deck directory (it has no deck.yaml)")
     found_resources = api.lint_setup([lang], [args.deck]).resources
+    memory = None if args.no_memory else api.load_memory(library, lang)
     found = exchange.entries(
-        library, deck, lang, found_resources.language(lang), found_resources.english
+        library, deck, lang, found_resources.language(lang), found_resources.english, memory
     )
     data = exchange.write_store(found, args.subcommand, lang, deck, library.decks[deck].name)
     fuzzy = sum(1 for e in found if e.fuzzy)
     empty = sum(1 for e in found if not e.target)
+    suggested = sum(1 for e in found if e.suggestions)
     if args.output in (None, "-"):
         out.write(data.decode("utf-8"))
         return EXIT_OK
@@ -110,7 +115,8 @@ def cmd_export_exchange(args: argparse.Namespace, out: TextIO) -> int:
         written.append(str(tbx))
     print(
         f"wrote {' and '.join(written)}: {len(found)} entries "
-        f"({fuzzy} fuzzy, {empty} untranslated)",
+        f"({fuzzy} fuzzy, {empty} untranslated; {suggested} with translation memory "
+        "suggestions)",
         file=sys.stderr,
     )
     return EXIT_OK
@@ -154,9 +160,11 @@ def cmd_import_exchange(args: argparse.Namespace, out: TextIO) -> int:
                         "created": u.old is None,
                         "units": u.units,
                         "confirmed": u.confirmed,
+                        "review_removed": u.unreviewed,
                     }
                     for u in result.updates
                 ],
+                "review_removed": [u.card.slug for u in result.updates if u.unreviewed],
                 "refused": [r.to_dict() for r in result.refused],
                 "findings": [f.as_dict() for f in report.findings],
                 "summary": {
@@ -189,6 +197,14 @@ def cmd_import_exchange(args: argparse.Namespace, out: TextIO) -> int:
                         )
                     )
                 )
+        unreviewed = [u.card.slug for u in result.updates if u.unreviewed]
+        if unreviewed:
+            removes = "would remove" if args.dry_run else "removed"
+            out.write(
+                f"{removes} the review mark of {plural(len(unreviewed), 'card')} whose text "
+                f"changed (review again: 'translator review CARD --lang {lang}'): "
+                f"{', '.join(unreviewed)}\n"
+            )
         for refusal in result.refused:
             print(f"translator: refused {refusal}", file=sys.stderr)
         if report.findings:
@@ -226,7 +242,9 @@ def _register_import(commands: argparse._SubParsersAction) -> None:
         **command_help(
             "Import Aminduna JSON into a deck directory.  Translations go next to their source "
             "(found by masterCard guid, in the import or the library); re-importing updates "
-            "files in place and keeps local-only fields; nothing is written if anything fails.",
+            "files in place and keeps local-only fields; a card whose slug is taken gets the "
+            "next free one (each rename is listed); a card that lives in another deck is "
+            "refused (import it into that deck); nothing is written if anything fails.",
             "translator import arcmage keeper.json keeper.fr.json --into cards/sample",
         ),
     )
@@ -245,8 +263,10 @@ def _register_import(commands: argparse._SubParsersAction) -> None:
             **command_help(
                 f"Write the translations of a {kind.upper()} file (made by 'translator export "
                 f"{kind}') back into the card files: only changed entries; empty and fuzzy "
-                "ones change nothing; entries whose English changed since the export, or that "
-                "break the card markup, are refused and listed; the cards are linted.  A "
+                "ones change nothing; entries whose English changed since the export, that "
+                "break the card markup, or that repeat the flavour in the rule text (or the "
+                "reverse), are refused and listed; the cards are linted; cards whose text "
+                "changed lose their review mark, listed.  A "
                 "translated, non-fuzzy entry counts as checked against the current English "
                 "(a stale card confirmed in Weblate is no longer stale).",
                 f"translator import {kind} deck.fr.{suffix} --library cards",
@@ -265,6 +285,7 @@ def _register_import(commands: argparse._SubParsersAction) -> None:
         )
         add_format(p)
         p.set_defaults(run=cmd_import_exchange)
+    tmx_commands.register_import(sub)
 
 
 def _register_export(commands: argparse._SubParsersAction) -> None:
@@ -311,4 +332,10 @@ def _register_export(commands: argparse._SubParsersAction) -> None:
             help="default: standard output (no TBX then)",
         )
         p.add_argument("--no-tbx", action="store_true", help="do not write OUTPUT.tbx")
+        p.add_argument(
+            "--no-memory",
+            action="store_true",
+            help="no translation memory suggestions for the untranslated entries",
+        )
         p.set_defaults(run=cmd_export_exchange)
+    tmx_commands.register_export(sub)

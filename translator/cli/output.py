@@ -74,15 +74,11 @@ def dump_json(data: Any, out: TextIO, default: Any = None) -> None:
 
 def word_diff_text(pieces: list[tuple[str, str]], color: bool) -> str:
     """git's --word-diff styles: colours on a terminal, [-old-]{+new+} elsewhere."""
-    parts = []
-    for kind, text in pieces:
-        if kind == "=":
-            parts.append(text)
-        elif color:
-            parts.append(paint(text, DIFF_COLORS[kind]))
-        else:
-            parts.append(f"[-{text}-]" if kind == "-" else f"{{+{text}+}}")
-    return "".join(parts)
+    if not color:
+        from ..workflow.states import marked_diff  # noqa: PLC0415
+
+        return marked_diff(pieces)
+    return "".join(text if kind == "=" else paint(text, DIFF_COLORS[kind]) for kind, text in pieces)
 
 
 # --------------------------------------------------------------------------------------

@@ -25,7 +25,8 @@ def cmd_translate(args: argparse.Namespace, out: TextIO) -> int:
     paths = list(args.paths) or ["cards"]
     library = api.load_library(paths)
     setup = api.lint_setup([lang], paths)
-    drafts = draft.plan_drafts(library, setup.resources, lang)
+    remembered = None if args.no_memory else api.load_memory(library, lang)
+    drafts = draft.plan_drafts(library, setup.resources, lang, memory=remembered)
     written = []
     for made in drafts:
         if not args.dry_run:
@@ -40,6 +41,7 @@ def cmd_translate(args: argparse.Namespace, out: TextIO) -> int:
                 "version": 1,
                 "lang": lang,
                 "dry_run": args.dry_run,
+                "memory": None if remembered is None else len(remembered),
                 "drafts": [d.to_dict() for d in written],
             },
             out,
@@ -50,11 +52,12 @@ def cmd_translate(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"--- would create {made.path}\n{made.content}\n")
             continue
         english = ", ".join(made.english) or "nothing"
+        from_memory = f", {len(made.memory)} from memory" if made.memory else ""
         out.write(
-            f"created {made.path}: {plural(len(made.filled), 'glossary fill')}; "
+            f"created {made.path}: {plural(len(made.filled), 'glossary fill')}{from_memory}; "
             f"in English: {english}\n"
         )
-    verb = "would create" if args.dry_run else "created"
+    verb = "would be created" if args.dry_run else "created"
     translated = sum(
         1
         for card in library.cards.values()
@@ -64,6 +67,12 @@ def cmd_translate(args: argparse.Namespace, out: TextIO) -> int:
         f"{plural(len(written), 'draft')} {verb} in {lang}; "
         f"{translated} cards already had a translation (never overwritten)\n"
     )
+    recalled = sum(len(made.memory) for made in written)
+    if recalled:
+        out.write(
+            f"{plural(recalled, 'part')} taken from the translation memory (listed under "
+            "'memory:' in each draft: check they fit the card)\n"
+        )
     if written and not args.dry_run:
         out.write(
             f"next: translate what is left in English ('translator lint --lang {lang} "
@@ -237,15 +246,22 @@ def register(commands: argparse._SubParsersAction) -> None:
         **command_help(
             "Create a draft translation for every English card that has none in LANG: the "
             "glossary fills the subtype, the footer, ability names and reminders, and game "
-            "terms in bold; the rest stays in English, marked (wip: true, status Draft) so that "
-            "'translator lint' reports it as untranslated (TR401).  A translation that exists "
-            "is never touched.",
+            "terms in bold; the translation memory (every translated card of the library, and "
+            "its imported TMX files) fills what it has exactly: a name, a paragraph, a "
+            "sentence, listed under 'memory:' in the draft; the rest stays in English, marked "
+            "(wip: true, status Draft) so that 'translator lint' reports it as untranslated "
+            "(TR401).  A translation that exists is never touched.",
             "translator translate cards/sample --lang eo --dry-run",
         ),
     )
     p.add_argument("paths", nargs="*", metavar="PATH", help="library or deck (default: cards)")
     p.add_argument("--lang", required=True)
     p.add_argument("--dry-run", action="store_true", help="print the drafts, write nothing")
+    p.add_argument(
+        "--no-memory",
+        action="store_true",
+        help="fill from the glossary only, not from the library's translations",
+    )
     add_format(p)
     p.set_defaults(run=cmd_translate)
 

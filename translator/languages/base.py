@@ -26,6 +26,8 @@ from .data import LANGUAGE_FILE, DataFile, language_data, shipped_root
 NO_BREAK_SPACE = "\u00a0"
 #: The two apostrophes, typewriter and typographic: one character to the reader.
 APOSTROPHES = "'’"
+#: A gettext ``Plural-Forms`` value: how many forms, and the C expression choosing one.
+_PLURAL_FORMS = re.compile(r"nplurals=[1-9]; plural=[n0-9 ()<>=!&|?:%+*/-]+;")
 
 
 @dataclass(frozen=True)
@@ -237,6 +239,20 @@ class Language:
     def glossary_name(self) -> str:
         """What its community calls its glossary (the French *Lexique*)."""
         return self.data.text("glossary-name", "glossary")
+
+    @cached_property
+    def plural_forms(self) -> str:
+        """gettext's ``Plural-Forms`` for the language, for the PO files translator
+        writes (French ``nplurals=2; plural=(n > 1);``): the value gettext's tools
+        expect, which CLDR's (babel's) is not for every language."""
+        value = self.data.text("plural-forms")
+        if _PLURAL_FORMS.fullmatch(value) is None:
+            raise self.data.error(
+                "plural-forms",
+                f"{value!r} is not a gettext Plural-Forms value",
+                'write `plural-forms: "nplurals=2; plural=(n != 1);"`',
+            )
+        return value
 
     # ------------------------------------------------------------------ words
 

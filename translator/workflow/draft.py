@@ -3,13 +3,22 @@
 The wiki's roadmap for a new language starts by copying every card "with what can
 already be filled in".  A draft holds:
 
+- a name that is a glossary name (a faction, a token: *Dark Legion* -> *Ost de
+  l'ombre*), as the glossary writes it;
 - the subtype, rendered by the glossary (compound subtypes too: *Human Wizard* ->
-  *Sorcier, humain*), and the language's footer line;
-- ability lines (`***Salvage 2***`) named as the language's abilities list names them,
-  with their parameters, and the list's reminder text where the English card uses
-  the English list's;
+  *Sorcier, humain*; a subtype that repeats the card type, as Aminduna imports a city,
+  by the type's name), and the language's footer line;
+- ability lines, on their own line (`***Salvage 2***\\` then the reminder) or inline
+  (`***Salvage 2 -*** *reminder*`), named as the language's abilities list names them,
+  with their parameters and the English separator, and the list's reminder text where
+  the English card uses the English list's;
 - glossary terms in bold game-term runs (`***city***`, `***Creature***`,
   `***Dark Legion***`), in the singular or plural the English uses;
+- what the library translated already (:mod:`.memory`): a name, subtype or footer the
+  glossary has no word for, a paragraph, or a sentence of one (a line, an ability's
+  reminder), whose English is exactly this card's, taken from the best translation
+  of it (reviewed before translated), and listed in ``memory:`` with the card it
+  came from, so that the translator checks it fits;
 - everything else in English, with ``wip: true`` and ``status: Draft``: the linter
   reports each field and paragraph still in English as untranslated (TR401), and
   ``translator status`` counts the card as a draft.
@@ -40,6 +49,7 @@ from ..lint.context import Language, Resources
 from ..lint.model import plain_text
 from ..lint.rules.translation import ability_line, loose, substitute
 from ..markup.parser import parse
+from .memory import Match, Memory, segments
 
 
 @dataclass
@@ -54,6 +64,9 @@ class Draft:
     filled: list[str] = field(default_factory=list)
     #: What is still in English: "name", "name2", "subtype", "paragraph 2", ...
     english: list[str] = field(default_factory=list)
+    #: What came from the translation memory, and from where:
+    #: "paragraph 2: first/guard, reviewed", "paragraph 3, sentence 1: ...".
+    memory: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -63,22 +76,38 @@ class Draft:
             "path": self.path,
             "filled": self.filled,
             "english": self.english,
+            "memory": self.memory,
         }
 
 
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
-_BOLD_LINE = re.compile(r"^(?P<mark>\*{2,3})(?P<inner>\S(?:.*?\S)?)(?P=mark)(?P<tail>\\?)$")
-_ITALIC_LINE = re.compile(r"^\*(?P<inner>[^*\s](?:[^*]*[^*\s])?)\*$")
+#: What may separate an ability's name from its reminder on one line, inside the bold
+#: run (`***Veteran -***`) or just after it (`***Veteran*** -`): a dash or a colon.
+_SEPARATOR = r"[ \t\u00a0\u202f]*[-\u2013\u2014:]"
+#: An ability's bold name and what follows it: a line break (`***Veteran***\\`, the
+#: reminder on the next line), the end, or spaces (inline, after a separator).
+_ABILITY_HEAD = re.compile(
+    rf"(?P<mark>\*{{2,3}})(?P<name>[^*\s](?:[^*\n]*?[^*\s])?)(?P<inside>{_SEPARATOR})?(?P=mark)"
+    rf"(?:(?P<own>\\?\n|\Z)|(?P<outside>{_SEPARATOR})?(?P<gap>[ \t]+))"
+)
+#: An italic run opening the text after an ability's name: its reminder.
+_REMINDER = re.compile(r"\*(?P<inner>[^*\s](?:[^*\n]*[^*\s])?)\*(?!\*)")
+#: Line breaks and spaces between an ability's reminder and what follows it.
+_LEAD = re.compile(r"(?:\\?\n|[ \t])*")
+#: Glossary sections whose entries can be a card's whole name (a faction, a token).
+_NAME_SECTIONS = ("faction", "subtype", "type")
 #: Symbols and drop caps (`:m:`, `:W:`): no words, whatever their letters.
 _CODES = re.compile(r":[A-Za-z0-9]+:")
 _BOLD_RUN = re.compile(r"(?P<mark>\*{2,3})(?P<inner>[^*\s](?:[^*]*?[^*\s])?)(?P=mark)")
+_TRAILING_SEPARATOR = re.compile(rf"{_SEPARATOR}$")
 
 
 class Drafter:
     """Makes drafts in one language from the glossaries."""
 
-    def __init__(self, resources: Resources, lang: str) -> None:
+    def __init__(self, resources: Resources, lang: str, memory: Memory | None = None) -> None:
         self.lang = lang
+        self.memory = memory
         self.language: Language = resources.language(lang)
         self.english: Glossary = resources.english.glossary
         self.glossary: Glossary = self.language.glossary
@@ -89,42 +118,74 @@ class Drafter:
         """The draft of ``card`` (which has its English source) in this language."""
         source = card.source
         assert source is not None
-        filled: list[str] = []
-        english: list[str] = []
+        made = Draft(card, self.lang, "", "")
         fields: dict[str, object] = {}
         for key in ("name", "name2"):
             value = source.fields.get(key)
             if value not in (None, ""):
-                fields[key] = str(value)
-                english.append(key)
+                fields[key] = self.line(made, key, "name", str(value), self.name(str(value)))
         subtype = source.fields.get("subtype")
         if subtype not in (None, ""):
-            rendered = self.language.subtype(str(subtype))
-            fields["subtype"] = rendered or str(subtype)
-            (filled if rendered else english).append("subtype")
+            rendered = self.subtype(str(subtype), str(source.fields.get("type") or ""))
+            fields["subtype"] = self.line(made, "subtype", "subtype", str(subtype), rendered)
         footer = str(source.fields.get("info") or DEFAULT_FOOTERS[SOURCE_LANGUAGE])
         rendered_footer = self.glossary.footer(footer)[0]
-        fields["info"] = rendered_footer or footer
-        (filled if rendered_footer else english).append("footer")
+        fields["info"] = self.line(made, "footer", "info", footer, rendered_footer)
         fields["status"] = "Draft"
         fields["wip"] = True
         fields["source"] = source_fingerprint(source)
-        body = self.text(source, filled, english)
-        path = str(Path(source.path).with_name(f"{card.slug}.{self.lang}.md"))
-        return Draft(
-            card,
-            self.lang,
-            path,
-            render_card_file(fields, body, TRANSLATION_FIELDS),
-            filled,
-            english,
-        )
+        names = (str(source.fields.get("name") or ""), str(fields.get("name") or ""))
+        body = self.text(source, made, names)
+        if made.memory:
+            fields["memory"] = made.memory
+        made.path = str(Path(source.path).with_name(f"{card.slug}.{self.lang}.md"))
+        made.content = render_card_file(fields, body, TRANSLATION_FIELDS)
+        return made
+
+    def line(self, made: Draft, label: str, kind: str, english: str, rendered: str | None) -> str:
+        """A one-line field: the glossary's rendering, else the memory's, else the
+        English (reported)."""
+        if rendered:
+            made.filled.append(label)
+            return rendered
+        found = self.recall(kind, english)
+        if found is not None:
+            made.memory.append(f"{label}: {found.unit.origin}")
+            return found.target
+        made.english.append(label)
+        return english
+
+    def recall(self, kind: str, english: str, names: tuple[str, str] = ("", "")) -> Match | None:
+        """The memory's translation of exactly ``english`` (None without a memory)."""
+        if self.memory is None:
+            return None
+        return self.memory.exact(kind, english, names[0] or None, names[1] or None)
+
+    def name(self, english: str) -> str | None:
+        """The glossary's name for a card named after an entry (a faction, a token),
+        the whole name only: a name holding a glossary word (*Dark Legion Scout*) is
+        the translator's to make."""
+        found = {
+            rendered
+            for section in _NAME_SECTIONS
+            if (rendered := self.glossary.preferred(section, english)) is not None
+        }
+        return next(iter(found)) if len(found) == 1 else None
+
+    def subtype(self, english: str, card_type: str) -> str | None:
+        """The glossary's subtype; for a subtype that only repeats the card type (an
+        Aminduna import: *City* on a city), the type's name, as the card prints it."""
+        rendered = self.language.subtype(english)
+        if rendered is None and card_type and english.casefold() == card_type.casefold():
+            rendered = self.glossary.preferred("type", card_type)
+        return rendered
 
     # -- text --------------------------------------------------------------------------
 
-    def text(self, source: CardFile, filled: list[str], english: list[str]) -> str:
+    def text(self, source: CardFile, made: Draft, names: tuple[str, str]) -> str:
         """The card text, paragraph by paragraph (paragraphs are blank-line separated
-        in the card dialect, so each is drafted on its own)."""
+        in the card dialect, so each is drafted on its own): the glossary's fills,
+        then the memory's for what is left in English."""
         body = source.body.replace("\r\n", "\n").strip("\n")
         if not body:
             return ""
@@ -133,32 +194,97 @@ class Drafter:
         for chunk in _BLANK_LINES.split(body):
             printed = plain_text(parse(chunk).document, SOURCE_LANGUAGE).paragraphs
             number += bool(printed)
+            filled: list[str] = []
             drafted, left = self.paragraph(chunk, filled)
+            if left and self.memory is not None:
+                drafted, left = self.remembered(
+                    chunk, drafted, left, f"paragraph {number}", made, names, filled
+                )
+            made.filled.extend(filled)
             if printed and left:
-                english.append(f"paragraph {number}")
+                made.english.append(f"paragraph {number}")
             out.append(drafted)
         return "\n\n".join(out) + "\n"
 
+    def remembered(
+        self,
+        chunk: str,
+        drafted: str,
+        left: bool,
+        where: str,
+        made: Draft,
+        names: tuple[str, str],
+        filled: list[str],
+    ) -> tuple[str, bool]:
+        """A paragraph the glossary left (partly) in English, with what the memory has:
+        the whole paragraph, else each segment (a sentence, a line, a reminder) still
+        in English in the draft; and whether English is left."""
+        whole = self.recall("paragraph", chunk, names)
+        if whole is not None:
+            made.memory.append(f"{where}: {whole.unit.origin}")
+            filled.clear()  # the glossary's fills of the paragraph are replaced
+            return whole.target, False
+        result, position, used, still = drafted, 0, [], False
+        for number, segment in enumerate(segments(chunk), 1):
+            # The segment as the glossary left it: as written, or with its bold terms.
+            form, english = segment, True
+            at = result.find(form, position)
+            if at < 0:
+                form, english = self.terms(segment, [])
+                at = result.find(form, position)
+            if at < 0:
+                continue  # the glossary drafted it (an ability's name, the list's reminder)
+            found = self.recall("sentence", segment, names)
+            if found is None:
+                still = still or english
+                position = at + len(form)
+                continue
+            result = result[:at] + found.target + result[at + len(form) :]
+            position = at + len(found.target)
+            used.append(f"{where}, sentence {number}: {found.unit.origin}")
+        if not used:
+            return drafted, left
+        made.memory.extend(used)
+        return result, still
+
     def paragraph(self, chunk: str, filled: list[str]) -> tuple[str, bool]:
-        """A drafted paragraph, and whether English words are left in it."""
-        lines = chunk.split("\n")
-        first = _BOLD_LINE.match(lines[0])
-        if first is not None:
-            ability = ability_line(first["inner"], self.language.abilities_by_english)
+        """A drafted paragraph (or the rest of one, after an ability), and whether
+        English words are left in it."""
+        head = _ABILITY_HEAD.match(chunk)
+        if head is not None and (head["own"] is not None or head["inside"] or head["outside"]):
+            ability = ability_line(head["name"], self.language.abilities_by_english)
             if ability is not None:
-                return self.ability(lines, first, *ability, filled=filled)
+                return self.ability(head, chunk[head.end() :], *ability, filled=filled)
         return self.terms(chunk, filled)
 
     def ability(
         self,
-        lines: list[str],
-        first: re.Match[str],
+        head: re.Match[str],
+        rest: str,
         ability_id: str,
         values: list[str],
         filled: list[str],
     ) -> tuple[str, bool]:
-        """An ability paragraph: the list's name and parameters, and its reminder where
-        the English card words it as the English list does."""
+        """An ability, in either style (`***Name***\\` then the reminder on its own line,
+        or `***Name -*** *reminder*`): the list's name and parameters, the English
+        separator and spacing, the reminder, and what follows it drafted in turn."""
+        name, own, left = self.ability_name(ability_id, values, filled)
+        mark = head["mark"]
+        closed = max(head.end("name"), head.end("inside")) + len(mark)
+        opening = f"{mark}{name}{head['inside'] or ''}{mark}{head.string[closed : head.end()]}"
+        reminder = _REMINDER.match(rest)
+        if reminder is None:
+            drafted, rest_left = self.follow(rest, filled)
+            return opening + drafted, left or rest_left
+        text, english_left = self.reminder(reminder["inner"], ability_id, values, own)
+        drafted, rest_left = self.follow(rest[reminder.end() :], filled)
+        return f"{opening}*{text}*{drafted}", left or english_left or rest_left
+
+    def ability_name(
+        self, ability_id: str, values: list[str], filled: list[str]
+    ) -> tuple[str, list[str], bool]:
+        """The list's name with the card's parameters (`Garde du corps 2`), those
+        parameters in the language, and whether English is left in them."""
         target = self.glossary.abilities[ability_id]
         english = self.english.abilities.get(ability_id)
         own, left = self.values(values, filled)
@@ -166,19 +292,31 @@ class Drafter:
             name = substitute(target.template, target.params, own)
         else:
             name = " ".join([target.name, *own])
-        lines[0] = f"{first['mark']}{name}{first['mark']}{first['tail']}"
         filled.append(f"ability {english.en if english else target.name}")
-        if len(lines) == 2 and english is not None and target.reminder:
-            italic = _ITALIC_LINE.match(lines[1])
+        return name, own, left
+
+    def reminder(
+        self, inner: str, ability_id: str, values: list[str], own: list[str]
+    ) -> tuple[str, bool]:
+        """The list's reminder where the English card words it as the English list
+        does (with the card's parameters), else the English; and whether it is English."""
+        target = self.glossary.abilities[ability_id]
+        english = self.english.abilities.get(ability_id)
+        if english is not None and target.reminder:
             expected = substitute(english.reminder, english.params, values)
-            if italic is not None and loose(italic["inner"]) == loose(expected):
-                lines[1] = f"*{substitute(target.reminder, target.params, own)}*"
-                return "\n".join(lines), left
-        rest = "\n".join(lines[1:])
-        if not rest:
-            return lines[0], left
-        drafted, rest_left = self.terms(rest, filled)
-        return "\n".join([lines[0], drafted]), left or rest_left
+            if loose(inner) == loose(expected):
+                return substitute(target.reminder, target.params, own), False
+        return inner, _has_words(_CODES.sub("", inner))
+
+    def follow(self, text: str, filled: list[str]) -> tuple[str, bool]:
+        """What follows an ability's reminder in its paragraph (another ability, text),
+        drafted in turn; its line breaks and spaces kept."""
+        lead = _LEAD.match(text)
+        start = lead.end() if lead is not None else 0
+        if start == len(text):
+            return text, False
+        drafted, left = self.paragraph(text[start:], filled)
+        return text[:start] + drafted, left
 
     def values(self, values: list[str], filled: list[str]) -> tuple[list[str], bool]:
         """An ability's parameter values in the language (a subtype, an ability name:
@@ -208,13 +346,16 @@ class Drafter:
         kept: list[str] = []
 
         def replace(match: re.Match[str]) -> str:
-            inner = match["inner"]
-            rendered = self.term(inner)
+            # A separator closing the run (`***Dark Legion -***`) is the card's, kept.
+            separator = _TRAILING_SEPARATOR.search(match["inner"])
+            inner = match["inner"][: separator.start()] if separator else match["inner"]
+            rendered = self.term(inner) if inner else None
             if rendered is None:
                 return match.group(0)
             filled.append(f"term {inner}")
             kept.append(match.group(0))
-            return f"{match['mark']}{rendered}{match['mark']}"
+            tail = separator.group(0) if separator else ""
+            return f"{match['mark']}{rendered}{tail}{match['mark']}"
 
         drafted = _BOLD_RUN.sub(replace, text)
         rest = text
@@ -264,11 +405,15 @@ def _has_words(text: str) -> bool:
 
 
 def plan_drafts(
-    library: Library, resources: Resources, lang: str, decks: set[str] | None = None
+    library: Library,
+    resources: Resources,
+    lang: str,
+    decks: set[str] | None = None,
+    memory: Memory | None = None,
 ) -> list[Draft]:
     """A draft for every English card of ``decks`` (all when None) that has no
-    ``lang`` translation."""
-    drafter = Drafter(resources, lang)
+    ``lang`` translation, with what ``memory`` has (none: the glossary's fills only)."""
+    drafter = Drafter(resources, lang, memory)
     found = []
     for (deck, _), card in sorted(library.cards.items()):
         if decks is not None and deck not in decks:

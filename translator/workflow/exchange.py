@@ -23,6 +23,9 @@ Importing writes back only what changed, entry by entry:
   text longer than :data:`~translator.limits.MAX_TEXT_CHARS` or a line longer than
   :data:`~translator.limits.MAX_LINE_CHARS` is refused; so is a context whose card is
   no slug of the library's (a path is no card), and a second entry for one unit;
+- a rule text that repeats a paragraph of the flavour, or the reverse, is refused: the
+  card would print it twice (a draft's split follows its English card's, so that an
+  export offers each paragraph once);
 - the file is a translator's, not trusted: a regular file within
   :data:`~translator.limits.MAX_EXCHANGE_BYTES` and
   :data:`~translator.limits.MAX_EXCHANGE_ENTRIES`, an XLIFF file without a document
@@ -44,11 +47,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from babel.messages.plurals import get_plural
 from lxml import etree
 from translate.storage import lisa, po, pocommon, pypo, xliff
 from translate.storage.base import TranslationStore, TranslationUnit
 
+from .. import languages
 from ..cards.edit import REMOVE, EditError, edit_card, render_card_file
 from ..cards.files import CARD_SLUG_RE, Problem, parse_card_text
 from ..cards.model import (
@@ -63,20 +66,23 @@ from ..cards.model import (
 )
 from ..diagnostics import REGISTRY, Severity
 from ..glossary.model import LANGUAGES
+from ..glossary.model import Entry as GlossaryEntry
 from ..limits import (
     MAX_CARD_FILE_BYTES,
     MAX_EXCHANGE_BYTES,
     MAX_EXCHANGE_ENTRIES,
 )
 from ..lint.context import Language
-from ..lint.model import plain_text
+from ..lint.model import PlainParagraph, plain_text
 from ..markup.checks import TARGET as MARKUP
 from ..markup.checks import check_text
 from ..markup.parser import parse
 from ..textio import InputError, decode, read_file
 from ..untrusted import field_problem, printable
 from .fields import FINGERPRINT_GROUP, LINE_UNITS, UNITS, join_body, split_body, units
+from .memory import Memory
 from .states import source_changes
+from .suggestions import suggest
 
 FORMATS = ("po", "xliff")
 #: A PO header naming the deck the file was exported from.
@@ -117,6 +123,8 @@ class Entry:
     notes: list[str]
     location: str
     previous: str | None = None
+    #: What the translation memory has for it, one line each (translator comments).
+    suggestions: list[str] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -132,7 +140,9 @@ def _location(file: CardFile, unit: str, text: str) -> str:
 
 
 def _glossary_notes(language: Language, english: Language, unit: str, text: str) -> list[str]:
-    """The glossary's words for the terms and abilities the English uses."""
+    """The glossary's words for the terms and abilities the English uses: every
+    rendering of a word that has several, since the glossary's choice between them is
+    the context's (``gets`` is *perd*, *gagne* or *reçoit* by the modifier)."""
     if unit in LINE_UNITS:
         found = language.english.find(text)
     else:
@@ -155,57 +165,159 @@ def _glossary_notes(language: Language, english: Language, unit: str, text: str)
                 )
             continue
         entry = language.glossary.entries.get(hit.id)
-        if entry is not None and entry.preferred is not None:
-            terms.setdefault(entry.en, entry.preferred.text)
+        rendered = _renderings(entry) if entry is not None else None
+        if entry is not None and rendered is not None:
+            terms.setdefault(entry.en, rendered)
     return [f"glossary: {en} → {target}" for en, target in terms.items()]
 
 
+def _renderings(entry: GlossaryEntry) -> str | None:
+    """A glossary entry's renderings as a note gives them: the preferred ones, then the
+    admitted ones (``gagne / perd / reçoit``), then the deprecated ones to avoid
+    (``(not: Jeton Addax)``); None when it has none to suggest."""
+    suggested = [t.text for s in ("preferred", "admitted") for t in entry.terms if t.status == s]
+    if not suggested:
+        return None
+    avoided = [t.text for t in entry.terms if t.deprecated]
+    shown = " / ".join(dict.fromkeys(suggested))
+    return f"{shown} (not: {', '.join(dict.fromkeys(avoided))})" if avoided else shown
+
+
 def entries(
-    library: Library, deck: str, lang: str, language: Language, english: Language
+    library: Library,
+    deck: str,
+    lang: str,
+    language: Language,
+    english: Language,
+    memory: Memory | None = None,
 ) -> list[Entry]:
-    """The entries of ``deck``'s cards, in the deck's order."""
+    """The entries of ``deck``'s cards, in the deck's order; an untranslated entry
+    gets what ``memory`` suggests (:func:`remembered`)."""
     order = {slug: index for index, slug in enumerate(library.decks[deck].quantities)}
     cards = sorted(library.deck_cards(deck), key=lambda c: (order.get(c.slug, len(order)), c.slug))
     found: list[Entry] = []
     for card in cards:
-        source = card.source
-        if source is None:
-            continue
-        version = card.translations.get(lang)
-        english_units = units(source)
-        own = units(version) if version is not None else {}
-        wip = bool(version is not None and version.fields.get("wip"))
-        stale_units = {change.unit: change for change in source_changes(card, lang)}
-        about = ", ".join(
-            str(source.fields.get(k))
-            for k in ("type", "faction", "subtype")
-            if source.fields.get(k) not in (None, "")
-        )
-        for unit, text in english_units.items():
-            target = own.get(unit, "")
-            if wip and target == text:
-                target = ""  # still the English: nothing translated yet
-            change = stale_units.get(unit)
-            stale, previous = change is not None, None if change is None else change.old
-            notes = [
-                f"card: {card.name(SOURCE_LANGUAGE)} ({about})",
-                *_glossary_notes(language, english, unit, text),
-            ]
-            if stale and target:
-                notes.append("stale: the English changed since this was translated")
-            found.append(
-                Entry(
-                    card,
-                    unit,
-                    text,
-                    target,
-                    bool(target) and (stale or wip),
-                    notes,
-                    _location(source, unit, text),
-                    previous,
-                )
-            )
+        if card.source is not None:
+            found.extend(_card_entries(card, lang, language, english))
+    if memory is not None:
+        for entry in found:
+            version = entry.card.translations.get(lang)
+            if not entry.target or (version is not None and version.fields.get("wip")):
+                remembered(entry, memory, lang)
     return found
+
+
+def remembered(entry: Entry, memory: Memory, lang: str) -> None:
+    """An untranslated entry with the memory's suggestion, as Poedit and Weblate show
+    one: the translation in the entry, fuzzy (imported only with ``--fuzzy``), the
+    English it translates as the previous source, where it comes from in the
+    comments; a partial match (some paragraphs, some sentences), or a match for a
+    draft's entry (whose target is the draft's), only in the comments."""
+    card, source = entry.card, entry.card.source
+    assert source is not None
+    version = card.translations.get(lang)
+    names = (
+        str(source.fields.get("name") or ""),
+        str(version.fields.get("name") or "") if version is not None else "",
+    )
+    found = suggest(memory, entry.unit, entry.source, names, f"{card.deck}/{card.slug}")
+    if found is None:
+        return
+    entry.suggestions = found.notes
+    if found.target and not entry.target:
+        entry.target, entry.fuzzy = found.target, True
+        if entry.previous is None:
+            entry.previous = found.previous
+
+
+def _card_entries(card: Card, lang: str, language: Language, english: Language) -> list[Entry]:
+    """The entries of one card (which has its English source): one per English unit."""
+    source = card.source
+    assert source is not None
+    version = card.translations.get(lang)
+    own = version_units(version, source) if version is not None else {}
+    wip = bool(version is not None and version.fields.get("wip"))
+    stale_units = {change.unit: change for change in source_changes(card, lang)}
+    found = []
+    for unit, text in units(source).items():
+        target = own.get(unit, "")
+        if wip and target == text:
+            target = ""  # still the English: nothing translated yet
+        change = stale_units.get(unit)
+        stale = change is not None
+        notes = [
+            f"card: {card.name(SOURCE_LANGUAGE)} ({_about(source)})",
+            *_glossary_notes(language, english, unit, text),
+        ]
+        if stale and target:
+            notes.append("stale: the English changed since this was translated")
+        found.append(
+            Entry(
+                card,
+                unit,
+                text,
+                target,
+                bool(target) and (stale or wip),
+                notes,
+                _location(source, unit, text),
+                None if change is None else change.old,
+            )
+        )
+    return found
+
+
+def _about(source: CardFile) -> str:
+    """The card's type, faction and subtype, for the translator's note."""
+    return ", ".join(
+        str(source.fields.get(k))
+        for k in ("type", "faction", "subtype")
+        if source.fields.get(k) not in (None, "")
+    )
+
+
+def version_units(version: CardFile, source: CardFile) -> dict[str, str]:
+    """The translatable units of a translation of ``source``: :func:`.fields.units`,
+    but a draft's text and flavour split as :func:`version_split` splits them."""
+    found = units(version)
+    if not version.fields.get("wip"):
+        return found
+    found.pop("text", None)
+    found.pop("flavour", None)
+    text, flavour = version_split(version, source)
+    found.update({k: v for k, v in (("text", text), ("flavour", flavour)) if v})
+    return {key: found[key] for key in UNITS if key in found}
+
+
+def version_split(version: CardFile, source: CardFile) -> tuple[str, str]:
+    """(rule text, flavour) of a translation of ``source``.
+
+    A finished translation is split at its own quotation marks (:func:`.fields.split_body`).
+    A draft (``wip``) is split where its English card is: ``translator translate``
+    writes it paragraph by paragraph, so its flavour is still the English quote (or a
+    translation of it written in place), which the language's quotation-mark test
+    does not find; left in the rule text, it would be offered twice to the translator.
+    A draft whose paragraphs no longer match the English's is split at its own quotes,
+    else at the English ones.
+    """
+    lang = version.lang
+    if not version.fields.get("wip"):
+        return split_body(version.body, lang)
+    body = version.body.replace("\r\n", "\n")
+    english = plain_text(parse(source.body.replace("\r\n", "\n")).document, SOURCE_LANGUAGE)
+    if english.flavor_start >= len(english.paragraphs):
+        return body.strip("\n"), ""  # the English has no flavour: all of it is rule text
+    paragraphs = plain_text(parse(body).document, lang).paragraphs
+    if len(paragraphs) == len(english.paragraphs):
+        return _split_at(body, paragraphs, english.flavor_start)
+    own = split_body(body, lang)
+    return own if own[1] else split_body(body, SOURCE_LANGUAGE)
+
+
+def _split_at(body: str, paragraphs: list[PlainParagraph], index: int) -> tuple[str, str]:
+    """``body`` cut before its paragraph ``index`` (at the start of its line)."""
+    offset = paragraphs[index].paragraph.pos.offset
+    start = body.rfind("\n", 0, offset) + 1
+    return body[:start].strip("\n"), body[start:].strip("\n")
 
 
 def _header(lang: str, deck: str, deck_name: str) -> dict[str, str]:
@@ -219,7 +331,7 @@ def _header(lang: str, deck: str, deck_name: str) -> dict[str, str]:
         "Last-Translator": "",
         "Language-Team": f"Arcmage {LANGUAGE_NAMES.get(lang, lang)}",
         "Language": lang,
-        "Plural-Forms": get_plural(lang).plural_forms,
+        "Plural-Forms": languages.get(lang).plural_forms,
         DECK_HEADER: deck,
     }
 
@@ -244,6 +356,8 @@ def write_store(found: list[Entry], kind: str, lang: str, deck: str, deck_name: 
             unit.setid(entry.key)
         for note in entry.notes:
             unit.addnote(note, origin="developer")
+        for note in entry.suggestions:
+            unit.addnote(note, origin="translator")
         unit.addlocation(entry.location)
         if entry.target:
             unit.target = entry.target
@@ -293,6 +407,9 @@ class CardUpdate:
     new: str
     units: list[str] = field(default_factory=list)
     confirmed: list[str] = field(default_factory=list)
+    #: Whether the import removes the translation's ``reviewed`` mark (its text changed,
+    #: so the review no longer holds).
+    unreviewed: bool = False
     #: The new content read as a card file (checked valid before it is planned).
     parsed: CardFile | None = None
 
@@ -673,10 +790,12 @@ def _card_update(
         return None
     english = units(card.source)
     version = card.translations.get(lang)
-    current = units(version) if version is not None else {}
+    current = version_units(version, card.source) if version is not None else {}
     if version is not None and version.fields.get("wip"):
         current = {u: v for u, v in current.items() if english.get(u) != v}
     merged = _merge_entries(path, card_entries, english, current, fuzzy, result)
+    own = version_split(version, card.source) if version is not None else ("", "")
+    _refuse_repeats(path, card_entries, merged, current, own, result)
     fingerprint = _fingerprint(card.source, version, merged.confirmed, english)
     changes, complete = _field_changes(merged, version, current, english, fingerprint)
     if (
@@ -688,8 +807,7 @@ def _card_update(
         return None  # nothing to write: the file is not even read
     body = None
     if {"text", "flavour"} & set(merged.touched):
-        own_text, own_flavour = split_body(version.body, lang) if version else ("", "")
-        body = join_body(merged.new.get("text", own_text), merged.new.get("flavour", own_flavour))
+        body = join_body(merged.new.get("text", own[0]), merged.new.get("flavour", own[1]))
     if version is None:
         if not merged.touched:
             return None
@@ -706,12 +824,66 @@ def _card_update(
         if edited is None:
             return None
         old_content, content = edited
-    return _checked(
-        CardUpdate(card, target, old_content, content, merged.touched, sorted(merged.confirmed)),
-        path,
-        card_entries,
-        result,
+    update = CardUpdate(
+        card, target, old_content, content, merged.touched, sorted(merged.confirmed)
     )
+    update.unreviewed = bool(
+        version is not None and version.fields.get("reviewed") and merged.touched
+    )
+    return _checked(update, path, card_entries, result)
+
+
+def _paragraphs(text: str) -> list[str]:
+    """The paragraphs of a card text, each on one line with its spaces collapsed (to
+    compare them), leaving out those with no letter or digit (a lone ``\\``)."""
+    found = (" ".join(p.split()) for p in re.split(r"\n[ \t]*\n", text))
+    return [p for p in found if any(c.isalnum() for c in p)]
+
+
+def _refuse_repeats(
+    path: str,
+    card_entries: list[tuple[str, Incoming]],
+    merged: _Merged,
+    current: dict[str, str],
+    own: tuple[str, str],
+    result: ImportResult,
+) -> None:
+    """Refuse a rule text that repeats a paragraph of the flavour, or the reverse: the
+    card file would print it twice (an export that put the flavour in the rule text
+    too, edited in place, with the flavour entry filled as well).  The refused entry's
+    unit keeps its current text."""
+    texts = {"text": merged.new.get("text", own[0]), "flavour": merged.new.get("flavour", own[1])}
+    lines = {unit: entry.line for unit, entry in card_entries if unit in merged.touched}
+    for unit, other in (("text", "flavour"), ("flavour", "text")):
+        if unit not in merged.touched:
+            continue
+        repeated = set(_paragraphs(texts[other]))
+        twice = next((p for p in _paragraphs(texts[unit]) if p in repeated), None)
+        if twice is None:
+            continue
+        entry = next(e for u, e in card_entries if u == unit)
+        where = (
+            f"the :{other} entry on line {lines[other]}"
+            if other in lines
+            else f"the card's {_LABELS[other]}"
+        )
+        result.refused.append(
+            Refusal(
+                path,
+                entry.line,
+                entry.key,
+                f"the {_LABELS[unit]} repeats the paragraph {_shown(twice, 60)} of "
+                f"{where}: the card would print it twice; keep it in the :{other} "
+                f"entry only (remove it from this one) and import again",
+            )
+        )
+        merged.touched.remove(unit)
+        merged.confirmed.discard(unit)
+        if unit in current:
+            merged.new[unit] = current[unit]
+        else:
+            merged.new.pop(unit, None)
+        texts[unit] = merged.new.get(unit, own[0 if unit == "text" else 1])
 
 
 @dataclass

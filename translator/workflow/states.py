@@ -143,6 +143,7 @@ def review_changes(
         "reviewer": reviewer or REMOVE,
         "source": source_fingerprint(card.source),
         "wip": REMOVE,
+        "memory": REMOVE,  # what the draft took from the memory is now reviewed
     }
 
 
@@ -201,6 +202,14 @@ def word_diff(old: str, new: str) -> list[tuple[str, str]]:
             add("-", "".join(a[i1:i2]))
             add("+", "".join(b[j1:j2]))
     return pieces
+
+
+def marked_diff(pieces: list[tuple[str, str]]) -> str:
+    """A word diff as git's ``--word-diff=plain`` writes it: ``[-old-]{+new+}``."""
+    return "".join(
+        text if kind == "=" else f"[-{text}-]" if kind == "-" else f"{{+{text}+}}"
+        for kind, text in pieces
+    )
 
 
 def source_changes(card: Card, lang: str) -> list[FieldChange]:

@@ -36,6 +36,8 @@ def check_untranslated_field(subject: Subject, report: Reporter) -> Iterator[Fin
         return
     for key, what in (("name2", "second name line"), ("subtype", "subtype")):
         english = subject.source_value(key)
+        if key == "subtype" and _repeats_type(subject, english):
+            continue  # printed once, as the type (an Aminduna city: subtype City)
         if english and not subject.value(key):
             yield report.at(
                 subject,
@@ -77,6 +79,8 @@ def check_subtype(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not english or not here:
         return
     expected = subject.language.subtype(english)
+    if expected is None and _repeats_type(subject, english):
+        expected = subject.language.glossary.preferred("type", english)
     if expected is None or expected == here:
         return
     how = "capitalised differently" if expected.casefold() == here.casefold() else "different"
@@ -87,6 +91,13 @@ def check_subtype(subject: Subject, report: Reporter) -> Iterator[Finding]:
         f"subtype '{here}' is {how} from the glossary's '{expected}' (English '{english}')",
         Edit("subtype", 0, len(here), expected),
     )
+
+
+def _repeats_type(subject: Subject, english_subtype: str) -> bool:
+    """Is the English subtype the card type again (Aminduna imports a city, an event,
+    ... with its type as its subtype)?  The card prints it once, as the type."""
+    card_type = subject.source_value("type")
+    return bool(english_subtype) and english_subtype.casefold() == card_type.casefold()
 
 
 def source_abilities(subject: Subject) -> list[tuple[int, str, list[str]]]:

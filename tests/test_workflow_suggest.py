@@ -1,0 +1,277 @@
+"""``translator suggest``: what the translation memory offers one card, text by text, in
+reading order; exact matches, fuzzy ones with their score, origin and word diff; never
+the card's own translation, never a stale one."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from translator import cards
+from translator.cards.model import source_fingerprint
+from translator.cli import main
+
+CREATURE = """\
+type: Creature
+faction: The Empire
+cost: 2
+loyalty: 1
+attack: 1
+defense: 2
+status: Draft
+"""
+
+#: The first deck: what the memory learns from (English and French).
+FIRST = {
+    "courier.en.md": f"""\
+---
+name: Courier
+{CREATURE}subtype: Soldier Bird
+---
+***Flying***\\
+*Only creatures with flying can defend against me.*
+
+:m: Target ***player*** draws one card. Courier deals 1 damage to target creature.
+""",
+    "courier.fr.md": """\
+---
+name: Messager
+subtype: Oiseau, soldat
+status: Draft
+source: {fingerprint}
+reviewed: "2026-01-02"
+---
+***Vol***\\
+*Seules les créatures dotées du vol peuvent me bloquer.*
+
+:m: La *joueureuse ciblée* pioche une carte. Messager inflige 1 blessure à la créature ciblée.
+""",
+    # Translated when its text said "At the start of your turn": stale since.
+    "omen.en.md": """\
+---
+name: Omen
+type: Enchantment
+faction: None
+cost: 2
+loyalty: 0
+status: Draft
+---
+At the start of your turn, draw one card.
+""",
+    "omen.fr.md": """\
+---
+name: Présage
+status: Draft
+source: {fingerprint}
+---
+Au début de ton tour, pioche une carte.
+""",
+}
+
+#: The second deck: English only, repeating the first deck's sentences, one of them
+#: with a word changed, and the stale card's new English.
+SECOND = {
+    "herald.en.md": f"""\
+---
+name: Herald
+{CREATURE}subtype: Soldier Bird
+---
+***Flying***\\
+*Only creatures with flying can defend against me.*
+
+:m: Target ***player*** draws one card. Herald deals 2 damage to target creature.
+""",
+    "watcher.en.md": """\
+---
+name: Watcher
+type: Enchantment
+faction: None
+cost: 2
+loyalty: 0
+status: Draft
+---
+At the end of your turn, draw one card.
+""",
+}
+
+
+def make_library(directory: Path) -> Path:
+    """``directory/cards`` with the decks ``first`` (courier reviewed, omen stale) and
+    ``second`` (English only)."""
+    root = directory / "cards"
+    for deck, files in (("first", FIRST), ("second", SECOND)):
+        folder = root / deck
+        folder.mkdir(parents=True)
+        slugs = sorted({name.split(".")[0] for name in files})
+        (folder / "deck.yaml").write_text(
+            f"name: {deck.title()}\ncards:\n" + "".join(f"  {s}: 1\n" for s in slugs), "utf-8"
+        )
+        for name, text in files.items():
+            if name.endswith(".en.md"):
+                (folder / name).write_text(text, "utf-8")
+    library, problems = cards.load_library([str(root / "first")])
+    assert not problems, problems
+    for name, text in FIRST.items():
+        if name.endswith(".fr.md"):
+            slug = name.split(".")[0]
+            source = library.cards[("first", slug)].source
+            assert source is not None
+            (root / "first" / name).write_text(
+                text.replace("{fingerprint}", source_fingerprint(source)), "utf-8"
+            )
+    omen = root / "first" / "omen.en.md"
+    omen.write_text(omen.read_text("utf-8").replace("the start", "the end"), "utf-8")
+    library, problems = cards.load_library([str(root)])
+    assert not problems, problems
+    return root
+
+
+def run(*args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(args), out=out)
+    return code, out.getvalue()
+
+
+@pytest.fixture
+def library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return make_library(tmp_path)
+
+
+def texts_of(output: str) -> dict[str, dict]:
+    data = json.loads(output)
+    return {f"{t['unit']}:{t['paragraph'] or ''}:{t['sentence'] or ''}": t for t in data["texts"]}
+
+
+# --------------------------------------------------------------------------------------
+
+
+def test_suggest_in_reading_order_with_exact_and_fuzzy_matches(library: Path) -> None:
+    code, out = run("suggest", "herald", "--lang", "fr", "cards")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == (
+        "second/herald (fr, missing): 6 texts; 3 with an exact match, "
+        "2 with suggestions (≥ 75%), 1 without"
+    )
+    labels = [line for line in lines if line and not line.startswith(" ")][1:]
+    assert labels == [
+        "name",
+        "subtype",
+        "paragraph 1",
+        "paragraph 2",
+        "paragraph 2, sentence 1",
+        "paragraph 2, sentence 2",
+    ]
+    text = "\n".join(lines)
+    # The subtype, the ability paragraph and the repeated sentence: exact.
+    assert (
+        "subtype\n    Soldier Bird\n  exact: first/courier, reviewed\n      Oiseau, soldat" in text
+    )
+    assert "  exact: first/courier, reviewed\n      ***Vol***\\\n      *Seules" in text
+    assert (
+        "paragraph 2, sentence 1\n    :m: Target ***player*** draws one card.\n"
+        "  exact: first/courier, reviewed\n      :m: La *joueureuse ciblée* pioche une carte."
+    ) in text
+    # One word changed: a fuzzy suggestion, the card's name put in, the words that
+    # differ shown as status --diff shows them.
+    sentence = text.split("paragraph 2, sentence 2\n")[1]
+    assert sentence.splitlines()[1].startswith("  9") and sentence.splitlines()[1].endswith(
+        "%: first/courier, reviewed"
+    )
+    assert "      Herald inflige 1 blessure à la créature ciblée." in sentence
+    assert "      English: [-Courier-]{+Herald+} deals [-1-]{+2+} damage" in sentence
+    assert "name\n    Herald\n  nothing in the memory" in text
+
+
+def test_suggest_json(library: Path) -> None:
+    code, out = run("suggest", "second/herald", "cards", "--lang", "fr", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert (data["card"], data["lang"], data["state"]) == ("second/herald", "fr", "missing")
+    assert data["summary"] == {"texts": 6, "exact": 3, "fuzzy": 2, "none": 1}
+    texts = texts_of(out)
+    exact = texts["text:2:1"]["exact"]
+    assert exact["score"] == 100.0
+    assert exact["target"] == ":m: La *joueureuse ciblée* pioche une carte."
+    assert (exact["from"], exact["state"]) == ("first/courier", "reviewed")
+    assert texts["text:2:1"]["fuzzy"] == []
+    fuzzy = texts["text:2:2"]["fuzzy"]
+    assert len(fuzzy) == 1 and 75 <= fuzzy[0]["score"] < 100
+    assert fuzzy[0]["memory_english"] == "Courier deals 1 damage to target creature."
+    assert fuzzy[0]["english"] == "Herald deals 2 damage to target creature."
+    assert ["-", "1"] in fuzzy[0]["diff"] and ["+", "2"] in fuzzy[0]["diff"]
+    # The paragraph as a whole: no exact match, courier's paragraph as a suggestion.
+    assert texts["text:2:"]["exact"] is None
+    assert texts["text:2:"]["fuzzy"][0]["from"] == "first/courier"
+    assert texts["name::"] == {
+        "unit": "name",
+        "kind": "name",
+        "paragraph": None,
+        "sentence": None,
+        "english": "Herald",
+        "exact": None,
+        "fuzzy": [],
+    }
+
+
+def test_min_and_limit(library: Path) -> None:
+    _, out = run("suggest", "herald", "--lang", "fr", "--min", "99", "--format", "json")
+    assert texts_of(out)["text:2:2"]["fuzzy"] == []
+    _, out = run("suggest", "herald", "--lang", "fr", "--min", "50", "--format", "json")
+    assert texts_of(out)["text:2:2"]["fuzzy"][0]["from"] == "first/courier"
+    assert run("suggest", "herald", "--lang", "fr", "--limit", "0")[0] == 2
+    assert run("suggest", "herald", "--lang", "fr", "--min", "0")[0] == 2
+    assert run("suggest", "herald", "--lang", "fr", "--min", "101")[0] == 2
+
+
+def test_a_stale_translation_is_not_suggested(library: Path) -> None:
+    """omen's French was made for "At the start of your turn": the English now says
+    what watcher says, and neither the old French nor a fuzzy match of it is offered."""
+    code, out = run("suggest", "watcher", "--lang", "fr", "--format", "json")
+    assert code == 1
+    data = json.loads(out)
+    assert data["summary"]["exact"] == data["summary"]["fuzzy"] == 0
+    assert all(t["fuzzy"] == [] for t in data["texts"])
+    _, text = run("suggest", "watcher", "--lang", "fr", "--min", "40")
+    assert "Au début" not in text and "first/omen" not in text
+
+
+def test_the_cards_own_translation_is_not_a_suggestion(library: Path) -> None:
+    code, out = run("suggest", "first/courier", "--lang", "fr", "--format", "json")
+    assert code == 1  # only courier itself translates these texts
+    data = json.loads(out)
+    for text in data["texts"]:
+        for match in ([text["exact"]] if text["exact"] else []) + text["fuzzy"]:
+            assert match["from"] != "first/courier", text
+    assert data["summary"]["exact"] == 0
+    code, text = run("suggest", "courier", "--lang", "fr")
+    assert code == 1
+    assert text.endswith(
+        "nothing in the fr memory (1 English text) is like this card's English "
+        "(a lower --min finds more)\n"
+    )
+
+
+def test_exit_codes_and_errors(library: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("suggest", "nobody", "--lang", "fr")[0] == 2
+    assert "no card 'nobody'" in capsys.readouterr().err
+    assert run("suggest", "herald", "--lang", "en")[0] == 2
+    assert "translations are into" in capsys.readouterr().err
+    assert run("suggest", "herald")[0] == 2  # --lang is required
+
+
+def test_help_has_an_example() -> None:
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exit_info:
+        sys.stdout, saved = out, sys.stdout
+        try:
+            main(["suggest", "--help"], out)
+        finally:
+            sys.stdout = saved
+    assert exit_info.value.code == 0
+    assert "example:\n  translator suggest" in out.getvalue()
