@@ -179,12 +179,12 @@ def test_reviewed_wins_then_the_most_frequent() -> None:
 def test_pairs_whose_numbers_or_symbols_differ_are_not_aligned() -> None:
     # Two sentences each, but the translator merged and split them differently: the
     # numbers tell.
-    assert not memory._agree("Deal 2 damage.", "Inflige 3 dégâts.")
-    assert not memory._agree(":m: Draw.", "Pioche.")
-    assert memory._agree(":m: Deal 2 damage, then 1.", ":m: Inflige 1 puis 2 dégâts.")
+    assert not memory.agree("Deal 2 damage.", "Inflige 3 dégâts.")
+    assert not memory.agree(":m: Draw.", "Pioche.")
+    assert memory.agree(":m: Deal 2 damage, then 1.", ":m: Inflige 1 puis 2 dégâts.")
     # A drop cap is the first letter of the language's sentence.
-    assert memory._agree(":D:eal 3 damage.", ":I:nflige 3 dégâts.")
-    assert not memory._agree(":g2: Deal.", ":g3: Inflige.")
+    assert memory.agree(":D:eal 3 damage.", ":I:nflige 3 dégâts.")
+    assert not memory.agree(":g2: Deal.", ":g3: Inflige.")
 
 
 def test_sentences_split_where_a_translator_would() -> None:

@@ -64,7 +64,6 @@ from ..cards.model import (
     Library,
     source_fingerprint,
 )
-from ..diagnostics import REGISTRY, Severity
 from ..glossary.model import LANGUAGES
 from ..glossary.model import Entry as GlossaryEntry
 from ..limits import (
@@ -74,12 +73,19 @@ from ..limits import (
 )
 from ..lint.context import Language
 from ..lint.model import PlainParagraph, plain_text
-from ..markup.checks import TARGET as MARKUP
-from ..markup.checks import check_text
 from ..markup.parser import parse
 from ..textio import InputError, decode, read_file
-from ..untrusted import field_problem, printable
+from ..untrusted import field_problem
 from .fields import FINGERPRINT_GROUP, LINE_UNITS, UNITS, join_body, split_body, units
+from .incoming import (
+    DECLARATION,
+    XML_ROOT,
+    Lines,
+    language_code,
+    markup_errors,
+    parse_problem,
+    shown,
+)
 from .memory import Memory
 from .states import source_changes
 from .suggestions import suggest
@@ -436,9 +442,6 @@ _XLIFF_UNIT = re.compile(r"<(?:[A-Za-z_][\w.-]*:)?trans-unit\b")
 _XLIFF_LANGUAGE = re.compile(r"\btarget-language[ \t\r\n]*=")
 #: A document type declaration, or an entity one: an XLIFF file has none (entities
 #: are how an XML file makes a few bytes into gigabytes, or reads other files).
-_DOCTYPE = re.compile(r"<!(?:DOCTYPE|ENTITY)\b", re.IGNORECASE)
-#: The root element's name, after the XML declaration, comments and instructions.
-_XML_ROOT = re.compile(r"\s*(?:(?:<\?.*?\?>|<!--.*?-->)\s*)*<([^\s/>!?]+)", re.DOTALL)
 _FILE_WHAT = {"po": "PO file", "xliff": "XLIFF file"}
 
 
@@ -465,7 +468,7 @@ def read_store(path: str, data: bytes) -> Store:
     where it can, the line when it is not one, or holds too many entries."""
     kind = format_of(path)
     text = decode(data, path)
-    lines = _Lines(text)
+    lines = Lines(text)
     _check_size(path, kind, text, lines)
     if kind == "xliff":
         _check_xml(path, text, lines)
@@ -483,7 +486,7 @@ def read_store(path: str, data: bytes) -> Store:
     except InputError:
         raise
     except Exception as error:  # translate-toolkit and lxml raise many kinds
-        reason, line = _parse_problem(kind, error)
+        reason, line = parse_problem(kind, error)
         raise InputError(path, f"not a valid {kind.upper()} file: {reason}", line) from None
     if len(found) > MAX_EXCHANGE_ENTRIES:
         _too_many(path, kind, found[MAX_EXCHANGE_ENTRIES].line)
@@ -502,24 +505,7 @@ def _xml_element(unit: TranslationUnit) -> etree._Element:
     return cast(lisa.LISAunit, unit).xmlelement
 
 
-class _Lines:
-    """Line numbers of offsets in a text, asked for in increasing order (linear in
-    all), or in any order (each a count from the start)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.offset = 0
-        self.line = 1
-
-    def at(self, offset: int) -> int:
-        if offset < self.offset:
-            self.offset, self.line = 0, 1
-        self.line += self.text.count("\n", self.offset, offset)
-        self.offset = offset
-        return self.line
-
-
-def _check_size(path: str, kind: str, text: str, lines: _Lines) -> None:
+def _check_size(path: str, kind: str, text: str, lines: Lines) -> None:
     """Refuse a file of more than :data:`MAX_EXCHANGE_ENTRIES` entries before it is
     parsed (the parse holds them all)."""
     pattern = _PO_MSGID if kind == "po" else _XLIFF_UNIT
@@ -529,10 +515,10 @@ def _check_size(path: str, kind: str, text: str, lines: _Lines) -> None:
             _too_many(path, kind, lines.at(match.start()))
 
 
-def _check_xml(path: str, text: str, lines: _Lines) -> None:
+def _check_xml(path: str, text: str, lines: Lines) -> None:
     """Refuse, before it is parsed, an XML file that declares a document type (entities:
     how a few bytes become gigabytes, or bring in another file) or is no XLIFF file."""
-    doctype = _DOCTYPE.search(text)
+    doctype = DECLARATION.search(text)
     if doctype is not None:
         raise InputError(
             path,
@@ -541,12 +527,12 @@ def _check_xml(path: str, text: str, lines: _Lines) -> None:
             "no use for; they are refused",
             lines.at(doctype.start()),
         )
-    root = _XML_ROOT.match(text)
+    root = XML_ROOT.match(text)
     if root is not None and root.group(1).rpartition(":")[2] != "xliff":
         raise InputError(
             path,
             f"not a valid XLIFF file: its root element is "
-            f"{_shown(root.group(1), 40)}, not xliff (XLIFF 1.1 or 1.2)",
+            f"{shown(root.group(1), 40)}, not xliff (XLIFF 1.1 or 1.2)",
             lines.at(root.start(1)),
         )
 
@@ -565,7 +551,7 @@ def _incoming(kind: str, text: str, found: list[TranslationUnit]) -> list[Incomi
     """The entries, each with the line of its context (for PO, found in one pass)."""
     po_lines: dict[str, list[int]] = {}
     if kind == "po":
-        lines = _Lines(text)
+        lines = Lines(text)
         for match in _PO_CONTEXT.finditer(text):
             key = pypo.unescape("".join(_PO_STRING.findall(match.group(1))))
             po_lines.setdefault(key, []).append(lines.at(match.start()))
@@ -588,7 +574,7 @@ def _incoming(kind: str, text: str, found: list[TranslationUnit]) -> list[Incomi
 
 
 def _file_language(
-    store: TranslationStore, kind: str, text: str, lines: _Lines
+    store: TranslationStore, kind: str, text: str, lines: Lines
 ) -> tuple[str | None, int]:
     """(the target language as the file gives it, the line giving it)."""
     if kind == "po":
@@ -605,39 +591,11 @@ def _file_language(
     return (str(value).strip() or None) if value is not None else None, line
 
 
-def _parse_problem(kind: str, error: Exception) -> tuple[str, int]:
-    """(why the parser refused a file, in one line, and the line it names or 0)."""
-    if isinstance(error, AssertionError):  # translate-toolkit's check of the root
-        return "its root element is not xliff (XLIFF 1.1 or 1.2)", 0
-    if isinstance(error, StopIteration) and kind == "xliff":
-        return "it has no <file> element (the XLIFF 1.1 or 1.2 elements)", 0
-    if isinstance(error, etree.XMLSyntaxError):
-        line = int(error.lineno or 0) if error.lineno else 0
-        reason = str(error.msg or error).split(", line ")[0]
-        return _one_line(reason), line
-    message = str(error) or type(error).__name__
-    found = re.search(r" on line (\d+)(?::|$)", message)
-    if found is not None:
-        return _one_line(message[: found.start()]), int(found.group(1))
-    return _one_line(message), 0
-
-
-def _one_line(message: str, limit: int = 200) -> str:
-    shown = printable(message.split("\n", 1)[0].strip())
-    return shown if len(shown) <= limit else shown[:limit] + "..."
-
-
 def _shown_key(key: str) -> str:
     """A context as a refusal names it: as is when it is a card's, else quoted, escaped
     and shortened (it is the file's, and goes to a terminal)."""
     slug, _, unit = key.rpartition(":")
-    return key if CARD_SLUG_RE.fullmatch(slug) and unit in UNITS else _shown(key)
-
-
-def _shown(text: str, limit: int = 80) -> str:
-    """``'text'`` with what a terminal should not be sent escaped, shortened."""
-    shown = printable(text).replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
-    return f"'{shown[:limit]}...'" if len(shown) > limit else f"'{shown}'"
+    return key if CARD_SLUG_RE.fullmatch(slug) and unit in UNITS else shown(key)
 
 
 def _key(unit: TranslationUnit, kind: str) -> str:
@@ -658,31 +616,24 @@ def target_language(path: str, store: Store) -> str:
             f"the file names no target language ({where} is missing): give --lang",
             store.lang_line,
         )
-    code = re.split(r"[_\-@.]", store.lang, maxsplit=1)[0].strip().lower()
+    code = language_code(store.lang)
     if code in LANGUAGES and code != SOURCE_LANGUAGE:
         return code
     targets = ", ".join(x for x in LANGUAGES if x != SOURCE_LANGUAGE)
-    shown = _shown(store.lang, 40)
+    given = shown(store.lang, 40)
     if code == SOURCE_LANGUAGE:
         raise InputError(
             path,
-            f"{where} is {shown}, the English of the cards: a "
+            f"{where} is {given}, the English of the cards: a "
             f"translation is into {targets} (give --lang)",
             store.lang_line,
         )
     raise InputError(
         path,
-        f"{where} is {shown}, not a language translator translates "
+        f"{where} is {given}, not a language translator translates "
         f"into ({targets}): fix the header or give --lang",
         store.lang_line,
     )
-
-
-def _markup_errors(text: str) -> list[str]:
-    """The errors ``translator markup check`` finds in a text (warnings do not stop
-    an import)."""
-    errors = [rule for rule in REGISTRY.rules(MARKUP) if rule.severity == Severity.ERROR]
-    return [f"{d.code} {d.message}" for d in check_text(text, rules=errors)]
 
 
 def _check(entry: Incoming, unit: str, english: dict[str, str]) -> str | None:
@@ -703,7 +654,7 @@ def _check(entry: Incoming, unit: str, english: dict[str, str]) -> str | None:
             "export the file again and translate the new text"
         )
     if unit not in LINE_UNITS:
-        errors = _markup_errors(target)
+        errors = markup_errors(target)
         if errors:
             return "the translation breaks the card markup: " + "; ".join(errors)
     return None
@@ -745,7 +696,7 @@ def plan_import(
                     path,
                     entry.line,
                     _shown_key(entry.key),
-                    f"no card {_shown(slug)} in the library (a "
+                    f"no card {shown(slug)} in the library (a "
                     "card's name is lowercase letters, digits and "
                     "hyphens, e.g. courier:text)",
                 )
@@ -872,7 +823,7 @@ def _refuse_repeats(
                 path,
                 entry.line,
                 entry.key,
-                f"the {_LABELS[unit]} repeats the paragraph {_shown(twice, 60)} of "
+                f"the {_LABELS[unit]} repeats the paragraph {shown(twice, 60)} of "
                 f"{where}: the card would print it twice; keep it in the :{other} "
                 f"entry only (remove it from this one) and import again",
             )

@@ -192,7 +192,7 @@ def segments(paragraph: str) -> list[str]:
     return found
 
 
-def _agree(english: str, target: str) -> bool:
+def agree(english: str, target: str) -> bool:
     """Do both sides hold the same symbol codes and numbers (in any order)?  A pair
     that does not is not a translation of each other."""
     return _symbols_and_numbers(english) == _symbols_and_numbers(target)
@@ -229,7 +229,7 @@ def _pairs(source: CardFile, version: CardFile, stale: set[str]) -> Iterator[tup
     if len(english_paragraphs) != len(target_paragraphs):
         return
     for english, target in zip(english_paragraphs, target_paragraphs, strict=True):
-        if not _agree(english, target):
+        if not agree(english, target):
             continue
         yield "paragraph", english, target
         if not _SEGMENT_END.search(english):
@@ -237,7 +237,7 @@ def _pairs(source: CardFile, version: CardFile, stale: set[str]) -> Iterator[tup
         english_segments, target_segments = segments(english), segments(target)
         if len(english_segments) == len(target_segments):
             for one, other in zip(english_segments, target_segments, strict=True):
-                if _agree(one, other):
+                if agree(one, other):
                     yield "sentence", one, other
 
 

@@ -60,10 +60,16 @@ from ..cards.model import SOURCE_LANGUAGE
 from ..limits import MAX_EXCHANGE_BYTES, MAX_EXCHANGE_ENTRIES
 from ..textio import InputError, decode, read_file
 from ..untrusted import field_problem
-
-# The XML safety checks and messages of the PO and XLIFF reader, shared.
-from .exchange import _DOCTYPE, _XML_ROOT, _Lines, _markup_errors, _parse_problem, _shown
-from .memory import KINDS, MEMORY_FOLDER, NAME, Origin, Unit, _agree, segments
+from .incoming import (
+    DECLARATION,
+    XML_ROOT,
+    Lines,
+    language_code,
+    markup_errors,
+    parse_problem,
+    shown,
+)
+from .memory import KINDS, MEMORY_FOLDER, NAME, Origin, Unit, agree, segments
 
 #: What the messages call the file.
 WHAT = "TMX file"
@@ -182,12 +188,6 @@ class TmxContent:
         }
 
 
-def language_code(value: str | None) -> str:
-    """A language tag as the memory names languages: ``fr-FR``, ``FR``, ``fr_CA``,
-    ``fr-CA.UTF-8``: ``fr``; ``*all*`` stays (TMX's "any language")."""
-    return re.split(r"[_\-@.]", (value or "").strip(), maxsplit=1)[0].strip().lower()
-
-
 def read_tmx(path: str, lang: str, data: bytes | None = None) -> TmxContent:
     """The units of the TMX file ``path`` (its bytes ``data`` when read already) from
     English into ``lang``, each checked; :class:`InputError` naming the file and line
@@ -195,21 +195,21 @@ def read_tmx(path: str, lang: str, data: bytes | None = None) -> TmxContent:
     if data is None:
         data = read_file(path, MAX_EXCHANGE_BYTES, WHAT)
     text = decode(data, path)
-    lines = _Lines(text)
+    lines = Lines(text)
     _check_xml(path, text, lines)
     try:
         store = tmx.tmxfile.parsestring(data)
     except Exception as error:  # lxml and translate-toolkit raise many kinds
         if isinstance(error, AssertionError):  # translate-toolkit's check of the root
             raise InputError(path, "not a valid TMX file: its root element is not tmx") from None
-        reason, line = _parse_problem("tmx", error)
+        reason, line = parse_problem("tmx", error)
         raise InputError(path, f"not a valid TMX file: {reason}", line) from None
     root = store.document.getroot()
     entity = next(root.iter(etree.Entity), None)
     if entity is not None:
         raise InputError(
             path,
-            f"not a valid TMX file: it uses the entity {_shown(str(entity.text), 40)}, which "
+            f"not a valid TMX file: it uses the entity {shown(str(entity.text), 40)}, which "
             "no TMX file needs (only &amp; &lt; &gt; &quot; &apos;); it is refused",
             _line(entity),
         )
@@ -235,14 +235,14 @@ def read_units(path: Path, lang: str) -> list[Unit]:
     return read_tmx(str(path), lang).units
 
 
-def _check_xml(path: str, text: str, lines: _Lines) -> None:
+def _check_xml(path: str, text: str, lines: Lines) -> None:
     """Refuse before it is parsed a file that declares entities or an internal DTD
     subset, that is no TMX file, or that holds more units than the limit."""
     root_at = text.find("<tmx")
     plain = _PLAIN_DOCTYPE.search(text, 0, root_at if root_at >= 0 else len(text))
-    doctype = _DOCTYPE.search(text)
+    doctype = DECLARATION.search(text)
     if doctype is not None and plain is not None and doctype.start() == plain.start():
-        doctype = _DOCTYPE.search(text, plain.end())  # the plain declaration is fine
+        doctype = DECLARATION.search(text, plain.end())  # the plain declaration is fine
     if doctype is not None:
         raise InputError(
             path,
@@ -251,11 +251,11 @@ def _check_xml(path: str, text: str, lines: _Lines) -> None:
             'SYSTEM "tmx14.dtd"> alone is fine); they are refused',
             lines.at(doctype.start()),
         )
-    root = _XML_ROOT.match(text, plain.end() if plain is not None else 0)
+    root = XML_ROOT.match(text, plain.end() if plain is not None else 0)
     if root is not None and root.group(1) != "tmx":
         raise InputError(
             path,
-            f"not a valid TMX file: its root element is {_shown(root.group(1), 40)}, not tmx",
+            f"not a valid TMX file: its root element is {shown(root.group(1), 40)}, not tmx",
             lines.at(root.start(1)),
         )
     for count, match in enumerate(_TU.finditer(text), start=1):
@@ -269,7 +269,7 @@ def _check_xml(path: str, text: str, lines: _Lines) -> None:
 
 
 def _check_source_language(
-    path: str, root: etree._Element, store: tmx.tmxfile, text: str, lines: _Lines
+    path: str, root: etree._Element, store: tmx.tmxfile, text: str, lines: Lines
 ) -> None:
     """The header's ``srclang`` must be English (or TMX's ``*all*``)."""
     header = root.find(store.namespaced("header"))
@@ -281,7 +281,7 @@ def _check_source_language(
     line = lines.at(found.start()) if found is not None else _line(root)
     raise InputError(
         path,
-        f"the source language (the header's srclang) is {_shown(source, 40)}: the memory "
+        f"the source language (the header's srclang) is {shown(source, 40)}: the memory "
         'translates the English of the cards (srclang="en"); export the memory from '
         "English",
         line,
@@ -301,7 +301,7 @@ def _units(path: str, lang: str, tu: etree._Element, content: TmxContent) -> lis
         return [unit]
     found = [unit]
     for one, other in zip(english, target, strict=True):
-        if _agree(one, other) and " ".join(one.split()) != " ".join(other.split()):
+        if agree(one, other) and " ".join(one.split()) != " ".join(other.split()):
             if _problem("sentence", one, other) is None:
                 found.append(replace(unit, kind="sentence", english=one, target=other))
     return found
@@ -321,11 +321,11 @@ def _unit(path: str, lang: str, tu: etree._Element, content: TmxContent) -> Unit
     problem = (
         _problem(kind, english, target)
         if kind in KINDS
-        else f"its {PROP_KIND} is {_shown(kind, 40)}, not one of the memory's kinds "
+        else f"its {PROP_KIND} is {shown(kind, 40)}, not one of the memory's kinds "
         f"({', '.join(KINDS)})"
     )
     if problem is not None:
-        content.refused.append(Refused(path, _line(tu), f"{_shown(english, 60)}: {problem}"))
+        content.refused.append(Refused(path, _line(tu), f"{shown(english, 60)}: {problem}"))
         return None
     name, target_name = _names(kind, props)
     origin = Origin("imported", _origin(props.get(PROP_ORIGIN)) or Path(path).name, path)
@@ -407,7 +407,7 @@ def _problem(kind: str, english: str, target: str) -> str | None:
                 "nothing (the memory keeps it for itself): delete it"
             )
     if not one_line:
-        errors = _markup_errors(target)
+        errors = markup_errors(target)
         if errors:
             return "the translation breaks the card markup: " + "; ".join(errors)
     return None
