@@ -406,3 +406,15 @@ def test_suggestions_are_not_imported_until_a_person_confirms_them(
     assert "subtype: Soldat, ondin" in (copy / "second" / "tidewatch-guard.fr.md").read_text(
         "utf-8"
     )
+
+
+def test_an_imported_memory_leading_out_of_the_library_is_not_read(
+    library: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "fr.tmx").write_text("not even XML", encoding="utf-8")
+    (library / "memory").symlink_to(outside, target_is_directory=True)
+    assert memory.memory_files([library], "fr") == []
+    loaded, _ = load_library([str(library / "second")])
+    assert load_memory(loaded, "fr").exact("name", "Guard") is not None

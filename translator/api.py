@@ -59,11 +59,14 @@ if TYPE_CHECKING:
     from .typeset.build import BuildOptions
     from .typeset.preflight import FileReport
     from .typeset.sizes import CardSize
-    from .workflow.memory import Memory
+    from .workflow.memory import Memory, Unit
+    from .workflow.suggestions import Text
+    from .workflow.tmx import TmxImport
 
 __all__ = [
     "BuildPlan",
     "BuildReport",
+    "CardSuggestions",
     "Config",
     "FileReport",
     "FixResult",
@@ -81,10 +84,13 @@ __all__ = [
     "Reviewed",
     "Sheet",
     "SignOff",
+    "TmxImport",
     "build",
+    "export_tmx",
     "find_card",
     "fix",
     "glossary_search",
+    "import_tmx",
     "lint",
     "lint_options",
     "lint_setup",
@@ -97,6 +103,7 @@ __all__ = [
     "preflight",
     "review_sheets",
     "sign_off",
+    "suggest",
     "target_language",
     "target_languages",
 ]
@@ -1249,6 +1256,107 @@ def glossary_search(term: str, lang: str, *, library: Paths | None = None) -> Gl
 
 
 # --------------------------------------------------------------------------------------
+# the translation memory
+
+#: The most suggestions :func:`suggest` gives a text (a screenful).
+MAX_SUGGESTIONS = 20
+
+
+@dataclass
+class CardSuggestions:
+    """What the translation memory offers one card (``translator suggest``)."""
+
+    card: Card
+    lang: str
+    #: The card's state in ``lang`` (missing, draft, ...).
+    state: str
+    #: How many English texts the memory holds.
+    memory: int
+    cutoff: float
+    texts: list[Text]
+
+    @property
+    def summary(self) -> dict[str, int]:
+        exact = sum(1 for t in self.texts if t.exact is not None)
+        fuzzy = sum(1 for t in self.texts if t.exact is None and t.fuzzy)
+        return {
+            "texts": len(self.texts),
+            "exact": exact,
+            "fuzzy": fuzzy,
+            "none": len(self.texts) - exact - fuzzy,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "card": f"{self.card.deck}/{self.card.slug}",
+            "lang": self.lang,
+            "state": self.state,
+            "memory": self.memory,
+            "min": self.cutoff,
+            "texts": [t.to_dict() for t in self.texts],
+            "summary": self.summary,
+        }
+
+
+def suggest(
+    card: str,
+    lang: str,
+    *,
+    library: Paths | None = None,
+    cutoff: float = 75.0,
+    limit: int = 3,
+) -> CardSuggestions:
+    """For each text of ``card`` (a slug, ``deck/slug``, guid or file), the exact
+    translation the memory has, or its most similar ones (``cutoff`` percent or more,
+    ``limit`` each); the card's own translation is never a suggestion for itself.
+
+    >>> found = suggest("veil-stalker", "fr", library="cards/sample")
+    >>> found.summary["texts"] > 0
+    True
+    """
+    from .workflow import states  # noqa: PLC0415
+    from .workflow.suggestions import card_texts  # noqa: PLC0415
+
+    lang = target_language(lang)
+    if not 0 < cutoff <= 100:
+        raise UsageError(f"--min {cutoff:g}: a similarity in percent, above 0 and at most 100")
+    if not 1 <= limit <= MAX_SUGGESTIONS:
+        raise UsageError(f"--limit {limit}: from 1 to {MAX_SUGGESTIONS} suggestions a text")
+    loaded = load_library(library)
+    found = find_card(loaded, card)
+    memory = load_memory(loaded, lang)
+    return CardSuggestions(
+        found,
+        lang,
+        states.card_state(found, lang).state,
+        len(memory),
+        cutoff,
+        card_texts(found, lang, memory, cutoff, limit),
+    )
+
+
+def export_tmx(library: Paths | None, lang: str) -> tuple[bytes, list[Unit]]:
+    """The translation memory of ``lang`` of the library under ``library`` (its own
+    decks, and the TMX files imported into it) as a TMX 1.4 file, and its units."""
+    from .workflow import tmx  # noqa: PLC0415 - translate-toolkit loads slowly
+
+    units = load_memory(library, lang, whole=False).units()
+    return tmx.write_tmx(units, lang), units
+
+
+def import_tmx(
+    file: str, lang: str, *, library: Paths | None = None, dry_run: bool = False
+) -> TmxImport:
+    """Add a TMX file's units to the library's memory of ``lang``
+    (``LIBRARY/memory/LANG.tmx``), and say what they bring to the cards to translate."""
+    from .workflow import tmx  # noqa: PLC0415 - translate-toolkit loads slowly
+
+    lang = target_language(lang)
+    content = tmx.read_tmx(file, lang)  # first: a file that cannot be read says so at once
+    return tmx.import_tmx(content, load_library(library), lang, dry_run=dry_run)
+
+
+# --------------------------------------------------------------------------------------
 # the library's own result types, imported when first asked for
 
 _LAZY: Mapping[str, tuple[str, str]] = {
@@ -1256,6 +1364,7 @@ _LAZY: Mapping[str, tuple[str, str]] = {
     "Config": ("translator.lint.config", "Config"),
     "FileReport": ("translator.typeset.preflight", "FileReport"),
     "Sheet": ("translator.review.sheet", "Sheet"),
+    "TmxImport": ("translator.workflow.tmx", "TmxImport"),
 }
 
 

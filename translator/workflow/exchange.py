@@ -88,7 +88,7 @@ from .incoming import (
 )
 from .memory import Memory
 from .states import source_changes
-from .suggestions import suggest
+from .suggestions import Suggestion, suggest_units
 
 FORMATS = ("po", "xliff")
 #: A PO header naming the deck the file was exported from.
@@ -206,34 +206,33 @@ def entries(
         if card.source is not None:
             found.extend(_card_entries(card, lang, language, english))
     if memory is not None:
-        for entry in found:
-            version = entry.card.translations.get(lang)
-            if not entry.target or (version is not None and version.fields.get("wip")):
-                remembered(entry, memory, lang)
+        _remembered(found, memory, lang)
     return found
 
 
-def remembered(entry: Entry, memory: Memory, lang: str) -> None:
-    """An untranslated entry with the memory's suggestion, as Poedit and Weblate show
-    one: the translation in the entry, fuzzy (imported only with ``--fuzzy``), the
-    English it translates as the previous source, where it comes from in the
-    comments; a partial match (some paragraphs, some sentences), or a match for a
-    draft's entry (whose target is the draft's), only in the comments."""
-    card, source = entry.card, entry.card.source
-    assert source is not None
-    version = card.translations.get(lang)
-    names = (
-        str(source.fields.get("name") or ""),
-        str(version.fields.get("name") or "") if version is not None else "",
-    )
-    found = suggest(memory, entry.unit, entry.source, names, f"{card.deck}/{card.slug}")
-    if found is None:
-        return
-    entry.suggestions = found.notes
-    if found.target and not entry.target:
-        entry.target, entry.fuzzy = found.target, True
-        if entry.previous is None:
-            entry.previous = found.previous
+def _remembered(found: list[Entry], memory: Memory, lang: str) -> None:
+    """Untranslated entries (and a draft's) with the memory's suggestions, as Poedit
+    and Weblate show one: the translation in the entry, fuzzy (imported only with
+    ``--fuzzy``), the English it translates as the previous source, where it comes from
+    in the comments; a partial match (some paragraphs, some sentences), or a match for
+    a draft's entry (whose target is the draft's), only in the comments."""
+    offers: dict[tuple[str, str], dict[str, Suggestion]] = {}
+    for entry in found:
+        card = entry.card
+        version = card.translations.get(lang)
+        if entry.target and not (version is not None and version.fields.get("wip")):
+            continue
+        key = (card.deck, card.slug)
+        if key not in offers:
+            offers[key] = suggest_units(memory, card, lang)
+        suggestion = offers[key].get(entry.unit)
+        if suggestion is None:
+            continue
+        entry.suggestions = suggestion.notes
+        if suggestion.target and not entry.target:
+            entry.target, entry.fuzzy = suggestion.target, True
+            if entry.previous is None:
+                entry.previous = suggestion.previous
 
 
 def _card_entries(card: Card, lang: str, language: Language, english: Language) -> list[Entry]:

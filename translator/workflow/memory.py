@@ -29,6 +29,7 @@ normalised Indel similarity, the measure of Python's difflib ratio) are suggesti
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -299,17 +300,49 @@ class Memory:
         return self._best
 
     def exact(
-        self, kind: str, english: str, name: str | None = None, target_name: str | None = None
+        self,
+        kind: str,
+        english: str,
+        name: str | None = None,
+        target_name: str | None = None,
+        *,
+        exclude: str | None = None,
     ) -> Match | None:
         """The translation of ``english`` (the exact text, as normalised), or None.
 
         ``name`` is the asking card's English name, ``target_name`` its name in the
-        translation (default: ``name``), put where the unit's card printed its own."""
-        key = (kind, normalize(english, name))
-        unit = self._ranked().get(key)
-        if unit is None:
-            return None
-        return self._match(unit, english, 100.0, key, target_name or name)
+        translation (default: ``name``), put where the unit's card printed its own;
+        ``exclude`` (``deck/slug``) leaves a card's own units out.  A text of one
+        sentence is looked up among paragraphs and sentences both (a one-sentence
+        paragraph is a sentence: what a foreign TMX file holds), and, when it holds
+        the card's name, also as written (a unit that knows no card name holds it as
+        text)."""
+        for key in self._keys_of(kind, english, name):
+            units = self._by_key.get(key)
+            if not units:
+                continue
+            if exclude is not None:
+                units = [u for u in units if u.origin.where != exclude]
+                if not units:
+                    continue
+                unit = _best(units)
+            else:
+                unit = self._ranked()[key]
+            return self._match(unit, english, 100.0, key, target_name or name)
+        return None
+
+    def _keys_of(self, kind: str, english: str, name: str | None) -> list[tuple[str, str]]:
+        """The keys ``english`` is looked up by, in order (see :meth:`exact`)."""
+        texts = [normalize(english, name)]
+        if name and texts[0] != normalize(english):
+            texts.append(normalize(english))
+        return [(pool, text) for pool in self._pools(kind, english) for text in texts]
+
+    @staticmethod
+    def _pools(kind: str, english: str) -> tuple[str, ...]:
+        if kind in ("paragraph", "sentence") and not _SEGMENT_END.search(english):
+            return (kind, "sentence" if kind == "paragraph" else "paragraph")
+        return (kind,)
 
     def fuzzy(
         self,
@@ -323,22 +356,54 @@ class Memory:
         exclude: str | None = None,
     ) -> list[Match]:
         """The most similar English texts of the memory (``cutoff`` percent or more),
-        best first; ``exclude`` (``deck/slug``) leaves out a card's own units."""
-        ranked = self._ranked()
-        keys = self._keys.get(kind)
-        if keys is None:
-            keys = self._keys[kind] = sorted(k for (pool, k) in ranked if pool == kind)
+        best first (a text of one sentence among paragraphs and sentences both);
+        ``exclude`` (``deck/slug``) leaves out a card's own units."""
         query = normalize(english, name)
-        found = []
-        for key, score, _ in process.extract(
-            query, keys, scorer=fuzz.ratio, score_cutoff=cutoff, limit=limit + 1
-        ):
-            unit = ranked[(kind, key)]
-            if exclude is not None and unit.origin.where == exclude:
-                continue
-            found.append(self._match(unit, english, float(score), (kind, key), target_name or name))
-        found.sort(key=lambda m: (-m.score, m.unit.english))
-        return found[:limit]
+        found: dict[str, Match] = {}
+        for pool in self._pools(kind, english):
+            for key, score, _ in process.extract(
+                query,
+                self._pool_keys(pool),
+                scorer=fuzz.ratio,
+                score_cutoff=cutoff,
+                limit=limit + 1,
+            ):
+                units = self._by_key[(pool, key)]
+                if exclude is not None:
+                    units = [u for u in units if u.origin.where != exclude]
+                if not units or key in found:
+                    continue
+                unit = _best(units) if exclude is not None else self._ranked()[(pool, key)]
+                found[key] = self._match(
+                    unit, english, float(score), (pool, key), target_name or name
+                )
+        return sorted(found.values(), key=lambda m: (-m.score, m.unit.english))[:limit]
+
+    def lookup(
+        self,
+        kind: str,
+        english: str,
+        name: str | None = None,
+        target_name: str | None = None,
+        *,
+        cutoff: float = FUZZY_CUTOFF,
+        limit: int = 3,
+        exclude: str | None = None,
+    ) -> tuple[Match | None, list[Match]]:
+        """(the exact match, or None; else the fuzzy ones): what a translator is
+        offered for one text."""
+        exact = self.exact(kind, english, name, target_name, exclude=exclude)
+        if exact is not None:
+            return exact, []
+        return None, self.fuzzy(
+            kind, english, name, target_name, cutoff=cutoff, limit=limit, exclude=exclude
+        )
+
+    def _pool_keys(self, pool: str) -> list[str]:
+        keys = self._keys.get(pool)
+        if keys is None:
+            keys = self._keys[pool] = sorted(k for (kind, k) in self._by_key if kind == pool)
+        return keys
 
     def _match(
         self, unit: Unit, english: str, score: float, key: tuple[str, str], name: str | None
@@ -384,8 +449,18 @@ def library_roots(library: Library) -> list[Path]:
 
 
 def memory_files(roots: Iterable[Path], lang: str) -> list[Path]:
-    """The imported TMX files of ``lang`` under ``roots`` that exist."""
-    return [path for root in roots if (path := root / MEMORY_FOLDER / f"{lang}.tmx").is_file()]
+    """The imported TMX files of ``lang`` under ``roots`` that exist (inside them)."""
+    return [
+        path
+        for root in roots
+        if (path := root / MEMORY_FOLDER / f"{lang}.tmx").is_file() and inside(path, root)
+    ]
+
+
+def inside(target: Path, root: Path) -> bool:
+    """Is ``target`` inside ``root``, links followed?  (A ``memory`` link leading out of
+    the library is neither read nor written.)"""
+    return Path(os.path.realpath(target)).is_relative_to(Path(os.path.realpath(root)))
 
 
 def load_memory(library: Library, lang: str, *, whole: bool = True) -> Memory:
