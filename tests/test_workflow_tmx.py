@@ -19,7 +19,10 @@ from translator.cli import main
 from translator.workflow import tmx
 from translator.workflow.memory import NAME, build_memory, load_memory
 
-from .test_workflow_suggest import make_library
+from .lintkit import run
+from .memorykit import library
+
+__all__ = ["library"]  # the fixture, for pytest
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
@@ -64,18 +67,6 @@ OMEGAT = """\
   </body>
 </tmx>
 """
-
-
-def run(*args: str) -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(list(args), out=out)
-    return code, out.getvalue()
-
-
-@pytest.fixture
-def library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    return make_library(tmp_path)
 
 
 def fresh_library(directory: Path) -> Path:

@@ -318,18 +318,19 @@ class Memory:
         the card's name, also as written (a unit that knows no card name holds it as
         text)."""
         for key in self._keys_of(kind, english, name):
-            units = self._by_key.get(key)
-            if not units:
-                continue
-            if exclude is not None:
-                units = [u for u in units if u.origin.where != exclude]
-                if not units:
-                    continue
-                unit = _best(units)
-            else:
-                unit = self._ranked()[key]
-            return self._match(unit, english, 100.0, key, target_name or name)
+            unit = self._offered(key, exclude)
+            if unit is not None:
+                return self._match(unit, english, 100.0, key, target_name or name)
         return None
+
+    def _offered(self, key: tuple[str, str], exclude: str | None) -> Unit | None:
+        """The unit a key offers: its best, or its best not from the card ``exclude``."""
+        if key not in self._by_key:
+            return None
+        if exclude is None:
+            return self._ranked()[key]
+        units = [u for u in self._by_key[key] if u.origin.where != exclude]
+        return _best(units) if units else None
 
     def _keys_of(self, kind: str, english: str, name: str | None) -> list[tuple[str, str]]:
         """The keys ``english`` is looked up by, in order (see :meth:`exact`)."""
@@ -368,12 +369,9 @@ class Memory:
                 score_cutoff=cutoff,
                 limit=limit + 1,
             ):
-                units = self._by_key[(pool, key)]
-                if exclude is not None:
-                    units = [u for u in units if u.origin.where != exclude]
-                if not units or key in found:
+                unit = self._offered((pool, key), exclude)
+                if unit is None or key in found:
                     continue
-                unit = _best(units) if exclude is not None else self._ranked()[(pool, key)]
                 found[key] = self._match(
                     unit, english, float(score), (pool, key), target_name or name
                 )
