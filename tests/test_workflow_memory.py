@@ -215,6 +215,9 @@ def test_a_reminder_is_the_same_segment_in_both_ability_styles(library: Path) ->
     match = found.exact("sentence", reminder)
     assert match is not None and match.target.startswith("*Je peux endurer")
     assert memory.segments("***Flying*** - *Only me.*") == ["***Flying*** -", "*Only me.*"]
+    # The name alone is the glossary's: no memory unit.
+    assert memory.name_run("***Bodyguard 2***\\") and memory.name_run("***Flying*** -")
+    assert found.exact("sentence", "***Bodyguard 2***\\") is None
     # A bold run followed by plain text is no ability name of its own.
     assert memory.segments("***Salvage 2*** It does.") == ["***Salvage 2*** It does."]
 

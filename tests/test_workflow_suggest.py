@@ -130,7 +130,7 @@ def test_the_cards_own_translation_is_not_a_suggestion(library: Path) -> None:
     assert code == 1
     # The memory holds courier's own texts too, never offered for courier itself.
     assert text.endswith(
-        "nothing in the fr memory (9 English texts) is like this card's English "
+        "nothing in the fr memory (8 English texts) is like this card's English "
         "(a lower --min finds more)\n"
     )
 

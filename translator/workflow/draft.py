@@ -196,7 +196,7 @@ class Drafter:
             number += bool(printed)
             filled: list[str] = []
             drafted, left = self.paragraph(chunk, filled)
-            if left and self.memory is not None:
+            if left and self.memory:  # an empty memory has nothing to add
                 drafted, left = self.remembered(
                     chunk, drafted, left, f"paragraph {number}", made, names, filled
                 )
@@ -224,8 +224,12 @@ class Drafter:
             made.memory.append(f"{where}: {whole.unit.origin}")
             filled.clear()  # the glossary's fills of the paragraph are replaced
             return whole.target, False
+        parts = segments(chunk)
+        found = [self.recall("sentence", segment, names) for segment in parts]
+        if not any(found):
+            return drafted, left
         result, position, used, still = drafted, 0, [], False
-        for number, segment in enumerate(segments(chunk), 1):
+        for number, (segment, match) in enumerate(zip(parts, found, strict=True), 1):
             # The segment as the glossary left it: as written, or with its bold terms.
             form, english = segment, True
             at = result.find(form, position)
@@ -234,14 +238,13 @@ class Drafter:
                 at = result.find(form, position)
             if at < 0:
                 continue  # the glossary drafted it (an ability's name, the list's reminder)
-            found = self.recall("sentence", segment, names)
-            if found is None:
+            if match is None:
                 still = still or english
                 position = at + len(form)
                 continue
-            result = result[:at] + found.target + result[at + len(form) :]
-            position = at + len(found.target)
-            used.append(f"{where}, sentence {number}: {found.unit.origin}")
+            result = result[:at] + match.target + result[at + len(form) :]
+            position = at + len(match.target)
+            used.append(f"{where}, sentence {number}: {match.unit.origin}")
         if not used:
             return drafted, left
         made.memory.extend(used)

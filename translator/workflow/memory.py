@@ -65,10 +65,13 @@ _LINE_BREAK = re.compile(r"(?<=\\)\n")
 #: A bold run opening a line, then (after a separator) an italic reminder: an
 #: ability's name in the inline style, ``***Bodyguard 2 -*** *...*``.
 _LEADING_RUN = re.compile(r"(\*{2,3})[^*\n]+?\1[ \t]*(?:[-–—:][ \t]*)?(?=\*(?!\*))")
+#: A segment that is only a bold run (with a separator or a line break).
+_NAME_RUN = re.compile(r"(\*{2,3})[^*\n]+?\1[ \t]*(?:[-–—:][ \t]*)?\\?")
 #: Where a paragraph has more than one segment.
 _SEGMENT_END = re.compile(_SENTENCE_END.pattern + r"|\\\n|^\*{2,3}[^*\n]+?\*{2,3}[ \t]")
 #: Codes first (``:g2:`` is a code, not the number 2), then numbers.
 _CODES_AND_NUMBERS = re.compile(r":[A-Za-z0-9]+:|\d+")
+_NO_CODE_OR_NUMBER = re.compile(r"[^:\d]*")
 
 
 @dataclass(frozen=True)
@@ -185,7 +188,7 @@ def segments(paragraph: str) -> list[str]:
     are), and the sentences of each; the spaces between them left out.  So a reminder
     is the same segment in both ability styles."""
     found: list[str] = []
-    for line in _LINE_BREAK.split(paragraph):
+    for line in _LINE_BREAK.split(paragraph) if "\\\n" in paragraph else (paragraph,):
         lead = _LEADING_RUN.match(line)
         if lead is not None:
             found.append(lead.group(0).strip())
@@ -193,20 +196,26 @@ def segments(paragraph: str) -> list[str]:
     return found
 
 
+def name_run(segment: str) -> bool:
+    """Is a segment only a bold run (an ability's name: ``***Flying -***``,
+    ``***Bodyguard 2***\\``)?  The glossary's to translate, not the memory's: its
+    parameter changes from card to card, its style too."""
+    return _NAME_RUN.fullmatch(segment) is not None
+
+
 def agree(english: str, target: str) -> bool:
     """Do both sides hold the same symbol codes and numbers (in any order)?  A pair
     that does not is not a translation of each other."""
+    if _NO_CODE_OR_NUMBER.fullmatch(english) and _NO_CODE_OR_NUMBER.fullmatch(target):
+        return True  # most sentences: nothing to compare
     return _symbols_and_numbers(english) == _symbols_and_numbers(target)
 
 
 def _symbols_and_numbers(text: str) -> list[str]:
     """The symbol codes and numbers of a text, sorted; a drop cap (``:W:hen``, a code
     that is no symbol) is the language's first letter, not counted."""
-    return sorted(
-        found
-        for found in _CODES_AND_NUMBERS.findall(text)
-        if not found.startswith(":") or found[1:-1] in SYMBOL_CODES
-    )
+    found = _CODES_AND_NUMBERS.findall(text)
+    return sorted([f for f in found if f[0] != ":" or f[1:-1] in SYMBOL_CODES])
 
 
 def _pairs(source: CardFile, version: CardFile, stale: set[str]) -> Iterator[tuple[str, str, str]]:
@@ -238,7 +247,7 @@ def _pairs(source: CardFile, version: CardFile, stale: set[str]) -> Iterator[tup
         english_segments, target_segments = segments(english), segments(target)
         if len(english_segments) == len(target_segments):
             for one, other in zip(english_segments, target_segments, strict=True):
-                if agree(one, other):
+                if agree(one, other) and not name_run(one):
                     yield "sentence", one, other
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards.model import DEFAULT_FOOTERS, Card, Library
-from .memory import FUZZY_CUTOFF, Match, Memory, Unit, paragraphs, segments
+from .memory import FUZZY_CUTOFF, Match, Memory, Unit, name_run, paragraphs, segments
 from .states import marked_diff
 
 #: The memory's pool for each one-line unit.
@@ -122,6 +122,7 @@ def card_texts(
             found.extend(
                 look(Text("text", "sentence", part, number, index))
                 for index, part in enumerate(parts, start=1)
+                if not name_run(part)  # an ability's name: the glossary's
             )
     info = source.fields.get("info")
     if info not in (None, "", *DEFAULT_FOOTERS.values()):
