@@ -13,10 +13,16 @@ from pathlib import Path
 
 import pytest
 
+from translator import lint
 from translator.cards import source_fingerprint
 from translator.glossary import load_glossary
+from translator.lint.engine import Resources
+from translator.lint.examples import lint_example, parse_example
+from translator.lint.model import plain_text
+from translator.markup.parser import parse
 
 from .conftest import ROOT
+from .lintkit import codes
 from .toolkit import tool
 
 abilities = tool("abilities_review")
@@ -189,3 +195,146 @@ def test_false_alarms_say_why() -> None:
         if not judgment.real:
             assert judgment.cause in abilities.CAUSES, key
             assert judgment.why, key
+
+
+# --------------------------------------------------------------------------------------
+# Abilities on cards: several in one paragraph, text after a reminder, no text at all.
+
+
+@cache
+def resources() -> Resources:
+    return lint.load_resources(["fr"], lint.Options(), [])
+
+
+def linted(example: str) -> list[lint.Finding]:
+    """Every default rule's findings on a card set in the rule examples' format."""
+    return lint_example(parse_example(example), resources())
+
+
+def reminders(lang: str, *ids: str) -> list[str]:
+    abilities_ = load_glossary(lang)[0].abilities
+    return [abilities_[i].reminder for i in ids]
+
+
+EN_FLYING, EN_RANGED = reminders("en", "flying", "ranged")
+FLYING, RANGED = reminders("fr", "flying", "ranged")
+#: Flying and Ranged in one paragraph, a line each (block and inline style), and the
+#: lines of their reminders in the card's text.
+TWO_ABILITIES = {
+    "block": ("***{0}***\\\n  *{1}*\\\n  ***{2}***\\\n  *{3}*", (1, 3)),
+    "inline": ("***{0} -*** *{1}*\\\n  ***{2} -*** *{3}*", (0, 1)),
+}
+
+
+def two_abilities(
+    style: str, flying: str, flying_reminder: str, ranged: str, ranged_reminder: str
+) -> str:
+    layout, _ = TWO_ABILITIES[style]
+    english = layout.format("Flying", EN_FLYING, "Ranged", EN_RANGED)
+    french = layout.format(flying, flying_reminder, ranged, ranged_reminder)
+    return f"en: {english}\nfr: {french}"
+
+
+@pytest.mark.parametrize("style", sorted(TWO_ABILITIES))
+def test_two_abilities_in_one_paragraph_written_right_are_silent(style: str) -> None:
+    # FR303 took the second name for a name in running text: « 'longue portée'
+    # (ability) in italics », on the Vol reminder that mentions it.
+    assert linted(two_abilities(style, "Vol", FLYING, "Longue portée", RANGED)) == []
+
+
+@pytest.mark.parametrize("style", sorted(TWO_ABILITIES))
+def test_the_second_ability_of_a_paragraph_is_checked(style: str) -> None:
+    [name] = linted(two_abilities(style, "Vol", FLYING, "Portée", RANGED))
+    assert name.code == "TR403" and "'Longue portée'" in name.message
+    [reminder] = linted(two_abilities(style, "Vol", FLYING, "Longue portée", "Je bloque."))
+    assert reminder.code == "TR404" and "'Longue portée'" in reminder.message
+    # each on its reminder's line (the file's body starts on line 5)
+    first_line, second_line = TWO_ABILITIES[style][1]
+    assert reminder.line == 5 + second_line
+    [first] = linted(two_abilities(style, "Vol", "Je vole.", "Longue portée", RANGED))
+    assert first.code == "TR404" and "'Vol'" in first.message and first.line == 5 + first_line
+
+
+def test_a_reminder_in_bold_under_its_name_is_no_second_ability() -> None:
+    english = f"en: ***Flying***\\\n  *{EN_FLYING}*\n"
+    # its emphasis is FR305's; its words are still compared with the list's
+    assert codes(linted(f"{english}fr: ***Vol***\\\n  ***{FLYING}***")) == ["FR305"]
+    assert "TR404" in codes(linted(f"{english}fr: ***Vol***\\\n  ***Je vole.***"))
+
+
+@pytest.mark.parametrize(
+    ("english", "french"),
+    [
+        (f"***Flying -*** *{EN_FLYING}* Draw a card.", "***Vol -*** *{}* Pioche une carte."),
+        (
+            f"***Flying***\\\n  *{EN_FLYING}*\\\n  Draw a card.",
+            "***Vol***\\\n  *{}*\\\n  Pioche une carte.",
+        ),
+    ],
+)
+def test_the_reminder_is_its_italic_run(english: str, french: str) -> None:
+    # the text after it is the card's own: the English still follows the list, and
+    # the French reminder is compared alone
+    assert linted(f"en: {english}\nfr: {french.format(FLYING)}") == []
+    found = linted(f"en: {english}\nfr: {french.format('Je vole.')}")
+    [reminder] = [f for f in found if f.code == "TR404"]
+    assert "'Vol'" in reminder.message
+
+
+def test_ability_lines_of_a_paragraph() -> None:
+    names = {"vol", "longue portée"}
+
+    def lines(text: str) -> list[tuple[str, str | None]]:
+        [paragraph] = plain_text(parse(text, 1).document, "fr").paragraphs
+        return [
+            (line.name, None if line.reminder is None else paragraph.text[slice(*line.reminder)])
+            for line in paragraph.ability_lines(lambda name: name.casefold() in names)
+        ]
+
+    assert lines("***Vol***\\\n*Je vole.*\\\n***Longue portée***\\\n*Je bloque.*") == [
+        ("Vol", "Je vole."),
+        ("Longue portée", "Je bloque."),
+    ]
+    assert lines("***Vol -*** *Je vole.*\\\n***Longue portée -*** *Je bloque.*") == [
+        ("Vol", "Je vole."),
+        ("Longue portée", "Je bloque."),
+    ]
+    # a name in simple bold inside the reminder is part of it; plain text after it is not
+    assert lines("***Vol***\\\n*Seules les créatures dotées du* **vol** *le peuvent.* Pioche.") == [
+        ("Vol", "Seules les créatures dotées du vol le peuvent.")
+    ]
+    # a bold word opening a later line, or a bold reminder, names no second ability
+    assert lines("***Vol -*** *Je vole.*\\\n**Vol** et **longue portée** pour tous.") == [
+        ("Vol", "Je vole.")
+    ]
+    assert lines("***Vol***\\\n***Je vole.***") == [("Vol", "Je vole.")]
+    # a reminder without italics is compared whole
+    assert lines("***Vol -*** Je vole.") == [("Vol", "Je vole.")]
+
+
+#: An English card with abilities and glossary terms, and its French translation as
+#: `translator import po` writes it when only the subtype was translated: no text.
+NO_TEXT = (
+    "en: ***Overrun***\\\n"
+    "  *The surplus of unblocked damage I deal is carried over to the attacked city.*\n"
+    "  \n"
+    "  When I come into play, deal 2 damage to target creature until end of turn.\n"
+    "en.subtype: Hydra\n"
+    "fr.subtype: {subtype}\n"
+    "fr.wip: {wip}\n"
+)
+
+
+@pytest.mark.parametrize("wip", ["true", ""])
+def test_a_translation_without_text_gets_tr401_alone(wip: str) -> None:
+    # (before: GL101 'damage', 'city', ...; GL104; TR103; TR301; TR403 besides)
+    [finding] = linted(NO_TEXT.format(subtype="Hydre", wip=wip))
+    assert finding.code == "TR401" and "no card text" in finding.message
+    # its name and subtype are still checked
+    assert sorted(codes(linted(NO_TEXT.format(subtype="Hydra", wip=wip)))) == ["TR401", "TR402"]
+
+
+def test_a_translation_with_text_is_still_checked() -> None:
+    example = NO_TEXT.format(subtype="Hydre", wip="true") + "fr: Pioche une carte."
+    found = set(codes(linted(example)))
+    assert {"GL101", "TR103", "TR301", "TR403"} <= found and "TR401" not in found

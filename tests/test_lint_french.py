@@ -438,3 +438,42 @@ def test_the_guides_card_names(english: str, french: str) -> None:
         )
         == []
     )
+
+
+FLYING_EN = "Only creatures with flying and ranged can defend against me."
+RANGED_EN = "I can defend against creatures with flying."
+FLYING_FR = "Seules les créatures dotées du vol ou de la longue portée peuvent me bloquer."
+RANGED_FR = "Je peux bloquer les créatures volantes."
+
+
+@pytest.mark.parametrize(
+    "layout",
+    [
+        "***{}***\\\n*{}*\\\n***{}***\\\n*{}*",  # a name, a line break, the reminder
+        "***{} -*** *{}*\\\n***{} -*** *{}*",  # the guide's inline style
+    ],
+)
+def test_bold_names_with_two_abilities_in_one_paragraph(layout: str) -> None:
+    english = layout.format("Flying", FLYING_EN, "Ranged", RANGED_EN)
+    # the English second ability was taken for a name in bold in the text, and the
+    # Vol reminder's « longue portée » reported in italics (FR303, a false alarm)
+    assert card(english, layout.format("Vol", FLYING_FR, "Longue portée", RANGED_FR)) == []
+    # a name the English bolds in the text is still checked there
+    text = "All my creatures gain ***Flying***."
+    [wrong] = card(
+        f"{english}\n\n{text}",
+        layout.format("Vol", FLYING_FR, "Longue portée", RANGED_FR)
+        + "\n\nToutes mes créatures acquièrent *vol*.",
+    )
+    assert wrong.code == "FR303" and "'vol' (ability) in italics" in wrong.message
+    assert wrong.line == 5 + layout.count("\n") + 2
+
+
+def test_bold_names_in_an_ability_reminder() -> None:
+    # the English bolds Ranged in the text; the Vol reminder names it in italics, as the
+    # reminder is (and as the list writes it): not FR303's
+    english = f"***Flying***\\\n*{FLYING_EN}*\n\nAll my creatures gain ***Ranged***."
+    reminder = f"***Vol***\\\n*{FLYING_FR}*\n\n"
+    assert card(english, reminder + "Toutes mes créatures acquièrent **longue portée**.") == []
+    [wrong] = card(english, reminder + "Toutes mes créatures acquièrent *longue portée*.")
+    assert wrong.code == "FR303" and wrong.line == 8

@@ -3,7 +3,8 @@
 A draft (``wip: true``, as ``translator translate`` writes it) keeps in English what
 the glossary could not fill.  The engine leaves such paragraphs to the rules that
 make sense of English text (:data:`DRAFT_REPORTS`); TR401 reports them, and the
-other TR and GL rules skip them.  The comparisons (:func:`loose`, :func:`all_allowed`,
+other TR and GL rules skip them.  A translation with no text at all is TR401's alone
+(:data:`MISSING_TEXT_REPORTS`).  The comparisons (:func:`loose`, :func:`all_allowed`,
 :func:`english_runs`) are the TR rules' too.
 """
 
@@ -48,6 +49,21 @@ def draft_english(subject: Subject) -> tuple[list[str], list[int]]:
 #: what breaks whatever the language (markup, symbols, structure, staleness).  Style,
 #: spelling, numbers and glossary rules have nothing to say about English there.
 DRAFT_REPORTS = ("TR401", "TR2", "TR3", "TR6", "TR7", "MK", "LN")
+
+#: What is still reported on the text of a translation that has none (``translator
+#: import po`` writes a draft with only its subtype): that the English text would be
+#: printed (TR401).  Every rule about what the text says (numbers, symbols, structure,
+#: abilities, glossary, style) would only say again that it is missing.
+MISSING_TEXT_REPORTS = ("TR401", "MK", "LN")
+
+
+def text_missing(subject: Subject) -> bool:
+    """Has the translation no card text where its English card has one (TR401)?"""
+    return (
+        subject.is_translation
+        and bool(subject.source_value("text").strip())
+        and not subject.value("text").strip()
+    )
 
 
 def draft_lines(subject: Subject) -> list[tuple[int, int]]:

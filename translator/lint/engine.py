@@ -35,7 +35,7 @@ from .context import (
     read_language_data,
     word_set,
 )
-from .drafts import DRAFT_REPORTS, draft_lines
+from .drafts import DRAFT_REPORTS, MISSING_TEXT_REPORTS, draft_lines, text_missing
 from .model import Edit, Finding
 from .numbers import Phrases
 from .rule import COLLECTORS, ENGINE, LIBRARY, MARKUP, TRANSLATION, Collector
@@ -214,7 +214,11 @@ DRAFT_LINES = "draft-lines"
 
 def _outside_drafts(subject: Subject, findings: list[Finding]) -> list[Finding]:
     """Leave out, in a draft's paragraphs still in English, what only makes sense of a
-    translated text (style, spelling, numbers, glossary): TR401 says they are English."""
+    translated text (style, spelling, numbers, glossary): TR401 says they are English.
+    Of a translation with no text, TR401 says that it is missing: the rules about what
+    the text says have nothing to judge."""
+    if text_missing(subject):
+        return [f for f in findings if f.field != "text" or f.code.startswith(MISSING_TEXT_REPORTS)]
     ranges = subject.cache.get(DRAFT_LINES)
     if not ranges:
         return findings

@@ -9,6 +9,7 @@ word, markup gone) and still report the right column.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,6 +83,25 @@ class Finding:
 
 #: What separates an ability's name from its reminder on one line (`***Nom -***`).
 _HEAD_SEPARATORS = ("-", "\u2013", "\u2014", ":")
+
+
+def _name(head: str) -> str:
+    """An ability's name in its bold heading, without the dash after it."""
+    return head.strip().rstrip("".join(_HEAD_SEPARATORS)).rstrip()
+
+
+@dataclass(frozen=True, slots=True)
+class AbilityLine:
+    """A line of a paragraph that opens with an ability's name in bold, and where the
+    ability's reminder is (offsets in :attr:`PlainParagraph.text`)."""
+
+    #: Where the line, and the bold name opening it, start and end.
+    start: int
+    end: int
+    #: The bold run(s), without the dash that may follow the name (`Vol` of `Vol -`).
+    name: str
+    #: ``[start, end)`` of the reminder (its italic run), None when the line has none.
+    reminder: tuple[int, int] | None
 
 
 @dataclass(slots=True)
@@ -161,6 +181,88 @@ class PlainParagraph:
         ):
             end += 1
         return end if end < len(self.text) else None
+
+    def ability_lines(self, is_ability: Callable[[str], bool]) -> list[AbilityLine]:
+        """The lines naming an ability, each with its reminder.
+
+        A paragraph may define several abilities, a line each (`***Vol***\\`
+        `*rappel*\\` `***Longue portée***\\` `*rappel*`, or `***Vol -*** *rappel*\\`
+        `***Longue portée -*** *rappel*`): the first line when it opens with bold (as
+        :meth:`first_bold`), and a later line whose opening bold run, alone on its line
+        or followed by a dash, ``is_ability`` (a name of the abilities list: a reminder
+        in bold on the line after its name is no second ability, nor is a bold word
+        opening a sentence, `**Squelettes** gagnent +1/+1.`).  A reminder is its italic
+        run: what follows it (`*Je vole.* Pioche une carte.`) is the card's own text.
+        """
+        text = self.text
+        heads: list[tuple[int, int, int | None]] = []  # line start, name end, reminder
+        start = 0
+        while start <= len(text):
+            stop = text.find("\n", start)
+            stop = len(text) if stop < 0 else stop
+            end = self._bold_head(start, stop)
+            if end is not None and (start == 0 or is_ability(_name(text[start:end]))):
+                rest = text[end:stop]
+                head = text[start:end].rstrip()
+                dash = head.endswith(_HEAD_SEPARATORS) or rest.lstrip().startswith(_HEAD_SEPARATORS)
+                if not rest.strip():  # the reminder on the next line
+                    heads.append((start, end, stop + 1 if stop < len(text) else None))
+                elif dash:  # `***Nom -*** *rappel*`
+                    at = end
+                    while at < stop and (text[at].isspace() or text[at] in _HEAD_SEPARATORS):
+                        at += 1
+                    heads.append((start, end, at if at < stop else None))
+                elif start == 0:
+                    heads.append((start, end, None))  # a bold phrase opening a sentence
+            start = stop + 1
+        found = []
+        for i, (start, end, reminder) in enumerate(heads):
+            limit = heads[i + 1][0] - 1 if i + 1 < len(heads) else len(text)
+            span = None
+            if reminder is not None and reminder < limit:
+                span = (reminder, self._reminder_end(reminder, limit))
+            found.append(AbilityLine(start, end, _name(text[start:end]), span))
+        return found
+
+    def _bold_head(self, start: int, stop: int) -> int | None:
+        """The end of the bold run(s) opening the line ``[start, stop)``, if it opens
+        with bold (a later line may be indented by spaces)."""
+        at, head = start, None
+        for run_start, node in self.runs:
+            if run_start < start:
+                continue
+            if run_start >= stop or run_start != at or not isinstance(node, Text):
+                break
+            if node.bold:
+                head = at = run_start + len(node.text)
+            elif head is None and start > 0 and not node.text.strip():
+                at = run_start + len(node.text)
+            else:
+                break
+        return head
+
+    def _reminder_end(self, start: int, limit: int) -> int:
+        """Where the reminder starting at ``start`` ends: with its last italic run,
+        before plain words (bold ones are names inside it) or a later line opening
+        with bold (a heading, if no ability's that the list knows); ``limit`` if it has
+        no italics (then all of it is compared)."""
+        end = None
+        for run_start, node in self.runs:
+            run = node.text if isinstance(node, Text) else node.letter
+            if run_start + len(run) <= start:
+                continue
+            if run_start >= limit or (
+                run_start > start
+                and self.text[run_start - 1] == "\n"
+                and isinstance(node, Text)
+                and node.bold
+            ):
+                break
+            if isinstance(node, Text) and node.italic:
+                end = min(run_start + len(run), limit)
+            elif not (isinstance(node, Text) and node.bold) and any(c.isalnum() for c in run):
+                break
+        return limit if end is None else end
 
 
 @dataclass(slots=True)

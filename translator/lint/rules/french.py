@@ -16,7 +16,7 @@ not written as such in the file.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 
 from ...diagnostics import Applicability, Severity, rule
@@ -31,6 +31,7 @@ from ..model import Edit, Finding, PlainParagraph
 from ..numbers import Number, read_numbers
 from ..rule import TRANSLATION
 from .translation import aligned
+from .translation.fields import ability_test
 
 NBSP, NNBSP = "\u00a0", "\u202f"
 _SPACES = {"either": (NBSP, NNBSP), "no-break": (NBSP,), "narrow": (NNBSP,)}
@@ -734,7 +735,10 @@ def check_capital_in_text(subject: Subject, report: Reporter) -> Iterator[Findin
     "« groupes nominaux clefs »), and bold italics, the English habit (« où le gras "
     "italique est utilisé »), when the bold italic run is the name alone (a key noun "
     "group in bold italics, as in the guide's Genre example, is left to reviewers), in "
-    "rule paragraphs (flavour text is italic).",
+    "rule paragraphs (flavour text is italic).  An ability's heading (each line of a "
+    "paragraph naming one) is the definition's, and a name in an ability's reminder is "
+    "italic as the reminder is (« dotées du vol ou de la longue portée »): FR305 judges "
+    "both.",
     "en: All ***Soldiers*** get +1/+1 and gain ***Flying***.\n"
     "fr: Tous les ***soldats*** gagnent +1/+1 et acquièrent ***vol***.",
     "en: All ***Soldiers*** get +1/+1 and gain ***Flying***.\n"
@@ -746,10 +750,11 @@ def check_bold_names(subject: Subject, report: Reporter) -> Iterator[Finding]:
     assert subject.source is not None
     kinds = glossary_kinds(subject)
     source = subject.source.plain.paragraphs
+    english_test, test = ability_test(subject, english=True), ability_test(subject)
     english_bold = {
         match.hit.id
         for index, match in subject.source.english_matches(subject.language)
-        if _bold_in_text(source[index], match.start)
+        if _bold_in_text(source[index], match.start, english_test)
     }
     flavour = subject.plain.flavor_start
     reported: set[str] = set()
@@ -761,11 +766,13 @@ def check_bold_names(subject: Subject, report: Reporter) -> Iterator[Finding]:
         ):
             continue
         paragraph = subject.plain.paragraphs[index]
-        if _heading(paragraph, match.start):
+        if _heading(paragraph, match.start, test):
             continue
         runs = _runs_over(paragraph, match.start, match.start + len(match.text))
         if any(run.bold and not run.italic for run in runs):
             continue  # simple bold (on a compound's own subtype: jeton **boue**)
+        if not any(run.bold for run in runs) and _in_reminder(paragraph, match.start, test):
+            continue  # italic as the reminder is (FR305's matter), as the list writes it
         if any(run.bold for run in runs):  # bold italics: when the run is the name alone
             if index >= flavour or not all(
                 _name_alone(run, match.text) for run in runs if run.bold
@@ -784,15 +791,25 @@ def check_bold_names(subject: Subject, report: Reporter) -> Iterator[Finding]:
         )
 
 
-def _heading(paragraph: PlainParagraph, start: int) -> bool:
-    """Is ``start`` in the bold run opening the paragraph (an ability's heading)?"""
-    line = paragraph.first_bold()
-    return line is not None and start < len(line) + 1
+def _heading(paragraph: PlainParagraph, start: int, is_ability: Callable[[str], bool]) -> bool:
+    """Is ``start`` in the bold run opening a line that names an ability (the
+    paragraph's first, or a later ability's: ``***Longue portée***`` under Vol's
+    reminder is no name in the text)?"""
+    return any(line.start <= start < line.end + 1 for line in paragraph.ability_lines(is_ability))
 
 
-def _bold_in_text(paragraph: PlainParagraph, start: int) -> bool:
+def _in_reminder(paragraph: PlainParagraph, start: int, is_ability: Callable[[str], bool]) -> bool:
+    """Is ``start`` in an ability's reminder (« dotées du vol ou de la longue portée »
+    under *Vol*)?"""
+    return any(
+        line.reminder is not None and line.reminder[0] <= start < line.reminder[1]
+        for line in paragraph.ability_lines(is_ability)
+    )
+
+
+def _bold_in_text(paragraph: PlainParagraph, start: int, is_ability: Callable[[str], bool]) -> bool:
     """Bold in running text (not an ability's heading)."""
-    return not _heading(paragraph, start) and _bold_at(paragraph, start)
+    return not _heading(paragraph, start, is_ability) and _bold_at(paragraph, start)
 
 
 def _run_at(paragraph: PlainParagraph, start: int) -> Text | DropCap | None:

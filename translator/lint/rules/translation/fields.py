@@ -5,13 +5,13 @@ and the abilities list name them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ....diagnostics import Applicability, Severity, rule
 from ....glossary.matcher import normalize
 from ...context import Reporter, Subject
-from ...drafts import draft_english, loose
-from ...model import Edit, Finding
+from ...drafts import draft_english, loose, text_missing
+from ...model import AbilityLine, Edit, Finding, PlainParagraph
 from ...rule import TRANSLATION
 from .shared import aligned
 
@@ -26,7 +26,9 @@ from .shared import aligned
     "text prints the English words on the translated card.  A draft (`wip: true`, as "
     "`translator translate` writes it) keeps in English what the glossary could not "
     "fill: each name line, subtype and paragraph still in English is reported until it "
-    "is translated.",
+    "is translated.  A translation with no text at all (as `translator import po` writes "
+    "one when only the subtype was translated) gets this finding alone on its text: the "
+    "rules about what the text says have nothing to judge.",
     "en.name: Warden\nen.name2: of the Tides\nfr.name: Gardien",
     "en.name: Warden\nen.name2: of the Tides\nfr.name: Gardien\nfr.name2: des marées",
     target=TRANSLATION,
@@ -45,7 +47,7 @@ def check_untranslated_field(subject: Subject, report: Reporter) -> Iterator[Fin
                 0,
                 f"no {what}: the English '{english}' would be printed (add '{key}: ...')",
             )
-    if subject.source_value("text").strip() and not subject.value("text").strip():
+    if text_missing(subject):
         yield report.at(subject, "text", 0, "no card text: the English text would be printed")
     fields, paragraphs = draft_english(subject)
     labels = {"name": "name", "name2": "second name line", "subtype": "subtype"}
@@ -103,23 +105,31 @@ def _repeats_type(subject: Subject, english_subtype: str) -> bool:
 def source_abilities(subject: Subject) -> list[tuple[int, str, list[str]]]:
     """Abilities of the English text: (paragraph, ability id, parameter values).
 
-    An ability is a paragraph opening with a bold run that starts with an ability's
-    English name (`***Salvage 2***`); the words after the name are its parameters.
+    An ability is a line opening with a bold run that starts with an ability's English
+    name (`***Salvage 2***`), the words after the name its parameters: the paragraph's
+    first line, or a later one when a paragraph defines several abilities
+    (:meth:`~translator.lint.model.PlainParagraph.ability_lines`).
     """
+    return [(index, ability_id, values) for index, _, ability_id, values in _source_lines(subject)]
+
+
+def _source_lines(subject: Subject) -> list[tuple[int, AbilityLine, str, list[str]]]:
+    """The English abilities with their lines (TR404 reads their reminders)."""
     assert subject.source is not None
     source = subject.source
     return source.memo(("abilities", subject.lang), lambda: _abilities(subject))
 
 
-def _abilities(subject: Subject) -> list[tuple[int, str, list[str]]]:
+def _abilities(subject: Subject) -> list[tuple[int, AbilityLine, str, list[str]]]:
     assert subject.source is not None
     by_english = subject.language.abilities_by_english
+    test = ability_test(subject, english=True)
     found = []
     for paragraph in subject.source.plain.paragraphs:
-        line = paragraph.first_bold()
-        ability = ability_line(line, by_english) if line else None
-        if ability is not None:
-            found.append((paragraph.index, *ability))
+        for line in paragraph.ability_lines(test):
+            ability = ability_line(line.name, by_english)
+            if ability is not None:
+                found.append((paragraph.index, line, *ability))
     return found
 
 
@@ -134,22 +144,56 @@ def ability_line(line: str, by_english: dict[str, str]) -> tuple[str, list[str]]
     return None
 
 
+def ability_test(subject: Subject, english: bool = False) -> Callable[[str], bool]:
+    """Does a bold heading name an ability (of the English list, or of the translation's
+    list, its deprecated names included)?  What tells a paragraph's second ability from
+    a reminder in bold (:meth:`~translator.lint.model.PlainParagraph.ability_lines`)."""
+    if english:
+        by_english = subject.language.abilities_by_english
+        return lambda line: ability_line(line, by_english) is not None
+    names = subject.language.memo(
+        "ability heading names",
+        lambda: sorted(
+            {
+                normalize(name)
+                for a in subject.language.glossary.abilities.values()
+                for name in (a.name, *(t.text for t in a.deprecated))
+            }
+        ),
+    )
+    return lambda line: any(_starts_with(line, name) for name in names)
+
+
 def _starts_with(line: str, name: str) -> bool:
     line, name = normalize(line), normalize(name)
     return line == name or line.startswith(name + " ")
 
 
 def ability_paragraph(subject: Subject, names: list[str], hint: int | None) -> int | None:
+    """The translated paragraph with a line naming one of ``names`` (the aligned one,
+    ``hint``, if it has one)."""
+    found = _ability_heading(subject, names, hint)
+    return None if found is None else found[0]
+
+
+def _ability_heading(
+    subject: Subject, names: list[str], hint: int | None
+) -> tuple[int, AbilityLine] | None:
+    test = ability_test(subject)
     candidates = [
-        p
+        (p.index, line)
         for p in subject.plain.paragraphs
-        if (line := p.first_bold()) and any(_starts_with(line, n) for n in names)
+        for line in p.ability_lines(test)
+        if any(_starts_with(line.name, n) for n in names)
     ]
     if not candidates:
         return None
-    if hint is not None and any(p.index == hint for p in candidates):
-        return hint
-    return candidates[0].index
+    return next((c for c in candidates if c[0] == hint), candidates[0])
+
+
+def _reminder(paragraph: PlainParagraph, line: AbilityLine) -> str:
+    """The reminder of an ability line ('' if it has none)."""
+    return "" if line.reminder is None else paragraph.text[slice(*line.reminder)]
 
 
 @rule(
@@ -159,7 +203,8 @@ def ability_paragraph(subject: Subject, names: list[str], hint: int | None) -> i
     "The English text uses an ability of the abilities list; the translation does not "
     "name it as the list does.",
     "Abilities are keywords: players look them up by name in the abilities list, so a "
-    "card must use the list's name (in bold italics, followed by its parameters).",
+    "card must use the list's name (in bold italics, followed by its parameters).  "
+    "Every ability is checked, also several defined in one paragraph, a line each.",
     "en: ***Overrun***\\\n"
     "  *The surplus of unblocked damage I deal is carried over to the attacked city.*\n"
     "fr: ***Piétinement***\\\n"
@@ -209,8 +254,9 @@ def substitute(reminder: str, params: tuple[str, ...], values: list[str]) -> str
     "The reminder text under an ability name is the list's definition, with the card's "
     "parameters.  When the English card uses the English list's wording, the "
     "translation uses the translated list's wording (differences of case, apostrophes "
-    "and spaces are not reported).  Where the list itself is wrong, say so with "
-    "`lint-ignore` in the card and fix the list.",
+    "and spaces are not reported).  The reminder is its italic run: text after it on "
+    "the same line (`***Vol -*** *rappel* Pioche une carte.`) is the card's own.  Where "
+    "the list itself is wrong, say so with `lint-ignore` in the card and fix the list.",
     "en: ***Salvage 2***\\\n"
     "  *You may pay 2 resources to return me to your hand from the graveyard.*\n"
     "fr: ***Sauvetage 2***\\\n"
@@ -227,29 +273,26 @@ def check_ability_reminder(subject: Subject, report: Reporter) -> Iterator[Findi
     assert subject.source is not None
     english_list = subject.resources.english.glossary.abilities
     target_list = subject.language.glossary.abilities
-    for index, ability_id, values in source_abilities(subject):
+    for index, source_line, ability_id, values in _source_lines(subject):
         english, target = english_list.get(ability_id), target_list[ability_id]
-        source_paragraph = subject.source.plain.paragraphs[index]
-        reminder = source_paragraph.after_first_break()
+        reminder = _reminder(subject.source.plain.paragraphs[index], source_line)
         if english is None or not reminder or not target.reminder:
             continue
         if loose(substitute(english.reminder, english.params, values)) != loose(reminder):
             continue  # the English card words it its own way: nothing to compare with
-        found = ability_paragraph(subject, [target.name], aligned(subject, index))
+        found = _ability_heading(subject, [target.name], aligned(subject, index))
         if found is None:
             continue  # TR403
-        paragraph = subject.plain.paragraphs[found]
-        line = paragraph.first_bold() or ""
-        own_values = line.split()[len(target.name.split()) :]
+        at, line = found
+        own_values = line.name.split()[len(target.name.split()) :]
         if len(own_values) != len(target.params):
             own_values = values
         expected = substitute(target.reminder, target.params, own_values)
-        here = paragraph.after_first_break()
-        if here and loose(here) != loose(expected):
-            start = paragraph.reminder_start() or 0
+        here = _reminder(subject.plain.paragraphs[at], line)
+        if here and line.reminder and loose(here) != loose(expected):
             yield report.span(
                 subject,
-                found,
-                start,
+                at,
+                line.reminder[0],
                 f"the reminder of '{target.name}' is not the list's: '{expected}'",
             )
