@@ -15,9 +15,10 @@ own entry point (so that reading the library and the glossaries is counted):
   scheduled sync from Weblate does most of the time), and with one entry edited (the
   changed card linted, then written);
 - the translation memory (``--memory-cards``, default 5,000 translated cards, target
-  under 1 s): built in-process from a library whose every card says something of its
-  own (the sample's cards, each copy with a sentence of its own in English and French,
-  fingerprints fresh), then 100 fuzzy look-ups in it.
+  under 1 s): built in-process from a library whose every text is its own (the
+  sample's cards copied, each copy with a word of its own in each paragraph, in
+  English and French alike, so that its sentences, numbers and symbols are the
+  card's; fingerprints fresh), then 100 fuzzy look-ups in it.
 """
 
 from __future__ import annotations
@@ -143,10 +144,11 @@ def memory_library(count: int) -> Library:
                 break
             assert card.source is not None
             slug = f"{card.slug}-{copy}"
-            source = replace(card.source, slug=slug, body=_own(card.source.body, f"Copy {copy}."))
+            word = _word(copy)
+            source = replace(card.source, slug=slug, body=_own(card.source.body, word))
             french = card.translations["fr"]
             fields = {**french.fields, "source": source_fingerprint(source)}
-            body = _own(french.body, f"Copie {copy}.")
+            body = _own(french.body, word)
             library.cards[("bench", slug)] = Card(
                 slug, "bench", source, {"fr": replace(french, slug=slug, fields=fields, body=body)}
             )
@@ -154,9 +156,26 @@ def memory_library(count: int) -> Library:
     return library
 
 
-def _own(body: str, sentence: str) -> str:
-    """``body`` with ``sentence`` added to each of its paragraphs."""
-    return "\n\n".join(f"{p} {sentence}" for p in paragraphs(body)) + "\n"
+def _word(number: int) -> str:
+    """A word of letters only, one per copy (``zqb``, ``zqc``...)."""
+    letters = ""
+    while True:
+        number, digit = divmod(number, 26)
+        letters += chr(ord("a") + digit)
+        if not number:
+            return "zq" + letters
+
+
+def _own(body: str, word: str) -> str:
+    """``body`` with ``word`` in each of its paragraphs, before the last sentence's
+    end: every text its own, its sentences, numbers and symbols those of the card
+    copied (as real cards differ: in their words)."""
+    out = []
+    for paragraph in paragraphs(body):
+        end = max(paragraph.rfind("."), paragraph.rfind("!"), paragraph.rfind("?"))
+        end = len(paragraph) if end < 0 else end
+        out.append(f"{paragraph[:end]} {word}{paragraph[end:]}")
+    return "\n\n".join(out) + "\n"
 
 
 def bench_memory(count: int, runs: int) -> None:

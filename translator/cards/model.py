@@ -13,6 +13,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
@@ -183,6 +184,12 @@ class Card:
 
 def _field_value(source: CardFile, key: str) -> str:
     value = source.body.replace("\r\n", "\n").strip() if key == "text" else source.fields.get(key)
+    # What json.dumps(value, ensure_ascii=False) writes, without building an encoder
+    # per call (most of a fingerprint's time: every status, lint and memory takes one).
+    if isinstance(value, str):
+        return encode_basestring(value)
+    if value is None:
+        return "null"
     return json.dumps(value, ensure_ascii=False, default=str)
 
 

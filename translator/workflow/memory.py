@@ -87,9 +87,10 @@ class Origin:
         return f"{self.where}, {self.state}"
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, slots=True)
 class Unit:
-    """One English text and its translation."""
+    """One English text and its translation (compared by identity: two cards'
+    units of one text are two units)."""
 
     kind: str
     english: str
@@ -104,7 +105,7 @@ class Unit:
     key: tuple[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "key", (self.kind, normalize(self.english, self.name)))
+        self.key = (self.kind, normalize(self.english, self.name))
 
     def target_for(self, name: str | None) -> str:
         """The translation, with ``name`` where the unit's card printed its own."""
@@ -239,16 +240,19 @@ def _pairs(source: CardFile, version: CardFile, stale: set[str]) -> Iterator[tup
     if len(english_paragraphs) != len(target_paragraphs):
         return
     for english, target in zip(english_paragraphs, target_paragraphs, strict=True):
-        if not agree(english, target):
+        pairs: list[tuple[str, str]] = []
+        if _SEGMENT_END.search(english):
+            english_segments, target_segments = segments(english), segments(target)
+            if len(english_segments) == len(target_segments):
+                pairs = list(zip(english_segments, target_segments, strict=True))
+        agreeing = [agree(one, other) for one, other in pairs]
+        # Segments that all agree make a paragraph that does (no second reading).
+        if not (pairs and all(agreeing)) and not agree(english, target):
             continue
         yield "paragraph", english, target
-        if not _SEGMENT_END.search(english):
-            continue  # one segment: the paragraph is the segment
-        english_segments, target_segments = segments(english), segments(target)
-        if len(english_segments) == len(target_segments):
-            for one, other in zip(english_segments, target_segments, strict=True):
-                if agree(one, other) and not name_run(one):
-                    yield "sentence", one, other
+        for (one, other), agreed in zip(pairs, agreeing, strict=True):
+            if agreed and not name_run(one):
+                yield "sentence", one, other
 
 
 def card_units(card: Card, lang: str) -> list[Unit]:
