@@ -8,6 +8,7 @@ translator would reuse, and nothing a translator would have to undo.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -421,3 +422,26 @@ def test_an_imported_memory_leading_out_of_the_library_is_not_read(
     assert memory.memory_files([library], "fr") == []
     loaded, _ = load_library([str(library / "second")])
     assert load_memory(loaded, "fr").exact("name", "Guard") is not None
+
+
+def test_the_memory_is_read_only_when_an_entry_or_a_draft_needs_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from translator import api
+
+    def unread(*_: object, **__: object) -> None:
+        raise AssertionError("the memory was read")
+
+    monkeypatch.setattr(api, "load_memory", unread)
+    library = tmp_path / "library"
+    shutil.copytree(KEY / "first", library / "first")
+    # The first deck: every card has a translation, so no draft to make.
+    code, output = run("translate", str(library / "first"), "--lang", "fr", "--format", "json")
+    assert code == 0 and json.loads(output)["memory"] is None, output
+    # Without its one draft, every PO entry is translated: nothing to suggest.
+    for path in (library / "first").glob("bone-piper.*.md"):
+        path.unlink()
+    deck = library / "first" / "deck.yaml"
+    deck.write_text(re.sub(r"  bone-piper: \d+\n", "", deck.read_text("utf-8")), "utf-8")
+    code, output = run("export", "po", str(library / "first"), "--lang", "fr", "-o", "-")
+    assert code == 0 and "msgctxt" in output, output

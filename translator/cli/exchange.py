@@ -88,7 +88,7 @@ def cmd_export_exchange(args: argparse.Namespace, out: TextIO) -> int:
     if deck not in library.decks:
         raise UsageError(f"{args.deck} is not a deck directory (it has no deck.yaml)")
     found_resources = api.lint_setup([lang], [args.deck]).resources
-    memory = None if args.no_memory else api.load_memory(library, lang)
+    memory = None if args.no_memory else lambda: api.load_memory(library, lang)
     found = exchange.entries(
         library, deck, lang, found_resources.language(lang), found_resources.english, memory
     )

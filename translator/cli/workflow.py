@@ -8,13 +8,16 @@ import argparse
 import sys
 import textwrap
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from .. import api, cards
 from ..textio import atomic_write
 from . import output
 from .common import EXIT_FINDINGS, EXIT_OK, UsageError, add_format, command_help
 from .output import plural
+
+if TYPE_CHECKING:
+    from ..workflow.memory import Memory
 
 
 def cmd_translate(args: argparse.Namespace, out: TextIO) -> int:
@@ -25,8 +28,16 @@ def cmd_translate(args: argparse.Namespace, out: TextIO) -> int:
     paths = list(args.paths) or ["cards"]
     library = api.load_library(paths)
     setup = api.lint_setup([lang], paths)
-    remembered = None if args.no_memory else api.load_memory(library, lang)
-    drafts = draft.plan_drafts(library, setup.resources, lang, memory=remembered)
+    used: list[Memory] = []
+
+    def remember() -> Memory:
+        """The memory, read when a draft first needs it (no draft to make: no read)."""
+        used.append(api.load_memory(library, lang))
+        return used[0]
+
+    drafts = draft.plan_drafts(
+        library, setup.resources, lang, memory=None if args.no_memory else remember
+    )
     written = []
     for made in drafts:
         if not args.dry_run:
@@ -41,7 +52,7 @@ def cmd_translate(args: argparse.Namespace, out: TextIO) -> int:
                 "version": 1,
                 "lang": lang,
                 "dry_run": args.dry_run,
-                "memory": None if remembered is None else len(remembered),
+                "memory": len(used[0]) if used else None,
                 "drafts": [d.to_dict() for d in written],
             },
             out,

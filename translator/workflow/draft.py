@@ -29,6 +29,7 @@ A draft is made only where no translation exists: a person's work is never repla
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -105,9 +106,15 @@ _TRAILING_SEPARATOR = re.compile(rf"{_SEPARATOR}$")
 class Drafter:
     """Makes drafts in one language from the glossaries."""
 
-    def __init__(self, resources: Resources, lang: str, memory: Memory | None = None) -> None:
+    def __init__(
+        self,
+        resources: Resources,
+        lang: str,
+        memory: Memory | Callable[[], Memory] | None = None,
+    ) -> None:
         self.lang = lang
-        self.memory = memory
+        #: The memory, or what makes it (called when a draft first needs it).
+        self._memory = memory
         self.language: Language = resources.language(lang)
         self.english: Glossary = resources.english.glossary
         self.glossary: Glossary = self.language.glossary
@@ -154,6 +161,12 @@ class Drafter:
             return found.target
         made.english.append(label)
         return english
+
+    @property
+    def memory(self) -> Memory | None:
+        if callable(self._memory):
+            self._memory = self._memory()
+        return self._memory
 
     def recall(self, kind: str, english: str, names: tuple[str, str] = ("", "")) -> Match | None:
         """The memory's translation of exactly ``english`` (None without a memory)."""
@@ -412,7 +425,7 @@ def plan_drafts(
     resources: Resources,
     lang: str,
     decks: set[str] | None = None,
-    memory: Memory | None = None,
+    memory: Memory | Callable[[], Memory] | None = None,
 ) -> list[Draft]:
     """A draft for every English card of ``decks`` (all when None) that has no
     ``lang`` translation, with what ``memory`` has (none: the glossary's fills only)."""

@@ -42,7 +42,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -195,10 +195,11 @@ def entries(
     lang: str,
     language: Language,
     english: Language,
-    memory: Memory | None = None,
+    memory: Memory | Callable[[], Memory] | None = None,
 ) -> list[Entry]:
     """The entries of ``deck``'s cards, in the deck's order; an untranslated entry
-    gets what ``memory`` suggests (:func:`remembered`)."""
+    gets what ``memory`` suggests (:func:`_remembered`; a callable is called only when
+    an entry needs it: a deck translated through reads no other deck)."""
     order = {slug: index for index, slug in enumerate(library.decks[deck].quantities)}
     cards = sorted(library.deck_cards(deck), key=lambda c: (order.get(c.slug, len(order)), c.slug))
     found: list[Entry] = []
@@ -210,21 +211,22 @@ def entries(
     return found
 
 
-def _remembered(found: list[Entry], memory: Memory, lang: str) -> None:
+def _remembered(found: list[Entry], memory: Memory | Callable[[], Memory], lang: str) -> None:
     """Untranslated entries (and a draft's) with the memory's suggestions, as Poedit
     and Weblate show one: the translation in the entry, fuzzy (imported only with
     ``--fuzzy``), the English it translates as the previous source, where it comes from
     in the comments; a partial match (some paragraphs, some sentences), or a match for
     a draft's entry (whose target is the draft's), only in the comments."""
     offers: dict[tuple[str, str], dict[str, Suggestion]] = {}
-    for entry in found:
+    wanted = [entry for entry in found if not entry.target or _draft(entry.card, lang)]
+    if not wanted:
+        return
+    loaded = memory() if callable(memory) else memory
+    for entry in wanted:
         card = entry.card
-        version = card.translations.get(lang)
-        if entry.target and not (version is not None and version.fields.get("wip")):
-            continue
         key = (card.deck, card.slug)
         if key not in offers:
-            offers[key] = suggest_units(memory, card, lang)
+            offers[key] = suggest_units(loaded, card, lang)
         suggestion = offers[key].get(entry.unit)
         if suggestion is None:
             continue
@@ -233,6 +235,11 @@ def _remembered(found: list[Entry], memory: Memory, lang: str) -> None:
             entry.target, entry.fuzzy = suggestion.target, True
             if entry.previous is None:
                 entry.previous = suggestion.previous
+
+
+def _draft(card: Card, lang: str) -> bool:
+    version = card.translations.get(lang)
+    return bool(version is not None and version.fields.get("wip"))
 
 
 def _card_entries(card: Card, lang: str, language: Language, english: Language) -> list[Entry]:
