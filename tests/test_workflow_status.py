@@ -154,6 +154,22 @@ def test_review_refuses_errors_unless_forced(tmp_path: Path) -> None:
     assert code == 0 and b"reviewed:" in (deck / "courier.fr.md").read_bytes()
 
 
+def test_review_and_suggest_find_a_card_by_its_file_from_anywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # --help says a card file path names a card: it does without --library, outside
+    # cards/ and however the path is written.
+    deck = copy_sample(tmp_path / "library")
+    monkeypatch.chdir(tmp_path)
+    code, output = run("review", "library/sample/veil-stalker.fr.md", "--lang", "fr", "--dry-run")
+    assert code == 0, output
+    absolute = str((deck / "veil-stalker.en.md").resolve())
+    code, output = run("suggest", absolute, "--lang", "fr", "--format", "json")
+    assert code in (0, 1) and json.loads(output)["card"] == "sample/veil-stalker", output
+    code, _ = run("review", "./library/sample/nothing.fr.md", "--lang", "fr")
+    assert code == 2
+
+
 def test_review_of_a_missing_translation_is_a_usage_error(tmp_path: Path) -> None:
     deck = copy_sample(tmp_path)
     (deck / "courier.fr.md").unlink()

@@ -283,6 +283,17 @@ def target_languages(library: Library, languages: Sequence[str] | None = ()) -> 
     return found or [x for x in LANGUAGES if x != SOURCE_LANGUAGE]
 
 
+def card_library(references: Sequence[str], library: Paths | None = None) -> list[str]:
+    """Where the cards ``references`` name are: ``library`` when given; else the decks
+    of those that are card files (``translator review path/to/card.fr.md`` works from
+    anywhere), with ``cards`` for the others."""
+    if library:
+        return _paths(library)
+    decks = [str(Path(r).parent) for r in references if r.endswith(".md") and Path(r).is_file()]
+    rest = len(decks) < len(references)
+    return list(dict.fromkeys(decks)) + ([DEFAULT_LIBRARY] if rest or not decks else [])
+
+
 def find_card(library: Library, reference: str) -> Card:
     """The one card ``reference`` names: a slug, ``deck/slug``, a guid or a card file
     path; none, or several (the same slug in two decks), is an error saying what to
@@ -674,7 +685,7 @@ def sign_off(
     from .workflow import states  # noqa: PLC0415
 
     lang = target_language(lang)
-    paths = _paths(library)
+    paths = card_library(cards, library)
     found = load_library(paths)
     chosen = [find_card(found, reference) for reference in cards]
     missing = [c.slug for c in chosen if lang not in c.translations]
@@ -1322,7 +1333,7 @@ def suggest(
         raise UsageError(f"--min {cutoff:g}: a similarity in percent, above 0 and at most 100")
     if not 1 <= limit <= MAX_SUGGESTIONS:
         raise UsageError(f"--limit {limit}: from 1 to {MAX_SUGGESTIONS} suggestions a text")
-    loaded = load_library(library)
+    loaded = load_library(card_library([card], library))
     found = find_card(loaded, card)
     memory = load_memory(loaded, lang)
     return CardSuggestions(

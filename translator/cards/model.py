@@ -285,11 +285,18 @@ class Library:
     def find(self, reference: str) -> list[Card]:
         """Cards matching a slug, a guid, a ``deck/slug`` or a card file path."""
         reference = reference.strip()
+        # A card file however it is written (./deck/x.fr.md, an absolute path).
+        real = str(Path(reference).resolve()) if reference.endswith(".md") else None
         matches = []
         for (deck, slug), card in self.cards.items():
             files = [card.source, *card.translations.values()]
             if reference in (slug, f"{deck}/{slug}") or any(
-                f is not None and (f.path == reference or f.fields.get("guid") == reference)
+                f is not None
+                and (
+                    f.path == reference
+                    or f.fields.get("guid") == reference
+                    or (real is not None and str(Path(f.path).resolve()) == real)
+                )
                 for f in files
             ):
                 matches.append(card)
