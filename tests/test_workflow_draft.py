@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from translator import languages
 from translator.cards import load_library
 from translator.cards.files import parse_card_text
 from translator.glossary import load_glossary
@@ -229,13 +230,16 @@ def test_both_ability_styles_draft_alike(tmp_path: Path, lang: str) -> None:
     # dégâts ..."; seed 001 (Listo de kapabloj): Korpogardisto N.
     name = {"fr": "Garde du corps 2", "eo": "Korpogardisto 2"}[lang]
     assert substitute(bodyguard.template, bodyguard.params, ["2"]) == name
-    reminder = substitute(bodyguard.reminder, bodyguard.params, ["2"])
+    # The list's reminder, set as the language sets card text (the lists write
+    # jusqu'à, the style guide jusqu’à).
+    typeset = languages.get(lang).typography.apply
+    reminder = typeset(substitute(bodyguard.reminder, bodyguard.params, ["2"]))
     for style, pattern in STYLES.items():
         draft = drafts[style]
         assert draft["body"] == "\n\n".join(
             [
                 pattern.format(name=name, reminder=reminder),
-                pattern.format(name=flying.name, reminder=flying.reminder),
+                pattern.format(name=flying.name, reminder=typeset(flying.reminder)),
             ]
         ), style
         assert "ability Bodyguard" in draft["filled"] and "ability Flying" in draft["filled"]
@@ -296,9 +300,9 @@ def test_inline_drafts_lint_without_false_alarms(tmp_path: Path) -> None:
         _translate(deck, lang)
     _, output = run("lint", str(deck), "--format", "json")
     findings = [(f["lang"], f["code"], f["message"]) for f in json.loads(output)["findings"]]
-    # Only the name is still English.  (The French list writes "jusqu'à": FR203, an
-    # info that --fix settles, asks for the configured apostrophe ’.)
-    assert [f for f in findings if f[1] not in ("TR401", "FR203")] == []
+    # Only the name is still English (the French list's "jusqu'à" is drafted with the
+    # configured apostrophe: no FR203).
+    assert [f for f in findings if f[1] != "TR401"] == []
     assert [f for f in findings if f[1] == "TR401"] == [
         (lang, "TR401", "draft: the name is still the English 'Shield Bearer'")
         for lang in ("eo", "fr")
@@ -358,8 +362,10 @@ def test_a_name_that_is_a_glossary_name_takes_it(tmp_path: Path) -> None:
     # Seed 000 (Lexique): "Dark Legion : L'Ost de l'ombre"; "Addax Token : Jeton, addax".
     # Seed 001 (Leksikono): Ombra Legio; Adakso Ĵetono.
     for lang, legion, token, empire in (
-        ("fr", "Ost de l'ombre", "Jeton, addax", "Empire"),
-        ("eo", "Ombra Legio", "Adakso Ĵetono", "L' Imperio"),
+        # As the language sets card text: the typographic apostrophe, and Esperanto's
+        # elided article bound to its word.
+        ("fr", "Ost de l’ombre", "Jeton, addax", "Empire"),
+        ("eo", "Ombra Legio", "Adakso Ĵetono", "L’\u00a0Imperio"),
     ):
         drafts = _translate(deck, lang)
         assert drafts["legion"]["fields"]["name"] == legion  # the glossary's case

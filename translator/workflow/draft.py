@@ -30,9 +30,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .. import languages
 from ..cards.edit import render_card_file
 from ..cards.model import (
     DEFAULT_FOOTERS,
@@ -115,6 +116,11 @@ class Drafter:
         self.lang = lang
         #: The memory, or what makes it (called when a draft first needs it).
         self._memory = memory
+        # What the glossary fills is set as the language sets card text (the lists
+        # write l'ombre, the style guide l’ombre: FR203), with the configured apostrophe.
+        typography = languages.get(lang).typography
+        wanted = resources.settings.get("apostrophe")
+        self.typography = replace(typography, apostrophe=str(wanted)) if wanted else typography
         self.language: Language = resources.language(lang)
         self.english: Glossary = resources.english.glossary
         self.glossary: Glossary = self.language.glossary
@@ -154,7 +160,7 @@ class Drafter:
         English (reported)."""
         if rendered:
             made.filled.append(label)
-            return rendered
+            return self.typography.apply(rendered)
         found = self.recall(kind, english)
         if found is not None:
             made.memory.append(f"{label}: {found.unit.origin}")
@@ -309,7 +315,7 @@ class Drafter:
         else:
             name = " ".join([target.name, *own])
         filled.append(f"ability {english.en if english else target.name}")
-        return name, own, left
+        return self.typography.apply(name), own, left
 
     def reminder(
         self, inner: str, ability_id: str, values: list[str], own: list[str]
@@ -321,7 +327,7 @@ class Drafter:
         if english is not None and target.reminder:
             expected = substitute(english.reminder, english.params, values)
             if loose(inner) == loose(expected):
-                return substitute(target.reminder, target.params, own), False
+                return self.typography.apply(substitute(target.reminder, target.params, own)), False
         return inner, _has_words(_CODES.sub("", inner))
 
     def follow(self, text: str, filled: list[str]) -> tuple[str, bool]:
@@ -381,7 +387,11 @@ class Drafter:
 
     def term(self, english: str) -> str | None:
         """The preferred rendering of an English term as written (None if the glossary
-        has no single answer)."""
+        has no single answer), set as the language sets card text."""
+        rendered = self._term(english)
+        return None if rendered is None else self.typography.apply(rendered)
+
+    def _term(self, english: str) -> str | None:
         # One English word may name two entries (*city*: the concept, the card type)
         # that the language writes alike but for a capital.
         renderings = {
