@@ -4,14 +4,10 @@ the card's own translation, never a stale one."""
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
-
-from translator.cli import main
 
 from .lintkit import run
 from .memorykit import library, make_library
@@ -141,15 +137,3 @@ def test_exit_codes_and_errors(library: Path, capsys: pytest.CaptureFixture[str]
     assert run("suggest", "herald", "--lang", "en")[0] == 2
     assert "translations are into" in capsys.readouterr().err
     assert run("suggest", "herald")[0] == 2  # --lang is required
-
-
-def test_help_has_an_example() -> None:
-    out = io.StringIO()
-    with pytest.raises(SystemExit) as exit_info:
-        sys.stdout, saved = out, sys.stdout
-        try:
-            main(["suggest", "--help"], out)
-        finally:
-            sys.stdout = saved
-    assert exit_info.value.code == 0
-    assert "example:\n  translator suggest" in out.getvalue()

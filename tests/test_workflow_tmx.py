@@ -5,17 +5,14 @@ other languages) read sensibly; untrusted files refused before they are parsed."
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
 from translate.storage.tmx import tmxfile
 
 from translator import cards
-from translator.cli import main
 from translator.workflow import tmx
 from translator.workflow.memory import NAME, build_memory, load_memory
 
@@ -351,16 +348,3 @@ def test_one_library_root(library: Path, capsys: pytest.CaptureFixture[str]) -> 
     args = ("import", "tmx", path, "--lang", "fr", "--library", "cards")
     assert run(*args, "--library", str(fresh / "new"))[0] == 2
     assert "give --library with the one whose memory this is" in capsys.readouterr().err
-
-
-def test_help_has_examples() -> None:
-    for args in (["export", "tmx", "--help"], ["import", "tmx", "--help"]):
-        out = io.StringIO()
-        with pytest.raises(SystemExit) as exit_info:
-            sys.stdout, saved = out, sys.stdout
-            try:
-                main(args, out)
-            finally:
-                sys.stdout = saved
-        assert exit_info.value.code == 0
-        assert f"example:\n  translator {args[0]} tmx" in out.getvalue()
