@@ -445,3 +445,25 @@ def test_the_memory_is_read_only_when_an_entry_or_a_draft_needs_it(
     deck.write_text(re.sub(r"  bone-piper: \d+\n", "", deck.read_text("utf-8")), "utf-8")
     code, output = run("export", "po", str(library / "first"), "--lang", "fr", "-o", "-")
     assert code == 0 and "msgctxt" in output, output
+
+
+def test_a_draft_confirmed_entry_by_entry_loses_its_memory_list(
+    drafted: tuple[Path, str], tmp_path: Path
+) -> None:
+    from translate.storage import po
+
+    shutil.copytree(drafted[0].parent, tmp_path / "library")
+    deck = tmp_path / "library" / "second"
+    target = tmp_path / "ironhold.fr.po"
+    run("export", "po", str(deck), "--lang", "fr", "-o", str(target), "--no-tbx")
+    store = po.pofile.parsefile(str(target))
+    for unit in store.units:
+        if unit.getcontext().startswith("ironhold:"):
+            unit.target = unit.target or "Fortefer"  # the translator finishes the card
+            unit.markfuzzy(False)
+        elif not unit.isheader():
+            unit.target = ""
+    target.write_bytes(bytes(store))
+    _, output = run("import", "po", str(target), "--library", str(tmp_path / "library"))
+    fields, _ = _draft(deck, "ironhold")
+    assert "wip" not in fields and "memory" not in fields, output

@@ -915,6 +915,8 @@ def _field_changes(
         changes["wip"] = True
     elif version is not None and version.fields.get("wip") and complete:
         changes["wip"] = REMOVE
+        if "memory" in version.fields:
+            changes["memory"] = REMOVE  # every unit confirmed: the memory's parts too
     return changes, complete
 
 
