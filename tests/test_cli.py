@@ -300,3 +300,47 @@ def test_every_subpackage_is_packaged() -> None:
         for p in (ROOT / "translator").rglob("__init__.py")
     }
     assert found <= listed, sorted(found - listed)
+
+
+#: What ``translator --help`` must not import: the libraries of the commands that
+#: parse card text, read YAML, lint, typeset, exchange files or match fuzzily.
+HEAVY = (
+    "markdown_it",
+    "yaml",
+    "weasyprint",
+    "translate",
+    "lxml",
+    "PIL",
+    "pikepdf",
+    "pypdfium2",
+    "spylls",
+    "httpx",
+    "jinja2",
+    "babel",
+    "rapidfuzz",
+    "translator.lint.engine",
+    "translator.markup.parser",
+    "translator.cards.aminduna",
+    "translator.typeset",
+    "translator.workflow",
+)
+
+
+def test_help_imports_no_heavy_library() -> None:
+    """Starting is quick only if ``--help`` (and the parser every command builds)
+    imports none of what the commands themselves need (a fresh interpreter: this
+    process has imported everything)."""
+    script = (
+        "import contextlib, io, sys\n"
+        "from translator.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        "        main(['--help'])\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]", result.stdout

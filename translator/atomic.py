@@ -24,7 +24,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import secrets
 import shutil
 import signal
 import sys
@@ -63,7 +62,7 @@ def replacing(target: Path, mode: int = 0o666) -> Iterator[Path]:
         # :func:`sweep` leaves a live process's alone.
         while True:
             temporary = target.parent / (
-                f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}{SUFFIX}"
+                f".{target.name}.{os.getpid()}.{os.urandom(4).hex()}{SUFFIX}"
             )
             try:
                 os.close(os.open(temporary, _CREATE, 0o600))

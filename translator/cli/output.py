@@ -14,14 +14,16 @@ import json
 import os
 import sys
 from collections.abc import Iterable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .. import __version__
 from ..diagnostics import REGISTRY, Diagnostic, Rule, Severity
-from ..lint.engine import Report
-from ..lint.model import Finding
 from ..textio import SourceFile
 from ..untrusted import printable
+
+if TYPE_CHECKING:  # the linter and its rules load only for the commands that lint
+    from ..lint.engine import Report
+    from ..lint.model import Finding
 
 #: The formats of ``translator lint --format``.
 FORMATS = ("text", "json", "sarif", "github")

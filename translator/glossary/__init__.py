@@ -10,12 +10,38 @@ for match in matcher.find("Mets un marqueur sur la créature ciblée."):
 
 from __future__ import annotations
 
-from .checks import check_glossary
-from .exchange import to_csv, to_tbx
-from .forms import forms
-from .loader import load_all, load_glossary
-from .matcher import Hit, Match, Matcher, words
-from .model import LANGUAGES, Ability, Entry, Glossary, Term
+from typing import TYPE_CHECKING
+
+from .._lazy import attach
+
+if TYPE_CHECKING:
+    from .checks import check_glossary
+    from .exchange import to_csv, to_tbx
+    from .forms import forms
+    from .loader import load_all, load_glossary
+    from .matcher import Hit, Match, Matcher, words
+    from .model import LANGUAGES, Ability, Entry, Glossary, Term
+
+attach(
+    globals(),
+    {
+        "check_glossary": ".checks",
+        "to_csv": ".exchange",
+        "to_tbx": ".exchange",
+        "forms": ".forms",
+        "load_all": ".loader",
+        "load_glossary": ".loader",
+        "Hit": ".matcher",
+        "Match": ".matcher",
+        "Matcher": ".matcher",
+        "words": ".matcher",
+        "LANGUAGES": ".model",
+        "Ability": ".model",
+        "Entry": ".model",
+        "Glossary": ".model",
+        "Term": ".model",
+    },
+)
 
 __all__ = [
     "LANGUAGES",

@@ -15,14 +15,14 @@ import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
-
-from .. import yamlfile
 from ..limits import MAX_CONFIG_BYTES
 from ..problems import Problem
 from ..textio import InputError, decode, read_file
+
+if TYPE_CHECKING:  # PyYAML loads with the first file read, not with the package
+    import yaml
 
 #: The file of a language's own data, in its folder of ``glossaries/``.
 LANGUAGE_FILE = "language.yaml"
@@ -64,6 +64,8 @@ class DataFile:
     def error(self, key: str, message: str, hint: str) -> InputError:
         """An error about ``key`` of this section, at its line: what is wrong, and
         what to write instead."""
+        from .. import yamlfile  # noqa: PLC0415 - PyYAML, when a file is read
+
         line = yamlfile.line_of(self.node, *self.where, key)
         name = ".".join(str(k) for k in (*self.where, key))
         return InputError(str(self.path), f"{name}: {message} ({hint})", line)
@@ -180,6 +182,8 @@ def read(path: Path) -> DataFile:
         raise InputError(display, "missing: reinstall translator, or restore the file from git")
     text = decode(read_file(path, MAX_CONFIG_BYTES, "language data file"), display)
     problems: list[Problem] = []
+    from .. import yamlfile  # noqa: PLC0415 - PyYAML, when a file is read
+
     loaded = yamlfile.load(text, display, 1, problems)
     if loaded is None:
         problem = problems[0]

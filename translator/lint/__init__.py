@@ -17,7 +17,25 @@ LN); ``translator lint --explain CODE`` prints their documentation.  What
 
 from __future__ import annotations
 
-from .engine import Options, Report, lint, load_resources, selected_rules
-from .model import Edit, Finding
+from typing import TYPE_CHECKING
+
+from .._lazy import attach
+
+if TYPE_CHECKING:
+    from .engine import Options, Report, lint, load_resources, selected_rules
+    from .model import Edit, Finding
+
+attach(
+    globals(),
+    {
+        "Options": ".engine",
+        "Report": ".engine",
+        "lint": ".engine",
+        "load_resources": ".engine",
+        "selected_rules": ".engine",
+        "Edit": ".model",
+        "Finding": ".model",
+    },
+)
 
 __all__ = ["Edit", "Finding", "Options", "Report", "lint", "load_resources", "selected_rules"]

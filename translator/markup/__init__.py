@@ -16,13 +16,44 @@ The public API::
 
 from __future__ import annotations
 
-from .checks import check, check_text
-from .formatting import format_text
-from .html import to_html
-from .layout_xml import LayoutXmlError, from_xml, to_markdown, to_xml
-from .parser import ParseResult, parse, parse_document
-from .ruletext import LANGUAGES, rule_and_flavor
-from .tree import Document, DropCap, LineBreak, Paragraph, Position, Symbol, Text
+from typing import TYPE_CHECKING
+
+from .._lazy import attach
+
+if TYPE_CHECKING:
+    from .checks import check, check_text
+    from .formatting import format_text
+    from .html import to_html
+    from .layout_xml import LayoutXmlError, from_xml, to_markdown, to_xml
+    from .parser import ParseResult, parse, parse_document
+    from .ruletext import LANGUAGES, rule_and_flavor
+    from .tree import Document, DropCap, LineBreak, Paragraph, Position, Symbol, Text
+
+attach(
+    globals(),
+    {
+        "check": ".checks",
+        "check_text": ".checks",
+        "format_text": ".formatting",
+        "to_html": ".html",
+        "LayoutXmlError": ".layout_xml",
+        "from_xml": ".layout_xml",
+        "to_markdown": ".layout_xml",
+        "to_xml": ".layout_xml",
+        "ParseResult": ".parser",
+        "parse": ".parser",
+        "parse_document": ".parser",
+        "LANGUAGES": ".ruletext",
+        "rule_and_flavor": ".ruletext",
+        "Document": ".tree",
+        "DropCap": ".tree",
+        "LineBreak": ".tree",
+        "Paragraph": ".tree",
+        "Position": ".tree",
+        "Symbol": ".tree",
+        "Text": ".tree",
+    },
+)
 
 __all__ = [
     "LANGUAGES",

@@ -1,0 +1,36 @@
+"""Package namespaces whose names are imported when first used (PEP 562).
+
+``from translator import cards`` used to import the Aminduna importer, the markup
+parser and markdown-it with it; ``translator --help`` paid for all of it.  A package
+lists what it exports and the module each name lives in; a name is imported the first
+time it is asked for (``cards.load_library``, ``from translator.cards import Card``),
+then kept in the package's namespace.  Type checkers see the names through the
+package's ``if TYPE_CHECKING:`` imports.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+
+def attach(namespace: dict[str, Any], exports: Mapping[str, str]) -> None:
+    """Give the package whose ``globals()`` is ``namespace`` a ``__getattr__`` and a
+    ``__dir__`` that import each name of ``exports`` (name: relative module) when it is
+    first asked for."""
+    package = namespace["__name__"]
+
+    def __getattr__(name: str) -> Any:
+        module = exports.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(module, package), name)
+        namespace[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*namespace, *exports})
+
+    namespace["__getattr__"] = __getattr__
+    namespace["__dir__"] = __dir__
