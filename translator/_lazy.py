@@ -34,3 +34,9 @@ def attach(namespace: dict[str, Any], exports: Mapping[str, str]) -> None:
 
     namespace["__getattr__"] = __getattr__
     namespace["__dir__"] = __dir__
+    # A name that is also its module's (glossary.forms, the function in forms.py):
+    # importing the module sets the package's attribute to the module, which the
+    # name must override at once, as an eager import did.
+    for name, module in exports.items():
+        if module.lstrip(".") == name:
+            __getattr__(name)
