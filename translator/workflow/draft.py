@@ -51,7 +51,7 @@ from ..lint.context import Language, Resources
 from ..lint.model import plain_text
 from ..lint.rules.translation import ability_line, loose, substitute
 from ..markup.parser import parse
-from .memory import Match, Memory, segments
+from .memory import BLANK_LINES, Match, Memory, segments
 
 
 @dataclass
@@ -82,7 +82,6 @@ class Draft:
         }
 
 
-_BLANK_LINES = re.compile(r"\n[ \t]*\n")
 #: What may separate an ability's name from its reminder on one line, inside the bold
 #: run (`***Veteran -***`) or just after it (`***Veteran*** -`): a dash or a colon.
 _SEPARATOR = r"[ \t\u00a0\u202f]*[-\u2013\u2014:]"
@@ -210,7 +209,7 @@ class Drafter:
             return ""
         out = []
         number = 0
-        for chunk in _BLANK_LINES.split(body):
+        for chunk in BLANK_LINES.split(body):
             printed = plain_text(parse(chunk).document, SOURCE_LANGUAGE).paragraphs
             number += bool(printed)
             filled: list[str] = []

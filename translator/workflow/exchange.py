@@ -86,7 +86,7 @@ from .incoming import (
     parse_problem,
     shown,
 )
-from .memory import Memory
+from .memory import Memory, inside, normalize, paragraphs
 from .states import source_changes
 from .suggestions import Suggestion, suggest_units
 
@@ -248,7 +248,7 @@ def _card_entries(card: Card, lang: str, language: Language, english: Language) 
     assert source is not None
     version = card.translations.get(lang)
     own = version_units(version, source) if version is not None else {}
-    wip = bool(version is not None and version.fields.get("wip"))
+    wip = _draft(card, lang)
     stale_units = {change.unit: change for change in source_changes(card, lang)}
     found = []
     for unit, text in units(source).items():
@@ -793,8 +793,7 @@ def _card_update(
 def _paragraphs(text: str) -> list[str]:
     """The paragraphs of a card text, each on one line with its spaces collapsed (to
     compare them), leaving out those with no letter or digit (a lone ``\\``)."""
-    found = (" ".join(p.split()) for p in re.split(r"\n[ \t]*\n", text))
-    return [p for p in found if any(c.isalnum() for c in p)]
+    return [normalize(p) for p in paragraphs(text) if any(c.isalnum() for c in p)]
 
 
 def _refuse_repeats(
@@ -967,10 +966,9 @@ def _refuse_outside(
     """Whether ``target`` (a file the import would write) is in the folder of the
     English card ``source`` it translates, links resolved; if not, its entries are
     refused."""
-    deck = Path(os.path.realpath(Path(source.path).parent))
-    real = Path(os.path.realpath(target))
-    if real.is_relative_to(deck):
+    if inside(Path(target), Path(source.path).parent):
         return True
+    real = os.path.realpath(target)
     line, key = card_entries[0][1].line, card_entries[0][1].key
     result.refused.append(
         Refusal(

@@ -53,7 +53,8 @@ STATES = ("reviewed", "translated", "imported")
 #: Where the card's own name stood (a character no card text may hold).
 NAME = "\ufffcname\ufffc"
 
-_BLANK_LINES = re.compile(r"\n[ \t]*\n")
+#: What separates a card text's paragraphs (the drafts split them so too).
+BLANK_LINES = re.compile(r"\n[ \t]*\n")
 #: A sentence ends at . ! ? (a French space before ! ?), a closing markup or quote
 #: after it, then a space and what starts a sentence: a capital, a digit, a symbol
 #: code or markup.
@@ -167,7 +168,7 @@ def paragraphs(body: str) -> list[str]:
     """A card body's paragraphs as written (blank-line separated, as the card dialect
     and the drafts split them)."""
     body = body.replace("\r\n", "\n").strip("\n")
-    return [chunk for chunk in _BLANK_LINES.split(body) if chunk.strip()] if body else []
+    return [chunk for chunk in BLANK_LINES.split(body) if chunk.strip()] if body else []
 
 
 def sentences(paragraph: str) -> list[str]:
@@ -474,10 +475,13 @@ def inside(target: Path, root: Path) -> bool:
     return Path(os.path.realpath(target)).is_relative_to(Path(os.path.realpath(root)))
 
 
-def load_memory(library: Library, lang: str, *, whole: bool = True) -> Memory:
+def load_memory(
+    library: Library, lang: str, *, whole: bool = True, imported: bool = True
+) -> Memory:
     """The memory of ``lang`` for work on ``library``: every translated card of the
     library it is part of (the other decks beside its decks, when ``whole``), and the
-    TMX files imported into it.  A sibling deck that cannot be read adds nothing (its
+    TMX files imported into it (when ``imported``: ``import tmx`` reads the one it
+    merges into itself).  A sibling deck that cannot be read adds nothing (its
     problems are the business of ``translator cards check``), it does not stop the
     work on this one."""
     from ..cards.files import DECK_FILE  # noqa: PLC0415
@@ -490,16 +494,16 @@ def load_memory(library: Library, lang: str, *, whole: bool = True) -> Memory:
     # home directory must not make us read the whole home directory.
     siblings = [
         str(folder)
-        for root in roots
+        for root in (roots if whole else ())
         for folder in sorted(root.iterdir())
         if (folder / DECK_FILE).is_file() and folder.resolve() not in own
     ]
-    if whole and siblings:
+    if siblings:
         around, _ = load_library(siblings)
         around.cards.update(library.cards)
         source = around
     extra: list[Unit] = []
-    files = memory_files(roots, lang)
+    files = memory_files(roots, lang) if imported else []
     if files:
         from . import tmx  # noqa: PLC0415  (translate-toolkit: only when there is a file)
 

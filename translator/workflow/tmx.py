@@ -521,7 +521,6 @@ def import_tmx(
             f"leads out of the library (to {os.path.realpath(target)}): nothing is written "
             "there; make it a plain folder and file",
         )
-    memory = load_memory(library, lang)
     stored = read_units(target, lang) if target.is_file() else []
     merged, added = merge(stored, content.units)
     if len(merged) > MAX_EXCHANGE_ENTRIES:
@@ -533,6 +532,8 @@ def import_tmx(
     if added and not dry_run:
         target.parent.mkdir(exist_ok=True)
         atomic_write(str(target), write_tmx(stored_units(merged), lang).decode("utf-8"))
-    memory.add(added)
+    # The library's memory with the file merged, read once (not again from disk).
+    memory = load_memory(library, lang, imported=False)
+    memory.add(merged)
     found = gains(library, lang, memory, set(added))
     return TmxImport(content, target, added, len(merged), found, dry_run)
