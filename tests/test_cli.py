@@ -318,29 +318,99 @@ HEAVY = (
     "jinja2",
     "babel",
     "rapidfuzz",
+    "pygls",
+    "lsprotocol",
+    "watchfiles",
+    "rich",
+    "dataclasses",
+    "translator.api",
+    "translator.diagnostics",
     "translator.lint.engine",
     "translator.markup.parser",
+    "translator.glossary.loader",
     "translator.cards.aminduna",
     "translator.typeset",
     "translator.workflow",
+    "translator.review",
+    "translator.editor",
+)
+#: What a lint of one card needs none of: print, exchange formats, editors, networks.
+NOT_FOR_LINT = tuple(
+    m
+    for m in HEAVY
+    if m.split(".")[0] not in ("markdown_it", "yaml", "spylls", "dataclasses")
+    and m
+    not in (
+        "translator.api",
+        "translator.diagnostics",
+        "translator.lint.engine",
+        "translator.markup.parser",
+        "translator.glossary.loader",
+    )
+)
+#: What converting card text needs none of: the linter, YAML, glossaries, print.
+NOT_FOR_MARKUP = tuple(
+    m
+    for m in HEAVY
+    if m not in ("markdown_it", "dataclasses", "translator.diagnostics", "translator.markup.parser")
 )
 
 
-def test_help_imports_no_heavy_library() -> None:
-    """Starting is quick only if ``--help`` (and the parser every command builds)
-    imports none of what the commands themselves need (a fresh interpreter: this
-    process has imported everything)."""
+def imported(arguments: list[str], forbidden: tuple[str, ...], cwd: Path = ROOT) -> list[str]:
+    """The modules of ``forbidden`` that running ``translator ARGUMENTS`` in a fresh
+    interpreter imports (this process has imported everything).  A module the command
+    line holds for later (importlib's LazyLoader) is not imported until it is used."""
     script = (
         "import contextlib, io, sys\n"
         "from translator.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    try:\n"
-        "        main(['--help'])\n"
+        f"        main({arguments!r})\n"
         "    except SystemExit:\n"
         "        pass\n"
-        f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
+        "loaded = {n for n, m in sys.modules.items() if type(m).__name__ != '_LazyModule'}\n"
+        f"print(sorted(f for f in {forbidden!r} if any(n == f or n.startswith(f + '.')"
+        " for n in loaded)))\n"
     )
     result = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=cwd
     )
-    assert result.stdout.strip() == "[]", result.stdout
+    return [line for line in result.stdout.splitlines() if line.startswith("[")][-1:]
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [["--help"], ["lint", "--help"], ["build", "--help"], ["markup", "--help"]],
+    ids=" ".join,
+)
+def test_help_imports_no_heavy_library(arguments: list[str]) -> None:
+    """Starting is quick only if ``--help`` (and the parser every command builds)
+    imports none of what the commands themselves need."""
+    assert imported(arguments, HEAVY) == ["[]"]
+
+
+def test_each_command_imports_only_what_it_uses(tmp_path: Path) -> None:
+    """Issue 20's start-up targets hold only if a command loads what it runs: card
+    text converts without the linter or YAML, a card lints without print, exchange
+    formats, the editor or the network."""
+    text = tmp_path / "short.txt"
+    text.write_text(":g1: Draw.", encoding="utf-8")
+    assert imported(["markup", "xml", str(text)], NOT_FOR_MARKUP) == ["[]"]
+    card = str(ROOT / "cards" / "sample" / "courier.fr.md")
+    assert imported(["lint", card], NOT_FOR_LINT) == ["[]"]
+
+
+def test_groups_declare_their_commands() -> None:
+    """``GROUPS`` says which module registers which commands, so that a command
+    builds only its group's parser: it must say what each register really declares."""
+    import argparse
+
+    from translator import cli
+
+    for module, names in cli.GROUPS:
+        commands = argparse.ArgumentParser().add_subparsers()
+        cli._register(module)(commands)
+        assert tuple(commands.choices) == names, module
+        parser = build_parser([names[0], "--help"])
+        listed = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+        assert tuple(listed) == names

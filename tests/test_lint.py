@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 from translator import cards, lint
-from translator.cli import main
+from translator.cli import main, reports
 from translator.diagnostics import REGISTRY
 from translator.languages.fr import LANGUAGE as FRENCH
-from translator.lint import output
 from translator.lint.numbers import compare, read_numbers
 
 from .conftest import ROOT
@@ -128,8 +127,8 @@ def test_color_only_on_a_terminal(library: Path) -> None:
     loaded, problems = cards.load_library([str(library)])
     report = lint.lint(loaded, lint.load_resources(["fr", "eo"], inputs, problems), inputs)
     plain, colored = io.StringIO(), io.StringIO()
-    output.write_text(report, plain)
-    output.write_text(report, colored, color=True)
+    reports.write_text(report, plain)
+    reports.write_text(report, colored, color=True)
     assert "\033[" not in plain.getvalue()
     assert "\033[31mTR103\033[0m" in colored.getvalue()
 
@@ -378,7 +377,7 @@ def test_github_escaping() -> None:
         "fr",
         "text",
     )
-    assert output.github_line(finding) == (
+    assert reports.github_line(finding) == (
         "::error file=dir%2Cx/a%3Ab.md,line=3,col=4,title=TR101::TR101 a: b, 50%25%0Ac"
     )
 

@@ -11,7 +11,7 @@ import pytest
 
 from translator import lint
 from translator.glossary import load_glossary
-from translator.glossary.forms import plural
+from translator.glossary.inflection import plural
 from translator.glossary.matcher import Matcher
 from translator.lint.engine import load_resources
 from translator.lint.rules.translation import substitute

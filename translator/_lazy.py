@@ -11,7 +11,10 @@ package's ``if TYPE_CHECKING:`` imports.
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import sys
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any
 
 
@@ -34,9 +37,31 @@ def attach(namespace: dict[str, Any], exports: Mapping[str, str]) -> None:
 
     namespace["__getattr__"] = __getattr__
     namespace["__dir__"] = __dir__
-    # A name that is also its module's (glossary.forms, the function in forms.py):
+    # A name that is also its module's (a function ``f`` in ``f.py``; none is now):
     # importing the module sets the package's attribute to the module, which the
     # name must override at once, as an eager import did.
     for name, module in exports.items():
         if module.lstrip(".") == name:
             __getattr__(name)
+
+
+def lazy_module(name: str) -> ModuleType:
+    """The module ``name``, run when one of its attributes is first used (the standard
+    library's :class:`importlib.util.LazyLoader`): the command line's modules all use
+    ``translator.api``, whose dataclasses cost ``translator --help`` about 20 ms, and
+    only the command run needs it."""
+    found = sys.modules.get(name)
+    if found is not None:
+        return found
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"no module named {name!r}", name=name)
+    loader = importlib.util.LazyLoader(spec.loader)
+    spec.loader = loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    loader.exec_module(module)
+    parent, _, child = name.rpartition(".")
+    if parent:  # as an import sets it
+        setattr(sys.modules[parent], child, module)
+    return module

@@ -44,7 +44,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .errors import UsageError, UserError
+from .errors import LibraryProblems, UsageError
 
 if TYPE_CHECKING:
     from .cards import Card, Library, Problem
@@ -127,18 +127,6 @@ def _paths(paths: Paths | None) -> list[str]:
     if isinstance(paths, (str, os.PathLike)):
         return [os.fspath(paths)]
     return [os.fspath(p) for p in paths] or [DEFAULT_LIBRARY]
-
-
-class LibraryProblems(UserError):
-    """The library (or a glossary) has problems that stop the command: each one names
-    its file and line in :attr:`problems`.
-
-    The message only counts them: print ``problems`` to show what to fix."""
-
-    def __init__(self, problems: Sequence[Problem]) -> None:
-        self.problems = list(problems)
-        count = len(self.problems)
-        super().__init__(f"{count} problem{'' if count == 1 else 's'}; fix them and run again")
 
 
 # --------------------------------------------------------------------------------------
@@ -454,13 +442,23 @@ def _linting(
         )
     if not options.glossary_paths and not json_input:
         options.glossary_paths = chosen
-    linted = options.languages or sorted(
-        {lang for card in inputs.library.cards.values() for lang in card.translations}
-    )
+    linted = options.languages or _languages_linted(inputs.library, inputs.files)
     problems = list(inputs.problems)
     resources = load_resources(linted, options, problems)
     options.files = inputs.files
     return _Linting(inputs.library, resources, options, fails, inputs.locator, problems, json_input)
+
+
+def _languages_linted(library: Library, files: set[str]) -> list[str]:
+    """The languages whose glossaries and dictionaries a lint needs: those of the card
+    files named (the rest of the library is read for context in their languages only),
+    else every translation's."""
+    cards = library.cards.values()
+    if files:
+        return sorted(
+            {lang for card in cards for lang, f in card.translations.items() if f.path in files}
+        )
+    return sorted({lang for card in cards for lang in card.translations})
 
 
 def lint(

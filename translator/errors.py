@@ -12,13 +12,27 @@ from a bug.
 
 Library modules subclass :class:`UserError` for their own problems (``InputError``,
 ``ThemeError``, ``ArtworkError``...); classes that callers catch as ``ValueError`` keep
-``ValueError`` as a second base.  Nothing is imported here, so that every module can
-use these classes without an import cycle.
+``ValueError`` as a second base.  Nothing of the project is imported here (but for
+type checkers), so that every module can use these classes without an import cycle;
+the command line imports them without loading the API.
 """
 
 from __future__ import annotations
 
-__all__ = ["InvalidOption", "InvalidValue", "TranslatorError", "UsageError", "UserError"]
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .problems import Problem
+
+__all__ = [
+    "InvalidOption",
+    "InvalidValue",
+    "LibraryProblems",
+    "TranslatorError",
+    "UsageError",
+    "UserError",
+]
 
 
 class TranslatorError(Exception):
@@ -41,3 +55,15 @@ class InvalidValue(UserError, ValueError):
 class InvalidOption(UsageError, ValueError):
     """An option's value that cannot be used (``--size huge``): a usage error, and a
     ``ValueError`` for the library's callers that catch one."""
+
+
+class LibraryProblems(UserError):
+    """The library (or a glossary) has problems that stop the command: each one names
+    its file and line in :attr:`problems`.
+
+    The message only counts them: print ``problems`` to show what to fix."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = list(problems)
+        count = len(self.problems)
+        super().__init__(f"{count} problem{'' if count == 1 else 's'}; fix them and run again")

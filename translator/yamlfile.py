@@ -18,6 +18,13 @@ from .untrusted import describe, position
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+def safe_load(text: str) -> Any:
+    """``yaml.safe_load`` with LibYAML's loader when PyYAML has it: the same values,
+    about ten times faster than the pure Python one (the shipped data files are read
+    by every lint)."""
+    return yaml.load(text, Loader=Loader)
+
+
 def load(
     text: str, path: str, first_line: int, problems: list[Problem]
 ) -> tuple[Any, yaml.Node | None] | None:

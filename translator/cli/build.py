@@ -10,9 +10,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .. import api
 from . import output
-from .common import EXIT_FINDINGS, EXIT_OK, add_format, command_help, print_errors
+from .common import EXIT_FINDINGS, EXIT_OK, add_format, api, command_help, print_errors
 from .output import plural
 
 if TYPE_CHECKING:

@@ -12,12 +12,23 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from .. import cards, glossary
-from ..diagnostics import REGISTRY
+from .. import cards, languages
+from .._lazy import lazy_module
 from ..errors import UsageError, UserError
 from .output import plural
+
+if TYPE_CHECKING:
+    from .. import api, diagnostics, textio
+    from . import reports
+else:
+    # What the commands run with, loaded by the command that uses it first:
+    # ``translator --help`` and the parser every command builds need none of it.
+    api = lazy_module("translator.api")
+    diagnostics = lazy_module("translator.diagnostics")
+    textio = lazy_module("translator.textio")
+    reports = lazy_module("translator.cli.reports")
 
 __all__ = [
     "EXIT_ERROR",
@@ -86,9 +97,9 @@ def split_codes(values: list[str] | None) -> list[str]:
 
 def explain(code: str, out: TextIO) -> int:
     """``--explain CODE``: a rule's documentation, or the rules of its family."""
-    rule = REGISTRY.get(code)
+    rule = diagnostics.REGISTRY.get(code)
     if rule is None:
-        close = [r.code for r in REGISTRY.rules() if r.code[:3] == code.upper()[:3]]
+        close = [r.code for r in diagnostics.REGISTRY.rules() if r.code[:3] == code.upper()[:3]]
         hint = f" (rules of that family: {', '.join(close)})" if close else ""
         raise UsageError(f"unknown rule {code}{hint}")
     out.write(rule.explain())
@@ -124,7 +135,7 @@ def check_languages(args: argparse.Namespace) -> None:
     not lint nothing and report "no findings"."""
     given = getattr(args, "lang", None)
     values = given if isinstance(given, list) else [given] if given else []
-    known = [*glossary.LANGUAGES]
+    known = [*languages.codes()]
     for value in values:
         for lang in str(value).split(","):
             if lang.strip() not in (*known, "all"):

@@ -10,8 +10,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from .. import api, cards, lint
-from ..textio import InputError, atomic_write
+from .. import cards, lint
 from . import memory as tmx_commands
 from . import output
 from .common import (
@@ -20,9 +19,12 @@ from .common import (
     EXIT_OK,
     UsageError,
     add_format,
+    api,
     command_group,
     command_help,
     report_problems,
+    reports,
+    textio,
 )
 from .output import plural
 
@@ -71,8 +73,8 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
         out.write(text)
         return EXIT_OK
     destination = Path(args.output)
-    atomic_write(str(destination), text)
-    atomic_write(str(destination.with_suffix(".txt")), deck_txt)
+    textio.atomic_write(str(destination), text)
+    textio.atomic_write(str(destination.with_suffix(".txt")), deck_txt)
     print(f"wrote {destination} and {destination.with_suffix('.txt')}", file=sys.stderr)
     return EXIT_OK
 
@@ -103,12 +105,14 @@ def cmd_export_exchange(args: argparse.Namespace, out: TextIO) -> int:
     try:
         destination.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise InputError(str(destination.parent), f"cannot create: {error.strerror}") from None
-    atomic_write(str(destination), data.decode("utf-8"))
+        raise textio.InputError(
+            str(destination.parent), f"cannot create: {error.strerror}"
+        ) from None
+    textio.atomic_write(str(destination), data.decode("utf-8"))
     written = [str(destination)]
     if not args.no_tbx:
         tbx = destination.with_suffix(".tbx")
-        atomic_write(
+        textio.atomic_write(
             str(tbx),
             to_tbx(found_resources.language(lang).glossary, found_resources.english.glossary),
         )
@@ -146,7 +150,7 @@ def cmd_import_exchange(args: argparse.Namespace, out: TextIO) -> int:
     )
     if not args.dry_run:
         for update in result.updates:
-            atomic_write(update.path, update.new)
+            textio.atomic_write(update.path, update.new)
     if args.format == "json":
         output.dump_json(
             {
@@ -209,7 +213,7 @@ def cmd_import_exchange(args: argparse.Namespace, out: TextIO) -> int:
             print(f"translator: refused {refusal}", file=sys.stderr)
         if report.findings:
             out.write("\n")
-            output.write_text(report, out)
+            reports.write_text(report, out)
         out.write(
             f"{plural(len(result.updates), 'card')} updated, "
             f"{len(result.refused)} {'entry' if len(result.refused) == 1 else 'entries'}"

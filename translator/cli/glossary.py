@@ -7,17 +7,18 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from .. import api, glossary
-from ..textio import atomic_write
+from .. import glossary, languages
 from . import output
 from .common import (
     EXIT_ERROR,
     EXIT_FINDINGS,
     EXIT_OK,
     add_format,
+    api,
     command_group,
     command_help,
     report_problems,
+    textio,
 )
 from .output import plural
 
@@ -107,7 +108,7 @@ def cmd_glossary_export(args: argparse.Namespace, out: TextIO) -> int:
     if args.output in (None, "-"):
         out.write(text)
     else:
-        atomic_write(args.output, text)
+        textio.atomic_write(args.output, text)
         print(f"wrote {args.output}", file=sys.stderr)
     return EXIT_OK
 
@@ -200,7 +201,7 @@ def register(commands: argparse._SubParsersAction) -> None:
             "translator glossary check --lang fr",
         ),
     )
-    p.add_argument("--lang", choices=glossary.LANGUAGES)
+    p.add_argument("--lang", choices=languages.codes())
     p.add_argument("--library", action="append", metavar="PATH")
     add_format(p)
     p.set_defaults(run=cmd_glossary_check)

@@ -7,17 +7,18 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .. import api
-from ..diagnostics import REGISTRY
 from . import output
 from .common import (
     EXIT_ERROR,
     EXIT_FINDINGS,
     EXIT_OK,
     UsageError,
+    api,
     command_help,
+    diagnostics,
     explain,
     report_problems,
+    reports,
     split_codes,
 )
 
@@ -47,7 +48,7 @@ def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
     if args.explain:
         return explain(args.explain, out)
     if args.list_rules:
-        for rule in REGISTRY.rules():
+        for rule in diagnostics.REGISTRY.rules():
             out.write(f"{rule.code}  {rule.severity.value:<7}  {rule.name}: {rule.summary}\n")
         return EXIT_OK
     settings: dict[str, Any] = {
@@ -76,9 +77,9 @@ def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
     if args.statistics:
         if args.format not in ("text", "json"):
             raise UsageError("--statistics writes text or json (--format text|json)")
-        output.write_statistics(result.report, out, args.format)
+        reports.write_statistics(result.report, out, args.format)
     else:
-        output.write(result.report, out, args.format, result.rules, fixed)
+        reports.write(result.report, out, args.format, result.rules, fixed)
     _report_unchecked_spelling(result.unchecked)
     if result.problems:
         report_problems(result.problems)
@@ -117,7 +118,14 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="only these rules (codes or prefixes, comma-separated)",
     )
     p.add_argument("--ignore", action="append", metavar="CODES", help="skip these rules")
-    p.add_argument("--format", choices=output.FORMATS, default="text")
+    p.add_argument(
+        "--format",
+        choices=output.FORMATS,
+        default="text",
+        help="text for people (default), json for scripts, sarif for code scanning, github "
+        "for GitHub Actions annotations, gitlab for a GitLab Code Quality report "
+        "(translator lint --format gitlab > gl-code-quality-report.json)",
+    )
     p.add_argument(
         "--fail-on",
         choices=("error", "warning", "info"),

@@ -8,17 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from .. import markup
-from ..diagnostics import REGISTRY, Diagnostic, apply_fixes
-from ..textio import (
-    InputError,
-    SourceFile,
-    atomic_write,
-    decode,
-    expand_paths,
-    read_file,
-    read_source,
-)
+from .. import languages, markup
 from . import output
 from .common import (
     EXIT_FINDINGS,
@@ -27,8 +17,11 @@ from .common import (
     add_format,
     command_group,
     command_help,
+    diagnostics,
     explain,
+    reports,
     split_codes,
+    textio,
 )
 
 
@@ -39,25 +32,25 @@ def _sources(paths: Sequence[str]) -> list[str]:
             "no input: name card text files or directories, or pipe text in "
             "(FILE '-' reads standard input)"
         )
-    return expand_paths(list(paths) or ["-"])
+    return textio.expand_paths(list(paths) or ["-"])
 
 
-def _body_result(source: SourceFile) -> markup.ParseResult:
+def _body_result(source: textio.SourceFile) -> markup.ParseResult:
     return markup.parse(source.body, source.body_line)
 
 
-def _convertible(path: str) -> tuple[SourceFile, markup.ParseResult]:
+def _convertible(path: str) -> tuple[textio.SourceFile, markup.ParseResult]:
     """Read and parse a card text that the Arcmage converter can convert.
 
     Converting a text the reference fails on would hand out a result the server
     never produces: it is an input error, located, with a pointer to ``check``.
     """
-    source = read_source(path)
+    source = textio.read_source(path)
     result = _body_result(source)
     if result.crashes:
         crash = result.crashes[0]
         line, column = result.pre.source_map.line_col(crash.offset)
-        raise InputError(
+        raise textio.InputError(
             source.path,
             f"the Arcmage converter fails on this text "
             f"({crash.reason}); run 'translator markup check' "
@@ -89,11 +82,11 @@ def cmd_markdown(args: argparse.Namespace, out: TextIO) -> int:
     """``markup markdown``: layout XML back to card text."""
     path = args.file
     display = "<stdin>" if path == "-" else path
-    xml = decode(read_file(path), display)
+    xml = textio.decode(textio.read_file(path), display)
     try:
         text = markup.to_markdown(xml)
     except markup.LayoutXmlError as error:
-        raise InputError(display, str(error), error.line, error.column) from None
+        raise textio.InputError(display, str(error), error.line, error.column) from None
     if args.newline == "lf":
         text = text.replace("\r\n", "\n")
     out.write(text)
@@ -123,13 +116,13 @@ def cmd_format(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("--write needs files, not standard input")
     changed: list[str] = []
     for path in files:
-        source = read_source(path)
+        source = textio.read_source(path)
         formatted = markup.format_text(source.body)
         if formatted != source.body:
             changed.append(source.path)
         if args.write:
             if formatted != source.body:
-                atomic_write(path, source.with_body(formatted).content)
+                textio.atomic_write(path, source.with_body(formatted).content)
         elif not args.check:
             out.write(source.with_body(formatted).content if source.front_matter else formatted)
     if args.check:
@@ -148,14 +141,14 @@ def _selected_rules(args: argparse.Namespace) -> list:
     """The markup rules ``--select`` and ``--ignore`` leave; unknown codes are refused."""
     select = split_codes(args.select)
     ignore = split_codes(args.ignore)
-    unknown = REGISTRY.unknown_prefixes(select + ignore)
+    unknown = diagnostics.REGISTRY.unknown_prefixes(select + ignore)
     if unknown:
         raise UsageError(
             f"no rule matches {', '.join(unknown)} (see 'translator markup check --list-rules')"
         )
     from ..markup.checks import TARGET  # noqa: PLC0415 - the parser: only to check
 
-    return REGISTRY.select(select or None, ignore or None, TARGET)
+    return diagnostics.REGISTRY.select(select or None, ignore or None, TARGET)
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
@@ -165,33 +158,33 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     if args.list_rules:
         from ..markup.checks import TARGET  # noqa: PLC0415 - the parser: only to check
 
-        for rule in REGISTRY.rules(TARGET):
+        for rule in diagnostics.REGISTRY.rules(TARGET):
             out.write(f"{rule.code}  {rule.severity.value:<7}  {rule.name}: {rule.summary}\n")
         return EXIT_OK
     rules = _selected_rules(args)
     files = _sources(args.files)
     if args.fix and "-" in files:
         raise UsageError("--fix needs files, not standard input")
-    report: output.MarkupReport = []
+    report: reports.MarkupReport = []
     fixed_total = 0
     for path in files:
-        source = read_source(path)
-        diagnostics: list[Diagnostic] = markup.check(_body_result(source), rules)
+        source = textio.read_source(path)
+        findings: list[diagnostics.Diagnostic] = markup.check(_body_result(source), rules)
         if args.fix:
             # Only the fixes of what was found are applied (one pass: no fix of a
             # finding the user has not seen); what remains is reported.
-            body, fixed = apply_fixes(source.body, diagnostics)
+            body, fixed = diagnostics.apply_fixes(source.body, findings)
             if fixed:
-                atomic_write(path, source.with_body(body).content)
+                textio.atomic_write(path, source.with_body(body).content)
                 fixed_total += fixed
                 source = source.with_body(body)
-                diagnostics = markup.check(_body_result(source), rules)
-        report.append((source, diagnostics))
+                findings = markup.check(_body_result(source), rules)
+        report.append((source, findings))
     if args.format == "json":
-        output.write_markup_json(report, out, fixed_total)
+        reports.write_markup_json(report, out, fixed_total)
     else:
-        output.write_markup_text(report, out, fixed_total)
-    found = any(diagnostics for _, diagnostics in report)
+        reports.write_markup_text(report, out, fixed_total)
+    found = any(findings for _, findings in report)
     return EXIT_FINDINGS if found else EXIT_OK
 
 
@@ -246,7 +239,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("file", nargs="?", default="-", metavar="FILE")
-    p.add_argument("--lang", choices=markup.LANGUAGES, default="en")
+    p.add_argument("--lang", choices=languages.codes(), default="en")
     p.set_defaults(run=cmd_rules)
 
     p = sub.add_parser(

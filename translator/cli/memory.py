@@ -12,10 +12,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .. import api
-from ..textio import InputError, atomic_write
 from . import output
-from .common import EXIT_FINDINGS, EXIT_OK, Parser, UsageError, add_format, command_help
+from .common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    Parser,
+    UsageError,
+    add_format,
+    api,
+    command_help,
+    textio,
+)
 from .output import plural
 
 if TYPE_CHECKING:
@@ -133,8 +140,10 @@ def _write(destination: Path, text: str) -> None:
     try:
         destination.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise InputError(str(destination.parent), f"cannot create: {error.strerror}") from None
-    atomic_write(str(destination), text)
+        raise textio.InputError(
+            str(destination.parent), f"cannot create: {error.strerror}"
+        ) from None
+    textio.atomic_write(str(destination), text)
 
 
 # --------------------------------------------------------------------------------------

@@ -7,9 +7,8 @@ import argparse
 import os
 from typing import TextIO
 
-from .. import api
 from . import output
-from .common import EXIT_OK, add_format, command_help, print_errors
+from .common import EXIT_OK, add_format, api, command_help, print_errors
 from .output import plural
 
 

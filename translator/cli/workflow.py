@@ -10,10 +10,18 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .. import api, cards
-from ..textio import atomic_write
+from .. import cards
 from . import output
-from .common import EXIT_FINDINGS, EXIT_OK, UsageError, add_format, command_help
+from .common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    UsageError,
+    add_format,
+    api,
+    command_help,
+    reports,
+    textio,
+)
 from .output import plural
 
 if TYPE_CHECKING:
@@ -44,7 +52,7 @@ def cmd_translate(args: argparse.Namespace, out: TextIO) -> int:
             if Path(made.path).exists():
                 print(f"translator: {made.path} appeared meanwhile: left alone", file=sys.stderr)
                 continue
-            atomic_write(made.path, made.content)
+            textio.atomic_write(made.path, made.content)
         written.append(made)
     if args.format == "json":
         output.dump_json(
@@ -218,7 +226,7 @@ def cmd_review(args: argparse.Namespace, out: TextIO) -> int:
         library=args.library,
     )
     if done.report.findings and args.format == "text":
-        output.write_text(done.report, sys.stderr)
+        reports.write_text(done.report, sys.stderr)
     for held in done.held:  # one card's errors do not hold the others back
         print(
             f"translator: {held.card} not reviewed: {plural(held.errors, 'error')} "

@@ -17,7 +17,7 @@ from .._lazy import attach
 if TYPE_CHECKING:
     from .checks import check_glossary
     from .exchange import to_csv, to_tbx
-    from .forms import forms
+    from .inflection import forms
     from .loader import load_all, load_glossary
     from .matcher import Hit, Match, Matcher, words
     from .model import LANGUAGES, Ability, Entry, Glossary, Term
@@ -28,7 +28,7 @@ attach(
         "check_glossary": ".checks",
         "to_csv": ".exchange",
         "to_tbx": ".exchange",
-        "forms": ".forms",
+        "forms": ".inflection",
         "load_all": ".loader",
         "load_glossary": ".loader",
         "Hit": ".matcher",

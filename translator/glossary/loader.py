@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from .. import languages, yamlfile
+from ..cache import kept
 from ..languages.data import LANGUAGE_FILE
 from ..limits import MAX_GLOSSARY_BYTES
 from ..problems import Problem, did_you_mean
@@ -111,11 +112,21 @@ def load_glossary(
 ) -> tuple[Glossary, list[Problem]]:
     """The glossary of ``lang``: shipped files (unless ``shipped`` is false), then the
     library's, which override them."""
-    problems: list[Problem] = []
-    glossary = Glossary(lang)
-    for path in [*(shipped_files(lang) if shipped else []), *library_files(lang, library)]:
-        load_file(glossary, path, problems)
-    return glossary, problems
+    files = [*(shipped_files(lang) if shipped else []), *library_files(lang, library)]
+
+    def load() -> tuple[Glossary, list[Problem]]:
+        problems: list[Problem] = []
+        glossary = Glossary(lang)
+        for path in files:
+            load_file(glossary, path, problems)
+        return glossary, problems
+
+    # What the files hold is kept for the next run (translator.cache): validated by
+    # this package's code with the language's data (genders), read from the same files.
+    root = shipped_root()
+    data = [root / lang / LANGUAGE_FILE] if root is not None else []
+    code = sorted(Path(__file__).parent.glob("*.py"))
+    return kept(f"glossary-{lang}", [*files, *data], code, load)
 
 
 def load_file(glossary: Glossary, path: Path, problems: list[Problem]) -> None:

@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .forms import forms as inflect
+from .inflection import forms as inflect
 from .model import Glossary
 
 _WORD_RE = re.compile(r"[^\W_](?:[\w-]*[^\W_])?")

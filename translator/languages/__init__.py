@@ -18,8 +18,13 @@ pyphen's hyphenation.  Adding a language: ``glossaries/README.md``.
 
 from __future__ import annotations
 
-from . import en, eo, fr
-from .base import Hunspell, Language, MiddleDots, Typography, WordFormation
+import importlib
+from typing import TYPE_CHECKING
+
+from .._lazy import attach
+
+if TYPE_CHECKING:
+    from .base import Hunspell, Language, MiddleDots, Typography, WordFormation
 
 __all__ = [
     "Hunspell",
@@ -31,27 +36,37 @@ __all__ = [
     "get",
 ]
 
-#: The languages translator knows, by code: one module each.
-REGISTRY: dict[str, Language] = {
-    language.code: language for language in (en.LANGUAGE, fr.LANGUAGE, eo.LANGUAGE)
-}
-#: Languages of no module, made on first use (so that each is made once).
-_OTHERS: dict[str, Language] = {}
+attach(
+    globals(),
+    dict.fromkeys(("Hunspell", "Language", "MiddleDots", "Typography", "WordFormation"), ".base"),
+)
+
+#: The languages translator has a module for, by code (``en.py``, ...): each module is
+#: imported when its language is first asked for, so that ``--lang`` choices cost
+#: nothing (``translator --help`` lists them).
+MODULES = ("en", "fr", "eo")
+#: The languages made so far, by code (or tag): a module's once asked for, others
+#: (``de``) made on first use, so that each is made once.
+_MADE: dict[str, Language] = {}
 
 
 def codes() -> tuple[str, ...]:
     """The codes of the languages translator has a module for."""
-    return tuple(REGISTRY)
+    return MODULES
 
 
 def get(code: str) -> Language:
     """The language of ``code``: ``fr``, or a tag with a region (``fr_FR``,
     ``eo-XX``, any case), which is its language's; a code of no module gets the base
     class's answers."""
-    found = REGISTRY.get(code)
-    if found is None:
-        found = _OTHERS.get(code)
+    found = _MADE.get(code)
     if found is None:
         primary = code.replace("_", "-").split("-", 1)[0].casefold()
-        found = _OTHERS[code] = REGISTRY.get(primary) or Language(primary)
+        if primary in MODULES:
+            found = importlib.import_module(f".{primary}", __name__).LANGUAGE
+        else:
+            from .base import Language  # noqa: PLC0415
+
+            found = _MADE.get(primary) or Language(primary)
+        _MADE[code] = _MADE[primary] = found
     return found

@@ -18,13 +18,14 @@ import yaml
 from .. import languages
 from ..cards.model import SOURCE_LANGUAGE, Card, CardFile, source_fingerprint
 from ..diagnostics import Applicability, RegistryError, Rule
-from ..glossary.forms import forms as inflect
+from ..glossary.inflection import forms as inflect
 from ..glossary.loader import shipped_root
 from ..glossary.matcher import Match, Matcher, normalize, words
 from ..glossary.model import Glossary
 from ..markup.parser import ParseResult, parse
 from ..markup.tree import Document
 from ..problems import Problem
+from ..yamlfile import safe_load
 from .model import Edit, Finding, PlainText, plain_text
 from .numbers import NO_PHRASES, Phrases
 
@@ -46,7 +47,7 @@ def read_language_data(lang: str, problems: list[Problem]) -> dict[str, Any]:
     if path is None:
         return {}
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = safe_load(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         problems.append(

@@ -42,8 +42,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-import yaml
-
 from .. import markup
 from ..cards.files import parse_card_text
 from ..cards.model import (
@@ -57,6 +55,7 @@ from ..diagnostics import REGISTRY
 from ..glossary.loader import shipped_root
 from ..problems import Problem
 from ..textio import InputError
+from ..yamlfile import safe_load
 from .config import CHOICES
 from .engine import Options, Resources, lint
 from .fixes import fix_library
@@ -223,7 +222,7 @@ def _defaults() -> dict[str, Any]:
     root = shipped_root()
     if root is None:
         raise FileNotFoundError("glossaries/lint/examples.yaml is not installed")
-    data = yaml.safe_load((root / "lint" / "examples.yaml").read_text(encoding="utf-8"))
+    data = safe_load((root / "lint" / "examples.yaml").read_text(encoding="utf-8"))
     return data
 
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..cards.aminduna import ImportError_, cards_of, plan_import, read_documents, remote_fields
 from ..cards.files import DECK_FILE, parse_card_text, parse_deck_text
 from ..cards.library import load_library
 from ..cards.model import SOURCE_LANGUAGE, CardFile, Library
@@ -102,6 +101,9 @@ def _identity(lang: str, name: object, body: str) -> tuple[str, str, str]:
 
 def load_json(paths: list[str], sources: list[str]) -> Inputs:
     """Aminduna JSON (cards, decks, lists) with their English sources, as a library."""
+    # The importer only for JSON: linting card files does without it.
+    from ..cards.aminduna import ImportError_, plan_import, read_documents  # noqa: PLC0415
+
     problems: list[Problem] = []
     if not all(is_json(p) for p in paths):
         problems.append(
@@ -148,6 +150,8 @@ def _json_card_locations(
     """Where each card is in its JSON file, by its identity (language, name, text), and
     which cards are linted (those of ``paths``, not of the ``--source`` files).  The
     import reads cards in document order, as the scanner does."""
+    from ..cards.aminduna import cards_of, remote_fields  # noqa: PLC0415
+
     locations: dict[CardKey, _CardLocation] = {}
     linted: set[CardKey] = set()
     for origin, document in documents:

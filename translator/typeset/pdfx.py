@@ -67,6 +67,7 @@ from PIL import Image, ImageCms
 
 from .. import __version__
 from ..errors import InvalidValue
+from ..yamlfile import safe_load
 from .artwork import INK_LIMIT, ArtworkError, Profile
 from .geometry import IDENTITY, Matrix, Point, apply, multiply
 from .symbols import templates_root
@@ -147,7 +148,7 @@ def _registry(path: Path) -> tuple[str, tuple[_Entry, ...]]:
         )
 
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = safe_load(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise fault(f"cannot be read: {error.strerror or error}") from None
     except yaml.YAMLError as error:

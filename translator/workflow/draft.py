@@ -44,7 +44,7 @@ from ..cards.model import (
     Library,
     source_fingerprint,
 )
-from ..glossary.forms import plural
+from ..glossary.inflection import plural
 from ..glossary.matcher import normalize
 from ..glossary.model import Glossary
 from ..lint.context import Language, Resources

@@ -27,11 +27,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import yaml
-
 from ...diagnostics import Severity, rule
 from ...glossary.loader import shipped_root
 from ...languages.eo import LANGUAGE as ESPERANTO
+from ...yamlfile import safe_load
 from ..context import Reporter, Subject
 from ..model import Finding
 from ..rule import TRANSLATION
@@ -99,7 +98,7 @@ def grammar_file() -> Path:
 @lru_cache(maxsize=1)
 def load_grammar() -> Grammar:
     """The shipped grammar (read once per process)."""
-    data = yaml.safe_load(grammar_file().read_text(encoding="utf-8")) or {}
+    data = safe_load(grammar_file().read_text(encoding="utf-8")) or {}
     return Grammar.from_data(data)
 
 

@@ -21,7 +21,7 @@ from enum import Enum
 from ... import languages
 from ...cards.model import STATUSES
 from ...diagnostics import Applicability, Severity, rule
-from ...glossary.forms import forms as inflect
+from ...glossary.inflection import forms as inflect
 from ...glossary.matcher import Match, Matcher, normalize, words
 from ...glossary.model import Entry, Glossary
 from ..context import Language, Reporter, Subject

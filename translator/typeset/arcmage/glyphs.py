@@ -42,6 +42,7 @@ from fontTools.ttLib import TTFont
 
 from ...markup.tree import SYMBOL_CODES, symbol_kind
 from ...textio import InputError, atomic_write, read_file
+from ...yamlfile import safe_load
 from ..symbols import SVG_NS, symbol_size, symbol_svg, templates_root
 from ..theme import FONT_SIGNATURES, MAX_FONT_BYTES, cmyk
 
@@ -102,7 +103,7 @@ def load_table(path: Path | None = None) -> Table:
     a broken one is a :class:`ValueError` naming the file, not a user's error."""
     path = path or templates_root() / "arcmage" / TABLE
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = safe_load(path.read_text(encoding="utf-8"))
         codes = {
             str(code): (str(entry["char"]), str(entry["shape"]))
             for code, entry in data["codes"].items()

@@ -48,13 +48,13 @@ from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
 
 import httpx
-import yaml
 from PIL import Image
 
 from ... import __version__
 from ...atomic import replacing
 from ...limits import MAX_IMAGE_BYTES
 from ...textio import InputError, read_file
+from ...yamlfile import safe_load
 from ..symbols import templates_root
 from ..theme import FONT_SIGNATURES
 
@@ -162,7 +162,7 @@ def catalogue_path() -> Path:
 def catalogue() -> Catalogue:
     """The shipped list of files, patterns expanded, the probe first: it is data
     (maintained with the upstream set), so the code holds no file names."""
-    data = yaml.safe_load(catalogue_path().read_text(encoding="utf-8"))
+    data = safe_load(catalogue_path().read_text(encoding="utf-8"))
     kinds = {
         name: Kind(name, value["format"], _size_mm(value.get("size_mm")), value.get("group"))
         for name, value in data["kinds"].items()
@@ -461,7 +461,7 @@ def default_cache_dir(base: str) -> Path:
     """``$XDG_CACHE_HOME/translator/arcmage/<host>/`` (``~/.cache`` without it; the
     project's cache folder, ``$TRANSLATOR_CACHE`` if set), a folder per server: the
     port is part of the host's name."""
-    from ...lint.spelling import cache_directory  # noqa: PLC0415 - the project's one rule
+    from ...cache import cache_directory  # noqa: PLC0415 - the project's one rule
 
     directory = cache_directory()
     if directory is None:
