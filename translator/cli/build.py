@@ -11,7 +11,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from . import output
-from .common import EXIT_FINDINGS, EXIT_OK, add_format, api, command_help, print_errors
+from .common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    UsageError,
+    add_format,
+    api,
+    command_help,
+    print_errors,
+)
 from .output import plural
 
 if TYPE_CHECKING:
@@ -24,30 +32,11 @@ if TYPE_CHECKING:
 def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
     """``build``: the cards (and decks, sheets, previews) into ``--out``, checked by the
     preflight; exit 1 when a card could not be printed or a file fails."""
-    plan = api.plan_build(
-        args.paths,
-        languages=args.lang or ["en"],
-        out=args.out,
-        cards=args.card or [],
-        size=args.size,
-        theme=args.theme,
-        icc=args.icc,
-        floor=args.floor,
-        min_size=args.min_size,
-        allow_overflow=args.allow_overflow,
-        jobs=args.jobs,
-        force=args.force,
-        deck=args.deck,
-        backs=args.backs,
-        sheets=args.sheets,
-        gutter=args.gutter,
-        margin=args.margin,
-        sheet_backs=args.sheet_backs,
-        previews=[kind for kind in ("png", "webp") if getattr(args, kind)],
-        dpi=args.dpi,
-        ink_limit=args.ink_limit,
-        check=not args.no_preflight,
-    )
+    if args.watch:
+        return _watch(args, out)
+    if args.port is not None:
+        raise UsageError("--port goes with --watch (the preview page's port)")
+    plan = api.plan_build(args.paths, **_settings(args))
     with print_errors(args.out), output.Progress(args.format == "text", plan.total) as step:
         report = plan.run(step.advance, step.stage)
     for result in report.cards:
@@ -59,6 +48,55 @@ def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
     else:
         out.write(_build_summary(report, args.out) + "\n")
     return EXIT_OK if report.ok else EXIT_FINDINGS
+
+
+def _settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The build's settings, as :func:`translator.api.plan_build` takes them."""
+    return {
+        "languages": args.lang or ["en"],
+        "out": args.out,
+        "cards": args.card or [],
+        "size": args.size,
+        "theme": args.theme,
+        "icc": args.icc,
+        "floor": args.floor,
+        "min_size": args.min_size,
+        "allow_overflow": args.allow_overflow,
+        "jobs": args.jobs,
+        "force": args.force,
+        "deck": args.deck,
+        "backs": args.backs,
+        "sheets": args.sheets,
+        "gutter": args.gutter,
+        "margin": args.margin,
+        "sheet_backs": args.sheet_backs,
+        "previews": [kind for kind in ("png", "webp") if getattr(args, kind)],
+        "dpi": args.dpi,
+        "ink_limit": args.ink_limit,
+        "check": not args.no_preflight,
+    }
+
+
+def _watch(args: argparse.Namespace, out: TextIO) -> int:
+    """``build --watch``: build, then rebuild what changes until Ctrl-C (exit 0); a
+    line per card changed on ``out``, problems on stderr
+    (:mod:`translator.typeset.watch`)."""
+    if args.format != "text":
+        raise UsageError("--watch prints a line per card changed: --format json is for one build")
+    if args.port is not None and not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port}: a port is between 1 and 65535 (0: a free one)")
+    from ..typeset import watch  # noqa: PLC0415 - WeasyPrint and watchfiles load slowly
+
+    def say(line: str) -> None:
+        out.write(line + "\n")
+        out.flush()
+
+    def warn(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    settings = watch.Settings(list(args.paths), _settings(args))
+    with print_errors(args.out):
+        return watch.watch(settings, port=args.port or 0, say=say, warn=warn)
 
 
 def _report_card(result: CardResult) -> None:
@@ -219,7 +257,9 @@ def _register_build(commands: argparse._SubParsersAction) -> None:
             "CMYK colours and artwork, trim and bleed boxes, the ICC "
             "profile as output intent; text shrunk to fit, never "
             "cut silently.",
-            "translator build cards/sample --lang all --deck --sheets a4 --out out/",
+            "translator build cards/sample --lang all --deck --sheets a4 --out out/\n"
+            "  translator build cards/sample --lang fr --watch   "
+            "# rebuild and preview at every change; Ctrl-C stops (exit 0)",
         ),
     )
     p.add_argument("paths", nargs="*", metavar="PATH", help="library or deck (default: cards)")
@@ -325,6 +365,20 @@ def _register_build(commands: argparse._SubParsersAction) -> None:
         "converted under it, the preflight holds every file to it",
     )
     p.add_argument("--no-preflight", action="store_true", help="do not check the files written")
+    p.add_argument(
+        "--watch",
+        action="store_true",
+        help="build, then rebuild what changed whenever a card, deck, glossary or theme "
+        "file changes: a line per card changed (its fit and lint), a PNG of each in "
+        "DIR/preview/ and a page showing them that reloads itself (served on 127.0.0.1; "
+        "DIR/preview/index.html); Ctrl-C or SIGTERM stops it cleanly (exit 0)",
+    )
+    p.add_argument(
+        "--port",
+        type=int,
+        metavar="PORT",
+        help="with --watch: the preview page's port on 127.0.0.1 (default: a free one, printed)",
+    )
     add_format(p)
     p.set_defaults(run=cmd_build)
 

@@ -554,6 +554,28 @@ def _print_frame(
     page.values["background"] = art.path.as_uri() if art.path is not None else None
 
 
+def place_artwork(
+    page: CardPage, card: Card, profile: Profile, cache: Path, options: BuildOptions
+) -> None:
+    """The card's artwork converted to CMYK for its page (a placeholder and a warning
+    when it cannot be): what a build and a preview both print."""
+    try:
+        art = prepare(
+            safe_artwork(card),  # never a file outside the library
+            profile,
+            cache,
+            box_mm=art_box(options.size, str(card.get("type"))),
+            card=page.label,
+            ink_limit=options.ink_limit,
+        )
+    except ArtworkError as error:
+        page.warnings.append(str(error))
+        return
+    page.warnings.extend(art.warnings)
+    if art.path is not None:
+        page.values["artwork"] = art.path.as_uri()
+
+
 def run_job(job: Job) -> list[CardResult]:
     """Render, fit and write a batch of cards (in a worker process, or this one)."""
     profile = find_profile(job.options.icc)
@@ -566,22 +588,7 @@ def run_job(job: Job) -> list[CardResult]:
     for card, lang in job.cards:
         page = card_page(card, lang, theme, _glossary(lang, tuple(job.roots)))
         _print_frame(page, theme, profile, cache, job.options, frames)
-        image = safe_artwork(card)  # never a file outside the library
-        try:
-            art = prepare(
-                image,
-                profile,
-                cache,
-                box_mm=art_box(job.options.size, str(card.get("type"))),
-                card=page.label,
-                ink_limit=job.options.ink_limit,
-            )
-        except ArtworkError as error:
-            page.warnings.append(str(error))
-        else:
-            page.warnings.extend(art.warnings)
-            if art.path is not None:
-                page.values["artwork"] = art.path.as_uri()
+        place_artwork(page, card, profile, cache, job.options)
         pages.append(page)
     results = [
         CardResult(p.slug, p.lang, None, 1.0, warnings=p.warnings, errors=list(p.errors))
