@@ -380,7 +380,7 @@ def imported(arguments: list[str], forbidden: tuple[str, ...], cwd: Path = ROOT)
 
 @pytest.mark.parametrize(
     "arguments",
-    [["--help"], ["lint", "--help"], ["build", "--help"], ["markup", "--help"]],
+    [["--help"], ["lint", "--help"], ["build", "--help"], ["lsp", "--help"], ["markup", "--help"]],
     ids=" ".join,
 )
 def test_help_imports_no_heavy_library(arguments: list[str]) -> None:
