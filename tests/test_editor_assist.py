@@ -21,6 +21,7 @@ from translator.editor.assist import (
     symbols_file,
 )
 from translator.glossary.loader import shipped_root
+from translator.lint.context import Resources
 from translator.markup.tree import BREAK_CODE, EMPTY_PARAGRAPH_CODE, SYMBOL_CODES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -282,23 +283,33 @@ def test_hover_escapes_card_text(fr: Assistant) -> None:
         assert "\\<img\\_src=x\\>" in found.markdown or "\\[a\\](http" in found.markdown
 
 
-def test_hover_escapes_a_library_glossary(tmp_path: Path) -> None:
-    """A library's own glossary is as untrusted as its cards."""
-    folder = tmp_path / "glossary" / "fr"
+def hostile_glossary(library: Path, english: str, note: str) -> Resources:
+    """The French resources with a library glossary of one entry, *bidule*, whose
+    English term and note are ``english`` and ``note`` (YAML single-quoted)."""
+    folder = library / "glossary" / "fr"
     folder.mkdir(parents=True)
     (folder / "mine.yaml").write_text(
         "language: fr\n"
         "entries:\n"
         "  - id: gizmo\n"
-        "    en: '<script>gizmo</script>'\n"
+        f"    en: '{english}'\n"
         "    section: other\n"
         "    pos: noun\n"
         "    terms:\n"
         "      - {term: bidule, status: preferred, gender: m}\n"
-        "    note: '[click](javascript:alert(1)) <b>bold</b> ![i](http://x/i.png)'\n",
+        f"    note: '{note}'\n",
         encoding="utf-8",
     )
-    resources = api.lint_setup(["fr"], str(tmp_path)).resources
+    return api.lint_setup(["fr"], str(library)).resources
+
+
+def test_hover_escapes_a_library_glossary(tmp_path: Path) -> None:
+    """A library's own glossary is as untrusted as its cards."""
+    resources = hostile_glossary(
+        tmp_path,
+        "<script>gizmo</script>",
+        "[click](javascript:alert(1)) <b>bold</b> ![i](http://x/i.png)",
+    )
     found = hover_at(Assistant(resources, "fr"), HEAD + "Un bidule.\n", "bidule")
     assert "<script>" not in found.markdown and "<b>" not in found.markdown
     assert "[click](" not in found.markdown and "![i](" not in found.markdown
@@ -307,21 +318,9 @@ def test_hover_escapes_a_library_glossary(tmp_path: Path) -> None:
 
 
 def test_completion_documentation_escapes_a_library_glossary(tmp_path: Path) -> None:
-    folder = tmp_path / "glossary" / "fr"
-    folder.mkdir(parents=True)
-    (folder / "mine.yaml").write_text(
-        "language: fr\n"
-        "entries:\n"
-        "  - id: gizmo\n"
-        "    en: gizmo\n"
-        "    section: other\n"
-        "    pos: noun\n"
-        "    terms:\n"
-        "      - {term: bidule, status: preferred, gender: m}\n"
-        "    note: '<img src=x onerror=alert(1)> [a](javascript:x)'\n",
-        encoding="utf-8",
+    resources = hostile_glossary(
+        tmp_path, "gizmo", "<img src=x onerror=alert(1)> [a](javascript:x)"
     )
-    resources = api.lint_setup(["fr"], str(tmp_path)).resources
     item = inserted(complete_end(Assistant(resources, "fr"), "Un bid"), "bidule")
     assert "\\<img src=x onerror=alert(1)\\> \\[a\\](javascript:x)" in item.documentation
 

@@ -591,11 +591,10 @@ def _register_documents(server: CardServer) -> None:
 def _register_assist(server: CardServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def hover(params: types.HoverParams) -> types.Hover | None:
-        found = await _assistant(server, params.text_document.uri)
+        found = await _assistant(server, params.text_document.uri, params.position)
         if found is None:
             return None
-        assistant, text, lines = found
-        offset = lines.offset(params.position.line, params.position.character)
+        assistant, text, lines, offset = found
         shown = _guarded(server, "hover", lambda: assistant.hover(text, offset))
         if shown is None:
             return None
@@ -608,11 +607,10 @@ def _register_assist(server: CardServer) -> None:
         types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[":"])
     )
     async def complete(params: types.CompletionParams) -> types.CompletionList | None:
-        found = await _assistant(server, params.text_document.uri)
+        found = await _assistant(server, params.text_document.uri, params.position)
         if found is None:
             return None
-        assistant, text, lines = found
-        offset = lines.offset(params.position.line, params.position.character)
+        assistant, text, lines, offset = found
         items = []
         for item in _guarded(server, "completion", lambda: assistant.complete(text, offset)) or []:
             # Inside a code (``:g|2:``) the edit replaces the rest of it too.
@@ -646,9 +644,12 @@ def _guarded(server: CardServer, what: str, answer: Callable[[], T]) -> T | None
         return None
 
 
-async def _assistant(server: CardServer, uri: str) -> tuple[Any, str, Lines] | None:
-    """The hover and completion logic for a card buffer, its text and lines (None
-    while its library is being read: the answer would wait for seconds)."""
+async def _assistant(
+    server: CardServer, uri: str, position: types.Position
+) -> tuple[Any, str, Lines, int] | None:
+    """The hover and completion logic for a card buffer, its text and lines, and the
+    offset of ``position`` in it (None while its library is being read: the answer
+    would wait for seconds)."""
     found = server.target(uri)
     if found is None or not found[0].loaded:
         return None
@@ -658,7 +659,8 @@ async def _assistant(server: CardServer, uri: str) -> tuple[Any, str, Lines] | N
     if assistant is None:
         return None
     text = server.workspace.get_text_document(uri).source
-    return assistant, text, server.lines(text)
+    lines = server.lines(text)
+    return assistant, text, lines, lines.offset(position.line, position.character)
 
 
 def _register_actions(server: CardServer) -> None:
