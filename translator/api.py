@@ -865,6 +865,14 @@ def _size(size: str | CardSize) -> CardSize:
     return card_size(size) if isinstance(size, str) else size
 
 
+def _check_fit(floor: float, min_size: float) -> None:
+    """How far a build (or a preview) may shrink a card: within what print allows."""
+    if not 0.2 <= floor <= 1.0:
+        raise UsageError("--floor is a scale between 0.2 and 1.0 (the reference's 0.52)")
+    if not 4.0 <= min_size <= 9.0:
+        raise UsageError("--min-size is a text size between 4 and 9 points (default 6)")
+
+
 def _jobs(jobs: int | None) -> int:
     """Render processes: one per core unless told."""
     return max(1, os.cpu_count() or 1) if jobs is None else max(1, jobs)
@@ -931,10 +939,7 @@ def plan_build(
     from .typeset.build import BuildOptions  # noqa: PLC0415
 
     card_size = _size(size)
-    if not 0.2 <= floor <= 1.0:
-        raise UsageError("--floor is a scale between 0.2 and 1.0 (the reference's 0.52)")
-    if not 4.0 <= min_size <= 9.0:
-        raise UsageError("--min-size is a text size between 4 and 9 points (default 6)")
+    _check_fit(floor, min_size)
     if not 24 <= dpi <= 1200:
         raise UsageError("--dpi is between 24 and 1200 (300 to review, 96 for thumbnails)")
     if not 0 <= gutter <= 20:
@@ -1101,10 +1106,7 @@ def preview_card(
     start = time.perf_counter()
     if not 24 <= dpi <= 1200:
         raise UsageError("dpi is between 24 and 1200 (150: an editor's preview)")
-    if not 0.2 <= floor <= 1.0:
-        raise UsageError("--floor is a scale between 0.2 and 1.0 (the reference's 0.52)")
-    if not 4.0 <= min_size <= 9.0:
-        raise UsageError("--min-size is a text size between 4 and 9 points (default 6)")
+    _check_fit(floor, min_size)
     target = Path(PREVIEW_DIR if out is None else out)
     found = card_preview.card_version(os.fspath(path), text, _paths(library) if library else [])
     options = BuildOptions(

@@ -38,9 +38,9 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
+from ..cards.model import SOURCE_LANGUAGE
 from ..diagnostics import REGISTRY
 from .session import (
-    ENGLISH,
     Fix,
     Issue,
     Lines,
@@ -378,7 +378,7 @@ class CardServer(LanguageServer):
         """The commands as source actions: every client lists them, none needs a key
         binding configured."""
         actions = []
-        if wanted(SHOW_ENGLISH_KIND) and not path.endswith(f".{ENGLISH}.md"):
+        if wanted(SHOW_ENGLISH_KIND) and not path.endswith(f".{SOURCE_LANGUAGE}.md"):
             command = types.Command("Show the English card", SHOW_ENGLISH, arguments=[uri])
             actions.append(types.CodeAction(command.title, kind=SHOW_ENGLISH_KIND, command=command))
         if wanted(PREVIEW_KIND):

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..cards.files import CARD_FILE_RE, DECK_FILE
+from ..cards.model import SOURCE_LANGUAGE
 from ..errors import UserError
 
 if TYPE_CHECKING:
@@ -36,12 +38,6 @@ if TYPE_CHECKING:
     from ..lint.context import Resources
     from .assist import Assistant
 
-#: The file that makes a folder a deck (:data:`translator.cards.files.DECK_FILE`).
-DECK_FILE = "deck.yaml"
-#: A card file's name: ``<slug>.<language>.md`` (:data:`translator.cards.files.CARD_FILE_RE`).
-CARD_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,99}\.[a-z]{2}\.md")
-#: The source language: its cards are the reference, never changed by a fix.
-ENGLISH = "en"
 
 _LSP_BREAK = re.compile(r"\r\n|\r|\n")
 _WORD = re.compile(r"\w+")
@@ -246,7 +242,7 @@ def library_root(path: Path, bounds: Sequence[Path] = ()) -> Path | None:
 
 
 def is_card_name(path: Path) -> bool:
-    return CARD_NAME.fullmatch(path.name) is not None
+    return CARD_FILE_RE.match(path.name) is not None
 
 
 # --------------------------------------------------------------------------------------
@@ -309,7 +305,7 @@ class Session:
             options.glossary_paths = [str(self.root)]
         library, problems = cards.load_library([str(self.root)])
         glossary_problems: list[Problem] = []
-        languages = [lang for lang in LANGUAGES if lang != ENGLISH]
+        languages = [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
         resources = lint.load_resources(languages, options, glossary_problems)
         self.load_problems = glossary_problems + [p for p in problems if not _card_problem(p)]
         self.library, self.options = library, options
@@ -521,12 +517,11 @@ class Session:
         if not self.load():
             return None
         assert self.library is not None
-        name = Path(path).name
         deck = self._deck(path)
-        match = CARD_NAME.fullmatch(name)
+        match = CARD_FILE_RE.match(Path(path).name)
         if deck is None or match is None:
             return None
-        return self.library.cards.get((deck, name.split(".")[0]))
+        return self.library.cards.get((deck, match["slug"]))
 
     # -- hover, completion and the preview
 
@@ -568,7 +563,7 @@ def _remove(library: Library, deck: str, name: str) -> None:
     card = library.cards.get((deck, slug))
     if card is None:
         return
-    if lang == ENGLISH:
+    if lang == SOURCE_LANGUAGE:
         card.source = None
     else:
         card.translations.pop(lang, None)
@@ -593,7 +588,7 @@ def _problem(path: str, message: str) -> Problem:
 
 
 def _no_source(slug: str) -> str:
-    return f"translation without a source card ({slug}.{ENGLISH}.md is missing in its deck)"
+    return f"translation without a source card ({slug}.{SOURCE_LANGUAGE}.md is missing in its deck)"
 
 
 def _problem_issue(problem: Problem, lines: Lines) -> Issue:

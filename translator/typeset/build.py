@@ -120,6 +120,11 @@ def percent(scale: float) -> str:
     return f"{round(scale * 100)} %"
 
 
+def fit_words(scale: float) -> str:
+    """A printed card's fit: ``fits``, or ``shrunk to 92 %``."""
+    return "fits" if scale >= 1.0 else f"shrunk to {percent(scale)}"
+
+
 def scales(floor: float) -> list[float]:
     count = round((1.0 - floor) / STEP)
     return [round(1.0 - i * STEP, 2) for i in range(count + 1)]

@@ -37,7 +37,7 @@ from ..problems import Problem
 from ..textio import InputError, decode, read_file
 from . import build, manifest, symbols, theme
 from .artwork import find_profile
-from .build import BuildOptions, CardResult, percent
+from .build import BuildOptions, CardResult, fit_words, percent
 from .elements import LINE_ELEMENTS, PageMeasure
 from .elements import too_wide as element_too_wide
 from .preview import render_png
@@ -349,7 +349,7 @@ def summary(pictured: Pictured) -> str:
         return f"refused: the {what} does not fit"
     if result.errors:
         return f"refused: {_without_path(result.errors[0])}"
-    line = "fits" if result.scale >= 1.0 else f"shrunk to {percent(result.scale)}"
+    line = fit_words(result.scale)
     shrunk = [
         f"{next(s.what for s in LINE_ELEMENTS if s.name == name)} at {percent(scale)}"
         for name, scale in sorted(pictured.shrunk.items())

@@ -494,7 +494,7 @@ def _card(library: Library, slug: str) -> Card:
 def _fit(result: CardResult) -> str:
     """A printed card's fit: ``fits``, ``shrunk to 92 %`` (its warnings are on the
     page)."""
-    line = "fits" if result.scale >= 1.0 else f"shrunk to {build.percent(result.scale)}"
+    line = build.fit_words(result.scale)
     if result.warnings:
         count = len(result.warnings)
         line += f" ({count} build warning{'' if count == 1 else 's'})"
