@@ -52,8 +52,9 @@ RUN_FOLDER = "TRANSLATOR_TEST_RUN"
 
 #: Where the user's caches and data would go, pointed into the run's folder: the
 #: spelling cache and downloaded template sets (``$XDG_CACHE_HOME/translator``), themes
-#: (``$XDG_DATA_HOME/translator/themes``), and Chromium's and pip's caches too.
-USER_FOLDERS = {"XDG_CACHE_HOME": "cache", "XDG_DATA_HOME": "data"}
+#: (``$XDG_DATA_HOME/translator/themes``), the login tokens
+#: (``$XDG_CONFIG_HOME/translator/credentials.json``), and Chromium's and pip's caches too.
+USER_FOLDERS = {"XDG_CACHE_HOME": "cache", "XDG_DATA_HOME": "data", "XDG_CONFIG_HOME": "config"}
 
 #: Written in the checkout by the tools that run the tests, not by a test: Python's
 #: bytecode, pytest's and ruff's caches (the checkout's .gitignore lists them).
@@ -134,8 +135,13 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def watched_folders() -> dict[str, Path]:
-    """What no test may write into: the checkout and the user's ~/.cache."""
-    return {"the checkout": ROOT, "~/.cache": Path.home() / ".cache"}
+    """What no test may write into: the checkout, the user's ~/.cache and translator's
+    own ~/.config (the user's login tokens)."""
+    return {
+        "the checkout": ROOT,
+        "~/.cache": Path.home() / ".cache",
+        "~/.config/translator": Path.home() / ".config" / "translator",
+    }
 
 
 def files_under(root: Path) -> dict[str, tuple[int, int]]:

@@ -380,7 +380,16 @@ def imported(arguments: list[str], forbidden: tuple[str, ...], cwd: Path = ROOT)
 
 @pytest.mark.parametrize(
     "arguments",
-    [["--help"], ["lint", "--help"], ["build", "--help"], ["lsp", "--help"], ["markup", "--help"]],
+    [
+        ["--help"],
+        ["lint", "--help"],
+        ["build", "--help"],
+        ["lsp", "--help"],
+        ["markup", "--help"],
+        ["pull", "--help"],
+        ["push", "--help"],
+        ["login", "--help"],
+    ],
     ids=" ".join,
 )
 def test_help_imports_no_heavy_library(arguments: list[str]) -> None:

@@ -54,6 +54,8 @@ if TYPE_CHECKING:
     from .lint.config import Config
     from .lint.context import Locator, Resources
     from .review.sheet import Sheet
+    from .sync.pull import PullResult
+    from .sync.push import Outgoing, PushResult
     from .typeset.batch import Report as BuildReport
     from .typeset.batch import Request
     from .typeset.build import BuildOptions
@@ -80,6 +82,8 @@ __all__ = [
     "LintResult",
     "LintSetup",
     "LintSummary",
+    "PullResult",
+    "PushResult",
     "ReviewPlan",
     "ReviewSheets",
     "Reviewed",
@@ -103,9 +107,13 @@ __all__ = [
     "plan_review_sheets",
     "preflight",
     "preview_card",
+    "pull",
+    "push",
+    "push_server",
     "review_sheets",
     "sign_off",
     "suggest",
+    "sync_server",
     "target_language",
     "target_languages",
 ]
@@ -1486,6 +1494,138 @@ def import_tmx(
 
 
 # --------------------------------------------------------------------------------------
+# Aminduna sync
+
+
+def sync_server(server: str | None = None, references: Sequence[str] = ()) -> str:
+    """The Aminduna server a pull or push talks to: ``server``, else the one the web
+    addresses among ``references`` name, else $TRANSLATOR_SERVER, the configuration's
+    ``[aminduna] server``, or the public server.  Addresses naming another server than
+    ``server`` are a mistake (:class:`UsageError`)."""
+    from .sync import client as sync_client  # noqa: PLC0415
+    from .sync.pull import parse_reference  # noqa: PLC0415
+
+    named = {
+        sync_client.server_address(ref.server)
+        for ref in map(parse_reference, references)
+        if ref.server
+    }
+    if len(named) > 1:
+        raise UsageError(f"the addresses name {len(named)} servers; pull from one at a time")
+    if named and server is None:
+        return named.pop()
+    chosen = sync_client.resolve_server(server)
+    if named and named != {chosen}:
+        raise UsageError(
+            f"the address names {named.pop()} but the server is {chosen}: drop --server, "
+            "or give an address on that server"
+        )
+    return chosen
+
+
+def push_server(deck: str | os.PathLike[str], server: str | None = None) -> str:
+    """Where a push of ``deck`` goes: ``server``, else the server its cards were pulled
+    from, else the default (:func:`sync_server`)."""
+    from .sync.records import recorded_servers  # noqa: PLC0415
+
+    if server is not None:
+        return sync_server(server)
+    servers = recorded_servers(os.fspath(deck))
+    if len(servers) > 1:
+        raise UsageError(
+            f"the cards of {os.fspath(deck)} were pulled from {len(servers)} servers "
+            f"({', '.join(sorted(servers))}): give --server"
+        )
+    return servers.pop() if servers else sync_server()
+
+
+def pull(
+    references: Sequence[str],
+    into: str | os.PathLike[str],
+    *,
+    server: str | None = None,
+    languages: Sequence[str] = ("fr", "eo"),
+    search: str | None = None,
+    library: str | os.PathLike[str] | None = None,
+    keep_local: bool = False,
+    take_server: bool = False,
+    timeout: float | None = None,
+    on_progress: Callable[[str, int, int], None] | None = None,
+) -> PullResult:
+    """Pull decks, cards (web addresses or guids) and a ``search`` from Aminduna into
+    the deck directory ``into``, with their translations in ``languages``: ``translator
+    pull``.  Anonymous: the routes it reads need no login.  Conflicts are in the
+    result (``result.conflicts``), not raised: everything else was pulled."""
+    from .sync import client as sync_client  # noqa: PLC0415
+    from .sync import pull as sync_pull  # noqa: PLC0415
+
+    refs = [sync_pull.parse_reference(ref) for ref in references]
+    address = sync_server(server, references)
+    wait = timeout if timeout is not None else sync_client.resolve_timeout()
+    with sync_client.Client(address, timeout=wait) as remote:
+        return sync_pull.pull(
+            remote,
+            refs,
+            os.fspath(into),
+            search=search,
+            languages=languages,
+            library_root=None if library is None else os.fspath(library),
+            keep_local=keep_local,
+            take_server=take_server,
+            on_progress=on_progress,
+        )
+
+
+def push(
+    deck: str | os.PathLike[str],
+    lang: str,
+    *,
+    server: str | None = None,
+    token: str | None = None,
+    only: Sequence[str] = (),
+    dry_run: bool = False,
+    force: bool = False,
+    include_unreviewed: bool = False,
+    library: str | os.PathLike[str] | None = None,
+    timeout: float | None = None,
+    on_card: Callable[[Outgoing], None] | None = None,
+) -> PushResult:
+    """Send the translations of ``deck`` in ``lang`` changed since their pull, reviewed
+    and lint-clean (``force``: despite lint errors): ``translator push``.  ``token``
+    defaults to $TRANSLATOR_TOKEN or the stored login (``translator login``); a
+    ``dry_run`` needs none and sends nothing."""
+    from .sync import auth  # noqa: PLC0415
+    from .sync import client as sync_client  # noqa: PLC0415
+    from .sync import push as sync_push  # noqa: PLC0415
+
+    address = push_server(deck, server)
+    remote = None
+    user = None
+    if not dry_run:
+        wait = timeout if timeout is not None else sync_client.resolve_timeout()
+        token = token or auth.token_for(address)
+        user = auth.token_user(token)
+        remote = sync_client.Client(address, token, timeout=wait)
+    try:
+        return sync_push.push(
+            remote,
+            os.fspath(deck),
+            lang,
+            only=only,
+            dry_run=dry_run,
+            force=force,
+            include_unreviewed=include_unreviewed,
+            library_root=None if library is None else os.fspath(library),
+            on_card=on_card,
+            server=address,
+            user=user,
+        )
+    finally:
+        if remote is not None:
+            remote.close()
+
+
+# --------------------------------------------------------------------------------------
 # the library's own result types, imported when first asked for
 
 _LAZY: Mapping[str, tuple[str, str]] = {
@@ -1493,6 +1633,8 @@ _LAZY: Mapping[str, tuple[str, str]] = {
     "Config": ("translator.lint.config", "Config"),
     "FileReport": ("translator.typeset.preflight", "FileReport"),
     "Sheet": ("translator.review.sheet", "Sheet"),
+    "PullResult": ("translator.sync.pull", "PullResult"),
+    "PushResult": ("translator.sync.push", "PushResult"),
     "TmxImport": ("translator.workflow.tmx", "TmxImport"),
 }
 

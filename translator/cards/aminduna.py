@@ -883,18 +883,20 @@ def _check_extension(extension: dict[str, Any], where: tuple[str | int, ...], pr
         problem((*where, "missing"), "missing is true or false")
 
 
-def commit(plan: ImportPlan, root: Path) -> None:
-    """Write every file of the plan, or none: all are written into one staging folder
-    under ``root`` first, then renamed into place.  A killed import leaves that one
-    folder, which the next command that writes sweeps (:func:`translator.atomic.sweep`)."""
-    if not plan.files:
+def commit(plan: ImportPlan, root: Path, extra: dict[str, str] | None = None) -> None:
+    """Write every file of the plan, and the ``extra`` files (a pull's records), or
+    none: all are written into one staging folder under ``root`` first, then renamed
+    into place.  A killed import leaves that one folder, which the next command that
+    writes sweeps (:func:`translator.atomic.sweep`)."""
+    files = {**plan.files, **(extra or {})}
+    if not files:
         return
     root.mkdir(parents=True, exist_ok=True)
     sweep(root)
     staging = Path(tempfile.mkdtemp(dir=root, prefix=f".import.{os.getpid()}.", suffix=SUFFIX))
     staged: list[tuple[Path, Path]] = []
     try:
-        for number, (path, content) in enumerate(plan.files.items()):
+        for number, (path, content) in enumerate(files.items()):
             temporary = staging / f"{number}.md"
             with open(temporary, "w", encoding="utf-8", newline="") as stream:
                 stream.write(content)
@@ -945,19 +947,44 @@ def import_files(paths: list[str], into: str, library_root: str | None = None) -
     the directory above ``into``).  Nothing is written unless everything, including
     the resulting library, checks out.
     """
+    return import_documents(read_documents(paths), into, library_root)
+
+
+def import_documents(
+    documents: list[tuple[str, Any]], into: str, library_root: str | None = None
+) -> ImportPlan:
+    """Import Aminduna documents already read and checked (:func:`read_documents`, or
+    a pull's answers checked with :func:`check_document`): :func:`import_files`."""
     target = Path(into)
-    root = Path(library_root) if library_root else target.parent
+    library, root = import_library(target, library_root)
+    plan = plan_import(documents, target, library)
+    check_import(plan, target, root)
+    commit(plan, commit_root(target, root))
+    return plan
+
+
+def import_library(into: Path, library_root: str | None = None) -> tuple[Library, Path]:
+    """The library an import into ``into`` updates (the directory above the deck, or
+    ``library_root``), read, and its root."""
+    root = Path(library_root) if library_root else into.parent
     library, _ = (
         load_library([str(root)])
         if root.is_dir() and any(root.rglob(DECK_FILE))
         else (Library(), [])
     )
-    documents = read_documents(paths)
-    plan = plan_import(documents, target, library)
-    _check_targets(plan, [target, root])
+    return library, root
+
+
+def check_import(plan: ImportPlan, into: Path, root: Path) -> None:
+    """Refuse a plan that writes outside the deck or the library, or whose files would
+    not read back as cards (:class:`ImportError_`)."""
+    _check_targets(plan, [into, root])
     _check_plan(plan)
-    commit(plan, root if target.resolve().is_relative_to(root.resolve()) else target)
-    return plan
+
+
+def commit_root(into: Path, root: Path) -> Path:
+    """Where an import stages its files: the library, or the deck when it is elsewhere."""
+    return root if into.resolve().is_relative_to(root.resolve()) else into
 
 
 def _check_plan(plan: ImportPlan) -> None:
@@ -1011,9 +1038,15 @@ __all__ = [
     "Incoming",
     "card_json",
     "cards_of",
+    "check_document",
+    "check_import",
+    "commit",
+    "commit_root",
     "deck_creator",
     "export_deck",
+    "import_documents",
     "import_files",
+    "import_library",
     "plan_import",
     "read_documents",
     "remote_fields",

@@ -52,6 +52,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("exchange", ("import", "export")),
     ("theme", ("theme",)),
     ("glossary", ("glossary",)),
+    ("sync", ("pull", "push", "login", "logout")),
     ("editor", ("lsp",)),
 )
 

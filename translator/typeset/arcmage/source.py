@@ -50,10 +50,17 @@ from urllib.parse import quote, urljoin, urlsplit
 import httpx
 from PIL import Image
 
-from ... import __version__
 from ...atomic import replacing
 from ...limits import MAX_IMAGE_BYTES
 from ...textio import InputError, read_file
+from ...web import (
+    CONNECT_TIMEOUT,
+    LOOPBACK_HOSTS,
+    MAX_REDIRECTS,
+    READ_TIMEOUT,
+    RETRY_DELAYS,
+    USER_AGENT,
+)
 from ...yamlfile import safe_load
 from ..symbols import templates_root
 from ..theme import FONT_SIGNATURES
@@ -73,17 +80,8 @@ __all__ = [
 #: Bytes of one file of the set, read or downloaded: the artwork images' limit (the
 #: largest file of the set, the print border, is 2.8 MB; an SVG template 1 MB).
 MAX_SOURCE_FILE_BYTES = MAX_IMAGE_BYTES
-#: Seconds to wait for a connection, and for each read of a download: a server that
-#: says nothing for this long is treated as unreachable (after the retries).
-CONNECT_TIMEOUT = 10.0
-READ_TIMEOUT = 30.0
-#: Seconds to wait before each new try after a connection error, a timeout or a 5xx
-#: answer: three retries, backing off, then the server counts as unreachable.
-RETRY_DELAYS: tuple[float, ...] = (0.5, 1.0, 2.0)
-#: Redirects followed (on the same host only).
-MAX_REDIRECTS = 5
-#: Hosts that ``http://`` may name: this computer, whose traffic no one can alter.
-LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
+# CONNECT_TIMEOUT, READ_TIMEOUT, RETRY_DELAYS (bound here: tests shorten it), MAX_REDIRECTS
+# and LOOPBACK_HOSTS are translator.web's, shared with the card sync.
 #: The file in a cached set that records, per file, its hash and the server's
 #: validators (ETag, Last-Modified).
 INDEX_NAME = ".translator-source.json"
@@ -587,7 +585,7 @@ def _open_url(spec: str, cache_dir: Path | None, progress: bool) -> TemplateSet:
     cache_dir = cache_dir if cache_dir is not None else default_cache_dir(base)
     entries = catalogue()
     timeout = httpx.Timeout(READ_TIMEOUT, connect=CONNECT_TIMEOUT)
-    headers = {"User-Agent": f"translator/{__version__} (Arcmage card toolchain)"}
+    headers = {"User-Agent": USER_AGENT}
     try:
         with (
             httpx.Client(timeout=timeout, headers=headers, follow_redirects=False) as client,
