@@ -123,6 +123,8 @@ class _Fetcher:
         self.languages = list(languages)
         self.on_progress = on_progress or (lambda _what, _done, _total: None)
         self.found = Fetched()
+        #: Cards already fetched whole (a bare guid is tried as a card first).
+        self.known: dict[str, dict[str, Any]] = {}
 
     def _cards(self, guids: list[str], what: str) -> list[dict[str, Any]]:
         """Each card whole (GET api/Cards/{guid}: a deck's or a search's cards lack
@@ -130,7 +132,7 @@ class _Fetcher:
         done = [0]
 
         def one(guid: str) -> dict[str, Any]:
-            card = self.client.card(guid)
+            card = self.known.get(guid) or self.client.card(guid)
             done[0] += 1
             self.on_progress(what, done[0], len(guids))
             return card
@@ -184,7 +186,7 @@ class _Fetcher:
             return [(reference.guid, None)]
         if reference.kind == "any":
             try:
-                self.client.card(reference.guid)
+                self.known[reference.guid] = self.client.card(reference.guid)
                 return [(reference.guid, None)]
             except NotFound:
                 pass  # not a card: a deck, or nothing (the deck request says so)
@@ -223,8 +225,17 @@ class _Fetcher:
         chosen: list[str] = []
         for master, items in zip(masters, found, strict=True):
             by_language: dict[str, list[dict[str, Any]]] = {}
+            asked = {  # a translation the references named is the one pulled
+                _language(card)
+                for card in self.found.translations.values()
+                if _master(card) == master
+            }
             for item in items:
-                if _guid(item) and _language(item) in self.languages:
+                if (
+                    _guid(item)
+                    and _language(item) in self.languages
+                    and _language(item) not in asked
+                ):
                     by_language.setdefault(_language(item), []).append(item)
             for lang, versions in sorted(by_language.items()):
                 versions.sort(key=lambda c: str(c.get("lastModifiedTime") or ""), reverse=True)
