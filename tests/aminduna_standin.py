@@ -2049,16 +2049,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", type=Path, help="keep the state in this SQLite file")
     args = parser.parse_args(argv)
     stand_in = StandIn(args.db, port=args.port)
-    for email_address, password, name, role in DEFAULT_USERS:
+    seed = json.loads(args.seed.read_text("utf-8")) if args.seed else {}
+    # The seed's users first: a default user of the same e-mail must not replace one.
+    users = [
+        (u["email"], u["password"], u.get("name", u["email"]), u.get("role", "Contributer"))
+        for u in seed.get("users", [])
+    ]
+    users += [u for u in DEFAULT_USERS if u[0] not in {email for email, *_ in users}]
+    for email_address, password, name, role in users:
         if stand_in._user_by_email(email_address) is None:
             stand_in.add_user(email_address, password, name=name, role=role)
-    if args.seed:
-        load_seed(
-            stand_in, json.loads(args.seed.read_text("utf-8")), default_creator=DEFAULT_USERS[0][0]
-        )
+    if seed:
+        load_seed(stand_in, seed, default_creator=DEFAULT_USERS[0][0])
     stand_in.start()
     print(f"Aminduna stand-in at {stand_in.url}", flush=True)
-    for email_address, password, _, role in DEFAULT_USERS:
+    for email_address, password, _, role in users:
         print(f"  {role}: {email_address}  password: {password}", flush=True)
     print("Ctrl-C stops it.", flush=True)
     signal.signal(signal.SIGTERM, _interrupt)  # a clean stop (the --db file closed) on kill

@@ -1598,6 +1598,7 @@ def push(
     from .sync import client as sync_client  # noqa: PLC0415
     from .sync import push as sync_push  # noqa: PLC0415
 
+    sync_push.check_language(lang)  # before asking for a login the push cannot use
     address = push_server(deck, server)
     remote = None
     user = None

@@ -109,14 +109,15 @@ def _read_password() -> str:
     return line.rstrip("\r\n")
 
 
-def _add_server(parser: argparse.ArgumentParser) -> None:
+#: Where a command's server comes from when ``--server`` is not given.
+SERVER_DEFAULTS = (
+    "$TRANSLATOR_SERVER, [aminduna] server in translator.toml, else https://aminduna.arcmage.org/"
+)
+
+
+def _add_server(parser: argparse.ArgumentParser, default: str = SERVER_DEFAULTS) -> None:
     """``--server URL``, as every command talking to Aminduna takes it."""
-    parser.add_argument(
-        "--server",
-        metavar="URL",
-        help="the Aminduna server (default: $TRANSLATOR_SERVER, [aminduna] server in "
-        "translator.toml, else https://aminduna.arcmage.org/)",
-    )
+    parser.add_argument("--server", metavar="URL", help=f"the Aminduna server (default: {default})")
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -393,9 +394,9 @@ def _sent_text(result: Any, out: TextIO, color: bool) -> None:
         )
 
 
-def _add_connection(parser: argparse.ArgumentParser) -> None:
+def _add_connection(parser: argparse.ArgumentParser, default: str = SERVER_DEFAULTS) -> None:
     """``--server``, ``--timeout``, ``--no-progress`` and ``--format``."""
-    _add_server(parser)
+    _add_server(parser, default)
     parser.add_argument(
         "--timeout",
         type=float,
@@ -477,5 +478,5 @@ def register_pull_push(commands: argparse._SubParsersAction) -> None:
         help="also translations not reviewed (or stale, or work in progress)",
     )
     p.add_argument("--library", metavar="ROOT", help="the library (default: above DECK_DIR)")
-    _add_connection(p)
+    _add_connection(p, f"the server the deck was pulled from, else {SERVER_DEFAULTS}")
     p.set_defaults(run=cmd_push)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -117,9 +117,14 @@ class _Fetcher:
     """The requests of one pull, a few at a time."""
 
     def __init__(
-        self, client: Client, languages: Sequence[str], on_progress: OnProgress | None
+        self,
+        client: Client,
+        languages: Sequence[str],
+        on_progress: OnProgress | None,
+        held: Collection[str] = (),
     ) -> None:
         self.client = client
+        self.held = {guid.lower() for guid in held}
         self.languages = list(languages)
         self.on_progress = on_progress or (lambda _what, _done, _total: None)
         self.found = Fetched()
@@ -147,6 +152,7 @@ class _Fetcher:
         wanted: list[tuple[str, int | None]] = []
         for reference in references:
             wanted.extend(self._expand(reference))
+        named = {guid for guid, _ in wanted}
         if search:
             items = self.client.search(
                 {"search": search},
@@ -172,8 +178,8 @@ class _Fetcher:
                 masters.append(master)
             if quantity is not None:
                 self.found.quantities[master] = self.found.quantities.get(master, 0) + quantity
-            if _language(card) in self.languages:
-                self.found.translations[guid] = card
+            if guid in named or _language(card) in self.languages:
+                self.found.translations[guid] = card  # one named is pulled whatever --lang says
         for guid, card in zip(masters, self._cards(masters, "English cards"), strict=True):
             self._source(guid, card, None)
         for guid, card in cards.items():  # masters that were asked for too
@@ -238,19 +244,26 @@ class _Fetcher:
                 ):
                     by_language.setdefault(_language(item), []).append(item)
             for lang, versions in sorted(by_language.items()):
-                versions.sort(key=lambda c: str(c.get("lastModifiedTime") or ""), reverse=True)
-                if len(versions) > 1:
-                    others = ", ".join(str(_guid(c)) for c in versions[1:])
-                    self.found.notes.append(
-                        f"'{_name(self.found.sources[master])}' has {len(versions)} {lang} "
-                        f"translations on the server: pulled the latest ({_guid(versions[0])}), "
-                        f"not {others}"
-                    )
-                guid = str(_guid(versions[0]))
+                guid = self._pick(master, lang, versions)
                 if guid not in self.found.translations:
                     chosen.append(guid)
         for guid, card in zip(chosen, self._cards(chosen, "translations"), strict=True):
             self.found.translations[guid] = card
+
+    def _pick(self, master: str, lang: str, versions: list[dict[str, Any]]) -> str:
+        """The translation to pull of the server's several in one language: the one
+        the library holds, else the latest; a note names the others."""
+        versions.sort(key=lambda c: str(c.get("lastModifiedTime") or ""), reverse=True)
+        versions.sort(key=lambda c: _guid(c) not in self.held)
+        chosen = str(_guid(versions[0]))
+        if len(versions) > 1:
+            why = "the one the library holds" if chosen in self.held else "the latest"
+            others = ", ".join(str(_guid(c)) for c in versions[1:])
+            self.found.notes.append(
+                f"'{_name(self.found.sources[master])}' has {len(versions)} {lang} "
+                f"translations on the server: pulled {chosen} ({why}), not {others}"
+            )
+        return chosen
 
 
 def fetch(
@@ -260,9 +273,11 @@ def fetch(
     search: str | None = None,
     languages: Sequence[str] = (),
     on_progress: OnProgress | None = None,
+    held: Collection[str] = (),
 ) -> Fetched:
-    """Everything a pull asks the server for."""
-    fetcher = _Fetcher(client, languages, on_progress)
+    """Everything a pull asks the server for; ``held`` are the guids the library has
+    already (of two translations in one language, the one it holds is pulled)."""
+    fetcher = _Fetcher(client, languages, on_progress, held)
     fetcher.references(references, search)
     fetcher.translations()
     return fetcher.found
@@ -397,11 +412,13 @@ class _Merge:
         ``keep`` the file and its record as they are (changed here; a conflict)."""
         local = _disk(path)
         deck = Path(path).parent.name
-        if local is None or self.take_server:
+        if local is None:
             return "write"
         now = same_content(path, deck, local)
         if now is not None and now == same_content(path, deck, incoming):
             return "same"  # the file may be laid out differently; its content is the server's
+        if self.take_server:
+            return "write"
         if record is not None and now == same_content(path, deck, base or ""):
             return "write"  # unchanged here since the pull: the server's changes come in
         return self._changed_here(path, deck, incoming, local, record, base, card)
@@ -483,10 +500,17 @@ def pull(
         raise UsageError(f"--into {into}: not a directory; give a deck directory (cards/DECK)")
     if target.is_dir() and not (target / DECK_FILE).is_file() and any(target.glob("*.md")):
         raise UsageError(f"--into {into}: holds card files but no {DECK_FILE}")
-    found = fetch(client, references, search=search, languages=languages, on_progress=on_progress)
+    library, root = import_library(target, library_root)
+    found = fetch(
+        client,
+        references,
+        search=search,
+        languages=languages,
+        on_progress=on_progress,
+        held=library.by_guid(),
+    )
     docs = documents(found, client.server)
     check_documents(docs)
-    library, root = import_library(target, library_root)
     plan = plan_import(docs, target, library)
     check_import(plan, target, root)
     result = PullResult(plan, client.server, notes=list(found.notes))

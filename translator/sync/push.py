@@ -123,6 +123,9 @@ class Skipped:
     label: str
     path: str
     reason: str
+    #: Whether it fails the push (exit 1): the server holds a translation this push
+    #: would have duplicated, which needs the translator; not reviewed is a choice.
+    fails: bool = False
 
 
 @dataclass
@@ -170,7 +173,13 @@ class PushResult:
 
     @property
     def failed(self) -> bool:
-        return bool(self.conflicts or self.refused or self.blocked or self.stopped)
+        return bool(
+            self.conflicts
+            or self.refused
+            or self.blocked
+            or self.stopped
+            or any(skipped.fails for skipped in self.skipped)
+        )
 
 
 def _value(value: Any) -> Any:
@@ -335,6 +344,15 @@ def _why_not_reviewed(state: str, changed: list[str]) -> str:
     return "not reviewed: review it first (translator review), or --include-unreviewed"
 
 
+def check_language(lang: str) -> None:
+    """A push sends translations: English cards are never changed."""
+    if lang == SOURCE_LANGUAGE:
+        raise UsageError(
+            "push sends translations; English cards are never changed by translator: "
+            "give --lang fr or --lang eo"
+        )
+
+
 def plan_push(
     deck: str,
     lang: str,
@@ -345,11 +363,7 @@ def plan_push(
     library_root: str | None = None,
 ) -> tuple[PushResult, Library]:
     """What a push of the deck directory ``deck`` in ``lang`` would send."""
-    if lang == SOURCE_LANGUAGE:
-        raise UsageError(
-            "push sends translations; English cards are never changed by translator: "
-            "give --lang fr or --lang eo"
-        )
+    check_language(lang)
     deck_dir = Path(deck)
     root = Path(library_root) if library_root else deck_dir.parent
     library, problems = load_library([str(root)])
@@ -374,6 +388,8 @@ def _only(library: Library, deck: str, cards: list[Card], only: Sequence[str]) -
     chosen: dict[str, Card] = {}
     for reference in only:
         found = [c for c in library.find(reference) if c.deck == deck]
+        if not found and "." in reference:  # slug.lang, as a push names the cards it sends
+            found = [c for c in library.find(reference.rsplit(".", 1)[0]) if c.deck == deck]
         if not found:
             raise UsageError(
                 f"--only {reference}: no card of deck {deck} (give a slug, deck/slug, guid or path)"
@@ -545,6 +561,7 @@ class _Sender:
                     item.path,
                     f"the server already holds a {item.lang} translation of this card "
                     f"({existing.get('guid')}, by {by}): pull it, merge, and push again",
+                    fails=True,
                 )
             )
             return
@@ -705,6 +722,7 @@ __all__ = [
     "Sent",
     "Skipped",
     "apply",
+    "check_language",
     "lint_errors",
     "new_translation",
     "plan_push",
