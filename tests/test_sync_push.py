@@ -397,3 +397,50 @@ def test_take_server_rewrites_only_what_differs(
     assert "writ-of-exile" not in out
     assert HERD_TEXT[0] in (deck / "addax-herdmother.fr.md").read_text("utf-8")
     assert "reviewed:" in (deck / "writ-of-exile.fr.md").read_text("utf-8")
+
+
+def _artwork_of(seeded, guid: str) -> bytes | None:  # noqa: F811
+    import httpx  # noqa: PLC0415
+
+    answer = httpx.get(f"{seeded.url}api/Cards/{guid}/export", params={"format": "Art"})
+    return answer.content if answer.status_code == 200 else None
+
+
+def test_a_created_translation_gets_its_english_cards_artwork(
+    seeded,  # noqa: F811
+    cli: _Cli,
+    tmp_path: Path,
+) -> None:
+    """As Aminduna's deck translator does: the artwork (never a render) is uploaded to
+    the new card, which the server then generates; a failed copy is done by the next
+    push."""
+    from .test_sync_e2e import RAID_FR  # noqa: PLC0415
+
+    (master,) = [c["guid"] for c in seeded.english() if c["name"] == "Raid the Granaries"]
+    art = b"\x89PNG\r\n\x1a\n" + b"artwork of the raid" * 10
+    seeded.server.set_artwork(master, art)
+    deck = tmp_path / "cards" / "ember"
+    cli.pull(deck, "Raid the Granaries")
+    (deck / "raid-the-granaries.fr.md").write_text(RAID_FR, encoding="utf-8")
+    cli.review(deck, "raid-the-granaries")
+    cli.login()
+    seeded.server.inject("POST", r"/api/FileUpload/.+", "500", times=100)
+    code, out, _ = cli.push(deck)
+    assert code == 0, out
+    assert "artwork not copied yet" in out and "the next push tries again" in out
+    record = json.loads((deck / ".aminduna" / "raid-the-granaries.fr.json").read_text("utf-8"))
+    assert record["pending"] == ["artwork"]
+    assert _artwork_of(seeded, record["guid"]) is None
+    seeded.server.clear_faults()
+    seeded.server.clear_log()
+    code, out, _ = cli.push(deck)
+    assert code == 0, out
+    assert _artwork_of(seeded, record["guid"]) == art
+    forced = [
+        r for r in requests(seeded.server, "PATCH") if r.query.get("forceGeneration") == "true"
+    ]
+    assert len(forced) == 1 and not requests(seeded.server, "POST", "/api/Cards")
+    record = json.loads((deck / ".aminduna" / "raid-the-granaries.fr.json").read_text("utf-8"))
+    assert "pending" not in record
+    code, out, _ = cli.push(deck)
+    assert code == 0 and "nothing to push" in out, out

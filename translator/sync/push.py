@@ -522,13 +522,10 @@ class _Sender:
         guid = str(body.get("guid") or item.guid)
         after = self.client.card(guid)
         for change in item.changes:
-            if change.key in ("status",):
-                kept = (after.get("status") or {}).get("name") == (body.get("status") or {}).get(
-                    "name"
-                )
-            else:
-                kept = _value(after.get(change.key)) == _value(body.get(change.key))
-            if not kept:
+            sent, held = body.get(change.key), after.get(change.key)
+            if change.key == "status":  # a reference: the server adds its id
+                sent, held = (sent or {}).get("name"), (held or {}).get("name")
+            if _value(sent) != _value(held):
                 raise ServerError(
                     self.client.host,
                     None,
