@@ -191,3 +191,45 @@ def test_a_dry_run_sends_nothing_and_says_what_it_would_send(
     data = json.loads(out)
     assert {item["action"] for item in data["outgoing"]} == {"create", "patch"}
     assert seeded.server.requests == []
+
+
+class _Terminal:
+    """A standard error that says it is a terminal, and keeps what it was sent."""
+
+    def __init__(self) -> None:
+        import io
+
+        self.buffer = io.StringIO()
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        return self.buffer.write(text)
+
+    def flush(self) -> None:
+        pass
+
+    def fileno(self) -> int:
+        raise OSError("not a real terminal")
+
+
+def test_a_long_pull_and_a_push_show_a_progress_bar_on_a_terminal(
+    seeded,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setenv("TERM", "xterm")
+    deck = tmp_path / "cards" / "deck30"
+    code, out = _pull(seeded, deck)
+    assert code == 0, out
+    shown = terminal.buffer.getvalue()
+    assert "translations" in shown and "64/64" not in out  # on stderr, never in the output
+    (deck / "raid-the-granaries.fr.md").write_text(RAID_FR, encoding="utf-8")
+    _review(deck, "raid-the-granaries")
+    _login(seeded, monkeypatch)
+    code, out = run("push", str(deck), "--lang", "fr")
+    assert code == 0 and "created raid-the-granaries.fr" in out, out
+    assert "raid-the-granaries.fr" in terminal.buffer.getvalue()[len(shown) :]

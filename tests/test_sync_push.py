@@ -400,7 +400,7 @@ def test_take_server_rewrites_only_what_differs(
 
 
 def _artwork_of(seeded, guid: str) -> bytes | None:  # noqa: F811
-    import httpx  # noqa: PLC0415
+    import httpx
 
     answer = httpx.get(f"{seeded.url}api/Cards/{guid}/export", params={"format": "Art"})
     return answer.content if answer.status_code == 200 else None
@@ -414,7 +414,7 @@ def test_a_created_translation_gets_its_english_cards_artwork(
     """As Aminduna's deck translator does: the artwork (never a render) is uploaded to
     the new card, which the server then generates; a failed copy is done by the next
     push."""
-    from .test_sync_e2e import RAID_FR  # noqa: PLC0415
+    from .test_sync_e2e import RAID_FR
 
     (master,) = [c["guid"] for c in seeded.english() if c["name"] == "Raid the Granaries"]
     art = b"\x89PNG\r\n\x1a\n" + b"artwork of the raid" * 10

@@ -1588,7 +1588,7 @@ def push(
     include_unreviewed: bool = False,
     library: str | os.PathLike[str] | None = None,
     timeout: float | None = None,
-    on_card: Callable[[Outgoing], None] | None = None,
+    on_card: Callable[[Outgoing, int, int], None] | None = None,
 ) -> PushResult:
     """Send the translations of ``deck`` in ``lang`` changed since their pull, reviewed
     and lint-clean (``force``: despite lint errors): ``translator push``.  ``token``

@@ -80,7 +80,8 @@ class Progress:
     def __init__(self, wanted: bool, total: int) -> None:
         self.bar: Any = None
         if wanted and sys.stderr.isatty() and total:
-            from rich.progress import (  # noqa: PLC0415 - only for a terminal
+            from rich.console import Console  # noqa: PLC0415 - only for a terminal
+            from rich.progress import (  # noqa: PLC0415
                 BarColumn,
                 MofNCompleteColumn,
                 TextColumn,
@@ -93,6 +94,7 @@ class Progress:
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),
+                console=Console(stderr=True),  # rich's default is stdout: the output
                 transient=True,
             )
             self.task = self.bar.add_task("cards", total=total)

@@ -287,13 +287,11 @@ def _shown(value: Any) -> str:
 def cmd_push(args: argparse.Namespace, out: TextIO) -> int:
     """``push``: a deck's changed, reviewed translations to Aminduna."""
     with output.Progress(not args.no_progress and not args.dry_run, 1) as bar:
-        count = [0]
 
-        def on_card(item: Any) -> None:
-            count[0] += 1
+        def on_card(item: Any, done: int, total: int) -> None:
             if bar.bar is not None:
                 bar.stage(item.label)
-                bar.bar.update(bar.task, completed=count[0] - 1)
+                bar.bar.update(bar.task, completed=done, total=total)
 
         result = api.push(
             args.deck,

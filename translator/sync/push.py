@@ -654,15 +654,16 @@ def push(
     include_unreviewed: bool = False,
     library_root: str | None = None,
     lint: Callable[[str, str, list[str]], list[Any]] | None = None,
-    on_card: Callable[[Outgoing], None] | None = None,
+    on_card: Callable[[Outgoing, int, int], None] | None = None,
     server: str | None = None,
     user: str | None = None,
 ) -> PushResult:
     """Push the translations of ``deck`` in ``lang``: plan, lint, then send card after
-    card (nothing at all with ``dry_run``, which needs no client).  ``lint`` returns
-    the lint errors of the files given (default: :func:`lint_errors`); ``user`` the
-    guid of the user the client's token is for (to tell a refusal the server reports
-    as an error)."""
+        card (nothing at all with ``dry_run``, which needs no client), telling ``on_card``
+    each card as it starts (with how many were done before it, out of how many).  ``lint`` returns
+        the lint errors of the files given (default: :func:`lint_errors`); ``user`` the
+        guid of the user the client's token is for (to tell a refusal the server reports
+        as an error)."""
     address = client.server if client is not None else server
     if address is None:
         raise UsageError("push needs a server")
@@ -683,9 +684,9 @@ def push(
         return result
     assert client is not None
     sender = _Sender(client, result, Path(deck), library, user)
-    for item in result.outgoing:
+    for number, item in enumerate(result.outgoing):
         if on_card is not None:
-            on_card(item)
+            on_card(item, number, len(result.outgoing))
         try:
             sender.send(item)
         except ServerError as error:
