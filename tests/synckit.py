@@ -86,6 +86,14 @@ def run(*argv: str) -> tuple[int, str]:
     return code, out.getvalue()
 
 
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace ``old`` (which must be there) by ``new`` in a card file, as a translator's
+    editor would."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (old, text)
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
 def files(root: Path) -> dict[str, bytes]:
     """Every file under ``root`` (records included), by relative path."""
     return {

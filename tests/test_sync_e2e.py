@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from .synckit import edit as _edit
 from .synckit import files, requests, run, seeded  # noqa: F401 - seeded is a fixture
 
 RAID_FR = """\
@@ -32,12 +33,6 @@ def _pull(seeded, into: Path, *extra: str) -> tuple[int, str]:  # noqa: F811
 
 def _login(seeded, monkeypatch: pytest.MonkeyPatch, email: str = "ana@example.org") -> None:  # noqa: F811
     monkeypatch.setenv("TRANSLATOR_TOKEN", seeded.token(email))
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, (old, text)
-    path.write_text(text.replace(old, new), encoding="utf-8")
 
 
 def _review(deck: Path, *slugs: str) -> None:

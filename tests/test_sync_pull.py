@@ -22,6 +22,7 @@ import yaml
 from translator.sync.records import read_record, server_hash
 
 from .aminduna_standin import StandIn
+from .synckit import edit as _edit
 from .synckit import files, requests, run, seeded  # noqa: F401 - seeded is a fixture
 
 ADDAX = "Addax Herdmother"  # English, with a French (Ana's) and an Esperanto translation
@@ -68,12 +69,6 @@ def _front(path: Path) -> dict[str, Any]:
     assert text.startswith("---\n"), text
     head = text[4:].split("\n---\n", 1)[0]
     return dict(yaml.safe_load(head))
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text("utf-8")
-    assert old in text, (old, text)
-    path.write_text(text.replace(old, new), encoding="utf-8")
 
 
 def _server_edit(seeded, guid: str, old: str, new: str) -> None:  # noqa: F811

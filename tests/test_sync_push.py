@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from .synckit import Seeded, requests, run, seeded  # noqa: F401 - seeded is a fixture
+from .synckit import edit as _edit
 
 ADDAX = "Addax Herdmother"  # its French translation is Ana's, Release Candidate
 WRIT = "Writ of Exile"  # its French translation is Ana's, Release Candidate
@@ -86,12 +87,6 @@ def _french_guid(seeded, name: str) -> str:  # noqa: F811
     (master,) = [c["guid"] for c in seeded.english() if c["name"] == name]
     (guid,) = [c["guid"] for c in seeded.translations("fr") if c["masterCard"]["guid"] == master]
     return str(guid)
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text("utf-8")
-    assert old in text, (old, text)
-    path.write_text(text.replace(old, new), encoding="utf-8")
 
 
 def _writes(seeded) -> list:  # noqa: F811
