@@ -1,5 +1,14 @@
 """Benchmark: typeset the sample library x 10 (240 cards, a 400-card deck) for print.
 
+Targets (issue 22, build speed), on 2 cores, medians of 3 runs:
+
+- a default build (``translator build --lang fr --force``: the card PDFs and their
+  preflight), at most 1.5 times the WeasyPrint floor per card at 240 cards, the floor
+  measured in the same run (``floor.py``: a bare WeasyPrint job of as many one-page
+  cards, as many processes), the build into a fresh folder; printed with the same
+  build without its preflight, and again into the same folder (what its record keeps);
+- rebuilding after one card changed, with its deck: at most 1 s.
+
 Targets (print parts 1 and 2), on 2 cores, medians of 3 runs:
 
 - card PDFs from scratch: at most 20 ms per card, text fitting included; peak memory
@@ -26,6 +35,8 @@ times and its art converted once); "from scratch" runs rebuild every file (--for
 from __future__ import annotations
 
 import argparse
+import itertools
+import os
 import resource
 import shutil
 import statistics
@@ -39,11 +50,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from _timing import repeat, summary  # noqa: E402
+from floor import Floor  # noqa: E402
 
 from translator import cards  # noqa: E402
 from translator.typeset import batch, preflight  # noqa: E402
 from translator.typeset import build as typeset  # noqa: E402
 from translator.typeset.sizes import PRESETS  # noqa: E402
+
+#: The default build's time per card, at most this many times the floor's (issue 22).
+FLOOR_TARGET = 1.5
 
 
 def make_library(directory: Path, copies: int) -> Path:
@@ -89,6 +104,7 @@ def main() -> None:
         start = time.perf_counter()
         warm = typeset.build_cards(library, args.lang, directory / "warm", options)
         print(f"warm-up (artwork converted once): {time.perf_counter() - start:.2f} s")
+        _time_floor(bench, warm, directory)
         _time_card_pdfs(bench, warm)
         if args.cards_only:
             return
@@ -125,6 +141,79 @@ class _Bench:
             [self.args.lang], self.out, self.options, force=force, deck=True, check=check
         )
         return batch.produce(self.library, request)
+
+
+#: The builds timed against the floor: (label, preflight, into the folder of the build
+#: before).
+_VARIANTS = (
+    ("default build", True, False),
+    ("without preflight", False, False),
+    ("again into the same folder", True, True),
+)
+
+
+def _time_floor(bench: _Bench, warm: list, directory: Path) -> None:
+    """0. The default build against the WeasyPrint floor: in each round the default
+    build, the same without its preflight and the default build again into the folder
+    of the first, each round between two floors, so that a slow minute of this shared
+    machine slows them all (each round's ratio is to the mean of its two floors).
+    The default build writes into a fresh folder, as from scratch: no record of an
+    earlier build (nor of its preflight) to reuse; built again (``--force`` as well),
+    it shows what its record lets a build keep.  The artwork cache and the worker
+    processes are warm, as they are for the floor."""
+    args, count = bench.args, len(warm)
+    named = {slug: card.name(args.lang) for (_, slug), card in bench.library.cards.items()}
+    names = [named[r.slug] for r in warm]
+    floor_times: list[float] = []
+    builds: dict[str, list[float]] = {label: [] for label, _, _ in _VARIANTS}
+    loads = []
+    with Floor(directory, args.jobs, bench.options.size) as bare:
+        for run in range(args.runs):
+            loads.append(os.getloadavg()[0])
+            floor_times.append(bare.run(names))
+            for label, check, again in _VARIANTS:
+                out = directory / f"default-{run}-{check}"
+                request = batch.Request([args.lang], out, bench.options, force=True, check=check)
+                start = time.perf_counter()
+                report = batch.produce(bench.library, request)
+                builds[label].append(time.perf_counter() - start)
+                # A faster build whose files no longer pass is no faster build.
+                assert len(report.cards) == count and report.ok, report.problems[:3]
+                if again or not check:
+                    shutil.rmtree(out)
+        floor_times.append(bare.run(names))  # each round between two floors
+    loads.append(os.getloadavg()[0])
+    floor_ms = [t / count * 1000 for t in floor_times]
+    floor = statistics.median(floor_ms)
+    # A round's own floor: the mean of the two around it (the load may change within).
+    brackets = [(a + b) / 2 for a, b in itertools.pairwise(floor_ms)]
+    print(
+        f"against the WeasyPrint floor (bench/floor.py): {count} cards ({args.lang}), "
+        f"{args.jobs} processes, one PDF per card, {args.runs} rounds between "
+        f"{args.runs + 1} floors; load average (1 min) at each: {_runs(loads)} "
+        f"({os.cpu_count()} cores; this bench adds about {args.jobs})"
+    )
+    print(f"floor: {floor:.1f} ms per card (runs: {_runs(floor_ms)})")
+    for label, _, _ in _VARIANTS:
+        per_card = [t / count * 1000 for t in builds[label]]
+        rounds = ", ".join(f"{b / f:.2f}" for b, f in zip(per_card, brackets, strict=True))
+        print(
+            f"{label}: {statistics.median(per_card):.1f} ms per card = "
+            f"{statistics.median(per_card) / floor:.2f} x the floor "
+            f"(runs: {_runs(per_card)}; each round's ratio: {rounds})"
+        )
+    ratio = statistics.median(builds["default build"]) / count * 1000 / floor
+    verdict = "met" if ratio <= FLOOR_TARGET else "not met"
+    if max(loads) > args.jobs + 1:  # others' processes shared the cores
+        verdict += f" (others ran meanwhile, load up to {max(loads):.1f}: measure again)"
+    print(
+        f"target: default build <= {FLOOR_TARGET} x the floor "
+        f"({FLOOR_TARGET * floor:.1f} ms per card): {verdict}"
+    )
+
+
+def _runs(values: list[float]) -> str:
+    return ", ".join(f"{v:.1f}" for v in values)
 
 
 def _time_card_pdfs(bench: _Bench, warm: list) -> None:
