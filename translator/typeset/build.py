@@ -262,18 +262,15 @@ def write_atomic(path: Path, pdf: pikepdf.Pdf) -> None:
         # temporary file beside it, which an interrupted build would leave behind.
         # 1.4: output intents and the transparency keys WeasyPrint writes (it says 1.3);
         # at most 1.6, as PDF/X-4 wants (WeasyPrint's own documents, the back, say 1.7
-        # and use nothing of it).  A reproducible build (SOURCE_DATE_EPOCH) gets a
-        # trailer /ID made from the content, not from the time and file name: the same
-        # file written again is the same bytes, and its preflight is kept
-        # (preflight.record).  Not always: without it the dates differ anyway, and
-        # qpdf's deterministic /ID aborts the process on a full disk (a test fills one)
-        # where the default raises an error that names the file.
+        # and use nothing of it).  The trailer /ID is made from the content, never
+        # from the time and file name: the same file written again is the same bytes
+        # (its preflight is kept: preflight.record), dates and XMP ids permitting.
         newer = pdf.pdf_version > pdfx.MAX_PDF_VERSION
         pdf.save(
             stream,
             min_version="1.4",
             force_version=pdfx.MAX_PDF_VERSION if newer else "",  # "": pikepdf's default
-            deterministic_id=pdfx.reproducible(),
+            deterministic_id=True,
         )
 
     write_file(path, save)
