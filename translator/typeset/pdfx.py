@@ -29,8 +29,8 @@ expect, and one label for every file means one set of rules to meet.
 
 Dates are the build's time (UTC), or ``SOURCE_DATE_EPOCH`` when it is set, as
 reproducible-build tools do: then the document ids derive from the file's title and
-page labels (:func:`reproducible`); the trailer's /ID always derives from the content,
-so that the same inputs make the same bytes.  The incremental build keys on inputs, not on
+page labels and the trailer's /ID from its content (:func:`reproducible`), so that
+the same inputs make the same bytes.  The incremental build keys on inputs, not on
 file bytes, so real dates cost no rebuild.
 
 The overprint needs to know what is under the black: black over a ground of C+M+Y
@@ -262,9 +262,7 @@ def made_for(pdf: pikepdf.Pdf) -> str | None:
 
 def reproducible() -> bool:
     """True when ``SOURCE_DATE_EPOCH`` is set: the same inputs must make the same
-    bytes (fixed dates, XMP ids derived from the title and labels).  The trailer's /ID
-    is made from the content in every build (:func:`.build.write_atomic`); without
-    ``SOURCE_DATE_EPOCH`` the dates and XMP ids are what tells two builds apart."""
+    bytes (fixed dates, ids derived from the content)."""
     return bool(os.environ.get(SOURCE_DATE_EPOCH, "").strip())
 
 

@@ -5,9 +5,7 @@ A page paints through its content and everything that content draws: forms, tili
 and shading patterns, shadings, images and inline images, soft masks, transparency
 groups, Type3 glyphs, printed annotations.  :class:`ContentChecker` walks all of it,
 tracking the CTM (the size an image is drawn at gives its resolution), and asks
-:mod:`.colour` and :mod:`.fonts` about each colour space and font it meets; given an
-:class:`.bound.InkReader`, it has it read the page's ink on the same walk (the colours
-painted, their overprint, images, shadings: :mod:`.bound`).
+:mod:`.colour` and :mod:`.fonts` about each colour space and font it meets.
 """
 
 from __future__ import annotations
@@ -18,7 +16,6 @@ from collections.abc import Callable
 import pikepdf
 
 from ..geometry import IDENTITY, Matrix, multiply
-from .bound import InkReader, InkState, PageInk
 from .colour import Fault, image_fault, shading_fault, space_fault
 from .fonts import font_faults
 from .objects import inherited, lookup, pdf_matrix
@@ -63,10 +60,6 @@ _OPERATORS = frozenset(
         "Tf",
         "gs",
         "INLINE IMAGE",
-        # Read for the ink bound only: a colour set in the current space, the text mode.
-        "sc",
-        "SC",
-        "Tr",
         *_DEVICE_OPERATORS,
         *_SETS_FILL,
         *_SETS_STROKE,
@@ -79,10 +72,6 @@ _PAGE = "page content"
 _WANTED = " ".join(sorted(_OPERATORS - {"INLINE IMAGE"})) + " BI ID EI"
 
 Instructions = list[tuple[str, list]]
-#: The operators :class:`.bound.InkReader` reads.
-_INK_OPERATORS = frozenset(
-    {"k", "K", "cs", "CS", "sc", "scn", "SC", "SCN", "rg", "RG", "g", "G", "Tr", *_PAINTS}
-)
 
 
 def _within(where: str, label: str) -> str:
@@ -104,18 +93,14 @@ class ContentChecker:
     so an RGB page gives one line ``rg (DeviceRGB fill) in page content (812 times)``.
     """
 
-    def __init__(self, min_ppi: float, ink: InkReader | None = None) -> None:
+    def __init__(self, min_ppi: float) -> None:
         self.min_ppi = min_ppi
-        #: Reads each page's ink on the same walk (None: not read).
-        self.ink = ink
-        #: The ink of the page last checked (None without :attr:`ink`).
-        self.page_ink: PageInk | None = None
         self._parsed: dict[tuple, Instructions] = {}
         self._fonts: dict[tuple, list[Fault]] = {}
         self._found: dict[tuple[str, str, str], int] = {}
         self._walking: list[tuple[int, int]] = []
         self._seen: set[tuple] = set()
-        self._pages: dict[tuple, tuple[list[tuple[str, str, str]], PageInk | None]] = {}
+        self._pages: dict[tuple, list[tuple[str, str, str]]] = {}
         #: Whether a fill and a stroke colour space were chosen (None: not checked).
         self._colours: list[bool] | None = None
 
@@ -127,14 +112,10 @@ class ContentChecker:
         gets that page's verdict without a second walk."""
         key = drawing_key(page.obj)
         if key is not None and key in self._pages:
-            found, self.page_ink = self._pages[key]
-            return found
-        if self.ink is not None:
-            self.ink.start()
+            return self._pages[key]
         found = self._check_page(page)
-        self.page_ink = self.ink.page if self.ink is not None else None
         if key is not None:
-            self._pages[key] = (found, self.page_ink)
+            self._pages[key] = found
         return found
 
     def _check_page(self, page: pikepdf.Page) -> list[tuple[str, str, str]]:
@@ -192,25 +173,17 @@ class ContentChecker:
         soft masks, annotations), ``base`` is the space patterns are relative to."""
         saved: list[Matrix | None] = []
         chosen: list[list[bool] | None] = []
-        inks: list[InkState] = []
-        ink = self.ink
         for op, operands in instructions:
             if self._colours is not None:
                 self._default_colour(op, where)
-            if ink is not None and op in _INK_OPERATORS:
-                ink.operator(op, operands, resources)
             if op == "q":
                 saved.append(ctm)
                 chosen.append(None if self._colours is None else list(self._colours))
-                if ink is not None:
-                    inks.append(ink.state.copy())
             elif op == "Q":
                 ctm = saved.pop() if saved else ctm
                 state = chosen.pop() if chosen else None
                 if state is not None and self._colours is not None:
                     self._colours[:] = state
-                if ink is not None and inks:
-                    ink.state = inks.pop()
             elif op == "cm":
                 ctm = _concat(operands, ctm)
             else:
@@ -234,8 +207,6 @@ class ContentChecker:
             self._colour_space(op, operands, resources, where)
         elif op in ("scn", "SCN"):
             if operands and isinstance(operands[-1], pikepdf.Name):
-                if self.ink is not None:
-                    self.ink.pattern(op == "scn")
                 self._pattern(str(operands[-1]), resources, where, base)
         elif op == "sh":
             self._shading(operands, resources, where)
@@ -274,26 +245,15 @@ class ContentChecker:
         ctm: Matrix | None,
         where: str,
         base: Matrix | None,
-        *,
-        ink: bool = True,
     ) -> None:
         """:meth:`_walk` what does not paint with the page's colours (patterns, glyphs,
         soft masks, annotations: each their own state), without the default-colour
-        check; its ink read from a fresh state, or not at all (``ink`` False: a soft
-        mask, which only makes what it masks transparent)."""
+        check."""
         colours, self._colours = self._colours, None
-        reader = self.ink
-        state = None
-        if reader is not None:
-            state, reader.state = reader.state, InkState()
-            reader.suspended += 0 if ink else 1
         try:
             self._walk(instructions, resources, ctm, where, base)
         finally:
             self._colours = colours
-            if reader is not None and state is not None:
-                reader.state = state
-                reader.suspended -= 0 if ink else 1
 
     def _colour_space(self, op: str, operands: list, resources: object, where: str) -> None:
         if not operands:
@@ -315,8 +275,6 @@ class ContentChecker:
             fault = shading_fault(pattern.get("/Shading"), resources)
             if fault is not None:
                 self._add("colour", fault[0], f"{label} (shading, {fault[1]})")
-            if self.ink is not None:
-                self.ink.shading(pattern.get("/Shading"), resources)
             return
         if isinstance(pattern, pikepdf.Stream):
             ctm = None if base is None else multiply(pdf_matrix(pattern.get("/Matrix")), base)
@@ -331,12 +289,9 @@ class ContentChecker:
     def _shading(self, operands: list, resources: object, where: str) -> None:
         if not operands:
             return
-        shading = lookup(resources, "/Shading", operands[0])
-        fault = shading_fault(shading, resources)
+        fault = shading_fault(lookup(resources, "/Shading", operands[0]), resources)
         if fault is not None:
             self._add("colour", fault[0], f"shading {operands[0]} ({fault[1]}) in {where}")
-        if self.ink is not None:
-            self.ink.shading(shading, resources)
 
     def _do(self, operands: list, resources: object, ctm: Matrix | None, where: str) -> None:
         if not operands:
@@ -346,8 +301,6 @@ class ContentChecker:
         if not isinstance(xobject, pikepdf.Stream):
             return
         if xobject.get("/Subtype") == "/Image":
-            if self.ink is not None:
-                self.ink.image(xobject, resources, inline=False)
             self._image(f"image {name}", xobject, resources, ctm, where)
         elif xobject.get("/Subtype") == "/Form":
             self._form(name, xobject, resources, ctm, where)
@@ -390,8 +343,6 @@ class ContentChecker:
         self, operands: list, resources: object, ctm: Matrix | None, where: str
     ) -> None:
         if operands and isinstance(operands[0], pikepdf.PdfInlineImage):
-            if self.ink is not None:
-                self.ink.image(operands[0].obj, resources, inline=True)
             self._image("inline image", operands[0].obj, resources, ctm, where)
 
     def _form(
@@ -412,15 +363,12 @@ class ContentChecker:
         inner = None if ctm is None else multiply(pdf_matrix(form.get("/Matrix")), ctm)
         self._walking.append(form.objgen)
         colours = None if self._colours is None else list(self._colours)
-        ink = None if self.ink is None else self.ink.state.copy()
         try:
             self._walk(self._stream_instructions(form), form_resources, inner, label, inner)
         finally:
             self._walking.pop()
             if colours is not None and self._colours is not None:
                 self._colours[:] = colours  # a form is drawn inside q ... Q
-            if ink is not None and self.ink is not None:
-                self.ink.state = ink
 
     def _group(self, owner: pikepdf.Object, label: str, resources: object) -> None:
         """A transparency group blends in its /CS: an RGB group turns what it holds RGB."""
@@ -429,8 +377,6 @@ class ContentChecker:
             fault = space_fault(group.get("/CS"), resources)
             if fault is not None:
                 self._add("colour", fault[0], f"{label} is {fault[1]}")
-            if self.ink is not None:
-                self.ink.group(group.get("/CS"), resources)
 
     def _font(self, operands: list, resources: object, where: str) -> None:
         if not operands:
@@ -450,8 +396,6 @@ class ContentChecker:
         for severity, message in faults:
             self._add("font", severity, message + _suffix(where))
         if font.get("/Subtype") == "/Type3":
-            if self.ink is not None:
-                self.ink.type3()
             self._type3(key, font, resources, where)
 
     def _type3(self, key: str, font: pikepdf.Dictionary, resources: object, where: str) -> None:
@@ -472,8 +416,6 @@ class ContentChecker:
         if not operands:
             return
         state = lookup(resources, "/ExtGState", operands[0])
-        if self.ink is not None:
-            self.ink.graphics_state(state)
         smask = state.get("/SMask") if isinstance(state, pikepdf.Dictionary) else None
         if not isinstance(smask, pikepdf.Dictionary):
             return
@@ -482,16 +424,8 @@ class ContentChecker:
             return
         label = _within(where, f"soft mask of {operands[0]}")
         group_resources = group.get("/Resources", resources)
-        if self.ink is not None:
-            self.ink.suspended += 1  # a soft mask's colours are no ink: its group's /CS
-        try:  # only decides how its luminosity is read
-            self._group(group, f"{label} group", group_resources)
-        finally:
-            if self.ink is not None:
-                self.ink.suspended -= 1
-        self._walk_apart(
-            self._stream_instructions(group), group_resources, None, label, None, ink=False
-        )
+        self._group(group, f"{label} group", group_resources)
+        self._walk_apart(self._stream_instructions(group), group_resources, None, label, None)
 
     def _annotations(self, page: pikepdf.Dictionary) -> None:
         """Printed annotations (flag Print, not Hidden) draw their normal appearance."""
@@ -504,10 +438,6 @@ class ContentChecker:
             flags = int(annot.get("/F", 0))
             appearance = _appearance(annot)
             if not flags & 4 or flags & 2 or appearance is None:
-                if self.ink is not None and annot.get("/Subtype") != "/Popup":
-                    # Not read here, but Ghostscript may draw it (an appearance of its
-                    # own making, another state): the page's ink is its render's.
-                    self.ink.give_up("an annotation not printed as read")
                 continue
             label = f"annotation {str(annot.get('/Subtype', '/?'))[1:]}"
             resources = appearance.get("/Resources")
