@@ -15,6 +15,7 @@ from typing import Any
 from ..cards.aminduna import plan_import
 from ..cards.files import Problem, parse_card_text
 from ..cards.model import CardFile, Library
+from .records import Record
 
 #: How a field is named in a comparison: the file's keys, and the body as ``text``.
 TEXT = "text"
@@ -102,6 +103,29 @@ class Conflict:
     server_at: str
     by: str | None
     fields: list[FieldVersions] = field(default_factory=list)
+
+    @classmethod
+    def of(
+        cls,
+        path: str,
+        record: Record,
+        card: dict[str, Any],
+        texts: tuple[str, str],
+        local: CardFile | None,
+        keys: tuple[str, ...],
+    ) -> Conflict:
+        """The conflict of the card file ``path``: pulled as ``record`` says, now
+        ``card`` on the server; ``texts`` are those two as card files (:func:`project`)."""
+        deck = Path(path).parent.name
+        pulled, server = (read_version(path, deck, text) for text in texts)
+        return cls(
+            path,
+            record.guid,
+            record.modified,
+            str(card.get("lastModifiedTime") or ""),
+            who_changed(card),
+            compare(pulled, server, local, keys),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {

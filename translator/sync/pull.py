@@ -33,7 +33,7 @@ from ..cards.files import DECK_FILE, Problem
 from ..cards.model import SOURCE_FIELDS, SOURCE_LANGUAGE, TRANSLATION_FIELDS, Library
 from ..errors import UsageError
 from .client import Client, NotFound
-from .conflicts import Conflict, compare, project, read_version, same_content, who_changed
+from .conflicts import Conflict, project, read_version, same_content
 from .records import Record, read_record, record_path, server_hash
 
 #: A card's or deck's address in Aminduna's web application.
@@ -450,20 +450,10 @@ class _Merge:
                 )
             )
             return "keep"
+        local_version = read_version(path, deck, local)
+        texts = (base or "", incoming)
         self.result.conflicts.append(
-            Conflict(
-                path,
-                record.guid,
-                record.modified,
-                str(card.get("lastModifiedTime") or ""),
-                who_changed(card),
-                compare(
-                    read_version(path, deck, base or ""),
-                    read_version(path, deck, incoming),
-                    read_version(path, deck, local),
-                    _keys(path),
-                ),
-            )
+            Conflict.of(path, record, card, texts, local_version, _keys(path))
         )
         return "keep"
 

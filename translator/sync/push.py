@@ -38,7 +38,7 @@ from ..cards.model import (
 from ..errors import LibraryProblems, UsageError
 from ..workflow.states import card_state
 from .client import Client, Forbidden, ServerError, Uncertain
-from .conflicts import TEXT, Conflict, FieldVersions, compare, project, read_version, who_changed
+from .conflicts import TEXT, Conflict, FieldVersions, project, read_version, who_changed
 from .records import Record, read_record, server_hash, write_record
 
 #: The translation's fields a push sends (the body is ``text``).
@@ -456,21 +456,8 @@ class _Sender:
         pulled = project([item.record.card], self.deck_dir, self.library).get(path, "")
         server = project([fresh], self.deck_dir, self.library).get(path, "")
         keys = tuple(k for k in TRANSLATION_FIELDS if k in SENT_FIELDS)
-        self.result.conflicts.append(
-            Conflict(
-                path,
-                item.record.guid,
-                item.record.modified,
-                str(fresh.get("lastModifiedTime") or ""),
-                who_changed(fresh),
-                compare(
-                    read_version(path, item.card.deck, pulled),
-                    read_version(path, item.card.deck, server),
-                    item.version,
-                    keys,
-                ),
-            )
-        )
+        conflict = Conflict.of(path, item.record, fresh, (pulled, server), item.version, keys)
+        self.result.conflicts.append(conflict)
 
     def _patch(self, item: Outgoing) -> None:
         assert item.record is not None and item.guid is not None
