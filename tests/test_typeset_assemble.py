@@ -484,3 +484,46 @@ def test_crop_marks_beside_an_empty_place_and_in_gutters() -> None:
         assert not any(crosses(segment, s.trim, 0.49 * MM_PT) for s in slots)
     assert assemble.mirrored(slots[0], slots) is slots[2]
     assert assemble.mirrored(slots[4], slots) is slots[4]
+
+
+def test_images_of_the_same_bytes_and_dictionary_are_stored_once() -> None:
+    """A deck holds each image once (share_images): the same bytes and dictionary are
+    one object, a form's image included; the same dictionary with other bytes, or the
+    same bytes with another dictionary, stay apart."""
+    pdf = pikepdf.new()
+
+    def image(data: bytes, width: int = 2) -> pikepdf.Stream:
+        return pdf.make_stream(
+            data,
+            Type=pikepdf.Name.XObject,
+            Subtype=pikepdf.Name.Image,
+            Width=width,
+            Height=1,
+            ColorSpace=pikepdf.Name.DeviceGray,
+            BitsPerComponent=8,
+        )
+
+    def page(resources: pikepdf.Dictionary) -> pikepdf.Object:
+        pdf.add_blank_page()
+        pdf.pages[-1].obj.Resources = resources
+        return pdf.pages[-1].obj
+
+    a, a_again, other_bytes, other_size = image(b"ab"), image(b"ab"), image(b"ac"), image(b"ab", 1)
+    form = pdf.make_stream(
+        b"/X Do",
+        Type=pikepdf.Name.XObject,
+        Subtype=pikepdf.Name.Form,
+        BBox=[0, 0, 1, 1],
+        Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(X=image(b"ab"))),
+    )
+    pages = [
+        page(pikepdf.Dictionary(XObject=pikepdf.Dictionary(I=a))),
+        page(pikepdf.Dictionary(XObject=pikepdf.Dictionary(I=a_again, J=other_bytes))),
+        page(pikepdf.Dictionary(XObject=pikepdf.Dictionary(I=other_size, F=form))),
+    ]
+    assert assemble.share_images(pdf) == 2
+    first = pages[0].Resources.XObject.I.objgen
+    assert pages[1].Resources.XObject.I.objgen == first
+    assert pages[1].Resources.XObject.J.objgen != first
+    assert pages[2].Resources.XObject.I.objgen != first
+    assert pages[2].Resources.XObject.F.Resources.XObject.X.objgen == first
