@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -432,20 +432,43 @@ def _checks(report: Report, request: Request) -> list[tuple[Path, bool, str]]:
 def _preflight(
     record: _Record, checks: Sequence[tuple[Path, bool, str]], request: Request
 ) -> list[preflight.Problem]:
-    """Check print files, each once per content: a file whose digest and settings
-    match its last check keeps that check's findings; the others are checked together
-    (a few Ghostscript processes for all of them)."""
+    """Check print files, each once per content: a file whose bytes and settings match
+    a check already made keeps that check's findings (its build record's, or the
+    record of proofs in the build's cache folder: a reproducible --force build,
+    SOURCE_DATE_EPOCH set, writes the same bytes again when nothing changed,
+    :mod:`.preflight.record`); the others are checked together (Ghostscript only for
+    the pages the ink bound cannot decide)."""
     options = request.options
     outputs = record.outputs
+    # Kept with the build's converted artwork, never in the user's own folders.
+    cache = Path(options.cache_dir or record.out / ".cache").resolve()
+    proofs = preflight.ProofRecord(cache)
     found: dict[Path, list[preflight.Problem]] = {}
     keys: dict[Path, str] = {}
     pending: dict[tuple[bool, str], list[Path]] = {}
+    changed = False
     for path, card_sized, how in checks:
-        settings = f"{options.ink_limit} {options.size if card_sized else None} {how}"
-        keys[path] = hashlib.sha256(f"{settings} {manifest.file_digest(path)}".encode()).hexdigest()
+        size = options.size if card_sized else None
+        settings = (  # the name too: a page without a label is named after its file
+            f"{path.name} ink {options.ink_limit} dpi {preflight.DEFAULT_DPI} "
+            f"ppi {preflight.MIN_PPI} size {size} {how}"
+        )
+        # The bytes' digest the build record made (kept while the file's size and
+        # time stay the same), as the deck's and sheets' inputs.
+        keys[path] = preflight.proof_key(path, settings, manifest.file_digest(path))
         checked = outputs.get(path.name, {}).get("checked")
-        if checked and checked.get("key") == keys[path]:
-            found[path] = [preflight.Problem(**p) for p in checked["problems"]]
+        same = isinstance(checked, dict) and checked.get("key") == keys[path]
+        kept = _kept(checked.get("problems") if same and checked is not None else None)
+        if kept is None:
+            kept = _kept(proofs.findings(keys[path]), path)
+            if kept is not None and path.name in outputs:
+                outputs[path.name]["checked"] = {
+                    "key": keys[path],
+                    "problems": [p.to_dict() for p in kept],
+                }
+                changed = True
+        if kept is not None:
+            found[path] = kept
         else:
             pending.setdefault((card_sized, how), []).append(path)
     for (card_sized, how), paths in pending.items():
@@ -455,17 +478,34 @@ def _preflight(
             ink_limit=options.ink_limit,
             ink=how == "all",
             content=how != "file",
+            records=cache,
         )
         for path, problems in zip(paths, results, strict=True):
             found[path] = problems
+            shown = [p.to_dict() for p in problems]
+            proofs.remember(keys[path], shown)
             if path.name in outputs:
-                outputs[path.name]["checked"] = {
-                    "key": keys[path],
-                    "problems": [p.to_dict() for p in problems],
-                }
-    if pending:
+                outputs[path.name]["checked"] = {"key": keys[path], "problems": shown}
+                changed = True
+    if changed:
         record.save()
+    proofs.save()
     return [problem for path, _, _ in checks for problem in found[path]]
+
+
+def _kept(problems: object, path: Path | None = None) -> list[preflight.Problem] | None:
+    """Recorded findings as problems (of ``path``, when given: a proof is of the bytes,
+    wherever they are), or None (none recorded, or an entry that does not read as
+    problems)."""
+    if not isinstance(problems, list):
+        return None
+    try:
+        found = [preflight.Problem(**problem) for problem in problems]
+    except TypeError:
+        return None
+    if path is not None:
+        found = [replace(problem, path=str(path)) for problem in found]
+    return found
 
 
 def _pages(path: str) -> int:

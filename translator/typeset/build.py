@@ -10,9 +10,11 @@ floor, or that prints a character the card font lacks, fails the build (unless
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
 import os
+import re
 import signal
 import sys
 import threading
@@ -261,14 +263,23 @@ def write_atomic(path: Path, pdf: pikepdf.Pdf) -> None:
         # 1.4: output intents and the transparency keys WeasyPrint writes (it says 1.3);
         # at most 1.6, as PDF/X-4 wants (WeasyPrint's own documents, the back, say 1.7
         # and use nothing of it).  A reproducible build (SOURCE_DATE_EPOCH) gets a
-        # trailer /ID made from the content, not from the time and file name.
+        # trailer /ID made from the content, not from the time and file name: the same
+        # file written again is the same bytes, and its preflight is kept
+        # (preflight.record).  Not always: without it the dates differ anyway.  qpdf
+        # makes that /ID in a second pass over what it wrote, and a write failing
+        # there (a full disk) aborts the process: it writes to memory, and the bytes
+        # go to the file here, where a failure raises an error that names it.
         newer = pdf.pdf_version > pdfx.MAX_PDF_VERSION
+        deterministic = pdfx.reproducible()
+        target: BinaryIO = io.BytesIO() if deterministic else stream
         pdf.save(
-            stream,
+            target,
             min_version="1.4",
             force_version=pdfx.MAX_PDF_VERSION if newer else "",  # "": pikepdf's default
-            deterministic_id=pdfx.reproducible(),
+            deterministic_id=deterministic,
         )
+        if isinstance(target, io.BytesIO):
+            stream.write(target.getbuffer())
 
     write_file(path, save)
 
@@ -326,6 +337,37 @@ def _drop_unused_colour_spaces(page: pikepdf.Page) -> None:
             del spaces[name]
 
 
+def _images_named_by_content(page: pikepdf.Page) -> None:
+    """Name the page's images after their bytes, not after the cached file WeasyPrint
+    read (the MD5 of its path, which holds the output folder): the same card built
+    into another folder is then the same file.  Only ``/name Do`` in the page's own
+    content is renamed; a page drawing forms that share its resources is left as it
+    is."""
+    resources = page.obj.get("/Resources")
+    xobjects = resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) else None
+    contents = page.obj.get("/Contents")
+    if not isinstance(xobjects, pikepdf.Dictionary) or not isinstance(contents, pikepdf.Stream):
+        return
+    renames: dict[str, str] = {}
+    for name, xobject in xobjects.items():
+        if not isinstance(xobject, pikepdf.Stream):
+            return
+        if xobject.get("/Subtype") == "/Form" and "/Resources" not in xobject:
+            return  # it draws the page's images by their names
+        if xobject.get("/Subtype") == "/Image":
+            new = "/Im" + hashlib.sha256(xobject.read_raw_bytes()).hexdigest()[:32]
+            if new not in xobjects and new not in renames.values():
+                renames[name] = new
+    if not renames:
+        return
+    data = contents.read_bytes()
+    for old, new in renames.items():
+        data = re.sub(re.escape(old.encode()) + rb"(?=\s+Do\b)", new.encode(), data)
+        xobjects[new] = xobjects[old]
+        del xobjects[old]
+    contents.write(data)
+
+
 def write_cards(
     document_pdf: bytes,
     pages: Sequence[CardPage],
@@ -349,6 +391,7 @@ def write_cards(
             single.pages.append(whole.pages[number])
             _page_boxes(single.pages[0], size)
             _drop_unused_colour_spaces(single.pages[0])
+            _images_named_by_content(single.pages[0])
             label_pages(single, [f"{page.slug}.{page.lang}"])
             pdfx.finish(
                 single,

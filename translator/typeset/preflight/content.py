@@ -5,7 +5,9 @@ A page paints through its content and everything that content draws: forms, tili
 and shading patterns, shadings, images and inline images, soft masks, transparency
 groups, Type3 glyphs, printed annotations.  :class:`ContentChecker` walks all of it,
 tracking the CTM (the size an image is drawn at gives its resolution), and asks
-:mod:`.colour` and :mod:`.fonts` about each colour space and font it meets.
+:mod:`.colour` and :mod:`.fonts` about each colour space and font it meets; given an
+:class:`.bound.InkReader`, it has it read the page's ink on the same walk (the colours
+painted, their overprint, images, shadings: :mod:`.bound`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from collections.abc import Callable
 import pikepdf
 
 from ..geometry import IDENTITY, Matrix, multiply
+from .bound import OPERATORS as INK_OPERATORS
+from .bound import InkReader, InkState, PageInk
 from .colour import Fault, image_fault, shading_fault, space_fault
 from .fonts import font_faults
 from .objects import inherited, lookup, pdf_matrix
@@ -60,6 +64,10 @@ _OPERATORS = frozenset(
         "Tf",
         "gs",
         "INLINE IMAGE",
+        # Read for the ink bound only: a colour set in the current space, the text mode.
+        "sc",
+        "SC",
+        "Tr",
         *_DEVICE_OPERATORS,
         *_SETS_FILL,
         *_SETS_STROKE,
@@ -70,6 +78,8 @@ _PAGE = "page content"
 #: The operators the parser returns (qpdf filters them, far faster than Python): inline
 #: images come through only when BI, ID and EI are all named.
 _WANTED = " ".join(sorted(_OPERATORS - {"INLINE IMAGE"})) + " BI ID EI"
+#: With the ink bound: the paths and the text's placing too (where each paint lands).
+_WANTED_INK = " ".join(sorted((_OPERATORS | INK_OPERATORS) - {"INLINE IMAGE"})) + " BI ID EI"
 
 Instructions = list[tuple[str, list]]
 
@@ -93,14 +103,19 @@ class ContentChecker:
     so an RGB page gives one line ``rg (DeviceRGB fill) in page content (812 times)``.
     """
 
-    def __init__(self, min_ppi: float) -> None:
+    def __init__(self, min_ppi: float, ink: InkReader | None = None) -> None:
         self.min_ppi = min_ppi
+        #: Reads each page's ink on the same walk (None: not read).
+        self.ink = ink
+        #: The ink of the page last checked (None without :attr:`ink`).
+        self.page_ink: PageInk | None = None
         self._parsed: dict[tuple, Instructions] = {}
+        self._wanted = _WANTED if ink is None else _WANTED_INK
         self._fonts: dict[tuple, list[Fault]] = {}
         self._found: dict[tuple[str, str, str], int] = {}
         self._walking: list[tuple[int, int]] = []
         self._seen: set[tuple] = set()
-        self._pages: dict[tuple, list[tuple[str, str, str]]] = {}
+        self._pages: dict[tuple, tuple[list[tuple[str, str, str]], PageInk | None]] = {}
         #: Whether a fill and a stroke colour space were chosen (None: not checked).
         self._colours: list[bool] | None = None
 
@@ -112,10 +127,14 @@ class ContentChecker:
         gets that page's verdict without a second walk."""
         key = drawing_key(page.obj)
         if key is not None and key in self._pages:
-            return self._pages[key]
+            found, self.page_ink = self._pages[key]
+            return found
+        if self.ink is not None:
+            self.ink.start()
         found = self._check_page(page)
+        self.page_ink = self.ink.page if self.ink is not None else None
         if key is not None:
-            self._pages[key] = found
+            self._pages[key] = (found, self.page_ink)
         return found
 
     def _check_page(self, page: pikepdf.Page) -> list[tuple[str, str, str]]:
@@ -136,6 +155,11 @@ class ContentChecker:
         key = (code, severity, message)
         self._found[key] = self._found.get(key, 0) + 1
 
+    def instructions(self, page: pikepdf.Page) -> Instructions:
+        """``page``'s content as this checker parsed it (with an ink reader: every
+        operator that paints or places paint, :data:`.pdfx.PAINTED_OPERATORS` too)."""
+        return self._page_instructions(page)
+
     def _page_instructions(self, page: pikepdf.Page) -> Instructions:
         contents = page.obj.get("/Contents")
         if contents is None:
@@ -144,17 +168,20 @@ class ContentChecker:
             key = tuple(c.objgen for c in contents)
         else:
             key = (contents.objgen,)
-        return self._cached(key, lambda: pikepdf.parse_content_stream(page, _WANTED))
+        return self._cached(key, lambda: pikepdf.parse_content_stream(page, self._wanted))
 
     def _stream_instructions(self, stream: pikepdf.Object) -> Instructions:
-        return self._cached((stream.objgen,), lambda: pikepdf.parse_content_stream(stream, _WANTED))
+        return self._cached(
+            (stream.objgen,), lambda: pikepdf.parse_content_stream(stream, self._wanted)
+        )
 
     def _cached(self, key: tuple, parse: Callable[[], list]) -> Instructions:
         """The operators that matter here, parsed once per stream (direct objects, whose
         objgen is (0, 0), are never cached)."""
         if key in self._parsed:
             return self._parsed[key]
-        instructions = [(str(op), list(operands)) for operands, op in parse()]
+        # Attributes, not unpacking (six times slower, for as many operators as a page has).
+        instructions = [(str(i.operator), list(i.operands)) for i in parse()]
         if all(k != (0, 0) for k in key):
             self._parsed[key] = instructions
         return instructions
@@ -173,17 +200,27 @@ class ContentChecker:
         soft masks, annotations), ``base`` is the space patterns are relative to."""
         saved: list[Matrix | None] = []
         chosen: list[list[bool] | None] = []
+        inks: list[InkState] = []
+        ink = self.ink
         for op, operands in instructions:
+            if ink is not None and op in INK_OPERATORS:
+                ink.operator(op, operands, resources, ctm)
+            if op not in _OPERATORS:
+                continue  # the bound's alone (paths, the text's placing)
             if self._colours is not None:
                 self._default_colour(op, where)
             if op == "q":
                 saved.append(ctm)
                 chosen.append(None if self._colours is None else list(self._colours))
+                if ink is not None:
+                    inks.append(ink.state.copy())
             elif op == "Q":
                 ctm = saved.pop() if saved else ctm
                 state = chosen.pop() if chosen else None
                 if state is not None and self._colours is not None:
                     self._colours[:] = state
+                if ink is not None and inks:
+                    ink.state = inks.pop()
             elif op == "cm":
                 ctm = _concat(operands, ctm)
             else:
@@ -207,6 +244,8 @@ class ContentChecker:
             self._colour_space(op, operands, resources, where)
         elif op in ("scn", "SCN"):
             if operands and isinstance(operands[-1], pikepdf.Name):
+                if self.ink is not None:
+                    self.ink.pattern(op == "scn")
                 self._pattern(str(operands[-1]), resources, where, base)
         elif op == "sh":
             self._shading(operands, resources, where)
@@ -245,15 +284,28 @@ class ContentChecker:
         ctm: Matrix | None,
         where: str,
         base: Matrix | None,
+        *,
+        ink: bool = True,
     ) -> None:
         """:meth:`_walk` what does not paint with the page's colours (patterns, glyphs,
         soft masks, annotations: each their own state), without the default-colour
-        check."""
+        check; its ink read from a fresh state, or not at all (``ink`` False: a soft
+        mask, which only makes what it masks transparent)."""
         colours, self._colours = self._colours, None
+        reader = self.ink
+        state = None
+        if reader is not None:
+            state, reader.state = reader.state, InkState()
+            reader.suspended += 0 if ink else 1
+            reader.anywhere += 1
         try:
             self._walk(instructions, resources, ctm, where, base)
         finally:
             self._colours = colours
+            if reader is not None and state is not None:
+                reader.state = state
+                reader.suspended -= 0 if ink else 1
+                reader.anywhere -= 1
 
     def _colour_space(self, op: str, operands: list, resources: object, where: str) -> None:
         if not operands:
@@ -275,6 +327,8 @@ class ContentChecker:
             fault = shading_fault(pattern.get("/Shading"), resources)
             if fault is not None:
                 self._add("colour", fault[0], f"{label} (shading, {fault[1]})")
+            if self.ink is not None:
+                self.ink.shading(pattern.get("/Shading"), resources, painted=False)
             return
         if isinstance(pattern, pikepdf.Stream):
             ctm = None if base is None else multiply(pdf_matrix(pattern.get("/Matrix")), base)
@@ -289,9 +343,12 @@ class ContentChecker:
     def _shading(self, operands: list, resources: object, where: str) -> None:
         if not operands:
             return
-        fault = shading_fault(lookup(resources, "/Shading", operands[0]), resources)
+        shading = lookup(resources, "/Shading", operands[0])
+        fault = shading_fault(shading, resources)
         if fault is not None:
             self._add("colour", fault[0], f"shading {operands[0]} ({fault[1]}) in {where}")
+        if self.ink is not None:
+            self.ink.shading(shading, resources, painted=True)
 
     def _do(self, operands: list, resources: object, ctm: Matrix | None, where: str) -> None:
         if not operands:
@@ -301,6 +358,8 @@ class ContentChecker:
         if not isinstance(xobject, pikepdf.Stream):
             return
         if xobject.get("/Subtype") == "/Image":
+            if self.ink is not None:
+                self.ink.image(xobject, resources, inline=False, ctm=ctm)
             self._image(f"image {name}", xobject, resources, ctm, where)
         elif xobject.get("/Subtype") == "/Form":
             self._form(name, xobject, resources, ctm, where)
@@ -343,6 +402,8 @@ class ContentChecker:
         self, operands: list, resources: object, ctm: Matrix | None, where: str
     ) -> None:
         if operands and isinstance(operands[0], pikepdf.PdfInlineImage):
+            if self.ink is not None:
+                self.ink.image(operands[0].obj, resources, inline=True, ctm=ctm)
             self._image("inline image", operands[0].obj, resources, ctm, where)
 
     def _form(
@@ -363,12 +424,17 @@ class ContentChecker:
         inner = None if ctm is None else multiply(pdf_matrix(form.get("/Matrix")), ctm)
         self._walking.append(form.objgen)
         colours = None if self._colours is None else list(self._colours)
+        ink = None if self.ink is None else self.ink.state.copy()
+        if self.ink is not None:
+            self.ink.form(form.get("/BBox"), inner)
         try:
             self._walk(self._stream_instructions(form), form_resources, inner, label, inner)
         finally:
             self._walking.pop()
             if colours is not None and self._colours is not None:
                 self._colours[:] = colours  # a form is drawn inside q ... Q
+            if ink is not None and self.ink is not None:
+                self.ink.state = ink
 
     def _group(self, owner: pikepdf.Object, label: str, resources: object) -> None:
         """A transparency group blends in its /CS: an RGB group turns what it holds RGB."""
@@ -377,6 +443,8 @@ class ContentChecker:
             fault = space_fault(group.get("/CS"), resources)
             if fault is not None:
                 self._add("colour", fault[0], f"{label} is {fault[1]}")
+            if self.ink is not None:
+                self.ink.group(group.get("/CS"), resources)
 
     def _font(self, operands: list, resources: object, where: str) -> None:
         if not operands:
@@ -396,6 +464,8 @@ class ContentChecker:
         for severity, message in faults:
             self._add("font", severity, message + _suffix(where))
         if font.get("/Subtype") == "/Type3":
+            if self.ink is not None:
+                self.ink.type3()
             self._type3(key, font, resources, where)
 
     def _type3(self, key: str, font: pikepdf.Dictionary, resources: object, where: str) -> None:
@@ -416,6 +486,8 @@ class ContentChecker:
         if not operands:
             return
         state = lookup(resources, "/ExtGState", operands[0])
+        if self.ink is not None:
+            self.ink.graphics_state(state)
         smask = state.get("/SMask") if isinstance(state, pikepdf.Dictionary) else None
         if not isinstance(smask, pikepdf.Dictionary):
             return
@@ -424,8 +496,16 @@ class ContentChecker:
             return
         label = _within(where, f"soft mask of {operands[0]}")
         group_resources = group.get("/Resources", resources)
-        self._group(group, f"{label} group", group_resources)
-        self._walk_apart(self._stream_instructions(group), group_resources, None, label, None)
+        if self.ink is not None:
+            self.ink.suspended += 1  # a soft mask's colours are no ink: its group's /CS
+        try:  # only decides how its luminosity is read
+            self._group(group, f"{label} group", group_resources)
+        finally:
+            if self.ink is not None:
+                self.ink.suspended -= 1
+        self._walk_apart(
+            self._stream_instructions(group), group_resources, None, label, None, ink=False
+        )
 
     def _annotations(self, page: pikepdf.Dictionary) -> None:
         """Printed annotations (flag Print, not Hidden) draw their normal appearance."""
@@ -438,6 +518,10 @@ class ContentChecker:
             flags = int(annot.get("/F", 0))
             appearance = _appearance(annot)
             if not flags & 4 or flags & 2 or appearance is None:
+                if self.ink is not None and annot.get("/Subtype") != "/Popup":
+                    # Not read here, but Ghostscript may draw it (an appearance of its
+                    # own making, another state): the page's ink is its render's.
+                    self.ink.give_up("an annotation not printed as read")
                 continue
             label = f"annotation {str(annot.get('/Subtype', '/?'))[1:]}"
             resources = appearance.get("/Resources")

@@ -1,9 +1,10 @@
 """The ``ink`` check: total area coverage (C+M+Y+K) on Ghostscript's CMYK render,
 what the press lays down, overprint and images included.
 
-Ghostscript renders every file once, in the background while pikepdf checks the
-structure, split over up to :data:`GS_PROCESSES` processes; each page is measured
-as it arrives (:func:`pam_pages`, also read by the soft proofs).
+Ghostscript renders the pages the ink bound (:mod:`.bound`) could not decide, split over
+up to :data:`GS_PROCESSES` processes: the pages themselves, or their proxies (images
+replaced by a flat stand-in), whose fullest pixel is all that is read; each page is
+measured as it arrives (:func:`pam_pages`, also read by the soft proofs).
 """
 
 from __future__ import annotations
@@ -68,10 +69,23 @@ class _InkPage:
     over: float
 
 
+def threshold(limit: float) -> int:
+    """The fullest pixel (C+M+Y+K in levels, 0-1020) a page may have under ``limit``
+    percent: the limit in levels and the render's rounding (:data:`INK_ROUNDING`)."""
+    return math.floor(limit * 255 / 100) + INK_ROUNDING
+
+
 def _grain(dpi: float) -> int:
     """The side, in pixels (odd, for a centred filter), of :data:`INK_AREA_MM`."""
     pixels = round(INK_AREA_MM * dpi / 25.4)
     return max(1, pixels if pixels % 2 else pixels - 1)
+
+
+def _peak(image: Image.Image) -> int:
+    """The fullest pixel of a CMYK page (C+M+Y+K in levels)."""
+    c, m, y, k = image.split()
+    total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"], c=c, m=m, y=y, k=k)
+    return int(total.getextrema()[1])
 
 
 def _measure(image: Image.Image, threshold: int, grain: int) -> _InkPage | None:
@@ -122,6 +136,20 @@ def pam_pages(stream: IO[bytes]) -> Iterator[Image.Image]:
         yield Image.frombytes("CMYK", (width, height), data)
 
 
+@dataclass(frozen=True)
+class Render:
+    """Pages of one file to render: ``index`` is the file's among those checked,
+    ``wanted`` the page numbers (from 1; all of them: the whole file), ``proxy``
+    whether the file is a proxy (:func:`.bound.proxy_pdf`: only its fullest pixels
+    are read)."""
+
+    index: int
+    path: Path
+    pages: int
+    wanted: tuple[int, ...]
+    proxy: bool = False
+
+
 @dataclass
 class _Segment:
     """Pages ``first``-``last`` of one file, rendered by one Ghostscript process."""
@@ -131,29 +159,62 @@ class _Segment:
     first: int
     last: int
     whole: bool
+    proxy: bool = False
+    #: The pages measured (the others are rendered with them, and not read).
+    wanted: frozenset[int] | None = None
+
+    @property
+    def length(self) -> int:
+        return self.last - self.first + 1
 
 
-def _plan(files: Sequence[tuple[Path, int]], processes: int) -> list[list[_Segment]]:
-    """Split the work over processes: one file over page ranges, several files whole
-    (Ghostscript renders several files in one run, sparing its start-up), the
-    largest first, each to the least loaded process."""
-    if len(files) == 1:
-        path, pages = files[0]
-        count = max(1, min(processes, pages // MIN_PAGES_PER_PROCESS))
-        bounds = [round(pages * i / count) for i in range(count + 1)]
-        return [
-            [_Segment(0, path, bounds[i] + 1, bounds[i + 1], count == 1)]
+def _ranges(wanted: Sequence[int]) -> list[tuple[int, int]]:
+    """Runs of page numbers, as (first, last): pages fewer than
+    :data:`MIN_PAGES_PER_PROCESS` apart in one run (rendering the few between costs
+    less than starting Ghostscript again)."""
+    found: list[tuple[int, int]] = []
+    for page in sorted(set(wanted)):
+        if found and page <= found[-1][1] + MIN_PAGES_PER_PROCESS:
+            found[-1] = (found[-1][0], page)
+        else:
+            found.append((page, page))
+    return found
+
+
+def _segments(render: Render, processes: int) -> list[_Segment]:
+    """A file's wanted pages as segments: a short file whole (its pages not wanted are
+    rendered, not read: cheaper than a run of its own), else runs of pages, a long run
+    split over the processes."""
+    if render.pages < 2 * MIN_PAGES_PER_PROCESS:
+        wanted = frozenset(render.wanted)
+        return [_Segment(render.index, render.path, 1, render.pages, True, render.proxy, wanted)]
+    found = []
+    wanted = frozenset(render.wanted)
+    for first, last in _ranges(render.wanted):
+        length = last - first + 1
+        count = max(1, min(processes, length // MIN_PAGES_PER_PROCESS))
+        bounds = [first - 1 + round(length * i / count) for i in range(count + 1)]
+        found += [
+            _Segment(
+                render.index, render.path, bounds[i] + 1, bounds[i + 1], False, render.proxy, wanted
+            )
             for i in range(count)
             if bounds[i + 1] > bounds[i]
         ]
-    jobs: list[list[_Segment]] = [[] for _ in range(max(1, min(processes, len(files))))]
+    return found
+
+
+def _plan(renders: Sequence[Render], processes: int) -> list[list[_Segment]]:
+    """Split the work over processes: a long run of pages over several, several whole
+    files to one (Ghostscript renders several files in one run, sparing its
+    start-up), the largest first, each to the least loaded process."""
+    segments = [s for render in renders for s in _segments(render, processes)]
+    jobs: list[list[_Segment]] = [[] for _ in range(max(1, min(processes, len(segments))))]
     loads = [0] * len(jobs)
-    order = sorted(range(len(files)), key=lambda i: -files[i][1])
-    for i in order:
+    for segment in sorted(segments, key=lambda s: -s.length):
         lightest = loads.index(min(loads))
-        path, pages = files[i]
-        jobs[lightest].append(_Segment(i, path, 1, pages, True))
-        loads[lightest] += pages
+        jobs[lightest].append(segment)
+        loads[lightest] += segment.length
     return [job for job in jobs if job]
 
 
@@ -161,18 +222,26 @@ class InkScan:
     """Ghostscript renders in the background while the structure is checked; one
     thread per process reads its pages as they come and measures them."""
 
-    def __init__(self, files: Sequence[tuple[Path, int]], dpi: float, limit: float) -> None:
+    def __init__(
+        self, renders: Sequence[Render], dpi: float, limit: float, processes: int | None = None
+    ) -> None:
         self.dpi = dpi
         self.limit = limit
-        self.threshold = math.floor(limit * 255 / 100) + INK_ROUNDING
+        self.threshold = threshold(limit)
         self.grain = _grain(dpi)
         self.pages: dict[tuple[int, int], _InkPage] = {}
+        #: The fullest pixel of each proxy page rendered, by (file, page).
+        self.peaks: dict[tuple[int, int], int] = {}
         self.failures: dict[int, str] = {}
+        #: Files whose proxy Ghostscript could not render.
+        self.proxy_failures: set[int] = set()
+        #: How many Ghostscript processes were started (the tests count them).
+        self.runs = 0
         self._lock = threading.Lock()
-        processes = max(1, min(GS_PROCESSES, os.cpu_count() or 1))
+        processes = processes or max(1, min(GS_PROCESSES, os.cpu_count() or 1))
         self._threads = [
             threading.Thread(target=self._run_job, args=(job,), daemon=True)
-            for job in _plan(files, processes)
+            for job in _plan(renders, processes)
         ]
         for thread in self._threads:
             thread.start()
@@ -182,9 +251,15 @@ class InkScan:
             thread.join()
 
     def _run_job(self, job: list[_Segment]) -> None:
-        """One process's share, in runs of at most :data:`FILES_PER_RUN` files."""
-        for start in range(0, len(job), FILES_PER_RUN):
-            self._run(job[start : start + FILES_PER_RUN])
+        """One process's share: whole files in runs of at most :data:`FILES_PER_RUN`,
+        each run of pages alone (Ghostscript's page range is the same for every file
+        of a run)."""
+        whole = [s for s in job if s.whole]
+        for start in range(0, len(whole), FILES_PER_RUN):
+            self._run(whole[start : start + FILES_PER_RUN])
+        for segment in job:
+            if not segment.whole:
+                self._run([segment])
 
     def _run(self, files: list[_Segment]) -> None:
         """Render and measure ``files``; when Ghostscript fails on several, each is
@@ -200,7 +275,10 @@ class InkScan:
                 self._run([segment])
             return
         with self._lock:
-            self.failures[files[0].index] = error
+            if files[0].proxy:
+                self.proxy_failures.add(files[0].index)
+            else:
+                self.failures[files[0].index] = error
 
     def _command(self, files: list[_Segment]) -> list[str]:
         """Ghostscript writing 8-bit CMYK PAM pages to its standard output.
@@ -226,9 +304,15 @@ class InkScan:
 
     def _render(self, files: list[_Segment]) -> str | None:
         """Render ``files``' pages and measure them; the error, if any, as one line."""
-        expected = [(s.index, page) for s in files for page in range(s.first, s.last + 1)]
+        expected = [
+            (s.index, page, s.proxy, s.wanted is None or page in s.wanted)
+            for s in files
+            for page in range(s.first, s.last + 1)
+        ]
         received = 0
         with tempfile.TemporaryFile() as errors:
+            with self._lock:
+                self.runs += 1
             process = subprocess.Popen(
                 self._command(files),
                 stdin=subprocess.DEVNULL,
@@ -238,10 +322,8 @@ class InkScan:
             assert process.stdout is not None
             try:
                 for image in pam_pages(process.stdout):
-                    measured = _measure(image, self.threshold, self.grain)
-                    if measured is not None and received < len(expected):
-                        with self._lock:
-                            self.pages[expected[received]] = measured
+                    if received < len(expected):
+                        self._measured(image, *expected[received])
                     received += 1
             except BaseException:
                 process.kill()
@@ -255,6 +337,22 @@ class InkScan:
             last = said[-1].strip() if said else f"exit status {code}"
             return f"{received} of {len(expected)} pages rendered: {last}"
         return None
+
+    def _measured(
+        self, image: Image.Image, index: int, page: int, proxy: bool, wanted: bool
+    ) -> None:
+        """A page rendered: a proxy's fullest pixel, or the page's over-inked areas."""
+        if not wanted:
+            return
+        if proxy:
+            peak = _peak(image)
+            with self._lock:
+                self.peaks[(index, page)] = peak
+            return
+        measured = _measure(image, self.threshold, self.grain)
+        if measured is not None:
+            with self._lock:
+                self.pages[(index, page)] = measured
 
     def findings(self, index: int) -> list[tuple[int, str, str]]:
         """(page, severity, message) of file ``index``'s ink faults, once :meth:`wait`
