@@ -41,7 +41,15 @@ from .elements import LINE_ELEMENTS, PageMeasure, Spec, ceil_step, floor_step, m
 from .elements import room as element_room
 from .elements import too_wide as element_too_wide
 from .manifest import safe_artwork
-from .render import BODY_PT, CardPage, Renderer, art_box, card_page, overflows
+from .render import (
+    BODY_PT,
+    CardPage,
+    Renderer,
+    art_box,
+    card_page,
+    overflows,
+    with_measured_text,
+)
 from .sizes import MM_PT, CardSize
 from .theme import Theme, ThemeError, load_theme
 
@@ -168,12 +176,14 @@ def fit(
     pages: list[CardPage],
     floor: float,
     measured: list[tuple[float, float]] | None = None,
+    laid_out: dict[int, dict[float, Any]] | None = None,
 ) -> dict[int, float]:
     """Give each card the largest text scale (1.00 down to ``floor`` in steps of 0.02,
     as the reference tries them) at which its text fits its frame, measuring text
     boxes only; returns, for cards that do not fit even at ``floor``, how many mm their
     text is too tall.  ``measured``: the text and frame heights of the pages at their
-    current scale, when a render made them already.
+    current scale, when a render made them already.  ``laid_out``, when given, gets
+    each measuring page, by card and scale (:func:`_lay_out` keeps their text).
 
     Few scales are measured: each measure bounds the text's height at every other
     scale (:func:`_status`), and the scales left unknown are bisected.  The answer may
@@ -187,7 +197,11 @@ def fit(
         if measured is not None:
             measures, measured = measured, None
         else:
-            measures = overflows(renderer.render([pages[i] for i in pending], measure=True))
+            document = renderer.render([pages[i] for i in pending], measure=True)
+            measures = overflows(document)
+            if laid_out is not None:
+                for index, laid in zip(pending, document.pages, strict=True):
+                    laid_out.setdefault(index, {})[pages[index].scale] = laid
         following = []
         for index, (content, frame) in zip(pending, measures, strict=True):
             page = pages[index]
@@ -438,8 +452,10 @@ def _lay_out(
 
     One full render first: most cards fit as they are, and their pages are final.  The
     text of the others is fitted on its box alone (:func:`fit`); a one-line element too
-    wide gets the scale its measured width asks for (:func:`_shrink`).  The cards
-    changed are rendered again, which checks both (the text's scale may be only
+    wide gets the scale its measured width asks for (:func:`_shrink`).  A card whose
+    text alone shrank takes its text box from a measuring layout at its scale
+    (:func:`_with_measured_text`); the other cards changed are rendered again.  Every
+    page changed is measured again, which checks both (the text's scale may be only
     bounded, a width not exactly proportional): a card still too large goes a step
     down, until it fits or is at its floor."""
     floor = options.text_floor
@@ -449,10 +465,11 @@ def _lay_out(
     measured = [measure_page(page) for page in first.pages]
     text = [measure.text for measure in measured]
     large = [i for i, (content, frame) in enumerate(text) if content - frame > TOLERANCE_MM]
+    measuring: dict[int, dict[float, Any]] = {}
     too_tall = {
         large[i]: amount
         for i, amount in fit(
-            renderer, [pages[i] for i in large], floor, [text[i] for i in large]
+            renderer, [pages[i] for i in large], floor, [text[i] for i in large], measuring
         ).items()
     }
     pending = []
@@ -460,10 +477,17 @@ def _lay_out(
         shrunk = _shrink(page, measured[index], options, narrows)
         if shrunk or page.scale < 1.0:
             pending.append(index)
-    while pending:
-        again = renderer.render([pages[i] for i in pending])
+    shrunk_text = {i for i in pending if not pages[i].fit and not pages[i].narrow}
+    measuring = {large[i]: laid for i, laid in measuring.items()}
+    whole = _with_measured_text(renderer, pages, shrunk_text, measuring, final)
+    ready = sorted(shrunk_text.difference(whole))  # final pages already, to be checked
+    pending = [i for i in pending if i not in shrunk_text or i in whole]
+    while pending or ready:
+        again = renderer.render([pages[i] for i in pending]).pages if pending else []
         following = []
-        for index, laid_out in zip(pending, again.pages, strict=True):
+        laid = [*zip(pending, again, strict=True), *((i, final[i]) for i in ready)]
+        ready = []
+        for index, laid_out in laid:
             final[index] = laid_out
             measured[index] = measure_page(laid_out)
             text[index] = heights = measured[index].text
@@ -483,6 +507,34 @@ def _lay_out(
         if content - frame > TOLERANCE_MM and index not in too_tall:
             too_tall[index] = content - frame  # at the floor, found by the last render
     return (first, final), measured, too_tall
+
+
+def _with_measured_text(
+    renderer: Renderer,
+    pages: list[CardPage],
+    indexes: set[int],
+    measuring: dict[int, dict[float, Any]],
+    final: list[Any],
+) -> list[int]:
+    """Give each card of ``indexes`` (its text shrunk, nothing else changed) its final
+    page without laying it out whole again: its first page with the text frame of a
+    measuring page at its scale (:func:`.render.with_measured_text`), the one fitting
+    laid out, else one laid out now (a text box alone: a fraction of a card).  The
+    cards this cannot be done for are returned, to be laid out whole; the others'
+    pages are measured as any (:func:`_lay_out`), which checks the scale."""
+    missing = [i for i in sorted(indexes) if pages[i].scale not in measuring.get(i, {})]
+    if missing:
+        document = renderer.render([pages[i] for i in missing], measure=True)
+        for index, laid in zip(missing, document.pages, strict=True):
+            measuring.setdefault(index, {})[pages[index].scale] = laid
+    whole = []
+    for index in sorted(indexes):
+        page = with_measured_text(final[index], measuring[index][pages[index].scale])
+        if page is None:
+            whole.append(index)
+        else:
+            final[index] = page
+    return whole
 
 
 def _shrink(

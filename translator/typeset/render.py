@@ -333,3 +333,90 @@ def overflows(document: weasyprint.Document) -> list[tuple[float, float]]:
     (:func:`translator.typeset.elements.text_heights`, measured on WeasyPrint's layout;
     pinned version: the box tree is internal API)."""
     return [measure_page(page).text for page in document.pages]
+
+
+#: The class of the box that holds a card's rule text, and of its content (whose style
+#: attribute sets the text's scale).
+TEXT_FRAME = next(spec.box for spec in SPECS if spec.name == "text")
+TEXT_CONTENT = next(spec.text for spec in SPECS if spec.name == "text")
+#: What must be the same of a text frame laid out on a card and on a measuring page for
+#: the one to stand for the other: its place and every side of its box.
+_FRAME_GEOMETRY = tuple(
+    f"{part}_{side}"
+    for part in ("margin", "padding")
+    for side in ("top", "right", "bottom", "left")
+) + tuple(f"border_{side}_width" for side in ("top", "right", "bottom", "left"))
+
+
+def _text_frame(page_box: Any) -> tuple[Any, int, Any, tuple[str, ...]] | None:
+    """The one text frame of a laid-out page: (its parent, its index there, the box,
+    the classes of its ancestors), or None unless there is exactly one."""
+    found = []
+
+    def walk(box: Any, owners: tuple[str, ...]) -> None:
+        for index, child in enumerate(getattr(box, "children", ())):
+            real = getattr(child, "_box", child)
+            element = getattr(real, "element", None)
+            classes = tuple((element.get("class") or "").split()) if element is not None else ()
+            if TEXT_FRAME in classes:
+                found.append((box, index, real, owners))
+            else:
+                walk(real, (*owners, *classes) if classes else owners)
+
+    walk(page_box, ())
+    return found[0] if len(found) == 1 else None
+
+
+def _same_markup(one: Any, other: Any, inside: bool = False) -> bool:
+    """Whether two HTML elements are the same markup, children included, but for the
+    style attribute of the text's content (the scale it is set at); ``inside``: their
+    tails too (the text after an element is its parent's)."""
+
+    def attributes(element: Any) -> dict[str, str]:
+        found = dict(element.attrib)
+        if TEXT_CONTENT in (found.get("class") or "").split():
+            found.pop("style", None)
+        return found
+
+    return (
+        one.tag == other.tag
+        and attributes(one) == attributes(other)
+        and one.text == other.text
+        and (not inside or one.tail == other.tail)
+        and len(one) == len(other)
+        and all(_same_markup(a, b, inside=True) for a, b in zip(one, other, strict=True))
+    )
+
+
+def with_measured_text(page: weasyprint.Page, measured: weasyprint.Page) -> weasyprint.Page | None:
+    """``page``, a card laid out whole, with its text frame replaced by the one laid out
+    on ``measured`` (the same card measured at another text scale: only its text box,
+    :meth:`Renderer.render` with ``measure``): the card at that scale without laying
+    its other elements out again.  None (lay the card out whole) unless the two frames
+    are the same box in the same place: the same markup (but for the scale), the same
+    ancestors' classes, position, size and sides, and the same computed style, from
+    which its content's follow (a theme whose measuring document makes the frame
+    otherwise is laid out whole; its ``measure`` mode must not style the text box by
+    the elements it leaves out, templates/README.md).  ``page``'s boxes are changed: it
+    is the page being replaced."""
+    full, alone = _text_frame(page._page_box), _text_frame(measured._page_box)
+    if full is None or alone is None:
+        return None
+    parent, index, box, owners = full
+    _, _, new, new_owners = alone
+    if owners != new_owners or not _same_markup(box.element, new.element):
+        return None
+    for name in ("position_x", "position_y", "width", "height", *_FRAME_GEOMETRY):
+        if getattr(box, name, None) != getattr(new, name, None):
+            return None
+    from weasyprint.css.properties import INITIAL_VALUES  # noqa: PLC0415 - pinned
+    from weasyprint.document import Page  # noqa: PLC0415 - pinned: internal API
+
+    if any(box.style[key] != new.style[key] for key in INITIAL_VALUES):
+        return None
+    holder = parent.children[index]
+    if hasattr(holder, "set_laid_out_box"):  # an absolutely positioned box's placeholder
+        holder.set_laid_out_box(new)
+    else:
+        parent.children[index] = new
+    return Page(page._page_box)
