@@ -231,7 +231,7 @@ def test_a_theme_cannot_read_outside(tmp_path: Path) -> None:
     (theme / "theme.yaml").write_text("name: sneaky\n", encoding="utf-8")
     css = (
         (ROOT / "templates" / "default" / "card.css.j2").read_text(encoding="utf-8")
-        + '\n.ground { background: url("file:///etc/hostname") !important; }\n'
+        + '\n.card { background: url("file:///etc/hostname") !important; }\n'
         + '.frame { background: url("https://example.com/track.png"); }\n'
     )
     (theme / "card.css.j2").write_text(css, encoding="utf-8")
