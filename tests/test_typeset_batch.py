@@ -167,6 +167,24 @@ def test_the_preflight_fails_the_build_and_names_the_card(
     assert "ppi at print size (300 wanted)" in errors  # the build's own warning too
 
 
+def test_a_preflight_shared_by_the_workers_finds_what_one_process_finds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """24 card PDFs are checked by two worker processes (batch.SHARED_PREFLIGHT): the
+    same problems, on the same card, in the same order as one process finds."""
+    library = copy_sample(tmp_path)
+    Image.new("RGB", (60, 40), (90, 140, 60)).save(library / "art" / "courier.jpg")
+    found = []
+    for jobs in ("2", "1"):
+        out = tmp_path / f"out-{jobs}"
+        code, _ = run("build", str(library), "--out", str(out), "--lang", "fr", "--jobs", jobs)
+        errors = capsys.readouterr().err
+        assert code == 1
+        found.append([line.replace(str(out), "OUT") for line in errors.splitlines()])
+    assert found[0] == found[1]
+    assert any("courier.fr.pdf:1 (courier.fr): resolution:" in line for line in found[0])
+
+
 def test_preflight_command(
     produced: tuple[Path, Path, int, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

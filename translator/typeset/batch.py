@@ -13,6 +13,7 @@ contain it.
 from __future__ import annotations
 
 import hashlib
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -24,7 +25,7 @@ from ..atomic import replacing
 from ..cards.model import Library
 from . import assemble, manifest, preflight
 from .artwork import Profile, find_profile
-from .build import BuildOptions, CardResult, _renderer, build_cards
+from .build import BuildOptions, CardResult, _renderer, build_cards, in_workers
 from .preview import render_png, rendering, soft_proofs
 from .theme import load_theme
 
@@ -472,14 +473,15 @@ def _preflight(
         else:
             pending.setdefault((card_sized, how), []).append(path)
     for (card_sized, how), paths in pending.items():
-        results = preflight.preflight_files(
-            paths,
+        check = partial(
+            preflight.preflight_files,
             size=options.size if card_sized else None,
             ink_limit=options.ink_limit,
             ink=how == "all",
             content=how != "file",
             records=cache,
         )
+        results = _shared(check, paths, options.jobs)
         for path, problems in zip(paths, results, strict=True):
             found[path] = problems
             shown = [p.to_dict() for p in problems]
@@ -491,6 +493,28 @@ def _preflight(
         record.save()
     proofs.save()
     return [problem for path, _, _ in checks for problem in found[path]]
+
+
+#: Files checked in one process at the least: the build's workers share a preflight
+#: of more (each has its own share, in the order of the files).
+SHARED_PREFLIGHT = 16
+
+
+def _shared(
+    check: Callable[[Sequence[Path]], list[list[preflight.Problem]]],
+    paths: Sequence[Path],
+    jobs: int,
+) -> list[list[preflight.Problem]]:
+    """``check(paths)``, split over the build's ``jobs`` worker processes when there
+    are enough files: the preflight is Python (the ink bound decides most pages
+    without Ghostscript), which this process would run on one core while the cores
+    that rendered the cards wait."""
+    if jobs <= 1 or len(paths) < SHARED_PREFLIGHT:
+        return check(paths)
+    size = max(SHARED_PREFLIGHT // 2, math.ceil(len(paths) / jobs))
+    parts = [list(paths[i : i + size]) for i in range(0, len(paths), size)]
+    done = in_workers(jobs, [partial(check, part) for part in parts])
+    return [problems for part in done for problems in part]
 
 
 def _kept(problems: object, path: Path | None = None) -> list[preflight.Problem] | None:

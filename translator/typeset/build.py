@@ -25,7 +25,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
 import pikepdf
 from fontTools.ttLib import TTFont
@@ -859,6 +859,8 @@ def _run(
     return found
 
 
+#: What a call run by :func:`in_workers` returns.
+T = TypeVar("T")
 _POOLS: dict[int, ProcessPoolExecutor] = {}
 #: How often a worker looks whether its build is still running (where the system does
 #: not tell it, see :func:`_worker_start`), in seconds.
@@ -875,6 +877,25 @@ def _pool(jobs: int) -> ProcessPoolExecutor:
             initargs=(os.getpid(), threading.main_thread().ident),
         )
     return _POOLS[jobs]
+
+
+def in_workers(jobs: int, calls: Sequence[Callable[[], T]]) -> list[T]:
+    """The results of ``calls`` (picklable: module functions and their arguments), in
+    their order, run over the build's worker pool of ``jobs`` processes: the work the
+    main process would do alone after the cards (the preflight of their PDFs) shares
+    the cores too.  Ctrl-C or a failed call stops the workers, as a build's does."""
+    futures = []
+    try:
+        with _sigint_blocked():
+            pool = _pool(jobs)
+            futures = [pool.submit(call) for call in calls]
+        return [future.result() for future in futures]
+    except BaseException:
+        with _sigint_ignored():
+            for future in futures:
+                future.cancel()
+            _stop(jobs)
+        raise
 
 
 def _stop(jobs: int) -> bool:
