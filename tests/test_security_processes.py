@@ -25,6 +25,7 @@ from translator.cli import main
 from translator.typeset import manifest
 
 from .conftest import ROOT
+from .diskkit import full_disk_open
 from .lintkit import SAMPLE, copy_sample
 
 #: The console script, as pip writes it (``translator._entry:main``).
@@ -349,17 +350,7 @@ def test_a_full_disk_names_the_card_pdf_and_the_cause(
     """The disk fills while a card PDF is written: the kernel's own ENOSPC (the
     temporary file's descriptor is /dev/full's), which pikepdf reports naming its stream,
     "<_io.BufferedWriter name='....tmp'>"."""
-    real_open = Path.open
-
-    def full_open(self, mode="r", *args, **kwargs):
-        stream = real_open(self, mode, *args, **kwargs)
-        if "w" in mode and self.name.startswith(".courier.fr.pdf."):
-            full = os.open("/dev/full", os.O_WRONLY)
-            os.dup2(full, stream.fileno())
-            os.close(full)
-        return stream
-
-    monkeypatch.setattr(Path, "open", full_open)
+    monkeypatch.setattr(Path, "open", full_disk_open(".courier.fr.pdf."))
     code, error = _build_one(tmp_path, monkeypatch, capsys)
     assert code == 2
     assert error == (

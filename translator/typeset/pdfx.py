@@ -1098,19 +1098,10 @@ class _Painter:
         values = _numbers(operands)
         if not values:
             return
-        value = values[0]
-        if op == "Tc":
-            state.char_spacing = value
-        elif op == "Tw":
-            state.word_spacing = value
-        elif op == "Tz":
-            state.horizontal = value / 100
-        elif op == "TL":
-            state.leading = value
-        elif op == "Ts":
-            state.rise = value
-        elif op == "Tr":
-            state.mode = int(value)
+        if op == "Tr":
+            state.mode = int(values[0])
+        else:
+            set_text_parameter(state, op, values[0])
 
     def _font_metrics(self, font: pikepdf.Object | None) -> _Metrics:
         key = font.objgen if isinstance(font, pikepdf.Object) and font.is_indirect else None
@@ -1272,6 +1263,23 @@ class _Painter:
 
 #: Every operator :class:`_Painter` reads (``INLINE IMAGE``: ``BI ... EI``).
 PAINTED_OPERATORS = frozenset(_Painter._HANDLERS)
+
+
+#: The text state's parameters set by one number (``Tz`` in percent), by operator: the
+#: attribute of the same name on every reader's text state (this module's painter, the
+#: preflight's ink bound).
+TEXT_PARAMETERS = {
+    "Tc": "char_spacing",
+    "Tw": "word_spacing",
+    "Tz": "horizontal",
+    "TL": "leading",
+    "Ts": "rise",
+}
+
+
+def set_text_parameter(state: object, op: str, value: float) -> None:
+    """Set the text parameter of ``op`` (:data:`TEXT_PARAMETERS`) on ``state``."""
+    setattr(state, TEXT_PARAMETERS[op], value / 100 if op == "Tz" else value)
 
 
 def _black(colour: _Colour) -> bool:

@@ -54,12 +54,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pikepdf
 from PIL import Image, ImageMath
 
 from ...atomic import write_file
 from ..geometry import IDENTITY, Matrix, multiply
+from ..pdfx import set_text_parameter
 from .extent import (
     DEFAULT_MITER,
     Box,
@@ -800,6 +802,23 @@ def is_normal(blend: object) -> bool:
 # ------------------------------------------------------------------ reading the content
 
 
+#: What :func:`_by_object` keeps.
+R = TypeVar("R")
+
+
+def _by_object(
+    cache: dict[tuple[int, int], R], found: pikepdf.Dictionary, read: Callable[[Any], R]
+) -> R:
+    """``read(found)``, kept in ``cache`` by the object's number when it is indirect (a
+    font or a graphics state is used by many pages of a deck, each read once)."""
+    if not found.is_indirect:
+        return read(found)
+    key = found.objgen
+    if key not in cache:
+        cache[key] = read(found)
+    return cache[key]
+
+
 def _state_settings(extgstate: pikepdf.Dictionary) -> tuple[tuple[str, object], ...]:
     """What a graphics state dictionary sets of :class:`InkState`, in order (``unknown``:
     what the bound does not read: a blend mode other than Normal, a transfer
@@ -1045,19 +1064,8 @@ class InkReader:
             text.size = float(operands[1])
             return
         numbers = _numbers(operands)
-        if not numbers:
-            return
-        value = numbers[0]
-        if op == "Tc":
-            text.char_spacing = value
-        elif op == "Tw":
-            text.word_spacing = value
-        elif op == "Tz":
-            text.horizontal = value / 100
-        elif op == "TL":
-            text.leading = value
-        elif op == "Ts":
-            text.rise = value
+        if numbers:
+            set_text_parameter(text, op, numbers[0])
 
     def _text_place(self, op: str, operands: list) -> None:
         """``BT ET Tm Td TD T*``: the text matrix and the line matrix."""
@@ -1110,13 +1118,7 @@ class InkReader:
     def _font(self, font: object) -> FontShape:
         if not isinstance(font, pikepdf.Dictionary):
             raise Unknown("text without a font")
-        key = font.objgen if font.is_indirect else None
-        found = self._fonts.get(key) if key is not None else None
-        if found is None:
-            found = font_shape(font)
-            if key is not None:
-                self._fonts[key] = found
-        return found
+        return _by_object(self._fonts, font, font_shape)
 
     def _colour(self, op: str, operands: list, resources: object) -> None:
         """An operator that sets a colour space or a colour."""
@@ -1201,13 +1203,7 @@ class InkReader:
     def _graphics_state(self, extgstate: object) -> None:
         if not isinstance(extgstate, pikepdf.Dictionary):
             raise Unknown("an undefined graphics state")
-        key = extgstate.objgen if extgstate.is_indirect else None
-        settings = self._states.get(key) if key is not None else None
-        if settings is None:
-            settings = _state_settings(extgstate)
-            if key is not None:
-                self._states[key] = settings
-        for name, value in settings:
+        for name, value in _by_object(self._states, extgstate, _state_settings):
             if name == "unknown":
                 raise Unknown(str(value))
             setattr(self.state, name, value)

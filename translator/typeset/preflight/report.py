@@ -34,6 +34,10 @@ from .names import SHEET_LABEL, card_names
 #: The least resolution of images at print size, by default (ppi).
 MIN_PPI = 300.0
 
+#: What reading a damaged PDF raises (pikepdf's error, or what its objects raise when
+#: they are not what the specification says): a page, or a file, reported unreadable.
+UNREADABLE = (pikepdf.PdfError, KeyError, ValueError, TypeError, AttributeError, IndexError)
+
 #: The checks, in the order a page's problems are listed.
 CODES = (
     "unreadable",
@@ -220,14 +224,7 @@ def _structure(
                         Problem(shown, number, card, code, "warning", message)
                         for code, message in found
                     ]
-            except (
-                pikepdf.PdfError,
-                KeyError,
-                ValueError,
-                TypeError,
-                AttributeError,
-                IndexError,
-            ) as error:
+            except UNREADABLE as error:
                 inks[-1] = None
                 problems.append(
                     Problem(
@@ -309,14 +306,7 @@ def _check_structure(
     to ``cards``; what was read of each page's ink."""
     try:
         found, cards[item.index], inks = _structure(item.path, size, min_ppi, content, ink, dpi)
-    except (
-        pikepdf.PdfError,
-        KeyError,
-        ValueError,
-        TypeError,
-        AttributeError,
-        IndexError,
-    ) as error:
+    except UNREADABLE as error:
         found = [
             Problem(
                 reports[item.index].path,
