@@ -7,8 +7,12 @@ reader all compose them, in PDF's order.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 Matrix = tuple[float, float, float, float, float, float]
 Point = tuple[float, float]
+#: A PDF rectangle (x0, y0, x1, y1), in points.
+Box = tuple[float, float, float, float]
 
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
@@ -31,3 +35,15 @@ def multiply(m: Matrix, n: Matrix) -> Matrix:
 def apply(m: Matrix, x: float, y: float) -> Point:
     """The point ``(x, y)`` mapped by ``m``."""
     return (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
+
+
+def bounds(points: Sequence[Point]) -> Box:
+    """The smallest box holding ``points`` (at least one)."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def transformed_box(box: Box, m: Matrix) -> Box:
+    """``box`` mapped by ``m``: the box its four corners land in."""
+    x0, y0, x1, y1 = box
+    return bounds([apply(m, x0, y0), apply(m, x1, y0), apply(m, x1, y1), apply(m, x0, y1)])

@@ -69,7 +69,7 @@ from .. import __version__
 from ..errors import InvalidValue
 from ..yamlfile import safe_load
 from .artwork import INK_LIMIT, ArtworkError, Profile
-from .geometry import IDENTITY, Matrix, Point, apply, multiply
+from .geometry import IDENTITY, Box, Matrix, Point, apply, bounds, multiply
 from .symbols import templates_root
 
 PDFX_VERSION = "PDF/X-4"
@@ -382,7 +382,6 @@ def finish(
 
 # ---------------------------------------------------------------- reading the painting
 
-Box = tuple[float, float, float, float]
 #: A ground: its DeviceCMYK colour (0-1), or what it is when that is not known.
 Ground = tuple[float, ...] | str
 _PAPER: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
@@ -397,7 +396,7 @@ _MAX_SAMPLES = 32
 _MAX_DEPTH = 12
 
 
-def _numbers(operands: Sequence[Any]) -> list[float] | None:
+def operand_numbers(operands: Sequence[Any]) -> list[float] | None:
     """The operands as numbers, None when one is not a number: an instruction's
     operands (or an array's items) may be any PDF object, and float() is the test."""
     try:
@@ -409,16 +408,11 @@ def _numbers(operands: Sequence[Any]) -> list[float] | None:
 def _matrix(operands: Sequence[Any]) -> Matrix | None:
     """The operands as a matrix; None unless they are six numbers (such a matrix is
     ignored, as viewers do)."""
-    numbers = _numbers(operands)
+    numbers = operand_numbers(operands)
     if numbers is None or len(numbers) != 6:
         return None
     a, b, c, d, e, f = numbers
     return (a, b, c, d, e, f)
-
-
-def _bounds(points: Sequence[Point]) -> Box:
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    return (min(xs), min(ys), max(xs), max(ys))
 
 
 #: An edge of a polygon: (x0, y0, x1, y1).
@@ -443,7 +437,7 @@ class _Region:
         kept = tuple(tuple(p) for p in polygons if len(p) >= 2)
         if not kept:
             return None
-        box = _bounds([pt for p in kept for pt in p])
+        box = bounds([pt for p in kept for pt in p])
         corners = {(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])}
         rectangle = len(kept) == 1 and set(kept[0]) <= corners and len(set(kept[0])) == 4
         return cls(kept, even_odd, box, rectangle)
@@ -618,7 +612,7 @@ def _metrics(font: pikepdf.Object | None) -> _Metrics:
         )
         scale = 0.001
         if font.get("/Subtype") == "/Type3":
-            matrix = _numbers(list(font.get("/FontMatrix", [0.001])))
+            matrix = operand_numbers(list(font.get("/FontMatrix", [0.001])))
             scale = abs(matrix[0]) if matrix else 0.001
         return _Metrics(False, widths, missing, scale)
     except (TypeError, ValueError, KeyError, AttributeError, pikepdf.PdfError):
@@ -825,7 +819,7 @@ class _Painter:
 
     def _line_width(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
         """``w``: the line width, which tells a thin rule from a thick one."""
-        width = _numbers(operands)
+        width = operand_numbers(operands)
         if width:
             walk.state.line_width = width[0]
 
@@ -856,14 +850,14 @@ class _Painter:
         ``'`` and ``"`` then show their text there (``"`` after setting the spacings)."""
         state = walk.state
         if op in ("TD", "Td"):
-            moved = _numbers(operands)
+            moved = operand_numbers(operands)
             if moved and len(moved) == 2:
                 if op == "TD":
                     state.leading = -moved[1]
                 walk.tlm = multiply((1, 0, 0, 1, moved[0], moved[1]), walk.tlm)
         else:
             if op == '"':
-                spacing = _numbers(operands[:2])
+                spacing = operand_numbers(operands[:2])
                 if spacing and len(spacing) == 2:
                     state.word_spacing, state.char_spacing = spacing
             walk.tlm = multiply((1, 0, 0, 1, 0, -state.leading), walk.tlm)
@@ -929,7 +923,7 @@ class _Painter:
     @staticmethod
     def _path(op: str, operands: Sequence[object], path: list[list[Point]], ctm: Matrix) -> None:
         """Add a path operator's points (page space; curves flattened)."""
-        values = _numbers(operands) or []
+        values = operand_numbers(operands) or []
         if op == "re" and len(values) == 4:
             x, y, w, h = values
             path.append(
@@ -1022,7 +1016,7 @@ class _Painter:
         current = state.stroke if stroke else state.fill
         lower = op.lower()
         if lower == "k":
-            values = _numbers(operands)
+            values = operand_numbers(operands)
             colour = _Colour("cmyk", tuple(values)) if values and len(values) == 4 else _Colour()
         elif lower in ("g", "rg"):
             colour = _Colour()
@@ -1038,7 +1032,7 @@ class _Painter:
         elif operands and isinstance(operands[-1], pikepdf.Name):  # scn /Pattern name
             colour = _Colour("pattern")
         elif current.space == "cmyk":  # sc, scn: values in the current space
-            values = _numbers(operands)
+            values = operand_numbers(operands)
             colour = _Colour("cmyk", tuple(values)) if values and len(values) == 4 else current
         else:
             colour = current
@@ -1092,10 +1086,10 @@ class _Painter:
                 state.font = (
                     fonts.get(str(operands[0])) if isinstance(fonts, pikepdf.Dictionary) else None
                 )
-                size = _numbers(operands[1:])
+                size = operand_numbers(operands[1:])
                 state.font_size = size[0] if size else 0.0
             return
-        values = _numbers(operands)
+        values = operand_numbers(operands)
         if not values:
             return
         if op == "Tr":
@@ -1149,7 +1143,7 @@ class _Painter:
                 if isinstance(item, pikepdf.String):
                     advance += metrics.advance(bytes(item), state)
                 else:
-                    number = _numbers([item])
+                    number = operand_numbers([item])
                     if number:
                         advance -= number[0] / 1000 * state.font_size * state.horizontal
         placed = multiply(tm, state.ctm)
@@ -1232,7 +1226,7 @@ class _Painter:
         matrix = _matrix(list(form.get("/Matrix", [])))
         if matrix is not None:
             inner.ctm = multiply(matrix, state.ctm)
-        box = _numbers(list(form.get("/BBox", [])))
+        box = operand_numbers(list(form.get("/BBox", [])))
         if box is not None and len(box) == 4:
             x0, y0, x1, y1 = box
             region = _Region.of(
@@ -1743,7 +1737,7 @@ def _decode(image: pikepdf.Stream, raw: bytes, factor: int) -> Image.Image | Non
             picture = Image.frombytes("CMYK", (width, height), data[: width * height * 4])
             picture = picture.reduce(factor) if factor > 1 else picture
             inverted = False
-        decode = _numbers(list(image.get("/Decode", [])))
+        decode = operand_numbers(list(image.get("/Decode", [])))
         if decode and len(decode) >= 2 and decode[0] > decode[1]:
             inverted = not inverted
         return picture.point(lambda v: 255 - v) if inverted else picture
@@ -2010,6 +2004,6 @@ class TextCheck:
                     for i in range(0, len(data) - step + 1, step):
                         code = int.from_bytes(data[i : i + step], "big")
                         text.append(table.get(code, "" if two_byte or code < 32 else chr(code)))
-                elif (_numbers([item]) or [0])[0] < -250:  # a gap as wide as a space
+                elif (operand_numbers([item]) or [0])[0] < -250:  # a gap as wide as a space
                     text.append(" ")
         return "".join(text)

@@ -12,12 +12,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import InvalidOption
+from .geometry import Box
 
 _CUSTOM = re.compile(r"^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$")
 #: PDF points in a millimetre.
 MM_PT = 72 / 25.4
-#: A PDF rectangle (x0, y0, x1, y1), in points.
-Box = tuple[float, float, float, float]
 
 
 def pdf_box(value: object) -> Box | None:

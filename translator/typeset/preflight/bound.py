@@ -60,8 +60,8 @@ import pikepdf
 from PIL import Image, ImageMath
 
 from ...atomic import write_file
-from ..geometry import IDENTITY, Matrix, multiply
-from ..pdfx import set_text_parameter
+from ..geometry import IDENTITY, Matrix, multiply, transformed_box
+from ..pdfx import operand_numbers, set_text_parameter
 from .extent import (
     DEFAULT_MITER,
     Box,
@@ -73,7 +73,6 @@ from .extent import (
     points_box,
     stroke_reach,
     text_box,
-    transformed,
     widened,
 )
 from .objects import lookup
@@ -168,7 +167,7 @@ class Space:
 
     def colour(self, operands: Sequence[object]) -> Levels | None:
         """The colour ``sc``/``scn`` sets (None for a pattern's name alone)."""
-        numbers = _numbers(operands)
+        numbers = operand_numbers(operands)
         if self.kind == "cmyk":
             if numbers is None or len(numbers) != 4:
                 raise Unknown("a DeviceCMYK colour without four numbers")
@@ -242,13 +241,6 @@ def _indexed(space: pikepdf.Array, resources: object, depth: int) -> Space:
             for i in range(0, count * 4, 4)
         ),
     )
-
-
-def _numbers(operands: Sequence[object]) -> list[float] | None:
-    try:
-        return [float(v) for v in operands]  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return None
 
 
 def _levels(values: Sequence[float]) -> Levels:
@@ -405,7 +397,7 @@ def _inverted(image: pikepdf.Stream) -> bool:
     decode = image.get("/Decode")
     if decode is None:
         return False
-    values = _numbers(list(decode)) if isinstance(decode, pikepdf.Array) else None
+    values = operand_numbers(list(decode)) if isinstance(decode, pikepdf.Array) else None
     if values == [0, 1] * 4:
         return False
     if values == [1, 0] * 4:
@@ -506,7 +498,9 @@ def shading_levels(shading: object, resources: object) -> Levels:
     found = _painted_levels(shading)
     background = shading.get("/Background")
     if background is not None:  # what a shading pattern paints outside the shading
-        numbers = _numbers(list(background)) if isinstance(background, pikepdf.Array) else None
+        numbers = (
+            operand_numbers(list(background)) if isinstance(background, pikepdf.Array) else None
+        )
         if numbers is None or len(numbers) != 4:
             raise Unknown("a shading with an unreadable /Background")
         extra = _levels(numbers)
@@ -526,7 +520,7 @@ def _painted_levels(shading: pikepdf.Dictionary) -> Levels:
     if function is not None:
         return _function_levels(function)
     if kind in (4, 5, 6, 7):
-        decode = _numbers(list(shading.get("/Decode", [])))
+        decode = operand_numbers(list(shading.get("/Decode", [])))
         if decode is None or len(decode) < 12:
             raise Unknown("a mesh shading without a /Decode range")
         colours = decode[4:12]
@@ -566,10 +560,10 @@ def _outputs(function: pikepdf.Dictionary, depth: int) -> list[float]:
     kind = int(function.get("/FunctionType", -1))
     bounds = _range(function)
     if kind == 2:
-        c0 = _numbers(list(function.get("/C0", [0.0]))) or []
-        c1 = _numbers(list(function.get("/C1", [1.0]))) or []
+        c0 = operand_numbers(list(function.get("/C0", [0.0]))) or []
+        c1 = operand_numbers(list(function.get("/C1", [1.0]))) or []
         exponent = float(function.get("/N", 1))
-        domain = _numbers(list(function.get("/Domain", [])))
+        domain = operand_numbers(list(function.get("/Domain", [])))
         if len(c0) != len(c1) or exponent <= 0 or domain != [0, 1]:
             # Inputs are clipped to the domain: on [0, 1], x^N is within [0, 1].
             raise Unknown("an exponential function beyond its two colours")
@@ -598,7 +592,7 @@ def _dictionary(value: object) -> pikepdf.Dictionary:
 
 
 def _range(function: pikepdf.Dictionary) -> list[float] | None:
-    values = _numbers(list(function.get("/Range", [])))
+    values = operand_numbers(list(function.get("/Range", [])))
     if not values or len(values) % 2:
         return None
     return [max(values[i], values[i + 1]) for i in range(0, len(values), 2)]
@@ -609,11 +603,11 @@ def _sampled(function: pikepdf.Stream) -> list[float]:
     if int(function.get("/Order", 1)) != 1:
         raise Unknown("a sampled function with cubic interpolation")
     bits = int(function.get("/BitsPerSample", 0))
-    bounds = _numbers(list(function.get("/Range", [])))
+    bounds = operand_numbers(list(function.get("/Range", [])))
     if bits not in (8, 16) or not bounds:
         raise Unknown("a sampled function not of 8 or 16 bits")
     outputs = len(bounds) // 2
-    decode = _numbers(list(function.get("/Decode", bounds))) or bounds
+    decode = operand_numbers(list(function.get("/Decode", bounds))) or bounds
     data = function.read_bytes()
     step = bits // 8
     top = (1 << bits) - 1
@@ -982,7 +976,7 @@ class InkReader:
         elif op in _TEXT_STATE or op in _TEXT_PLACE:
             self._text(op, operands, resources)
         elif op in ("Tr", "w", "M", "j"):
-            numbers = _numbers(operands)
+            numbers = operand_numbers(operands)
             value = numbers[0] if numbers else None
             if value is None:
                 return
@@ -1019,7 +1013,7 @@ class InkReader:
         """The points gathered in the space of :attr:`_path_ctm`, placed on the page."""
         box = points_box(self._path)
         if box is not None and self._path_ctm is not None:
-            placed = transformed(box, self._path_ctm)
+            placed = transformed_box(box, self._path_ctm)
             self._path_boxes.append(placed)
         self._path = []
 
@@ -1063,7 +1057,7 @@ class InkReader:
             text.font = lookup(resources, "/Font", operands[0])
             text.size = float(operands[1])
             return
-        numbers = _numbers(operands)
+        numbers = operand_numbers(operands)
         if numbers:
             set_text_parameter(text, op, numbers[0])
 
@@ -1072,7 +1066,7 @@ class InkReader:
         if op in ("BT", "ET"):
             self._tm = self._tlm = IDENTITY
             return
-        numbers = _numbers(operands) or []
+        numbers = operand_numbers(operands) or []
         if op == "Tm":
             if len(numbers) != 6:
                 raise Unknown("Tm without six numbers")
@@ -1097,7 +1091,7 @@ class InkReader:
         if op in ("'", '"'):
             if op == '"':
                 text = self.state.text = text.copy()
-                spacing = _numbers(operands[:2])
+                spacing = operand_numbers(operands[:2])
                 if spacing is None or len(spacing) != 2:
                     raise Unknown('" without its two spacings')
                 text.word_spacing, text.char_spacing = spacing
@@ -1220,7 +1214,7 @@ class InkReader:
         self, image: pikepdf.Object, resources: object, inline: bool, ctm: Matrix | None
     ) -> None:
         state = self.state
-        box = None if ctm is None else transformed((0.0, 0.0, 1.0, 1.0), ctm)
+        box = None if ctm is None else transformed_box((0.0, 0.0, 1.0, 1.0), ctm)
         stencil = image.get("/ImageMask", False) or (inline and image.get("/IM", False))
         if stencil:  # a stencil: paints the fill colour
             self._paint(True, False, box)
@@ -1259,12 +1253,12 @@ class InkReader:
 
     def form(self, bbox: object, ctm: Matrix | None) -> None:
         """A form drawn: its /BBox clips what it paints."""
-        numbers = _numbers(list(bbox)) if isinstance(bbox, pikepdf.Array) else None
+        numbers = operand_numbers(list(bbox)) if isinstance(bbox, pikepdf.Array) else None
         if ctm is None or self.anywhere or numbers is None or len(numbers) != 4:
             return
         x0, y0, x1, y1 = numbers
         box = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
-        self.state.clip = _within(transformed(box, ctm), self.state.clip)
+        self.state.clip = _within(transformed_box(box, ctm), self.state.clip)
 
     def pattern(self, fill: bool) -> None:
         """A pattern set as a colour (its paint is read as it is walked)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pikepdf
 
-from ..geometry import IDENTITY, Matrix, multiply
+from ..geometry import IDENTITY, multiply, transformed_box
 from ..sizes import MM_PT, Box, CardSize, pdf_box
 from .objects import inherited, lookup, pdf_matrix
 
@@ -71,7 +71,7 @@ def sheet_faults(page: pikepdf.Page, size: CardSize) -> list[str]:
             box = pdf_box(form.get("/BBox"))
             if box is None:
                 continue  # an image, or not a card
-            placed = _placed(box, multiply(pdf_matrix(form.get("/Matrix")), ctm))
+            placed = transformed_box(box, multiply(pdf_matrix(form.get("/Matrix")), ctm))
             width, height = _mm(placed[2] - placed[0]), _mm(placed[3] - placed[1])
             count = sizes.get(name, (width, height, 0))[2]
             sizes[name] = (width, height, count + 1)
@@ -98,14 +98,6 @@ def sheet_faults(page: pikepdf.Page, size: CardSize) -> list[str]:
                 f"and {size.bleed:g} mm bleed)"
             )
     return faults
-
-
-def _placed(box: Box, matrix: Matrix) -> Box:
-    """``box`` transformed by ``matrix``: the rectangle its corners land in."""
-    a, b, c, d, e, f = matrix
-    xs = [x * a + y * c + e for x in (box[0], box[2]) for y in (box[1], box[3])]
-    ys = [x * b + y * d + f for x in (box[0], box[2]) for y in (box[1], box[3])]
-    return (min(xs), min(ys), max(xs), max(ys))
 
 
 def _size_faults(trim: Box, bleed: Box, size: CardSize) -> list[str]:

@@ -28,11 +28,8 @@ from itertools import repeat
 
 import pikepdf
 
-from ..geometry import Matrix, apply, multiply
+from ..geometry import Box, Matrix, bounds, multiply, transformed_box
 from ..pdfx import _metrics as pdf_widths  # the widths the text check places text by
-
-Box = tuple[float, float, float, float]
-"""A rectangle of the page, (x0, y0, x1, y1) in default user space."""
 
 #: Render pixels every box is widened by, on each side.
 MARGIN_PIXELS = 2.0
@@ -55,21 +52,7 @@ def margin(dpi: float) -> float:
 
 def points_box(points: Sequence[tuple[float, float]]) -> Box | None:
     """The box of ``points`` (None for none)."""
-    if not points:
-        return None
-    xs = [p[0] for p in points]
-    ys = [p[1] for p in points]
-    return (min(xs), min(ys), max(xs), max(ys))
-
-
-def transformed(box: Box, matrix: Matrix) -> Box:
-    """The box of ``box``'s corners through ``matrix``."""
-    x0, y0, x1, y1 = box
-    corners = [apply(matrix, x0, y0), apply(matrix, x1, y0), apply(matrix, x1, y1)]
-    corners.append(apply(matrix, x0, y1))
-    found = points_box(corners)
-    assert found is not None
-    return found
+    return bounds(points) if points else None
 
 
 def widened(box: Box | None, by: float) -> Box | None:
@@ -277,7 +260,7 @@ def text_box(
     if quick is not None:
         box, pen = quick
         after = multiply((1, 0, 0, 1, pen, 0), tm)
-        return (None if box is None else transformed(box, multiply(tm, ctm))), after
+        return (None if box is None else transformed_box(box, multiply(tm, ctm))), after
     return _glyph_box(shape, state, operands, tm, ctm)
 
 
@@ -414,4 +397,4 @@ def _glyph_box(
     if x_low > x_high:
         return None, after
     box = (x_low, y_low + state.rise, x_high, y_high + state.rise)
-    return transformed(box, multiply(tm, ctm)), after
+    return transformed_box(box, multiply(tm, ctm)), after
