@@ -47,8 +47,10 @@ Choices, and why:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
+import operator
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -436,6 +438,24 @@ def _to_cmyk(image: Image.Image, icc: bytes | None, profile: Profile) -> Image.I
     return cmyk
 
 
+def band_sum(*bands: Image.Image) -> Image.Image:
+    """Each pixel's sum over one-band images, as 32-bit integers (ImageMath, in C):
+    a CMYK image's split summed is its total ink (C+M+Y+K, 0-1020 levels), the first
+    three its C+M+Y.  The ink limit, the ink bound and the ink check all read it."""
+    names = [f"b{index}" for index in range(len(bands))]
+    return ImageMath.lambda_eval(
+        lambda e: functools.reduce(operator.add, (e[name] for name in names)),
+        **dict(zip(names, bands, strict=True)),
+    )
+
+
+def band_extrema(band: Image.Image) -> tuple[float, float]:
+    """A one-band image's least and most value."""
+    low, high = band.getextrema()
+    assert isinstance(low, int | float) and isinstance(high, int | float)
+    return float(low), float(high)
+
+
 def limit_ink(image: Image.Image, limit: float) -> Image.Image:
     """``image`` (CMYK) with at most ``limit`` % of total ink: where a pixel has more,
     its cyan, magenta and yellow are lowered in proportion and its black kept (black
@@ -444,8 +464,8 @@ def limit_ink(image: Image.Image, limit: float) -> Image.Image:
     image thanks to the cache."""
     cap = limit * 2.55
     c, m, y, k = image.split()
-    total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"], c=c, m=m, y=y, k=k)
-    if total.getextrema()[1] <= cap:
+    total = band_sum(c, m, y, k)
+    if band_extrema(total)[1] <= cap:
         return image
     factor = ImageMath.lambda_eval(
         lambda e: (

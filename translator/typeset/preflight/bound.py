@@ -57,11 +57,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pikepdf
-from PIL import Image, ImageMath
+from PIL import Image
 
 from ...atomic import write_file
+from ..artwork import band_extrema, band_sum
 from ..geometry import IDENTITY, Matrix, multiply, transformed_box
 from ..pdfx import operand_numbers, set_text_parameter
+from .colour import SPACE_ABBREVIATIONS
 from .extent import (
     DEFAULT_MITER,
     Box,
@@ -192,7 +194,6 @@ class Space:
 
 
 CMYK_SPACE = Space("cmyk")
-_ABBREVIATED_SPACES = {"/CMYK": "/DeviceCMYK", "/I": "/Indexed", "/RGB": "/DeviceRGB"}
 
 
 def read_space(space: object, resources: object, depth: int = 0) -> Space:
@@ -200,7 +201,7 @@ def read_space(space: object, resources: object, depth: int = 0) -> Space:
     if depth > 8:
         raise Unknown("a colour space nested too deep")
     if isinstance(space, pikepdf.Name):
-        name = _ABBREVIATED_SPACES.get(str(space), str(space))
+        name = SPACE_ABBREVIATIONS.get(str(space), str(space))
         if name == "/DeviceCMYK":
             return CMYK_SPACE
         if name == "/Pattern":
@@ -210,7 +211,7 @@ def read_space(space: object, resources: object, depth: int = 0) -> Space:
             raise Unknown(f"colour space {name}")
         return read_space(named, resources, depth + 1)
     if isinstance(space, pikepdf.Array) and len(space) > 0:
-        family = _ABBREVIATED_SPACES.get(str(space[0]), str(space[0]))
+        family = SPACE_ABBREVIATIONS.get(str(space[0]), str(space[0]))
         if len(space) == 1:
             return read_space(pikepdf.Name(family), resources, depth + 1)
         if family == "/Indexed" and len(space) >= 4:
@@ -455,22 +456,14 @@ def _plain_jpeg(picture: Image.Image) -> None:
         raise Unknown("a JPEG image stored as YCCK")
 
 
-def _extrema(band: Image.Image) -> tuple[float, float]:
-    """A one-band image's least and most value."""
-    low, high = band.getextrema()
-    assert isinstance(low, int | float) and isinstance(high, int | float)
-    return float(low), float(high)
-
-
 def _picture_maxima(picture: Image.Image, inverted: bool) -> Maxima:
     """The maxima of a CMYK picture's pixels, or of 255 minus them (``inverted``): the
     sums are computed in C (ImageMath), their least and most read at once."""
     c, m, y, k = picture.split()
-    total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"], c=c, m=m, y=y, k=k)
-    cmy = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"], c=c, m=m, y=y)
-    low_total, high_total = _extrema(total)
-    low_cmy, high_cmy = _extrema(cmy)
-    extrema = [_extrema(band) for band in (c, m, y, k)]
+    total, cmy = band_sum(c, m, y, k), band_sum(c, m, y)
+    low_total, high_total = band_extrema(total)
+    low_cmy, high_cmy = band_extrema(cmy)
+    extrema = [band_extrema(band) for band in (c, m, y, k)]
     if inverted:
         channels = tuple(255.0 - float(low) for low, _ in extrema)
         return Maxima(

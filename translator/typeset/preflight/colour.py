@@ -14,7 +14,8 @@ import pikepdf
 from .objects import lookup
 
 _PROCESS_COLORANTS = frozenset({"/Cyan", "/Magenta", "/Yellow", "/Black", "/All", "/None"})
-_ABBREVIATIONS = {
+#: Colour spaces by their abbreviated names (inline images and their resources).
+SPACE_ABBREVIATIONS = {
     "/G": "/DeviceGray",
     "/RGB": "/DeviceRGB",
     "/CMYK": "/DeviceCMYK",
@@ -46,7 +47,7 @@ def space_fault(space: object, resources: object, depth: int = 0) -> Fault | Non
 def _named_fault(space: pikepdf.Name, resources: object, depth: int) -> Fault | None:
     """:func:`space_fault` for a colour space given by name: a device space (CMYK, or
     RGB and grey, which are errors), or a name of the resources' ``/ColorSpace``."""
-    name = _ABBREVIATIONS.get(str(space), str(space))
+    name = SPACE_ABBREVIATIONS.get(str(space), str(space))
     if name in ("/DeviceCMYK", "/Pattern"):
         return None
     if name in ("/DeviceRGB", "/DeviceGray"):
@@ -59,7 +60,7 @@ def _named_fault(space: pikepdf.Name, resources: object, depth: int) -> Fault | 
 
 def _family_fault(space: pikepdf.Array, resources: object, depth: int) -> Fault | None:
     """:func:`space_fault` for an array colour space ``[/Family ...]``."""
-    family = _ABBREVIATIONS.get(str(space[0]), str(space[0]))
+    family = SPACE_ABBREVIATIONS.get(str(space[0]), str(space[0]))
     if len(space) == 1:
         return space_fault(pikepdf.Name(family), resources, depth + 1)
     if family == "/ICCBased":

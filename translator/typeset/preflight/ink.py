@@ -22,6 +22,8 @@ from typing import IO
 
 from PIL import Image, ImageFilter, ImageMath
 
+from ..artwork import band_extrema, band_sum
+
 DEFAULT_DPI = 150.0
 """The ink check's render resolution.  Cards are printed with a screen of about 150
 lpi: the press lays ink in cells of 1/150 inch (0.17 mm), so a finer render measures
@@ -83,9 +85,8 @@ def _grain(dpi: float) -> int:
 
 def _peak(image: Image.Image) -> int:
     """The fullest pixel of a CMYK page (C+M+Y+K in levels)."""
-    c, m, y, k = image.split()
-    total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"], c=c, m=m, y=y, k=k)
-    return int(total.getextrema()[1])
+    total = band_sum(*image.split())
+    return int(band_extrema(total)[1])
 
 
 def _measure(image: Image.Image, threshold: int, grain: int) -> _InkPage | None:
@@ -97,9 +98,8 @@ def _measure(image: Image.Image, threshold: int, grain: int) -> _InkPage | None:
     eroded by a ``grain`` square (a minimum filter), so that isolated specks (JPEG
     ringing around dark detail) vanish and areas of at least that size remain.
     """
-    c, m, y, k = image.split()
-    total = ImageMath.lambda_eval(lambda e: e["c"] + e["m"] + e["y"] + e["k"], c=c, m=m, y=y, k=k)
-    if total.getextrema()[1] <= threshold:
+    total = band_sum(*image.split())
+    if band_extrema(total)[1] <= threshold:
         return None
     over = ImageMath.lambda_eval(lambda e: e["t"] > threshold, t=total).convert("L")
     solid = over.filter(ImageFilter.MinFilter(grain)) if grain > 1 else over
