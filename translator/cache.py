@@ -18,6 +18,7 @@ nothing.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import pickle
 import sys
@@ -110,3 +111,49 @@ def kept(kind: str, inputs: Iterable[Path], code: Iterable[Path], make: Callable
     except (OSError, pickle.PicklingError, TypeError, AttributeError):
         pass  # a cache that cannot be written is only slower
     return value
+
+
+def read_section(path: Path | None, header: tuple[str, int], section: str) -> dict:
+    """The entries of ``section`` in the JSON record at ``path`` whose ``header`` (a
+    key and the format it names) is this code's; {} for a record missing, damaged or
+    of another format (the build record, the preflight's proofs and images' maxima:
+    what a record lacks is made or checked again, never trusted)."""
+    if path is None:
+        return {}
+    try:
+        document = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    name, version = header
+    if not isinstance(document, dict) or document.get(name) != version:
+        return {}
+    entries = document.get(section)
+    return {str(key): value for key, value in entries.items()} if isinstance(entries, dict) else {}
+
+
+def keep_newest(
+    path: Path,
+    header: tuple[str, int],
+    section: str,
+    fresh: dict,
+    most: int,
+    valid: Callable[[object], bool] = lambda _: True,
+) -> bool:
+    """Add ``fresh`` to the record at ``path`` (read again first: what another process
+    kept since stays, its ``valid`` entries) and write it at once, its ``most`` newest
+    entries; False when it cannot be written (a cache that cannot be written only
+    makes the next check slower)."""
+    kept = {
+        key: value for key, value in read_section(path, header, section).items() if valid(value)
+    }
+    for key, value in fresh.items():
+        kept.pop(key, None)
+        kept[key] = value
+    name, version = header
+    document = {name: version, section: dict(list(kept.items())[-most:])}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_file(path, json.dumps(document, separators=(",", ":")).encode(), 0o644)
+    except OSError:
+        return False
+    return True

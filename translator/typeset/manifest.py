@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..atomic import replacing
+from ..cache import read_section
 from ..cards.files import ArtworkMissing, OutsideLibrary, artwork_path
 from ..cards.model import Card
 
@@ -130,16 +131,8 @@ def safe_artwork(card: Card) -> Path | None:
 def read(out: Path) -> dict[str, dict]:
     """Output file name -> {"digest", "scale"} of what it was made from (empty when
     unknown)."""
-    try:
-        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        return {}
-    outputs = data.get("outputs")
-    if not isinstance(outputs, dict):
-        return {}
-    return {str(k): v for k, v in outputs.items() if isinstance(v, dict) and "digest" in v}
+    outputs = read_section(out / MANIFEST, ("format", FORMAT), "outputs")
+    return {k: v for k, v in outputs.items() if isinstance(v, dict) and "digest" in v}
 
 
 def write(out: Path, outputs: dict[str, dict]) -> None:

@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 import math
 import threading
 from collections.abc import Callable, Sequence
@@ -59,7 +58,7 @@ from typing import Any, TypeVar
 import pikepdf
 from PIL import Image
 
-from ...atomic import write_file
+from ...cache import keep_newest, read_section
 from ..artwork import band_extrema, band_sum
 from ..geometry import IDENTITY, Matrix, multiply, transformed_box
 from ..pdfx import operand_numbers, set_text_parameter
@@ -91,6 +90,7 @@ STATS_VERSION = 1
 STATS_FILE = "preflight-ink.json"
 #: At most this many images kept there (the most recently measured).
 STATS_KEPT = 4096
+_STATS_HEADER = ("version", STATS_VERSION)
 
 #: Channel sets as bits: C, M, Y, K.
 CYAN, MAGENTA, YELLOW, BLACK = 1, 2, 4, 8
@@ -321,18 +321,14 @@ class ImageStats:
 
     def _load(self) -> None:
         self._loaded = True
-        path = self._path()
-        if path is None:
-            return
         try:
-            document = json.loads(path.read_text("utf-8"))
-            if document.get("version") != STATS_VERSION:
-                return
-            for key, (total, cmy, c, m, y, k) in document["images"].items():
-                self._known[str(key)] = Maxima(
+            for key, (total, cmy, c, m, y, k) in read_section(
+                self._path(), _STATS_HEADER, "images"
+            ).items():
+                self._known[key] = Maxima(
                     float(total), float(cmy), (float(c), float(m), float(y), float(k))
                 )
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        except (ValueError, TypeError):
             self._known.clear()  # a damaged file: measured again, never trusted
 
     def _path(self) -> Path | None:
@@ -346,25 +342,8 @@ class ImageStats:
             if path is None or not self._new:
                 return
             fresh, self._new = self._new, {}
-        images: dict[str, list[float]] = {}
-        try:
-            document = json.loads(path.read_text("utf-8"))
-            if document.get("version") == STATS_VERSION and isinstance(
-                document.get("images"), dict
-            ):
-                images = document["images"]
-        except (OSError, ValueError, TypeError, AttributeError):
-            pass
-        for key, value in fresh.items():
-            images.pop(key, None)
-            images[key] = [value.total, value.cmy, *value.channels]
-        kept = dict(list(images.items())[-STATS_KEPT:])
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            text = json.dumps({"version": STATS_VERSION, "images": kept}, separators=(",", ":"))
-            write_file(path, text.encode("utf-8"), 0o644)
-        except OSError:
-            pass
+        images = {key: [value.total, value.cmy, *value.channels] for key, value in fresh.items()}
+        keep_newest(path, _STATS_HEADER, "images", images, STATS_KEPT)
 
 
 #: Every image measured in this process.

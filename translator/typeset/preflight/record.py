@@ -21,14 +21,13 @@ preflight FILE`` of a file given by hand never reads it: it always checks.
 from __future__ import annotations
 
 import hashlib
-import json
 import shutil
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
 from ... import __version__
-from ...atomic import write_file
+from ...cache import keep_newest, read_section
 
 #: The proofs kept in a build's cache folder.
 RECORD_NAME = "preflight-proofs.json"
@@ -36,6 +35,13 @@ RECORD_NAME = "preflight-proofs.json"
 RECORD_FORMAT = 1
 #: At most this many proofs kept there (the most recent).
 RECORD_KEPT = 5000
+_HEADER = ("format", RECORD_FORMAT)
+
+
+def _findings(problems: object) -> bool:
+    """Whether a record's entry reads as findings (a list of problems as dicts)."""
+    return isinstance(problems, list) and all(isinstance(p, dict) for p in problems)
+
 
 _HERE = Path(__file__).resolve().parent
 #: The code whose changes can change a finding: the preflight's own modules, and the
@@ -98,21 +104,10 @@ class ProofRecord:
         self.fresh: dict[str, list[dict]] = {}
 
     def _read(self) -> dict[str, list[dict]]:
-        if self.path is None:
-            return {}
-        try:
-            document = json.loads(self.path.read_text("utf-8"))
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(document, dict) or document.get("format") != RECORD_FORMAT:
-            return {}
-        proofs = document.get("proofs")
-        if not isinstance(proofs, dict):
-            return {}
         return {
-            str(key): problems
-            for key, problems in proofs.items()
-            if isinstance(problems, list) and all(isinstance(p, dict) for p in problems)
+            key: problems
+            for key, problems in read_section(self.path, _HEADER, "proofs").items()
+            if _findings(problems)
         }
 
     def findings(self, key: str) -> list[dict] | None:
@@ -129,14 +124,5 @@ class ProofRecord:
         again."""
         if self.path is None or not self.fresh:
             return
-        kept = self._read()
-        for key, problems in self.fresh.items():
-            kept.pop(key, None)
-            kept[key] = problems
-        document = {"format": RECORD_FORMAT, "proofs": dict(list(kept.items())[-RECORD_KEPT:])}
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_file(self.path, json.dumps(document, separators=(",", ":")).encode(), 0o644)
-        except OSError:
-            return
-        self.fresh = {}
+        if keep_newest(self.path, _HEADER, "proofs", self.fresh, RECORD_KEPT, _findings):
+            self.fresh = {}
