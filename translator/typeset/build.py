@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
@@ -830,33 +830,23 @@ def _run(
     # A few batches per worker: one fixed cost of a render (~15 ms) per batch, and a
     # progress bar that moves.
     size = max(8, math.ceil(len(cards) / (options.jobs * 3)))
-    futures = []
-    try:
-        # Workers are forked at the first batch: a Ctrl-C waits until they ignore it.
-        with _sigint_blocked():
-            pool = _pool(options.jobs)
-            futures = [
-                pool.submit(run_job, Job(cards[i : i + size], options, roots, out))
-                for i in range(0, len(cards), size)
-            ]
-        found = []
-        for future in as_completed(futures):
-            part = future.result()
-            found.extend(part)
-            if progress is not None:
-                progress(len(part))
-    except BaseException:
-        # Ctrl-C (or a failed batch): the build stops now, not after the batches queued
-        # or running.  Workers ignore Ctrl-C (they would print their own tracebacks):
-        # they are killed here, and the temporary files they were writing removed.
-        with _sigint_ignored():
-            for future in futures:
-                future.cancel()
-            if _stop(options.jobs):
-                sweep(out)
-                sweep(Path(options.cache_dir or out / ".cache").resolve())
-        raise
-    return found
+
+    def stopped() -> None:
+        # Workers ignore Ctrl-C (they would print their own tracebacks): killed, the
+        # temporary files they were writing are removed.
+        sweep(out)
+        sweep(Path(options.cache_dir or out / ".cache").resolve())
+
+    parts = in_workers(
+        options.jobs,
+        [
+            partial(run_job, Job(cards[i : i + size], options, roots, out))
+            for i in range(0, len(cards), size)
+        ],
+        done=None if progress is None else (lambda part: progress(len(part))),
+        stopped=stopped,
+    )
+    return [result for part in parts for result in part]
 
 
 #: What a call run by :func:`in_workers` returns.
@@ -879,22 +869,34 @@ def _pool(jobs: int) -> ProcessPoolExecutor:
     return _POOLS[jobs]
 
 
-def in_workers(jobs: int, calls: Sequence[Callable[[], T]]) -> list[T]:
+def in_workers(
+    jobs: int,
+    calls: Sequence[Callable[[], T]],
+    done: Callable[[T], object] | None = None,
+    stopped: Callable[[], object] | None = None,
+) -> list[T]:
     """The results of ``calls`` (picklable: module functions and their arguments), in
-    their order, run over the build's worker pool of ``jobs`` processes: the work the
-    main process would do alone after the cards (the preflight of their PDFs) shares
-    the cores too.  Ctrl-C or a failed call stops the workers, as a build's does."""
+    their order, run over the build's worker pool of ``jobs`` processes: the cards'
+    batches, and the work the main process would do alone after them (the preflight
+    of their PDFs).  ``done`` is given each result as it comes (a progress bar).
+    Ctrl-C or a failed call stops the build now, not after the calls queued or
+    running: the workers are killed (then ``stopped`` cleans up after them)."""
     futures = []
     try:
+        # Workers are forked at the first call: a Ctrl-C waits until they ignore it.
         with _sigint_blocked():
             pool = _pool(jobs)
             futures = [pool.submit(call) for call in calls]
+        if done is not None:
+            for future in as_completed(futures):
+                done(future.result())
         return [future.result() for future in futures]
     except BaseException:
         with _sigint_ignored():
             for future in futures:
                 future.cancel()
-            _stop(jobs)
+            if _stop(jobs) and stopped is not None:
+                stopped()
         raise
 
 
