@@ -5,12 +5,15 @@ remake only what a change touches; translator preflight."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
 import pikepdf
 import pytest
 from PIL import Image
+
+from translator.typeset import batch
 
 from .lintkit import SAMPLE, copy_sample, edit, run
 from .printkit import cmyk_profile
@@ -165,6 +168,24 @@ def test_the_preflight_fails_the_build_and_names_the_card(
     assert "preflight: 1 problem in 1 file." in text
     assert "courier.fr.pdf:1 (courier.fr): resolution:" in errors
     assert "ppi at print size (300 wanted)" in errors  # the build's own warning too
+
+
+def _checked_here(paths: list[Path]) -> list[list[tuple[str, int]]]:
+    """A stand-in check of each file: its name and the process that checked it."""
+    return [[(path.name, os.getpid())] for path in paths]
+
+
+def test_many_files_are_preflighted_by_the_workers_in_their_order() -> None:
+    """The preflight of many files goes to the build's worker processes (not this
+    one), every file once, the results in the order of the files; a few files are
+    checked here."""
+    paths = [Path(f"card-{index}.pdf") for index in range(batch.SHARED_PREFLIGHT * 2)]
+    found = batch._shared(_checked_here, paths, 2)
+    assert [name for [(name, _)] in found] == [path.name for path in paths]
+    # Worker processes (which of the two takes each share is theirs to decide).
+    assert os.getpid() not in {pid for [(_, pid)] in found}
+    few = batch._shared(_checked_here, paths[:3], 2)
+    assert {pid for [(_, pid)] in few} == {os.getpid()}
 
 
 def test_a_preflight_shared_by_the_workers_finds_what_one_process_finds(
