@@ -13,7 +13,10 @@ import pikepdf
 import pytest
 from PIL import Image
 
-from translator.typeset import batch
+from translator.cards import load_library
+from translator.typeset import batch, manifest, preflight
+from translator.typeset.build import BuildOptions, build_cards
+from translator.typeset.sizes import PRESETS
 
 from .lintkit import SAMPLE, copy_sample, edit, run
 from .printkit import cmyk_profile
@@ -191,8 +194,9 @@ def test_many_files_are_preflighted_by_the_workers_in_their_order() -> None:
 def test_a_preflight_shared_by_the_workers_finds_what_one_process_finds(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """24 card PDFs are checked by two worker processes (batch.SHARED_PREFLIGHT): the
-    same problems, on the same card, in the same order as one process finds."""
+    """24 card PDFs are checked by the two worker processes that wrote them (each its
+    own batches, build_cards' check): the same problems, on the same card, in the same
+    order as one process finds."""
     library = copy_sample(tmp_path)
     Image.new("RGB", (60, 40), (90, 140, 60)).save(library / "art" / "courier.jpg")
     found = []
@@ -204,6 +208,48 @@ def test_a_preflight_shared_by_the_workers_finds_what_one_process_finds(
         found.append([line.replace(str(out), "OUT") for line in errors.splitlines()])
     assert found[0] == found[1]
     assert any("courier.fr.pdf:1 (courier.fr): resolution:" in line for line in found[0])
+
+
+def _found_once(paths: list[Path]) -> list[list[preflight.Problem]]:
+    """A stand-in check that finds one problem in each file, named by its process."""
+    return [
+        [preflight.Problem(str(path), 1, path.stem, "ink", "error", f"checked by {os.getpid()}")]
+        for path in paths
+    ]
+
+
+def test_a_card_pdf_checked_by_its_worker_keeps_the_digest_of_its_bytes(tmp_path: Path) -> None:
+    """build_cards' check runs in the worker that wrote the PDFs, and each result keeps
+    the digest of the bytes that were checked, with what the check found."""
+    library, _ = load_library([str(copy_sample(tmp_path))])
+    options = BuildOptions(PRESETS["arcmage"], jobs=2, cache_dir=tmp_path / "cache")
+    results = build_cards(library, "fr", tmp_path / "out", options, check=_found_once)
+    assert len(results) == 24
+    for result in results:
+        assert result.checked is not None and result.path is not None
+        digest, [problem] = result.checked
+        assert digest == manifest.file_digest(Path(result.path))
+        assert problem.path == result.path
+        assert problem.message != f"checked by {os.getpid()}"  # a worker's
+
+
+def test_a_workers_check_counts_only_for_the_bytes_it_checked(tmp_path: Path) -> None:
+    """The build takes a worker's findings for a card PDF whose bytes still have the
+    digest checked; a file changed since (another digest) is checked again."""
+    library = copy_sample(tmp_path)
+    out = tmp_path / "out"
+    code, _ = run("build", str(library), "--out", str(out), "--card", "courier", "--lang", "fr")
+    assert code == 0
+    path = out / "courier.fr.pdf"
+    options = BuildOptions(PRESETS["arcmage"], cache_dir=tmp_path / "cache")
+    request = batch.Request(["fr"], out, options, check=True)
+    record = batch._Record(out.resolve(), force=False)
+    record.outputs.pop(path.name)  # no build record of its check
+    checks = [(path, True, "all")]
+    fake = preflight.Problem(str(path), 1, "courier.fr", "ink", "error", "found by the worker")
+    assert batch._preflight(record, checks, request, {path: ("other bytes", [fake])}) == []
+    digest = manifest.file_digest(path)
+    assert batch._preflight(record, checks, request, {path: (digest, [fake])}) == [fake]
 
 
 def test_preflight_command(

@@ -216,7 +216,14 @@ def produce(
     for lang in request.languages:
         say(f"cards ({lang})")
         results = build_cards(
-            library, lang, out, options, slugs=request.slugs, force=request.force, progress=progress
+            library,
+            lang,
+            out,
+            options,
+            slugs=request.slugs,
+            force=request.force,
+            progress=progress,
+            check=_check(options, _cache(options, out), *CARD_CHECK) if request.check else None,
         )
         record.reload()
         report.cards.extend(results)
@@ -247,7 +254,8 @@ def produce(
             report.images.extend(str(p) for p in _derive(record, report, previews))
     if request.check:
         say("preflight")
-        report.problems = _preflight(record, _checks(report, request), request)
+        made = {Path(r.path): r.checked for r in report.cards if r.path and r.checked}
+        report.problems = _preflight(record, _checks(report, request), request, made)
     # A card PDF is one page; only decks and sheets are opened to count theirs.
     card_pdfs = {r.path for r in report.cards if r.path}
     report.pages = sum(1 if path in card_pdfs else _pages(path) for path in report.files)
@@ -431,23 +439,39 @@ def _checks(report: Report, request: Request) -> list[tuple[Path, bool, str]]:
 
 
 def _preflight(
-    record: _Record, checks: Sequence[tuple[Path, bool, str]], request: Request
+    record: _Record,
+    checks: Sequence[tuple[Path, bool, str]],
+    request: Request,
+    made: dict[Path, tuple[str, list[preflight.Problem]]],
 ) -> list[preflight.Problem]:
     """Check print files, each once per content: a file whose bytes and settings match
-    a check already made keeps that check's findings (its build record's, or the
-    record of proofs in the build's cache folder: a reproducible --force build,
+    a check already made keeps that check's findings (its build record's, the record
+    of proofs in the build's cache folder: a reproducible --force build,
     SOURCE_DATE_EPOCH set, writes the same bytes again when nothing changed,
-    :mod:`.preflight.record`); the others are checked together (Ghostscript only for
-    the pages the ink bound cannot decide)."""
+    :mod:`.preflight.record`; or ``made``, the card PDFs' checks by the workers that
+    wrote them, for the bytes of the digest each holds); the others are checked
+    together (Ghostscript only for the pages the ink bound cannot decide)."""
     options = request.options
     outputs = record.outputs
-    # Kept with the build's converted artwork, never in the user's own folders.
-    cache = Path(options.cache_dir or record.out / ".cache").resolve()
+    cache = _cache(options, record.out)
     proofs = preflight.ProofRecord(cache)
     found: dict[Path, list[preflight.Problem]] = {}
     keys: dict[Path, str] = {}
     pending: dict[tuple[bool, str], list[Path]] = {}
     changed = False
+
+    def settle(path: Path, problems: list[preflight.Problem], new: bool) -> None:
+        """``path``'s findings, kept in the build record (and among the proofs when
+        ``new``: found by a check made now)."""
+        nonlocal changed
+        found[path] = problems
+        shown = [p.to_dict() for p in problems]
+        if new:
+            proofs.remember(keys[path], shown)
+        if path.name in outputs:
+            outputs[path.name]["checked"] = {"key": keys[path], "problems": shown}
+            changed = True
+
     for path, card_sized, how in checks:
         size = options.size if card_sized else None
         settings = (  # the name too: a page without a label is named after its file
@@ -456,43 +480,56 @@ def _preflight(
         )
         # The bytes' digest the build record made (kept while the file's size and
         # time stay the same), as the deck's and sheets' inputs.
-        keys[path] = preflight.proof_key(path, settings, manifest.file_digest(path))
+        digest = manifest.file_digest(path)
+        keys[path] = preflight.proof_key(path, settings, digest)
         checked = outputs.get(path.name, {}).get("checked")
-        same = isinstance(checked, dict) and checked.get("key") == keys[path]
-        kept = _kept(checked.get("problems") if same and checked is not None else None)
-        if kept is None:
-            kept = _kept(proofs.findings(keys[path]), path)
-            if kept is not None and path.name in outputs:
-                outputs[path.name]["checked"] = {
-                    "key": keys[path],
-                    "problems": [p.to_dict() for p in kept],
-                }
-                changed = True
+        if isinstance(checked, dict) and checked.get("key") == keys[path]:
+            kept = _kept(checked.get("problems"))
+            if kept is not None:
+                found[path] = kept
+                continue
+        worker = made.get(path) if (card_sized, how) == CARD_CHECK else None
+        if worker is not None and worker[0] == digest:
+            settle(path, worker[1], new=True)
+            continue
+        kept = _kept(proofs.findings(keys[path]), path)
         if kept is not None:
-            found[path] = kept
+            settle(path, kept, new=False)
         else:
             pending.setdefault((card_sized, how), []).append(path)
     for (card_sized, how), paths in pending.items():
-        check = partial(
-            preflight.preflight_files,
-            size=options.size if card_sized else None,
-            ink_limit=options.ink_limit,
-            ink=how == "all",
-            content=how != "file",
-            records=cache,
-        )
-        results = _shared(check, paths, options.jobs)
-        for path, problems in zip(paths, results, strict=True):
-            found[path] = problems
-            shown = [p.to_dict() for p in problems]
-            proofs.remember(keys[path], shown)
-            if path.name in outputs:
-                outputs[path.name]["checked"] = {"key": keys[path], "problems": shown}
-                changed = True
+        check = _check(options, cache, card_sized, how)
+        for path, problems in zip(paths, _shared(check, paths, options.jobs), strict=True):
+            settle(path, problems, new=True)
     if changed:
         record.save()
     proofs.save()
     return [problem for path, _, _ in checks for problem in found[path]]
+
+
+#: How a card PDF is checked (:func:`_checks`): with the card size, everything.
+CARD_CHECK = (True, "all")
+
+
+def _cache(options: BuildOptions, out: Path) -> Path:
+    """Where the preflight keeps its proofs and images' maxima: with the build's
+    converted artwork, never in the user's own folders."""
+    return Path(options.cache_dir or out / ".cache").resolve()
+
+
+def _check(
+    options: BuildOptions, cache: Path, card_sized: bool, how: str
+) -> Callable[[Sequence[Path]], list[list[preflight.Problem]]]:
+    """The preflight of files checked ``how`` (:func:`_checks`), picklable: the build's
+    workers run it."""
+    return partial(
+        preflight.preflight_files,
+        size=options.size if card_sized else None,
+        ink_limit=options.ink_limit,
+        ink=how == "all",
+        content=how != "file",
+        records=cache,
+    )
 
 
 #: Files checked in one process at the least: the build's workers share a preflight

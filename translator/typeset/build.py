@@ -62,6 +62,8 @@ DEFAULT_MIN_SIZE = 6.0
 SHRINK_FLOOR = 0.8
 #: Overflow below this many mm is rounding, not text.
 TOLERANCE_MM = 0.05
+#: A check of the PDFs a batch wrote: their problems, in the order of the paths.
+Check = Callable[[Sequence[Path]], list[list[Any]]]
 
 
 @dataclass
@@ -111,6 +113,10 @@ class CardResult:
     #: Each element's box (mm from the page's top-left) and smallest size (for a card
     #: rendered this time: the build record keeps only its smallest size).
     elements: dict[str, dict] = field(default_factory=dict)
+    #: The preflight of its PDF made by the worker that wrote it (``build_cards``'
+    #: ``check``): the digest of the bytes checked (:func:`.manifest.file_digest`), and
+    #: what the check found.
+    checked: tuple[str, list[Any]] | None = None
 
     @property
     def failed(self) -> bool:
@@ -428,6 +434,8 @@ class Job:
     options: BuildOptions
     roots: list[Path]
     out: Path
+    #: Checks the PDFs written (their problems, in order), or None.
+    check: Check | None = None
 
 
 @lru_cache(maxsize=8)
@@ -711,10 +719,23 @@ def run_job(job: Job) -> list[CardResult]:
         )
         for i, path in zip(printable, paths, strict=True):
             results[i].path = path
+        if job.check is not None:
+            _check_written(job.check, [results[i] for i in printable])
     for refused in renderer.fetcher.refused:
         for result in results:
             result.warnings.append(f"the renderer refused to read {refused}")
     return results
+
+
+def _check_written(check: Check, results: Sequence[CardResult]) -> None:
+    """Preflight the PDFs of ``results`` here, in the worker that wrote them, while its
+    caches (fonts measured, images' maxima) are warm and the other worker still renders:
+    no separate pass over the files after the build.  Each result keeps the digest of
+    the bytes checked, so that the build trusts the findings only for those bytes."""
+    paths = [Path(str(result.path)) for result in results]
+    digests = [manifest.file_digest(path) for path in paths]
+    for result, digest, problems in zip(results, digests, check(paths), strict=True):
+        result.checked = (digest, problems)
 
 
 def build_cards(
@@ -726,12 +747,15 @@ def build_cards(
     slugs: Sequence[str] = (),
     force: bool = False,
     progress: Callable[[int], None] | None = None,
+    check: Check | None = None,
 ) -> list[CardResult]:
     """Build one PDF per card of ``library`` in ``lang`` into ``out``.
 
     Cards whose inputs did not change since the last build into ``out`` (and whose PDF
     is still there) are not rendered again, unless ``force``; ``progress`` is called
-    with the number of cards done as batches finish.
+    with the number of cards done as batches finish.  ``check`` (picklable: it runs in
+    the workers) is called on the PDFs each batch wrote: its findings come back as
+    :attr:`CardResult.checked` (the preflight of :func:`.batch.produce`).
     """
     out = Path(out).resolve()
     sweep(out)
@@ -786,7 +810,7 @@ def build_cards(
         stale = {f"{card.slug}.{lang}.pdf" for card, _ in todo}
         recorded = {name: entry for name, entry in recorded.items() if name not in stale}
         manifest.write(out, recorded)
-    for result in _run(todo, options, library_roots, out, progress):
+    for result in _run(todo, options, library_roots, out, progress, check):
         results[result.slug] = result
     outputs = dict(recorded)
     for slug, result in results.items():
@@ -818,12 +842,13 @@ def _run(
     roots: list[Path],
     out: Path,
     progress: Callable[[int], None] | None,
+    check: Check | None = None,
 ) -> list[CardResult]:
     """Render cards in batches: in this process for a few, else over the worker pool."""
     if not cards:
         return []
     if options.jobs <= 1 or len(cards) < 8:
-        found = run_job(Job(cards, options, roots, out))
+        found = run_job(Job(cards, options, roots, out, check))
         if progress is not None:
             progress(len(found))
         return found
@@ -840,7 +865,7 @@ def _run(
     parts = in_workers(
         options.jobs,
         [
-            partial(run_job, Job(cards[i : i + size], options, roots, out))
+            partial(run_job, Job(cards[i : i + size], options, roots, out, check))
             for i in range(0, len(cards), size)
         ],
         done=None if progress is None else (lambda part: progress(len(part))),
