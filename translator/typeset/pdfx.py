@@ -57,6 +57,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from html import escape
 from importlib import metadata
 from pathlib import Path
 from typing import Any, ClassVar
@@ -342,18 +343,50 @@ def _labelled(pdf: pikepdf.Pdf, title: str, when: dt.datetime) -> None:
         )
     )
     document, instance = _ids(pdf, title, when)
-    stamp = xmp_date(when)
+    # The title last: a title holding another value's slot text stays as it is.
+    values = {"stamp": xmp_date(when), "document": document, "instance": instance, "title": title}
+    if all(_XML_SAFE.match(value) for value in values.values()):
+        packet = _xmp_packet()
+        for key, value in values.items():
+            packet = packet.replace(_slot(key), escape(value, quote=False))
+        pdf.Root.Metadata = pikepdf.Stream(pdf, packet.encode("utf-8"))
+        pdf.Root.Metadata[pikepdf.Name.Type] = pikepdf.Name.Metadata
+        pdf.Root.Metadata[pikepdf.Name.Subtype] = pikepdf.Name.XML
+    else:  # what lxml refuses or escapes otherwise: pikepdf's own way, and its errors
+        _set_xmp(pdf, values)
+
+
+#: Text written in an XMP packet as it is, but for ``&``, ``<`` and ``>`` (lxml's
+#: escapes in a text node): no control character, surrogate or non-character.
+_XML_SAFE = re.compile(r"[^\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]*\Z")
+
+
+def _slot(key: str) -> str:
+    return f"translator-xmp-{key}-slot"
+
+
+@lru_cache(maxsize=1)
+def _xmp_packet() -> str:
+    """The XMP packet pikepdf writes for a card (:func:`_set_xmp`), with a slot for
+    each value that differs between files: made once, filled for each file (pikepdf
+    parses and serialises the packet with lxml, about 1 ms a file)."""
+    pdf = pikepdf.new()
+    _set_xmp(pdf, {key: _slot(key) for key in ("title", "stamp", "document", "instance")})
+    return bytes(pdf.Root.Metadata.read_bytes()).decode("utf-8")
+
+
+def _set_xmp(pdf: pikepdf.Pdf, values: dict[str, str]) -> None:
     with pdf.open_metadata(set_pikepdf_as_editor=False, update_docinfo=False) as meta:
-        meta["dc:title"] = title
+        meta["dc:title"] = values["title"]
         meta["dc:format"] = "application/pdf"
         meta["pdf:Producer"] = producer()
         meta["pdf:Trapped"] = "False"
         meta["xmp:CreatorTool"] = "translator build"
-        meta["xmp:CreateDate"] = stamp
-        meta["xmp:ModifyDate"] = stamp
-        meta["xmp:MetadataDate"] = stamp
-        meta["xmpMM:DocumentID"] = document
-        meta["xmpMM:InstanceID"] = instance
+        meta["xmp:CreateDate"] = values["stamp"]
+        meta["xmp:ModifyDate"] = values["stamp"]
+        meta["xmp:MetadataDate"] = values["stamp"]
+        meta["xmpMM:DocumentID"] = values["document"]
+        meta["xmpMM:InstanceID"] = values["instance"]
         meta["xmpMM:VersionID"] = "1"
         meta["xmpMM:RenditionClass"] = "default"
         meta["pdfxid:GTS_PDFXVersion"] = PDFX_VERSION
