@@ -40,6 +40,7 @@ from .artwork import INK_LIMIT, Artwork, ArtworkError, Profile, find_profile, pr
 from .elements import LINE_ELEMENTS, PageMeasure, Spec, ceil_step, floor_step, measure_page
 from .elements import room as element_room
 from .elements import too_wide as element_too_wide
+from .heap import batch_collection
 from .manifest import safe_artwork
 from .render import (
     BODY_PT,
@@ -436,6 +437,8 @@ class Job:
     out: Path
     #: Checks the PDFs written (their problems, in order), or None.
     check: Check | None = None
+    #: Run by a worker process of the pool (:func:`in_workers`), not the build's own.
+    in_worker: bool = False
 
 
 @lru_cache(maxsize=8)
@@ -685,7 +688,13 @@ def place_artwork(
 
 
 def run_job(job: Job) -> list[CardResult]:
-    """Render, fit and write a batch of cards (in a worker process, or this one)."""
+    """Render, fit and write a batch of cards (in a worker process, or this one), the
+    garbage collector held to young objects meanwhile (:mod:`.heap`)."""
+    with batch_collection(worker=job.in_worker):
+        return _batch(job)
+
+
+def _batch(job: Job) -> list[CardResult]:
     profile = find_profile(job.options.icc)
     cache = Path(job.options.cache_dir or job.out / ".cache").resolve()
     renderer = _renderer(job.options.theme_dir, job.options.size, (*job.roots, cache))
@@ -865,7 +874,7 @@ def _run(
     parts = in_workers(
         options.jobs,
         [
-            partial(run_job, Job(cards[i : i + size], options, roots, out, check))
+            partial(run_job, Job(cards[i : i + size], options, roots, out, check, in_worker=True))
             for i in range(0, len(cards), size)
         ],
         done=None if progress is None else (lambda part: progress(len(part))),
