@@ -92,7 +92,10 @@ def _remove(temporary: Path | None) -> None:
 
 
 def write_file(
-    target: Path, content: bytes | Callable[[BinaryIO], object], mode: int = 0o666
+    target: Path,
+    content: bytes | Callable[[BinaryIO], object],
+    mode: int = 0o666,
+    sync_directory: bool = True,
 ) -> None:
     """Write ``target`` all at once (:func:`replacing`) and durably: ``content`` is the
     bytes, or a callback writing them to the open binary stream (a PDF's ``save``).
@@ -100,7 +103,9 @@ def write_file(
     The data reaches the disk before the rename, and the rename before this returns
     (the file and its directory are synced): after a crash or a power cut ``target``
     is the old file or the whole new one, never a new name on an empty file.  An
-    error names ``target``, as :func:`replacing` does."""
+    error names ``target``, as :func:`replacing` does.  Without ``sync_directory``
+    the rename is durable once the caller calls :func:`synced_directory` (one sync of
+    the directory for many files written into it)."""
     with replacing(target, mode) as temporary, temporary.open("wb") as stream:
         if isinstance(content, bytes):
             stream.write(content)
@@ -108,6 +113,12 @@ def write_file(
             content(stream)
         stream.flush()
         os.fsync(stream.fileno())
+    if sync_directory:
+        synced_directory(target)
+
+
+def synced_directory(target: Path) -> None:
+    """Make the renames into ``target``'s directory durable (an error names ``target``)."""
     try:
         _sync_directory(target.parent)
     except OSError as error:

@@ -31,7 +31,7 @@ import pikepdf
 from fontTools.ttLib import TTFont
 
 from .. import languages
-from ..atomic import owner_alive, sweep, work_for, write_file
+from ..atomic import owner_alive, sweep, synced_directory, work_for, write_file
 from ..cards.model import Card, Library
 from ..glossary.loader import library_files, load_glossary, shipped_files
 from ..glossary.model import Glossary
@@ -274,9 +274,10 @@ def _next_scale(
     return unknown[len(unknown) // 2], False
 
 
-def write_atomic(path: Path, pdf: pikepdf.Pdf) -> None:
+def write_atomic(path: Path, pdf: pikepdf.Pdf, sync_directory: bool = True) -> None:
     """Save ``pdf`` as ``path`` all at once and synced (:func:`.atomic.write_file`: an
-    error names ``path``, never the temporary file)."""
+    error names ``path``, never the temporary file; without ``sync_directory``, durable
+    once :func:`.atomic.synced_directory` is called)."""
 
     def save(stream: BinaryIO) -> None:
         # A stream, not the path: given an existing path, pikepdf makes its own
@@ -302,7 +303,7 @@ def write_atomic(path: Path, pdf: pikepdf.Pdf) -> None:
         if isinstance(target, io.BytesIO):
             stream.write(target.getbuffer())
 
-    write_file(path, save)
+    write_file(path, save, sync_directory=sync_directory)
 
 
 def _page_boxes(page: pikepdf.Page, size: CardSize) -> None:
@@ -422,8 +423,10 @@ def write_cards(
                 ink_limit=ink_limit,
             )
             path = out / f"{page.slug}.{page.lang}.pdf"
-            write_atomic(path, single)
+            write_atomic(path, single, sync_directory=False)
             written.append(str(path))
+    if written:  # one sync of the folder for the batch's renames
+        synced_directory(Path(written[-1]))
     return written
 
 
