@@ -26,6 +26,7 @@ from ..cards.model import Library
 from . import assemble, manifest, preflight
 from .artwork import Profile, find_profile
 from .build import BuildOptions, CardResult, _renderer, build_cards, in_workers
+from .heap import batch_collection
 from .preview import render_png, rendering, soft_proofs
 from .theme import load_theme
 
@@ -550,8 +551,17 @@ def _shared(
         return check(paths)
     size = max(SHARED_PREFLIGHT // 2, math.ceil(len(paths) / jobs))
     parts = [list(paths[i : i + size]) for i in range(0, len(paths), size)]
-    done = in_workers(jobs, [partial(check, part) for part in parts])
+    done = in_workers(jobs, [partial(_in_worker, check, part) for part in parts])
     return [problems for part in done for problems in part]
+
+
+def _in_worker(
+    check: Callable[[Sequence[Path]], list[list[preflight.Problem]]], paths: Sequence[Path]
+) -> list[list[preflight.Problem]]:
+    """``check(paths)`` in a worker process, its collector held as for a batch of cards
+    (:mod:`.heap`)."""
+    with batch_collection(worker=True):
+        return check(paths)
 
 
 def _kept(problems: object, path: Path | None = None) -> list[preflight.Problem] | None:
