@@ -44,18 +44,22 @@ darker ground (reversed text), two preflight warnings (:class:`TextCheck`).
 
 from __future__ import annotations
 
+import binascii
+import contextlib
 import copy
 import datetime as dt
 import hashlib
 import io
+import itertools
 import math
 import os
 import re
 import statistics
 import uuid
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import cached_property, lru_cache
 from html import escape
 from importlib import metadata
@@ -70,7 +74,7 @@ from .. import __version__
 from ..errors import InvalidValue
 from ..yamlfile import safe_load
 from .artwork import INK_LIMIT, ArtworkError, Profile
-from .geometry import IDENTITY, Box, Matrix, Point, apply, bounds, multiply
+from .geometry import IDENTITY, Box, Matrix, Point, apply, multiply
 from .symbols import templates_root
 
 PDFX_VERSION = "PDF/X-4"
@@ -425,6 +429,12 @@ _FILLS = {"f": False, "F": False, "f*": True, "B": False, "B*": True, "b": False
 _FILL_MODES = frozenset({0, 2, 4, 6})
 _STROKE_MODES = frozenset({1, 2, 5, 6})
 _CURVE_STEPS = 6
+#: The weights of a cubic Bézier's four points at each flattened point (t = 1/6 ... 1):
+#: ``(1-t)^3, 3 (1-t)^2 t, 3 (1-t) t^2, t^3``.
+_CURVE_WEIGHTS = tuple(
+    (u**3, 3 * u * u * t, 3 * u * t * t, t**3)
+    for t, u in ((s / _CURVE_STEPS, 1 - s / _CURVE_STEPS) for s in range(1, _CURVE_STEPS + 1))
+)
 _MAX_SAMPLES = 32
 _MAX_DEPTH = 12
 
@@ -464,16 +474,29 @@ class _Region:
     box: Box
     #: One axis-aligned rectangle (most clips and grounds): its box says it all.
     rectangle: bool = False
+    #: The crossings of the horizontal line at a height, by height (:meth:`_row`).
+    _rows: dict[float, tuple[tuple[float, int], ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def of(cls, polygons: Sequence[Sequence[Point]], even_odd: bool) -> _Region | None:
         kept = tuple(tuple(p) for p in polygons if len(p) >= 2)
         if not kept:
             return None
-        box = bounds([pt for p in kept for pt in p])
-        corners = {(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])}
-        rectangle = len(kept) == 1 and set(kept[0]) <= corners and len(set(kept[0])) == 4
+        xs, ys = zip(*itertools.chain.from_iterable(kept), strict=True)
+        box = (min(xs), min(ys), max(xs), max(ys))  # geometry.bounds, without a list
+        rectangle = False
+        if len(kept) == 1:
+            corners = {(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])}
+            rectangle = set(kept[0]) <= corners and len(set(kept[0])) == 4
         return cls(kept, even_odd, box, rectangle)
+
+    def with_rule(self, even_odd: bool) -> _Region:
+        """The same polygons filled by the other rule (a path that fills and clips)."""
+        if even_odd == self.even_odd:
+            return self
+        return _Region(self.polygons, even_odd, self.box, self.rectangle)
 
     @cached_property
     def _bands(self) -> tuple[float, float, tuple[tuple[Edge, ...], ...]]:
@@ -498,21 +521,103 @@ class _Region:
                 bands[band].append(edge)
         return low, step, tuple(tuple(band) for band in bands)
 
+    def _row(self, y: float) -> tuple[tuple[float, int], ...]:
+        """Where the edges of the band of ``y`` cross the horizontal line at ``y``, and
+        which way (1 upwards, -1 downwards).  Kept by height: a text's points are in two
+        rows, looked at by the clips' test and then under the text, so most points
+        are judged on a row already found."""
+        row = self._rows.get(y)
+        if row is None:
+            low, step, bands = self._bands
+            row = self._rows[y] = tuple(
+                (x0 + (y - y0) * (x1 - x0) / (y1 - y0), 1 if y1 > y0 else -1)
+                for x0, y0, x1, y1 in bands[min(_BANDS - 1, max(0, int((y - low) / step)))]
+                if (y0 <= y) != (y1 <= y)
+            )
+        return row
+
     def contains(self, x: float, y: float) -> bool:
+        """Whether ``(x, y)`` is inside: the crossings of the horizontal line through it
+        on its right, counted (even-odd) or by direction (nonzero)."""
         box = self.box
         if not (box[0] <= x <= box[2] and box[1] <= y <= box[3]):
             return False
         if self.rectangle:
             return True
-        low, step, bands = self._bands
         winding = crossings = 0
-        for x0, y0, x1, y1 in bands[min(_BANDS - 1, max(0, int((y - low) / step)))]:
-            if (y0 <= y) != (y1 <= y):
-                at = x0 + (y - y0) * (x1 - x0) / (y1 - y0)
-                if at > x:
-                    crossings += 1
-                    winding += 1 if y1 > y0 else -1
+        for at, direction in self._row(y):
+            if at > x:
+                crossings += 1
+                winding += direction
         return crossings % 2 == 1 if self.even_odd else winding != 0
+
+
+_NOWHERE: Box = (math.inf, math.inf, -math.inf, -math.inf)
+
+
+def _meet(one: Box, other: Box) -> Box:
+    """The intersection of two boxes; :data:`_NOWHERE` when a side is not a number (no
+    point is inside such a box: every comparison with NaN is false)."""
+    if any(map(math.isnan, (*one, *other))):
+        return _NOWHERE
+    return (
+        max(one[0], other[0]),
+        max(one[1], other[1]),
+        min(one[2], other[2]),
+        min(one[3], other[3]),
+    )
+
+
+@dataclass(frozen=True)
+class _Clips:
+    """The clipping paths in force (page space), in the order they were set: a point is
+    painted where all of them contain it.  Most are rectangles, which their boxes'
+    intersection judges at once; only the others (:attr:`shapes`) are tested one by
+    one."""
+
+    regions: tuple[_Region, ...] = ()
+    #: The intersection of the regions' boxes.
+    box: Box = (-math.inf, -math.inf, math.inf, math.inf)
+    #: The regions that are not one rectangle.
+    shapes: tuple[_Region, ...] = ()
+
+    def plus(self, region: _Region) -> _Clips:
+        """These clips and ``region`` (a clip set within them)."""
+        shapes = self.shapes if region.rectangle else (*self.shapes, region)
+        return _Clips((*self.regions, region), _meet(self.box, region.box), shapes)
+
+    def contains(self, x: float, y: float) -> bool:
+        box = self.box
+        if not (box[0] <= x <= box[2] and box[1] <= y <= box[3]):
+            return False
+        return all(shape.contains(x, y) for shape in self.shapes)
+
+    def inside(self, points: list[Point]) -> list[Point]:
+        """The ``points`` these clips contain, in order."""
+        x0, y0, x1, y1 = self.box
+        kept = [p for p in points if x0 <= p[0] <= x1 and y0 <= p[1] <= y1]
+        for shape in self.shapes:
+            kept = [p for p in kept if shape.contains(p[0], p[1])]
+        return kept
+
+
+_UNCLIPPED = _Clips()
+
+
+def _text_points(
+    placed: Matrix, advance: float, count: int, heights: Sequence[float]
+) -> list[Point]:
+    """Points along a text (page space, by ``placed``): ``count`` steps from 2 % to
+    98 % of its ``advance``, at each of the ``heights`` (text space), in that order;
+    :func:`.geometry.apply`'s sums, with the products shared by a step's points."""
+    a, b, c, d, e, f = placed
+    across = [(c * height, d * height) for height in heights]
+    points = []
+    for i in range(count):
+        along = advance * (0.02 + 0.96 * i / (count - 1))
+        x, y = a * along, b * along
+        points += [(x + cx + e, y + dy + f) for cx, dy in across]
+    return points
 
 
 @dataclass(frozen=True)
@@ -520,33 +625,37 @@ class _Paint:
     """Something painted: where (within its clips) and in what colour."""
 
     region: _Region
-    clips: tuple[_Region, ...]
+    clips: _Clips
     colour: Ground
     #: The box of the region within its clips' boxes: a point outside is not covered.
     box: Box = field(init=False)
+    #: What a point in :attr:`box` must also be in to be covered: the region and the
+    #: clips that are not their box.
+    shapes: tuple[_Region, ...] = field(init=False)
     #: An image XObject painted (``colour`` says "an image"), and the CTM it was drawn
     #: with, so that its pixels can be read under a point (:class:`TextCheck`).
     image: pikepdf.Object | None = None
     matrix: Matrix = IDENTITY
 
     def __post_init__(self) -> None:
-        boxes = [self.region.box, *(c.box for c in self.clips)]
-        object.__setattr__(
-            self,
-            "box",
-            (
-                max(b[0] for b in boxes),
-                max(b[1] for b in boxes),
-                min(b[2] for b in boxes),
-                min(b[3] for b in boxes),
-            ),
-        )
+        region = self.region
+        shapes = self.clips.shapes if region.rectangle else (region, *self.clips.shapes)
+        object.__setattr__(self, "box", _meet(region.box, self.clips.box))
+        object.__setattr__(self, "shapes", shapes)
 
-    def covers(self, x: float, y: float) -> bool:
-        box = self.box
-        if not (box[0] <= x <= box[2] and box[1] <= y <= box[3]):
-            return False
-        return self.region.contains(x, y) and all(c.contains(x, y) for c in self.clips)
+
+def _covering(paints: Sequence[_Paint], x: float, y: float) -> _Paint | None:
+    """The first of ``paints`` that covers ``(x, y)``: in its box, and in each of its
+    :attr:`_Paint.shapes`; or None."""
+    for paint in paints:
+        box = paint.box
+        if box[0] <= x <= box[2] and box[1] <= y <= box[3]:
+            for shape in paint.shapes:
+                if not shape.contains(x, y):
+                    break
+            else:
+                return paint
+    return None
 
 
 @dataclass(frozen=True)
@@ -558,12 +667,18 @@ class _Colour:
     values: tuple[float, ...] = (0.0,)
 
 
+#: The colours a colour space starts with (DeviceCMYK's black) or leaves unknown.
+_CMYK_BLACK = _Colour("cmyk", _BLACK)
+_PATTERN = _Colour("pattern")
+_OTHER = _Colour()
+
+
 @dataclass
 class _State:
     """The graphics state this reading needs (saved by q, restored by Q)."""
 
     ctm: Matrix = IDENTITY
-    clips: tuple[_Region, ...] = ()
+    clips: _Clips = _UNCLIPPED
     fill: _Colour = field(default_factory=_Colour)
     stroke: _Colour = field(default_factory=_Colour)
     line_width: float = 1.0
@@ -583,6 +698,100 @@ class _State:
     mode: int = 0
 
 
+def _written_items(written: bytes) -> list[bytes | float] | None:
+    """The items of a TJ array as pikepdf writes it, ``[ <0044> 0 <0055> 15 () 0.5 ]``:
+    the hex strings' bytes and the numbers (the float of their text, as of pikepdf's
+    number); None when it holds anything else (a literal string but the empty one, a
+    name, an array...), to be read from pikepdf's objects.  pikepdf makes a Python
+    object of each item, which costs four times this reading: WeasyPrint writes a
+    string and a number for every glyph."""
+    tokens = written.split()
+    if len(tokens) < 2 or tokens[0] != b"[" or tokens[-1] != b"]":
+        return None
+    items: list[bytes | float] = []
+    try:
+        for token in itertools.islice(tokens, 1, len(tokens) - 1):
+            if token[0] == 60:  # "<": a hex string, whole (no spaces in it)
+                if token[-1] != 62:  # not ">": a dictionary
+                    return None
+                items.append(binascii.unhexlify(token[1:-1]))
+            elif token == b"()":
+                items.append(b"")
+            else:  # a number (a literal string, a name, true... are not floats)
+                items.append(float(token))
+    except ValueError:  # binascii.Error too
+        return None
+    return items
+
+
+@dataclass(frozen=True)
+class _GraphicsState:
+    """What an ExtGState sets of the graphics state this reading follows (None: not
+    set): its alpha, line width, soft mask, blend mode and overprint."""
+
+    fill_alpha: float | None = None
+    stroke_alpha: float | None = None
+    line_width: float | None = None
+    #: A soft mask other than /None (False: /None, which ends one).
+    soft_mask: bool | None = None
+    #: A blend mode other than Normal.
+    blend: bool | None = None
+    #: OP, op, OPM.
+    overprint_stroke: bool | None = None
+    overprint_fill: bool | None = None
+    overprint_mode: int | None = None
+
+    @classmethod
+    def named(cls, resources: pikepdf.Dictionary, name: str) -> _GraphicsState | None:
+        """The ExtGState ``name`` of ``resources``, None when there is none."""
+        states = resources.get("/ExtGState")
+        found = states.get(name) if isinstance(states, pikepdf.Dictionary) else None
+        if not isinstance(found, pikepdf.Dictionary):
+            return None
+        numbers: list[float | None] = [None, None, None]  # /ca, /CA, /LW
+        try:  # the first that is not a number ends the reading of the three
+            for i, key in enumerate(("/ca", "/CA", "/LW")):
+                if key in found:
+                    numbers[i] = float(found[key])
+        except (TypeError, ValueError):
+            pass
+        blend = None
+        if "/BM" in found:
+            mode = found.BM
+            names = [str(m) for m in mode] if isinstance(mode, pikepdf.Array) else [str(mode)]
+            blend = names[0] not in ("/Normal", "/Compatible")
+        stroke = bool(found.OP) if "/OP" in found else None
+        return cls(
+            fill_alpha=numbers[0],
+            stroke_alpha=numbers[1],
+            line_width=numbers[2],
+            soft_mask=str(found.SMask) != "/None" if "/SMask" in found else None,
+            blend=blend,
+            overprint_stroke=stroke,
+            overprint_fill=bool(found.op) if "/op" in found else stroke,
+            overprint_mode=int(found.OPM) if "/OPM" in found else None,
+        )
+
+    def apply(self, state: _State) -> None:
+        """Set what this sets in ``state``."""
+        if self.fill_alpha is not None:
+            state.fill_alpha = self.fill_alpha
+        if self.stroke_alpha is not None:
+            state.stroke_alpha = self.stroke_alpha
+        if self.line_width is not None:
+            state.line_width = self.line_width
+        if self.soft_mask is not None:
+            state.blended = self.soft_mask
+        if self.blend is not None:
+            state.blended = state.blended or self.blend
+        stroke, fill, mode = state.overprint
+        state.overprint = (
+            stroke if self.overprint_stroke is None else self.overprint_stroke,
+            fill if self.overprint_fill is None else self.overprint_fill,
+            mode if self.overprint_mode is None else self.overprint_mode,
+        )
+
+
 @dataclass
 class _Metrics:
     """Glyph widths of a font (thousandths of the text size), enough to know where a
@@ -593,17 +802,56 @@ class _Metrics:
     default: float
     scale: float = 0.001
 
-    def advance(self, data: bytes, state: _State) -> float:
-        """How far showing ``data`` moves the text position (text space, unscaled by
-        the text matrix)."""
-        size, total = state.font_size, 0.0
-        step = 2 if self.two_byte else 1
-        for i in range(0, len(data) - step + 1, step):
-            code = int.from_bytes(data[i : i + step], "big")
-            width = self.widths.get(code, self.default) * self.scale
-            spacing = state.char_spacing + (state.word_spacing if step == 1 and code == 32 else 0.0)
-            total += (width * size + spacing) * state.horizontal
-        return total
+    @cached_property
+    def _scaled(self) -> dict[int, float]:
+        """The widths per unit of text size (:attr:`scale` applied), by code."""
+        return {code: width * self.scale for code, width in self.widths.items()}
+
+    def advance(self, items: Sequence[bytes | float], state: _State) -> float:
+        """How far showing ``items`` (a text operator's strings and a TJ array's
+        adjustments, in thousandths of the text size: :func:`_shown`) moves the text
+        position (text space, unscaled by the text matrix)."""
+        size, horizontal = state.font_size, state.horizontal
+        widths, missing = self._scaled, self.default * self.scale
+        spacing = state.char_spacing + 0.0
+        word = state.char_spacing + state.word_spacing  # after a single-byte space
+        advance = 0.0
+        for item in items:
+            if not isinstance(item, bytes):
+                advance -= item / 1000 * size * horizontal
+                continue
+            total = 0.0
+            if self.two_byte:
+                for i in range(0, len(item) - 1, 2):
+                    width = widths.get(item[i] << 8 | item[i + 1], missing)
+                    total += (width * size + spacing) * horizontal
+            else:
+                for code in item:
+                    width = widths.get(code, missing)
+                    total += (width * size + (word if code == 32 else spacing)) * horizontal
+            advance += total
+        return advance
+
+
+def _shown(operands: Sequence[Any]) -> list[bytes | float]:
+    """What a text operator shows, in order: its strings' bytes, and the numbers a TJ
+    array puts between them; other objects are left out."""
+    if len(operands) == 1 and isinstance(operands[0], pikepdf.Array):
+        written = _written_items(operands[0].unparse())
+        if written is not None:
+            return written
+    items: list[bytes | float] = []
+    for operand in operands:
+        for item in operand if isinstance(operand, pikepdf.Array) else (operand,):
+            kind = type(item)
+            if kind is int or kind is Decimal:  # most items: tested first, at once
+                items.append(float(item))
+            elif isinstance(item, pikepdf.String):
+                items.append(bytes(item))
+            else:
+                with contextlib.suppress(TypeError, ValueError):
+                    items.append(float(item))
+    return items
 
 
 def _metrics(font: pikepdf.Object | None) -> _Metrics:
@@ -650,6 +898,45 @@ def _metrics(font: pikepdf.Object | None) -> _Metrics:
         return _Metrics(False, widths, missing, scale)
     except (TypeError, ValueError, KeyError, AttributeError, pikepdf.PdfError):
         return _Metrics(False, {}, 500.0)
+
+
+#: The widths of composite fonts read, by what they are read from (:func:`_widths_key`):
+#: the card files of a batch each have their own copy of the batch's fonts.
+_WIDTHS: dict[tuple[bytes, str], _Metrics] = {}
+_WIDTHS_KEPT = 64
+#: A /W array of numbers alone (a reference to another object would read ``n 0 R``).
+_NUMBERS_ONLY = re.compile(rb"[0-9.+\-\[\]\s]*")
+
+
+def _widths_key(font: pikepdf.Object | None) -> tuple[bytes, str] | None:
+    """What :func:`_metrics` reads a composite font's widths from, written out (its
+    /W, and its /DW); None for another font, or one whose /W is not numbers alone."""
+    if not isinstance(font, pikepdf.Dictionary) or font.get("/Subtype") != "/Type0":
+        return None
+    descendants = font.get("/DescendantFonts")
+    if not isinstance(descendants, pikepdf.Array) or len(descendants) == 0:
+        return None
+    cid = descendants[0]
+    widths = cid.get("/W") if isinstance(cid, pikepdf.Dictionary) else None
+    if not isinstance(widths, pikepdf.Array):
+        return None
+    written = widths.unparse(resolved=True)
+    if not _NUMBERS_ONLY.fullmatch(written):
+        return None
+    return written, repr(cid.get("/DW", 1000))
+
+
+def _kept_metrics(font: pikepdf.Object | None) -> _Metrics:
+    """:func:`_metrics` of ``font``, read once for the copies of one composite font."""
+    key = _widths_key(font)
+    if key is None:
+        return _metrics(font)
+    found = _WIDTHS.get(key)
+    if found is None:
+        if len(_WIDTHS) >= _WIDTHS_KEPT:
+            _WIDTHS.clear()
+        found = _WIDTHS[key] = _metrics(font)
+    return found
 
 
 @dataclass
@@ -713,6 +1000,9 @@ class _Walk:
     tlm: Matrix = IDENTITY
     #: The index of the ``BT`` of the text object open.
     text_object: int | None = None
+    #: The ExtGStates and the fonts of :attr:`resources` found so far, by name.
+    graphics: dict[str, _GraphicsState | None] = field(default_factory=dict)
+    fonts: dict[str, pikepdf.Object | None] = field(default_factory=dict)
 
 
 #: A handler of :meth:`_Painter._walk`: (painter, walk, operands, operator, index).
@@ -768,21 +1058,37 @@ class _Painter:
         self._walk(instructions, resources, _State(), "page content", top=True)
         return instructions
 
-    def ground(self, x: float, y: float, before: int) -> Ground:
-        """The colour under ``(x, y)`` of the paints before the ``before``-th: the last
-        that covers the point, paper where none does."""
-        paint = self.under(x, y, before)
-        return _PAPER if paint is None else paint.colour
+    def grounds_of(self, points: Sequence[Point], before: int) -> Iterator[Ground]:
+        """The colour under each of ``points`` of the paints before the ``before``-th:
+        the last that covers the point, paper where none does (:meth:`under`)."""
+        for paint in self.under(points, before):
+            yield _PAPER if paint is None else paint.colour
 
-    def under(self, x: float, y: float, before: int) -> _Paint | None:
-        """The last of the paints before the ``before``-th that covers ``(x, y)``, or
-        None (paper)."""
-        for index in range(min(before, len(self.paints)) - 1, -1, -1):
-            paint = self.paints[index]
-            box = paint.box
-            if box[0] <= x <= box[2] and box[1] <= y <= box[3] and paint.covers(x, y):
-                return paint
-        return None
+    def under(self, points: Sequence[Point], before: int) -> Iterator[_Paint | None]:
+        """The last of the paints before the ``before``-th that covers each of
+        ``points``, or None (paper): one point after the other (a caller may stop at
+        the first it refuses).
+
+        The paints whose box is clear of all the points are left out first: a text's
+        ground is looked for at a few dozen points, each through the paints from the
+        last back to the first that covers it, often the card's background, far back."""
+        if not points:
+            return
+        paints = self.paints[:before]
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        low_x, low_y, high_x, high_y = min(xs), min(ys), max(xs), max(ys)
+        if not any(map(math.isnan, (low_x, low_y, high_x, high_y))):
+            paints = [
+                p
+                for p in paints
+                if p.box[0] <= high_x
+                and p.box[2] >= low_x
+                and p.box[1] <= high_y
+                and p.box[3] >= low_y
+            ]
+        paints.reverse()
+        for x, y in points:
+            yield _covering(paints, x, y)
 
     # -- the interpreter
 
@@ -795,14 +1101,8 @@ class _Painter:
         whose operators are recorded by index, to be edited."""
         walk = _Walk(resources, state, where, top)
         handlers = self._HANDLERS
-        for index, instruction in enumerate(instructions):
-            if isinstance(instruction, tuple):  # parsed already (:meth:`walked`)
-                op, operands = instruction
-            else:
-                op, operands = str(instruction.operator), instruction.operands
-            handler = handlers.get(op)
-            if handler is not None:
-                handler(self, walk, operands, op, index)
+        for index, op, operands in _operations(instructions):
+            handlers[op](self, walk, operands, op, index)
 
     # The handlers of _walk, one per family of operators: (walk, operands, operator, its
     # index in the content stream).
@@ -825,12 +1125,76 @@ class _Painter:
         if matrix is not None:
             walk.state.ctm = multiply(matrix, walk.state.ctm)
 
-    def _build_path(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
-        """``m l c v y h re``: points added to the current path; the index of its first
-        operator is kept, as the start of a rule to edit."""
+    # ``m l c v y h re``: points added to the current path (page space); the index of
+    # its first operator is kept, as the start of a rule to edit.  Operands that are not
+    # the operator's numbers add nothing.
+
+    def _move(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``m``: a new subpath."""
         if not walk.path:
             walk.path_start = index
-        self._path(op, operands, walk.path, walk.state.ctm)
+        values = operand_numbers(operands)
+        if values is not None and len(values) == 2:
+            walk.path.append([apply(walk.state.ctm, values[0], values[1])])
+
+    def _line(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``l``: a straight segment."""
+        path = walk.path
+        if not path:
+            walk.path_start = index
+            return
+        values = operand_numbers(operands)
+        if values is not None and len(values) == 2:
+            path[-1].append(apply(walk.state.ctm, values[0], values[1]))
+
+    def _curve(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``c v y``: a cubic Bézier segment (``v``: its first control point is the
+        current point, ``y``: its second is its end), flattened."""
+        path = walk.path
+        if not path:
+            walk.path_start = index
+            return
+        values = operand_numbers(operands)
+        if not values or not path[-1]:
+            return
+        ctm = walk.state.ctm
+        points = [apply(ctm, values[i], values[i + 1]) for i in range(0, len(values) - 1, 2)]
+        start = path[-1][-1]
+        if op == "c" and len(points) == 3:
+            one, two, end = points
+        elif op == "v" and len(points) == 2:
+            one, (two, end) = start, points
+        elif op == "y" and len(points) == 2:
+            (one, end), two = points, points[1]
+        else:
+            return
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = start, one, two, end
+        path[-1] += [
+            (w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3, w0 * y0 + w1 * y1 + w2 * y2 + w3 * y3)
+            for w0, w1, w2, w3 in _CURVE_WEIGHTS
+        ]
+
+    def _rectangle(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``re``: a closed rectangular subpath."""
+        if not walk.path:
+            walk.path_start = index
+        values = operand_numbers(operands)
+        if values is not None and len(values) == 4:
+            x, y, w, h = values
+            ctm = walk.state.ctm
+            walk.path.append(
+                [
+                    apply(ctm, x, y),
+                    apply(ctm, x + w, y),
+                    apply(ctm, x + w, y + h),
+                    apply(ctm, x, y + h),
+                ]
+            )
+
+    def _close(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
+        """``h``: the subpath closed (every subpath is read as closed already)."""
+        if not walk.path:
+            walk.path_start = index
 
     def _clip(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
         """``W``, ``W*``: the path about to be painted also clips (nonzero, even-odd)."""
@@ -839,11 +1203,11 @@ class _Painter:
     def _paint_path(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
         """A fill, stroke or ``n``: the path recorded as painted, the clip it sets applied
         to what follows, and a new path begun."""
-        self._painted(op, walk.path, walk.state, walk.top, walk.path_start, index)
-        if walk.clip is not None:
-            region = _Region.of(walk.path, walk.clip)
-            if region is not None:
-                walk.state.clips = (*walk.state.clips, region)
+        region = _Region.of(walk.path, _FILLS.get(op, False))
+        if region is not None:
+            self._painted(op, region, walk.state, walk.top, walk.path_start, index)
+            if walk.clip is not None:
+                walk.state.clips = walk.state.clips.plus(region.with_rule(walk.clip))
         walk.path, walk.path_start, walk.clip = [], None, None
 
     def _set_colour(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
@@ -859,9 +1223,16 @@ class _Painter:
     def _set_graphics_state(
         self, walk: _Walk, operands: Sequence[Any], op: str, index: int
     ) -> None:
-        """``gs``: an ExtGState applied.  A page's text object that sets one is noted:
-        an overprint state wrapped around that whole object would be undone inside it."""
-        self._graphics_state(operands, walk.resources, walk.state)
+        """``gs``: an ExtGState applied (each read once a stream).  A page's text object
+        that sets one is noted: an overprint state wrapped around that whole object
+        would be undone inside it."""
+        if operands and isinstance(walk.resources, pikepdf.Dictionary):
+            name = str(operands[0])
+            if name not in walk.graphics:
+                walk.graphics[name] = _GraphicsState.named(walk.resources, name)
+            found = walk.graphics[name]
+            if found is not None:
+                found.apply(walk.state)
         if walk.text_object is not None and walk.top:
             self.text_gs.add(walk.text_object)
 
@@ -875,8 +1246,23 @@ class _Painter:
         walk.text_object = None
 
     def _set_text_state(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
-        """``Tc Tw Tz TL Ts Tr Tf``: spacing, scaling, leading, rise, mode or font."""
-        self._text_state(op, operands, walk.resources, walk.state)
+        """``Tc Tw Tz TL Ts Tr Tf``: spacing, scaling, leading, rise, mode or font (each
+        font found once a stream)."""
+        if op == "Tf" and len(operands) == 2:
+            name = str(operands[0])
+            if name not in walk.fonts:
+                resources = walk.resources
+                fonts = (
+                    resources.get("/Font") if isinstance(resources, pikepdf.Dictionary) else None
+                )
+                walk.fonts[name] = (
+                    fonts.get(name) if isinstance(fonts, pikepdf.Dictionary) else None
+                )
+            walk.state.font = walk.fonts[name]
+            size = operand_numbers(operands[1:])
+            walk.state.font_size = size[0] if size else 0.0
+            return
+        self._text_state(op, operands, walk.state)
 
     def _next_line(self, walk: _Walk, operands: Sequence[Any], op: str, index: int) -> None:
         """``Td TD T* ' "``: the text line moved (by the operands, or down one leading);
@@ -934,7 +1320,11 @@ class _Painter:
         "q": _save,
         "Q": _restore,
         "cm": _transform,
-        **dict.fromkeys(("m", "l", "c", "v", "y", "h", "re"), _build_path),
+        "m": _move,
+        "l": _line,
+        **dict.fromkeys(("c", "v", "y"), _curve),
+        "re": _rectangle,
+        "h": _close,
         **dict.fromkeys(("W", "W*"), _clip),
         **dict.fromkeys((*_FILLS, "S", "s", "n"), _paint_path),
         **dict.fromkeys(
@@ -953,64 +1343,10 @@ class _Painter:
         "INLINE IMAGE": _inline_image,
     }
 
-    @staticmethod
-    def _path(op: str, operands: Sequence[object], path: list[list[Point]], ctm: Matrix) -> None:
-        """Add a path operator's points (page space; curves flattened)."""
-        values = operand_numbers(operands) or []
-        if op == "re" and len(values) == 4:
-            x, y, w, h = values
-            path.append(
-                [
-                    apply(ctm, x, y),
-                    apply(ctm, x + w, y),
-                    apply(ctm, x + w, y + h),
-                    apply(ctm, x, y + h),
-                ]
-            )
-        elif op == "m" and len(values) == 2:
-            path.append([apply(ctm, *values)])
-        elif op == "l" and len(values) == 2 and path:
-            path[-1].append(apply(ctm, *values))
-        elif op in ("c", "v", "y") and path and path[-1]:
-            start = path[-1][-1]
-            points = [apply(ctm, values[i], values[i + 1]) for i in range(0, len(values) - 1, 2)]
-            if op == "c" and len(points) == 3:
-                one, two, end = points
-            elif op == "v" and len(points) == 2:
-                one, (two, end) = start, points
-            elif op == "y" and len(points) == 2:
-                (one, end), two = points, points[1]
-            else:
-                return
-            for step in range(1, _CURVE_STEPS + 1):
-                t = step / _CURVE_STEPS
-                u = 1 - t
-                path[-1].append(
-                    (
-                        u**3 * start[0]
-                        + 3 * u * u * t * one[0]
-                        + 3 * u * t * t * two[0]
-                        + t**3 * end[0],
-                        u**3 * start[1]
-                        + 3 * u * u * t * one[1]
-                        + 3 * u * t * t * two[1]
-                        + t**3 * end[1],
-                    )
-                )
-
     def _painted(
-        self,
-        op: str,
-        path: list[list[Point]],
-        state: _State,
-        top: bool,
-        start: int | None,
-        index: int,
+        self, op: str, region: _Region, state: _State, top: bool, start: int | None, index: int
     ) -> None:
-        """A path painted: a ground when filled; a rule when pure black."""
-        region = _Region.of(path, _FILLS.get(op, False))
-        if region is None:
-            return
+        """A path painted (its ``region``): a ground when filled; a rule when pure black."""
         opaque = not state.blended
         if op in _FILLS:
             opaque = opaque and state.fill_alpha >= 1.0
@@ -1050,20 +1386,20 @@ class _Painter:
         lower = op.lower()
         if lower == "k":
             values = operand_numbers(operands)
-            colour = _Colour("cmyk", tuple(values)) if values and len(values) == 4 else _Colour()
+            colour = _Colour("cmyk", tuple(values)) if values and len(values) == 4 else _OTHER
         elif lower in ("g", "rg"):
-            colour = _Colour()
+            colour = _OTHER
         elif lower == "cs":
             name = str(operands[0]) if operands else ""
             colour = (
-                _Colour("cmyk", _BLACK)
+                _CMYK_BLACK
                 if name in ("/DeviceCMYK", "/CMYK")
-                else _Colour("pattern")
+                else _PATTERN
                 if name == "/Pattern"
-                else _Colour()
+                else _OTHER
             )
         elif operands and isinstance(operands[-1], pikepdf.Name):  # scn /Pattern name
-            colour = _Colour("pattern")
+            colour = _PATTERN
         elif current.space == "cmyk":  # sc, scn: values in the current space
             values = operand_numbers(operands)
             colour = _Colour("cmyk", tuple(values)) if values and len(values) == 4 else current
@@ -1075,52 +1411,8 @@ class _Painter:
             state.fill = colour
 
     @staticmethod
-    def _graphics_state(operands: Sequence[object], resources: object, state: _State) -> None:
-        """An ExtGState's alpha, soft mask, blend mode and overprint."""
-        if not operands or not isinstance(resources, pikepdf.Dictionary):
-            return
-        states = resources.get("/ExtGState")
-        found = states.get(str(operands[0])) if isinstance(states, pikepdf.Dictionary) else None
-        if not isinstance(found, pikepdf.Dictionary):
-            return
-        try:
-            if "/ca" in found:
-                state.fill_alpha = float(found.ca)
-            if "/CA" in found:
-                state.stroke_alpha = float(found.CA)
-            if "/LW" in found:
-                state.line_width = float(found.LW)
-        except (TypeError, ValueError):
-            pass
-        if "/SMask" in found:
-            state.blended = str(found.SMask) != "/None"
-        if "/BM" in found:
-            blend = found.BM
-            names = [str(m) for m in blend] if isinstance(blend, pikepdf.Array) else [str(blend)]
-            state.blended = state.blended or names[0] not in ("/Normal", "/Compatible")
-        op_stroke, op_fill, mode = state.overprint
-        if "/OP" in found:
-            op_stroke = bool(found.OP)
-            op_fill = bool(found.get("/op", found.OP))
-        if "/op" in found:
-            op_fill = bool(found.op)
-        if "/OPM" in found:
-            mode = int(found.OPM)
-        state.overprint = (op_stroke, op_fill, mode)
-
-    def _text_state(
-        self, op: str, operands: Sequence[object], resources: object, state: _State
-    ) -> None:
-        if op == "Tf":
-            if len(operands) == 2:
-                fonts = (
-                    resources.get("/Font") if isinstance(resources, pikepdf.Dictionary) else None
-                )
-                state.font = (
-                    fonts.get(str(operands[0])) if isinstance(fonts, pikepdf.Dictionary) else None
-                )
-                size = operand_numbers(operands[1:])
-                state.font_size = size[0] if size else 0.0
+    def _text_state(op: str, operands: Sequence[object], state: _State) -> None:
+        if op == "Tf":  # without its two operands: nothing
             return
         values = operand_numbers(operands)
         if not values:
@@ -1135,7 +1427,7 @@ class _Painter:
         if key is None:
             return _metrics(font)
         if key not in self._metrics:
-            self._metrics[key] = _metrics(font)
+            self._metrics[key] = _kept_metrics(font)
         return self._metrics[key]
 
     def _show(
@@ -1168,17 +1460,7 @@ class _Painter:
                 )
             )
             return tm
-        metrics = self._font_metrics(state.font)
-        advance = 0.0
-        for operand in operands:
-            items = list(operand) if isinstance(operand, pikepdf.Array) else [operand]
-            for item in items:
-                if isinstance(item, pikepdf.String):
-                    advance += metrics.advance(bytes(item), state)
-                else:
-                    number = operand_numbers([item])
-                    if number:
-                        advance -= number[0] / 1000 * state.font_size * state.horizontal
+        advance = self._font_metrics(state.font).advance(_shown(operands), state)
         placed = multiply(tm, state.ctm)
         size = state.font_size * math.hypot(placed[2], placed[3])
         low, high = state.rise + 0.15 * state.font_size, state.rise + 0.5 * state.font_size
@@ -1187,12 +1469,7 @@ class _Painter:
         count = max(
             2, min(_MAX_SAMPLES // 2, math.ceil(abs(advance) / max(state.font_size, 1e-6)) + 1)
         )
-        points = [
-            apply(placed, advance * (0.02 + 0.96 * i / (count - 1)), y)
-            for i in range(count)
-            for y in (low, high)
-        ]
-        points = [p for p in points if all(c.contains(*p) for c in state.clips)]
+        points = state.clips.inside(_text_points(placed, advance, count, (low, high)))
         if points and state.mode not in (3, 7):
             opaque = (
                 not state.blended
@@ -1274,7 +1551,7 @@ class _Painter:
                 False,
             )
             if region is not None:
-                inner.clips = (*inner.clips, region)
+                inner.clips = inner.clips.plus(region)
         if "/Group" in form:
             inner.blended = inner.blended or state.fill_alpha < 1.0
         self._walking.append(form.objgen)
@@ -1290,6 +1567,54 @@ class _Painter:
 
 #: Every operator :class:`_Painter` reads (``INLINE IMAGE``: ``BI ... EI``).
 PAINTED_OPERATORS = frozenset(_Painter._HANDLERS)
+
+#: The operators :class:`_Painter` reads as written in content (bytes), by name.
+_WRITTEN_OPERATORS = {op.encode("latin-1"): op for op in PAINTED_OPERATORS}
+
+#: The operators read whose operands are numbers alone (in well-formed content).
+_NUMERIC_OPERATORS = frozenset(
+    {"m", "l", "c", "v", "y", "re", "cm", "w", "Tm", "Td", "TD", "Tc", "Tw", "Tz", "TL"}
+    | {"Ts", "Tr", "k", "K", "g", "G", "rg", "RG", "sc", "SC", "scn", "SCN"}
+)
+
+
+def _operations(instructions: Sequence[Any]) -> Iterator[tuple[int, str, Sequence[Any]]]:
+    """(index, operator, operands) of each of ``instructions`` that :class:`_Painter`
+    reads (:data:`PAINTED_OPERATORS`): pikepdf's, or (operator, operands) pairs parsed
+    already, given as they are.
+
+    pikepdf gives each real operand as a Decimal made from its text, which costs more
+    than the rest of the reading of a path: the operands of an operator of numbers
+    alone are read from the content as pikepdf writes it back instead, one instruction
+    a line (an inline image's data may hold line ends: then every operand is pikepdf's),
+    as the floats of the same text.  An operand that is not a number (a pattern's
+    name before ``scn``) leaves that instruction's operands to pikepdf."""
+    if not instructions:
+        return
+    if isinstance(instructions[0], tuple):
+        for index, (op, operands) in enumerate(instructions):
+            if op in PAINTED_OPERATORS:
+                yield index, op, operands
+        return
+    lines = pikepdf.unparse_content_stream(instructions).split(b"\n")
+    if len(lines) != len(instructions):
+        for index, instruction in enumerate(instructions):
+            op = str(instruction.operator)
+            if op in PAINTED_OPERATORS:
+                yield index, op, instruction.operands
+        return
+    for index, line in enumerate(lines):
+        cut = line.rfind(b" ")
+        op = _WRITTEN_OPERATORS.get(line[cut + 1 :])
+        if op is None:
+            continue
+        if cut > 0 and op in _NUMERIC_OPERATORS:
+            try:
+                yield index, op, [float(number) for number in line[:cut].split()]
+                continue
+            except ValueError:
+                pass
+        yield index, op, instructions[index].operands
 
 
 #: The text state's parameters set by one number (``Tz`` in percent), by operator: the
@@ -1350,8 +1675,7 @@ def _fits(painter: _Painter, points: Sequence[Point], before: int, ink_limit: fl
     """Whether black overprinted at ``points`` stays within ``ink_limit``: every ground
     under them is a known flat colour whose C+M+Y plus the black's 100 % is at most
     the limit (black replaces the ground's own K)."""
-    for x, y in points:
-        ground = painter.ground(x, y, before)
+    for ground in painter.grounds_of(points, before):
         if isinstance(ground, str):
             return False
         if (ground[0] + ground[1] + ground[2]) * 100 + 100 > ink_limit + 1e-6:
@@ -1447,13 +1771,19 @@ def _rewrite(
         used.add(name)
         pending_restore = restore
 
-    for index, instruction in enumerate(instructions):
+    copied = 0  # the instructions before this one are in out
+    for index in sorted(before.keys() | after.keys()):
+        if index > copied:
+            out += instructions[copied:index]
+            pending_restore = False
         for name in before.get(index, []):
             emit(name, restore=False)
-        out.append(instruction)
+        out.append(instructions[index])
         pending_restore = False
         for name in after.get(index, []):
             emit(name, restore=True)
+        copied = index + 1
+    out += instructions[copied:]
     resources = page.obj.get("/Resources")
     if not isinstance(resources, pikepdf.Dictionary):
         resources = page.obj.Resources = pikepdf.Dictionary()
@@ -1506,7 +1836,7 @@ def _inks(colour: tuple[float, ...]) -> str:
 def _knockout(painter: _Painter, show: _Show) -> str | None:
     """The ``knockout`` message of a small white text (:func:`_small_white`), or None
     when its ground is paper or one ink: what misregisters on press."""
-    grounds = {painter.ground(x, y, show.ground) for x, y in show.points}
+    grounds = set(painter.grounds_of(show.points, show.ground))
     unknown = sorted(g for g in grounds if isinstance(g, str))
     if unknown:
         ground_text = f"{unknown[0]} (inks not known)"
@@ -1975,9 +2305,8 @@ class TextCheck:
         bold = _bold(show)
         if show.size >= (REVERSED_BOLD_PT if bold else REVERSED_PT) - _SIZE_SLACK:
             return
-        pixels = [
-            p for p in (self._under(painter, show, x, y) for x, y in show.points) if p is not None
-        ]
+        under = painter.under(show.points, show.ground)
+        pixels = [p for p in map(self._pixel, under, show.points) if p is not None]
         if not pixels:
             return
         ground = statistics.median(self.lightness.of(pixels))
@@ -1989,10 +2318,10 @@ class TextCheck:
         group.light.append(light)
         group.dark.append(ground)
 
-    def _under(self, painter: _Painter, show: _Show, x: float, y: float) -> bytes | None:
-        """The CMYK pixel under ``(x, y)`` before ``show`` (paper where nothing is), or
-        None when it is not known."""
-        paint = painter.under(x, y, show.ground)
+    def _pixel(self, paint: _Paint | None, point: Point) -> bytes | None:
+        """The CMYK pixel ``paint`` (the one :meth:`_Painter.under` found, None: paper)
+        paints at ``point``, or None when it is not known."""
+        x, y = point
         if paint is None:
             return _pixel(_PAPER)
         if not isinstance(paint.colour, str):
