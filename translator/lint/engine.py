@@ -9,17 +9,16 @@ nothing is itself reported (LN001), so that stale ones do not pile up.
 
 from __future__ import annotations
 
-import gc
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from ..cards.model import SOURCE_LANGUAGE, CardFile, Library
 from ..diagnostics import REGISTRY, Diagnostic, Rule, Severity, rule
 from ..glossary.loader import load_glossary
 from ..glossary.matcher import normalize
+from ..heap import fewer_collections
 from ..markup.parser import ParseResult
 from ..problems import Problem
 from .capitals import card_titles
@@ -312,25 +311,6 @@ def subjects_of(
             language = resources.english if lang == SOURCE_LANGUAGE else resources.language(lang)
             subjects.append(Subject(card, file, source, language, resources, locator))
     return subjects
-
-
-@contextmanager
-def fewer_collections() -> Iterator[None]:
-    """Run with the cyclic garbage collector's first generation collected rarely.
-
-    Parsing allocates many small objects that reference counting frees; with the
-    default threshold the collector scans them every 700 allocations, which more
-    than doubles the time to parse a card.  The threshold is restored afterwards, and
-    the objects frozen meanwhile are handed back to the collector.
-    """
-    thresholds = gc.get_threshold()
-    gc.set_threshold(100_000, thresholds[1], thresholds[2])
-    gc.freeze()  # what exists already (library, glossaries) is not scanned again
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-        gc.set_threshold(*thresholds)
 
 
 def _gather_context(

@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING
 
 from ..atomic import replacing
 from ..cards.model import Library
+from ..heap import fewer_collections
 from . import assemble, manifest, preflight
 from .artwork import Profile, find_profile
 from .build import BuildOptions, CardResult, _renderer, build_cards, in_workers
-from .heap import batch_collection
 from .preview import render_png, rendering, soft_proofs
 from .theme import load_theme
 
@@ -559,8 +559,8 @@ def _in_worker(
     check: Callable[[Sequence[Path]], list[list[preflight.Problem]]], paths: Sequence[Path]
 ) -> list[list[preflight.Problem]]:
     """``check(paths)`` in a worker process, its collector held as for a batch of cards
-    (:mod:`.heap`)."""
-    with batch_collection(worker=True):
+    (:mod:`translator.heap`)."""
+    with fewer_collections(worker=True):
         return check(paths)
 
 

@@ -35,12 +35,12 @@ from ..atomic import owner_alive, sweep, synced_directory, work_for, write_file
 from ..cards.model import Card, Library
 from ..glossary.loader import library_files, load_glossary, shipped_files
 from ..glossary.model import Glossary
+from ..heap import fewer_collections
 from . import manifest, pdfx
 from .artwork import INK_LIMIT, Artwork, ArtworkError, Profile, find_profile, prepare
 from .elements import LINE_ELEMENTS, PageMeasure, Spec, ceil_step, floor_step, measure_page
 from .elements import room as element_room
 from .elements import too_wide as element_too_wide
-from .heap import batch_collection
 from .manifest import safe_artwork
 from .render import (
     BODY_PT,
@@ -692,8 +692,8 @@ def place_artwork(
 
 def run_job(job: Job) -> list[CardResult]:
     """Render, fit and write a batch of cards (in a worker process, or this one), the
-    garbage collector held to young objects meanwhile (:mod:`.heap`)."""
-    with batch_collection(worker=job.in_worker):
+    garbage collector held to young objects meanwhile (:mod:`translator.heap`)."""
+    with fewer_collections(worker=job.in_worker):
         return _batch(job)
 
 

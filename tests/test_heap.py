@@ -1,4 +1,4 @@
-"""The garbage collector while cards are laid out (translator.typeset.heap): young
+"""The garbage collector while cards are laid out (translator.heap): young
 collections only, the thresholds restored after the last of several blocks, and a
 worker's heap collected and frozen after each batch."""
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from translator import heap
 from translator.cards import load_library
-from translator.typeset import heap
 from translator.typeset.build import BuildOptions, build_cards, in_workers
 from translator.typeset.sizes import PRESETS
 
@@ -28,13 +28,13 @@ def thresholds() -> Iterator[tuple[int, int, int]]:
 
 
 def test_young_collections_only_then_as_before(thresholds: tuple[int, int, int]) -> None:
-    with heap.batch_collection():
+    with heap.fewer_collections():
         assert gc.get_threshold() == (
             heap.YOUNG_THRESHOLD,
             thresholds[1],
             heap.NO_FULL_COLLECTION,
         )
-        with heap.batch_collection():  # nested: still held
+        with heap.fewer_collections():  # nested: still held
             pass
         assert gc.get_threshold()[0] == heap.YOUNG_THRESHOLD
     assert gc.get_threshold() == thresholds
@@ -47,7 +47,7 @@ def test_blocks_in_several_threads_restore_the_thresholds_once_all_end(
     first_in, second_out = threading.Event(), threading.Event()
 
     def first() -> None:
-        with heap.batch_collection():
+        with heap.fewer_collections():
             first_in.set()
             second_out.wait(5)
             assert gc.get_threshold()[0] == heap.YOUNG_THRESHOLD  # the other ended
@@ -55,7 +55,7 @@ def test_blocks_in_several_threads_restore_the_thresholds_once_all_end(
     thread = threading.Thread(target=first)
     thread.start()
     first_in.wait(5)
-    with heap.batch_collection():
+    with heap.fewer_collections():
         pass
     second_out.set()
     thread.join(5)
@@ -66,7 +66,7 @@ def test_a_worker_collects_and_freezes_at_the_end(thresholds: tuple[int, int, in
     garbage: list[object] = []
     garbage.append(garbage)  # a cycle only a collection frees
     del garbage
-    with heap.batch_collection(worker=True):
+    with heap.fewer_collections(worker=True):
         pass
     assert gc.get_freeze_count() > 0
     assert gc.get_threshold() == thresholds
