@@ -126,6 +126,9 @@ Bounds = tuple[float, ...]
 """The most a paint may leave of each set of channels, in levels: indexed by the set's
 bits (:data:`CYAN` ... :data:`BLACK`), 16 entries, the empty set's 0."""
 
+#: The bounds of no paint: nothing of any channels.
+_NOTHING: Bounds = (0.0,) * 16
+
 #: Each set of channels' subsets, by the set's bits.
 _SUBMASKS = tuple(tuple(part for part in range(16) if part & mask == part) for mask in range(16))
 
@@ -650,10 +653,10 @@ class PageInk:
         its own (or blend with those under it, when transparent), the others are those
         of what was painted before where it paints, whose bounds are the most of every
         earlier paint whose box meets ``box``."""
-        under = [0.0] * 16
+        under: Sequence[float] = _NOTHING
         for other, bounds in self.painted:
             if _meet(box, other):
-                under = [max(a, b) for a, b in zip(under, bounds, strict=True)]
+                under = list(map(max, under, bounds))
         own = _colour_bounds(levels)
         raised = sum(1 << i for i in range(4) if levels[i] > 0)
         self.painted.append(
@@ -876,6 +879,12 @@ class InkReader:
         self.stats = stats or STATS
         #: What each graphics state (by object) sets, read once.
         self._states: dict[tuple[int, int], tuple[tuple[str, object], ...]] = {}
+        #: What each direct graphics state dictionary sets, by the Python object the
+        #: page's walk looks up once (:meth:`.content.ContentChecker._named_state`), kept
+        #: alive with it: for a page.
+        self._direct_states: dict[
+            int, tuple[pikepdf.Dictionary, tuple[tuple[str, object], ...]]
+        ] = {}
         #: How each font (by object) places its glyphs, read once.
         self._fonts: dict[tuple[int, int], FontShape] = {}
         self.margin = margin(dpi)
@@ -885,9 +894,10 @@ class InkReader:
         self.suspended = 0
         #: Walking what is not placed in the page's space: every paint is anywhere.
         self.anywhere = 0
-        #: The path being built: its points in the space of ``_path_ctm``, the boxes
-        #: on the page of its parts built in another, whether every part is placed.
-        self._path: list[tuple[float, float]] = []
+        #: The path being built: the box of its points in the space of ``_path_ctm``
+        #: (None: none yet), the boxes on the page of its parts built in another,
+        #: whether every part is placed.
+        self._path_points: Box | None = None
         self._path_boxes: list[Box] = []
         self._path_ctm: Matrix | None = None
         self._path_placed = True
@@ -897,6 +907,7 @@ class InkReader:
 
     def start(self) -> None:
         self.page = PageInk()
+        self._direct_states = {}
         self.state = InkState()
         self.suspended = self.anywhere = 0
         self._reset_path()
@@ -925,49 +936,43 @@ class InkReader:
     # -- operators
 
     def operator(self, op: str, operands: list, resources: object, ctm: Matrix | None) -> None:
-        """An operator of :data:`OPERATORS` (``ctm``: the CTM, None where not known);
-        :meth:`_guard` written out (this runs for every operator of a page)."""
+        """An operator of :data:`OPERATORS` (``ctm``: the CTM, None where not known),
+        read by its reader of :data:`_READERS`; :meth:`_guard` written out (this runs
+        for every operator of a page)."""
         if self.suspended or self.page.unknown is not None:
             return
         try:
-            self._operator(op, operands, resources, ctm)
+            _READERS[op](self, op, operands, resources, ctm)
         except (Unknown, Unmeasured) as reason:
             self.page.give_up(str(reason))
         except (pikepdf.PdfError, ValueError, TypeError, KeyError, AttributeError) as error:
             self.page.give_up(f"an object that cannot be read ({error})")
 
-    def _operator(self, op: str, operands: list, resources: object, ctm: Matrix | None) -> None:
-        if op in _PATH:
-            self._build(op, operands, ctm)
-        elif op in _TEXT:
-            self._show(op, operands, resources, ctm)
-        elif op in _FILLS or op in _STROKES or op == "n":
-            self._paint_path(op, ctm)
-        elif op in ("W", "W*"):
-            self._clipping = True
-        elif op in _TEXT_STATE or op in _TEXT_PLACE:
-            self._text(op, operands, resources)
-        elif op in ("Tr", "w", "M", "j"):
-            numbers = operand_numbers(operands)
-            value = numbers[0] if numbers else None
-            if value is None:
-                return
-            if op == "Tr":
-                self.state.mode = int(value)
-            elif op == "w":
-                self.state.line_width = value
-            elif op == "M":
-                self.state.miter = value
-            else:
-                self.state.join = int(value)
-        else:
-            self._colour(op, operands, resources)
+    def _clip(self, op: str, operands: list, resources: object, ctm: Matrix | None) -> None:
+        """``W``, ``W*``: the path painted next clips what follows."""
+        self._clipping = True
 
-    def _build(self, op: str, operands: list, ctm: Matrix | None) -> None:
+    def _line(self, op: str, operands: list, resources: object, ctm: Matrix | None) -> None:
+        """``Tr w M j``: the text mode, the line's width, miter limit and join."""
+        numbers = operand_numbers(operands)
+        value = numbers[0] if numbers else None
+        if value is None:
+            return
+        if op == "Tr":
+            self.state.mode = int(value)
+        elif op == "w":
+            self.state.line_width = value
+        elif op == "M":
+            self.state.miter = value
+        else:
+            self.state.join = int(value)
+
+    def _build(self, op: str, operands: list, resources: object, ctm: Matrix | None) -> None:
         """A path's points (curves by their control points, which hold them), in the
         space of the CTM: the box of their box's corners on the page holds them all
         (the CTM is the same for a whole path; should it change, what came before is
-        placed first)."""
+        placed first).  The box grows point by point, in their order (min and max
+        over them all, as :func:`.geometry.bounds` takes them)."""
         if ctm is None:
             self._path_placed = False
             return
@@ -977,17 +982,30 @@ class InkReader:
         numbers = [float(v) for v in operands]
         if op == "re" and len(numbers) == 4:
             x, y, w, h = numbers
-            self._path += [(x, y), (x + w, y + h)]
+            xs: Sequence[float] = (x, x + w)
+            ys: Sequence[float] = (y, y + h)
         else:
-            self._path += [(numbers[i], numbers[i + 1]) for i in range(0, len(numbers) - 1, 2)]
+            xs, ys = numbers[0 : len(numbers) - 1 : 2], numbers[1::2]  # (x, y) pairs
+            if not xs:
+                return
+        box = self._path_points
+        if box is None:
+            self._path_points = (min(xs), min(ys), max(xs), max(ys))
+        else:
+            self._path_points = (
+                min(box[0], *xs),
+                min(box[1], *ys),
+                max(box[2], *xs),
+                max(box[3], *ys),
+            )
 
     def _flush_path(self) -> None:
         """The points gathered in the space of :attr:`_path_ctm`, placed on the page."""
-        box = points_box(self._path)
+        box = self._path_points
         if box is not None and self._path_ctm is not None:
             placed = transformed_box(box, self._path_ctm)
             self._path_boxes.append(placed)
-        self._path = []
+        self._path_points = None
 
     def _path_box(self) -> Box | None:
         """The box on the page of the path built (None: none, or not placed)."""
@@ -995,7 +1013,7 @@ class InkReader:
         box = points_box([c for b in self._path_boxes for c in ((b[0], b[1]), (b[2], b[3]))])
         return box if self._path_placed else None
 
-    def _paint_path(self, op: str, ctm: Matrix | None) -> None:
+    def _paint_path(self, op: str, operands: list, resources: object, ctm: Matrix | None) -> None:
         """A path painted (or ``n``), then the clip it sets applied to what follows."""
         box = self._path_box()
         if op != "n" and box is not None:
@@ -1014,10 +1032,10 @@ class InkReader:
         self._reset_path()
 
     def _reset_path(self) -> None:
-        self._path, self._path_boxes, self._path_ctm = [], [], None
+        self._path_points, self._path_boxes, self._path_ctm = None, [], None
         self._path_placed, self._clipping = True, False
 
-    def _text(self, op: str, operands: list, resources: object) -> None:
+    def _text(self, op: str, operands: list, resources: object, ctm: Matrix | None) -> None:
         """The text state (copied first: ``q`` shares it) and the text matrices."""
         if op in _TEXT_PLACE:
             self._text_place(op, operands)
@@ -1086,7 +1104,7 @@ class InkReader:
             raise Unknown("text without a font")
         return _by_object(self._fonts, font, font_shape)
 
-    def _colour(self, op: str, operands: list, resources: object) -> None:
+    def _colour(self, op: str, operands: list, resources: object, ctm: Matrix | None) -> None:
         """An operator that sets a colour space or a colour."""
         state = self.state
         if op in ("k", "K"):
@@ -1169,7 +1187,17 @@ class InkReader:
     def _graphics_state(self, extgstate: object) -> None:
         if not isinstance(extgstate, pikepdf.Dictionary):
             raise Unknown("an undefined graphics state")
-        for name, value in _by_object(self._states, extgstate, _state_settings):
+        if extgstate.is_indirect:
+            settings = _by_object(self._states, extgstate, _state_settings)
+        else:  # a direct dictionary (WeasyPrint's): the same object for its name a page
+            known = self._direct_states.get(id(extgstate))
+            if known is None:
+                known = self._direct_states[id(extgstate)] = (
+                    extgstate,
+                    _state_settings(extgstate),
+                )
+            settings = known[1]
+        for name, value in settings:
             if name == "unknown":
                 raise Unknown(str(value))
             setattr(self.state, name, value)
@@ -1254,3 +1282,18 @@ class InkReader:
     def give_up(self, reason: str) -> None:
         if self.reading:
             self.page.give_up(reason)
+
+
+#: What :class:`InkReader` does with each operator of :data:`OPERATORS`: one lookup an
+#: operator, this running for every operator of a page.
+_READERS: dict[str, Callable[[InkReader, str, list, object, Matrix | None], None]] = {
+    **dict.fromkeys(_PATH, InkReader._build),
+    **dict.fromkeys(_FILLS | _STROKES | {"n"}, InkReader._paint_path),
+    **dict.fromkeys(("W", "W*"), InkReader._clip),
+    **dict.fromkeys(_TEXT_STATE | _TEXT_PLACE, InkReader._text),
+    **dict.fromkeys(("Tr", "w", "M", "j"), InkReader._line),
+    **dict.fromkeys(
+        ("k", "K", "cs", "CS", "sc", "scn", "SC", "SCN", "rg", "RG", "g", "G"), InkReader._colour
+    ),
+    **dict.fromkeys(_TEXT, InkReader._show),
+}

@@ -7,13 +7,15 @@ groups, Type3 glyphs, printed annotations.  :class:`ContentChecker` walks all of
 tracking the CTM (the size an image is drawn at gives its resolution), and asks
 :mod:`.colour` and :mod:`.fonts` about each colour space and font it meets; given an
 :class:`.bound.InkReader`, it has it read the page's ink on the same walk (the colours
-painted, their overprint, images, shadings: :mod:`.bound`).
+painted, their overprint, images, shadings: :mod:`.bound`).  Each content stream is
+parsed once, its numbers converted to floats once for every reader of it (these
+checks, the ink bound, the text check of :mod:`.pdfx`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pikepdf
 
@@ -74,6 +76,22 @@ _OPERATORS = frozenset(
         *_PAINTS,
     }
 )
+#: The operators :meth:`ContentChecker._default_colour` reads.
+_COLOURING = _SETS_FILL | _SETS_STROKE | frozenset(_PAINTS)
+#: The operators :meth:`ContentChecker._check_operator` checks (the others of
+#: :data:`_OPERATORS` are read for the default colour and the ink bound only).
+_CHECKED = frozenset(
+    {"cs", "CS", "scn", "SCN", "sh", "Do", "Tf", "gs", "INLINE IMAGE", *_DEVICE_OPERATORS}
+)
+#: Operators whose operands are numbers, read as such by every reader of the content
+#: (the structure checks, the ink bound, the text check): converted once when parsed.
+_NUMERIC = frozenset(
+    {
+        "m", "l", "c", "v", "y", "re", "cm", "w", "M", "j", "J", "i",
+        "k", "K", "sc", "SC", "scn", "SCN", "rg", "RG", "g", "G",
+        "Tc", "Tw", "Tz", "TL", "Ts", "Tr", "Tm", "Td", "TD",
+    }
+)  # fmt: skip
 _PAGE = "page content"
 #: The operators the parser returns (qpdf filters them, far faster than Python): inline
 #: images come through only when BI, ID and EI are all named.
@@ -115,6 +133,8 @@ class ContentChecker:
         self._found: dict[tuple[str, str, str], int] = {}
         self._walking: list[tuple[int, int]] = []
         self._seen: set[tuple] = set()
+        #: The page's graphics states by (resources, name): :meth:`_named_state`.
+        self._states: dict[tuple[int, str], tuple[object, object, object]] = {}
         self._pages: dict[tuple, tuple[list[tuple[str, str, str]], PageInk | None]] = {}
         #: Whether a fill and a stroke colour space were chosen (None: not checked).
         self._colours: list[bool] | None = None
@@ -140,6 +160,7 @@ class ContentChecker:
     def _check_page(self, page: pikepdf.Page) -> list[tuple[str, str, str]]:
         self._found = {}
         self._seen = set()
+        self._states = {}
         resources = inherited(page.obj, "/Resources")
         self._group(page.obj, "transparency group of the page", resources)
         self._colours = [False, False]
@@ -180,8 +201,13 @@ class ContentChecker:
         objgen is (0, 0), are never cached)."""
         if key in self._parsed:
             return self._parsed[key]
-        # Attributes, not unpacking (six times slower, for as many operators as a page has).
-        instructions = [(str(i.operator), list(i.operands)) for i in parse()]
+        # Attributes, not unpacking (six times slower, for as many operators as a page
+        # has); the numbers of the operators of _NUMERIC as floats (_instruction).
+        instructions = [
+            _instruction(op, i.operands) if op in _NUMERIC else (op, list(i.operands))
+            for i in parse()
+            for op in (str(i.operator),)
+        ]
         if all(k != (0, 0) for k in key):
             self._parsed[key] = instructions
         return instructions
@@ -202,28 +228,32 @@ class ContentChecker:
         chosen: list[list[bool] | None] = []
         inks: list[InkState] = []
         ink = self.ink
+        read = ink.operator if ink is not None else None
+        # The same list throughout (a walk apart sets it aside and puts it back; q, Q
+        # and forms change it in place): None where the default colour is not checked.
+        colours = self._colours
         for op, operands in instructions:
-            if ink is not None and op in INK_OPERATORS:
-                ink.operator(op, operands, resources, ctm)
+            if read is not None and op in INK_OPERATORS:
+                read(op, operands, resources, ctm)
             if op not in _OPERATORS:
                 continue  # the bound's alone (paths, the text's placing)
-            if self._colours is not None:
+            if colours is not None and op in _COLOURING:
                 self._default_colour(op, where)
             if op == "q":
                 saved.append(ctm)
-                chosen.append(None if self._colours is None else list(self._colours))
+                chosen.append(None if colours is None else list(colours))
                 if ink is not None:
                     inks.append(ink.state.copy())
             elif op == "Q":
                 ctm = saved.pop() if saved else ctm
                 state = chosen.pop() if chosen else None
-                if state is not None and self._colours is not None:
-                    self._colours[:] = state
+                if state is not None and colours is not None:
+                    colours[:] = state
                 if ink is not None and inks:
                     ink.state = inks.pop()
             elif op == "cm":
                 ctm = _concat(operands, ctm)
-            else:
+            elif op in _CHECKED:
                 self._check_operator(op, operands, resources, ctm, where, base)
 
     def _check_operator(
@@ -485,13 +515,9 @@ class ContentChecker:
         """A soft mask's group is content too: checked like any (colour only)."""
         if not operands:
             return
-        state = lookup(resources, "/ExtGState", operands[0])
+        state, group = self._named_state(resources, operands[0])
         if self.ink is not None:
             self.ink.graphics_state(state)
-        smask = state.get("/SMask") if isinstance(state, pikepdf.Dictionary) else None
-        if not isinstance(smask, pikepdf.Dictionary):
-            return
-        group = smask.get("/G")
         if not isinstance(group, pikepdf.Stream) or not self._first(("smask", group)):
             return
         label = _within(where, f"soft mask of {operands[0]}")
@@ -506,6 +532,19 @@ class ContentChecker:
         self._walk_apart(
             self._stream_instructions(group), group_resources, None, label, None, ink=False
         )
+
+    def _named_state(self, resources: object, name: object) -> tuple[object, object]:
+        """The graphics state ``name`` of ``resources`` and its soft mask's group (None:
+        none), looked up once a page (a card sets its few states dozens of times): by
+        the resources' object, which the page's walk passes on, kept alive with them."""
+        key = (id(resources), str(name))
+        found = self._states.get(key)
+        if found is None:
+            state = lookup(resources, "/ExtGState", name)
+            smask = state.get("/SMask") if isinstance(state, pikepdf.Dictionary) else None
+            group = smask.get("/G") if isinstance(smask, pikepdf.Dictionary) else None
+            found = self._states[key] = (resources, state, group)
+        return found[1], found[2]
 
     def _annotations(self, page: pikepdf.Dictionary) -> None:
         """Printed annotations (flag Print, not Hidden) draw their normal appearance."""
@@ -556,6 +595,18 @@ def drawing_key(page: pikepdf.Dictionary) -> tuple | None:
         else:
             return None
     return tuple(parts)
+
+
+def _instruction(op: str, operands: Sequence[object]) -> tuple[str, list]:
+    """An instruction of :data:`_NUMERIC` as the readers take it: its operands as
+    floats when they are all numbers (each reader takes ``float()`` of them: converted
+    once here, not by each, from pikepdf's Decimals), else as pikepdf has them."""
+    if operands:
+        try:
+            return op, [float(v) for v in operands]  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            pass  # a name (scn /P0) or a malformed operand: read as it is
+    return op, list(operands)
 
 
 def _concat(operands: list, ctm: Matrix | None) -> Matrix | None:

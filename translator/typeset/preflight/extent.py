@@ -25,6 +25,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import repeat
+from typing import Any
 
 import pikepdf
 
@@ -134,7 +135,9 @@ GLYPHS = GlyphBounds()
 
 def _measure_font(data: bytes) -> tuple[dict[int, Box], Box]:
     """Measure a TrueType or OpenType font's outlines: from their points (a TrueType
-    glyph's own stored box is not trusted), through fontTools."""
+    glyph's own stored box is not trusted), through fontTools; a glyf table glyph by
+    glyph, each simple glyph once per process (:func:`_simple_glyph_boxes`: every card
+    has its own subsets of the same fonts)."""
     from fontTools.pens.boundsPen import BoundsPen  # noqa: PLC0415 - heavy, and rare
     from fontTools.ttLib import TTFont, TTLibError  # noqa: PLC0415
 
@@ -143,7 +146,10 @@ def _measure_font(data: bytes) -> tuple[dict[int, Box], Box]:
         units = float(font["head"].unitsPerEm)
         order = font.getGlyphOrder()
         boxes: dict[int, Box] = {}
-        if "glyf" in font:
+        simple = _simple_glyph_boxes(font, order) if "glyf" in font else None
+        if simple is not None:
+            boxes = simple
+        elif "glyf" in font:
             table = font["glyf"]
             for gid, name in enumerate(order):
                 glyph = table[name]
@@ -162,8 +168,9 @@ def _measure_font(data: bytes) -> tuple[dict[int, Box], Box]:
         raise Unmeasured(f"a font whose outlines cannot be read ({error})") from None
     if units <= 0:
         raise Unmeasured("a font without units per em")
-    scaled: dict[int, Box] = {
-        gid: (b[0] / units, b[1] / units, b[2] / units, b[3] / units) for gid, b in boxes.items()
+    scaled: dict[int, Box] = {  # an empty box stays one (0 / units is 0)
+        gid: _EMPTY if b is _EMPTY else (b[0] / units, b[1] / units, b[2] / units, b[3] / units)
+        for gid, b in boxes.items()
     }
     inked = [b for b in scaled.values() if b != _EMPTY]
     if not inked:
@@ -175,6 +182,79 @@ def _measure_font(data: bytes) -> tuple[dict[int, Box], Box]:
         max(b[3] for b in inked),
     )
     return scaled, whole
+
+
+#: The box of each simple TrueType glyph measured in this process, by its bytes in the
+#: glyf table: a subset keeps its glyphs' outlines as they are in the font, so the cards
+#: of a build, each with its own subsets, measure a glyph once (at most
+#: :data:`_SIMPLE_KEPT` kept).
+_SIMPLE: dict[bytes, Box] = {}
+_SIMPLE_KEPT = 1 << 16
+#: The size of a glyph's header in the glyf table (its contours, its stored box).
+_GLYPH_HEADER = 10
+
+
+def _simple_glyph_boxes(font: Any, order: Sequence[str]) -> dict[int, Box] | None:
+    """Each glyph's box by glyph id, read from the raw glyf table as fontTools reads it
+    whole (:func:`_measure_font`): an empty glyph is :data:`_EMPTY`, a simple one (its
+    points its own) measured once per process for the same bytes (:data:`_SIMPLE`), a
+    composite by fontTools through its components, decoded as it needs them
+    (:class:`_GlyphsByNeed`).  None where fontTools must read the table whole: a table
+    that does not match its index (fontTools' error is the one to give), a glyph too
+    short for its header, a glyph order other than the index's."""
+    from fontTools.ttLib.tables._g_l_y_f import Glyph, table__g_l_y_f  # noqa: PLC0415
+
+    loca = font["loca"]
+    offsets = [int(offset) for offset in loca]
+    data = font.getTableData("glyf")
+    if (
+        len(offsets) - 1 != len(order)
+        or len(set(order)) != len(order)
+        or offsets[-1] > len(data)
+        or any(offsets[i] > offsets[i + 1] for i in range(len(order)))
+    ):
+        return None
+    blank = table__g_l_y_f()  # what a glyph is decoded with (not extended)
+    blank.glyphOrder = list(order)
+    blank.glyphs = _GlyphsByNeed(data, offsets, order, Glyph)
+    boxes: dict[int, Box] = {}
+    for gid in range(len(order)):
+        raw = data[offsets[gid] : offsets[gid + 1]]
+        contours = int.from_bytes(raw[:2], "big", signed=True) if len(raw) >= 2 else 0
+        if not raw or (contours == 0 and len(raw) >= _GLYPH_HEADER):
+            boxes[gid] = _EMPTY
+            continue
+        if len(raw) < _GLYPH_HEADER:
+            return None
+        box = _SIMPLE.get(raw) if contours > 0 else None
+        if box is None:
+            glyph = blank[order[gid]]
+            glyph.recalcBounds(blank)
+            box = (glyph.xMin, glyph.yMin, glyph.xMax, glyph.yMax)
+            if contours > 0:
+                if len(_SIMPLE) >= _SIMPLE_KEPT:
+                    _SIMPLE.clear()
+                _SIMPLE[raw] = box
+        boxes[gid] = box
+    return boxes
+
+
+class _GlyphsByNeed(dict):
+    """A glyf table's glyphs by name, as fontTools keeps them (each undecoded, from its
+    bytes), made when first asked for: a composite's components, a glyph not known by
+    its bytes."""
+
+    def __init__(
+        self, data: bytes, offsets: Sequence[int], order: Sequence[str], glyph: Any
+    ) -> None:
+        super().__init__()
+        self._data, self._offsets, self._glyph = data, offsets, glyph
+        self._ids = {name: gid for gid, name in enumerate(order)}
+
+    def __missing__(self, name: str) -> Any:
+        gid = self._ids[name]  # a name not in the font: KeyError, as fontTools'
+        made = self[name] = self._glyph(self._data[self._offsets[gid] : self._offsets[gid + 1]])
+        return made
 
 
 def font_shape(font: object, glyphs: GlyphBounds = GLYPHS) -> FontShape:
@@ -265,11 +345,21 @@ def text_box(
 
 
 #: A ``TJ`` array of hexadecimal strings and numbers as pikepdf writes it back (what
-#: WeasyPrint writes: a string a glyph, a number between), its strings and numbers:
-#: read from that text at a fraction of the cost of its objects one by one.
-_HEX_ARRAY = re.compile(rb"\[(?:\s*(?:<[0-9A-Fa-f]*>|[-+]?(?:\d+\.?\d*|\.\d+)))*\s*\]")
-_HEX_STRING = re.compile(rb"<([0-9A-Fa-f]*)>")
-_NUMBER = re.compile(rb"[-+]?(?:\d+\.?\d*|\.\d+)")
+#: WeasyPrint writes: a string a glyph, a number between), each string of whole codes
+#: (two hexadecimal digits a byte: one byte a code, or two), its strings and numbers:
+#: read from that text at a fraction of the cost of its objects one by one.  Its items
+#: are apart (pikepdf writes a space between two), so each is matched whole, never
+#: given back (possessive): an array that does not match fails at once, not after
+#: trying every way of splitting its numbers' digits.
+_NUMBER_TEXT = rb"[-+]?(?:\d+\.?\d*|\.\d+)"
+_HEX_ARRAYS = {
+    unit: re.compile(
+        rb"\[(?:\s*+(?:<(?:[0-9A-Fa-f]{%d})*+>|[-+]?+(?:\d++\.?+\d*+|\.\d++)))*+\s*+\]" % unit
+    )
+    for unit in (2, 4)
+}
+#: A string's digits, or a number, in such an array, in their order.
+_ITEM = re.compile(rb"<([0-9A-Fa-f]*)>|(%s)" % _NUMBER_TEXT)
 
 
 @dataclass
@@ -295,13 +385,15 @@ def _runs(operands: Sequence[object], two_byte: bool) -> list[_Run] | None:
         if not isinstance(operand, pikepdf.Array):
             continue  # not a string: shows nothing
         text = operand.unparse()
-        strings = _HEX_STRING.findall(text) if _HEX_ARRAY.fullmatch(text) else None
-        if strings is None or any(len(digits) % unit for digits in strings):
+        if not _HEX_ARRAYS[unit].fullmatch(text):
             return None
-        numbers = [float(n) for n in _NUMBER.findall(_HEX_STRING.sub(b" ", text))]
+        items = _ITEM.findall(text)
+        numbers = [float(number) for _, number in items if number]
         found.append(
             _Run(
-                bytes.fromhex(b"".join(strings).decode()),
+                bytes.fromhex(
+                    b"".join([digits for digits, number in items if not number]).decode()
+                ),
                 sum(n for n in numbers if n > 0),
                 -sum(n for n in numbers if n < 0),
             )
