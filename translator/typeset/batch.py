@@ -224,7 +224,9 @@ def produce(
             slugs=request.slugs,
             force=request.force,
             progress=progress,
-            check=_check(options, _cache(options, out), *CARD_CHECK) if request.check else None,
+            check=partial(_card_check, options=options, cache=_cache(options, out))
+            if request.check
+            else None,
         )
         record.reload()
         report.cards.extend(results)
@@ -474,15 +476,10 @@ def _preflight(
             changed = True
 
     for path, card_sized, how in checks:
-        size = options.size if card_sized else None
-        settings = (  # the name too: a page without a label is named after its file
-            f"{path.name} ink {options.ink_limit} dpi {preflight.DEFAULT_DPI} "
-            f"ppi {preflight.MIN_PPI} size {size} {how}"
-        )
         # The bytes' digest the build record made (kept while the file's size and
         # time stay the same), as the deck's and sheets' inputs.
         digest = manifest.file_digest(path)
-        keys[path] = preflight.proof_key(path, settings, digest)
+        keys[path] = _proof_key(path, digest, options, card_sized, how)
         checked = outputs.get(path.name, {}).get("checked")
         if isinstance(checked, dict) and checked.get("key") == keys[path]:
             kept = _kept(checked.get("problems"))
@@ -518,6 +515,17 @@ def _cache(options: BuildOptions, out: Path) -> Path:
     return Path(options.cache_dir or out / ".cache").resolve()
 
 
+def _proof_key(path: Path, digest: str, options: BuildOptions, card_sized: bool, how: str) -> str:
+    """What a check of ``path`` (bytes of ``digest``) proves is kept under: the bytes,
+    the settings and the checks' code (:func:`.preflight.proof_key`)."""
+    size = options.size if card_sized else None
+    settings = (  # the name too: a page without a label is named after its file
+        f"{path.name} ink {options.ink_limit} dpi {preflight.DEFAULT_DPI} "
+        f"ppi {preflight.MIN_PPI} size {size} {how}"
+    )
+    return preflight.proof_key(path, settings, digest)
+
+
 def _check(
     options: BuildOptions, cache: Path, card_sized: bool, how: str
 ) -> Callable[[Sequence[Path]], list[list[preflight.Problem]]]:
@@ -531,6 +539,26 @@ def _check(
         content=how != "file",
         records=cache,
     )
+
+
+def _card_check(
+    paths: Sequence[Path], options: BuildOptions, cache: Path
+) -> list[list[preflight.Problem]]:
+    """The preflight of the card PDFs a worker wrote (:func:`.build.build_cards`'
+    ``check``): a file whose bytes, settings and checks have a proof in the cache's
+    record keeps its findings (a reproducible --force build writes the same bytes
+    again), the others are checked."""
+    proofs = preflight.ProofRecord(cache)
+    found: dict[Path, list[preflight.Problem]] = {}
+    for path in paths:
+        key = _proof_key(path, manifest.file_digest(path), options, *CARD_CHECK)
+        kept = _kept(proofs.findings(key), path)
+        if kept is not None:
+            found[path] = kept
+    unproved = [path for path in paths if path not in found]
+    if unproved:
+        found.update(zip(unproved, _check(options, cache, *CARD_CHECK)(unproved), strict=True))
+    return [found[path] for path in paths]
 
 
 #: Files checked in one process at the least: the build's workers share a preflight
