@@ -9,10 +9,12 @@ network, is refused and reported.
 
 from __future__ import annotations
 
+import re
 import urllib.parse
 import urllib.request
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -282,6 +284,10 @@ class Renderer:
             url_fetcher=self.fetcher,
             font_config=self.fonts,
         )
+        # The theme's stylesheet makes no list item, footnote or note: a document that
+        # makes none either is rendered with a UA stylesheet that does not style their
+        # pseudo-elements (_card_ua_stylesheets).
+        self.boxless_pseudo_unused = not _styles_boxless_pseudo(self.stylesheet)
         # Measuring: a page far taller than the card, since WeasyPrint drops the lines
         # below a page's bottom, and a text overflowing the card must be measured whole.
         self.measuring = weasyprint.CSS(
@@ -313,8 +319,102 @@ class Renderer:
         html = weasyprint.HTML(
             string=self.html(pages, measure), base_url=self._base_url, url_fetcher=self.fetcher
         )
+        if self.boxless_pseudo_unused and not _may_use_boxless_pseudo(html):
+            html._ua_stylesheets = _card_ua_stylesheets
         sheets = [self.stylesheet, self.measuring] if measure else [self.stylesheet]
         return html.render(font_config=self.fonts, stylesheets=sheets)
+
+
+#: The pseudo-elements WeasyPrint's UA stylesheet styles on every element (``::marker
+#: { ... }``), each a computed style per element, which make a box only on a list item
+#: (``display: list-item``), a footnote (``float: footnote``) or a note (``position:
+#: note()``).
+BOXLESS_PSEUDO = (
+    "marker",
+    "footnote-call",
+    "footnote-marker",
+    "note-call",
+    "note-marker",
+    "note-callback",
+)
+_BOXLESS_RULE = re.compile(rf"(?m)^::(?:{'|'.join(BOXLESS_PSEUDO)}) {{[^}}]*}}\n")
+#: Elements that would make one (the UA stylesheet's ``li``) or bring a stylesheet
+#: of their own, which :func:`_styles_boxless_pseudo` has not read.
+_UNREAD_TAGS = frozenset({"li", "style", "link"})
+#: A style attribute that might ask for one (or hide it behind an escape).
+_BOXLESS_STYLE = re.compile(r"list-item|note|\\", re.IGNORECASE)
+
+
+@cache
+def _card_ua_sheet() -> weasyprint.CSS:
+    """WeasyPrint's HTML UA stylesheet but for its rules of :data:`BOXLESS_PSEUDO`
+    (pinned: ``weasyprint.html.UA`` is its text): every other rule in its order, so
+    that every element's computed style is the same (tests/test_typeset_render_ua.py)."""
+    from weasyprint.css.counters import CounterStyle  # noqa: PLC0415 - pinned
+    from weasyprint.html import UA  # noqa: PLC0415 - pinned: internal API
+
+    text, removed = _BOXLESS_RULE.subn("", UA)
+    if removed != len(BOXLESS_PSEUDO):
+        raise RuntimeError(f"WeasyPrint's UA stylesheet has {removed} rules of {BOXLESS_PSEUDO}")
+    return weasyprint.CSS(string=text, counter_style=CounterStyle())
+
+
+def _card_ua_stylesheets(forms: bool = False) -> list[weasyprint.CSS]:
+    """The UA stylesheets of a document of cards that makes no list item, footnote or
+    note: :func:`_card_ua_sheet`, so that WeasyPrint does not style the pseudo-elements
+    of :data:`BOXLESS_PSEUDO` on every element (a fifth of its styling time), styles of
+    no box.  In place of ``weasyprint.HTML._ua_stylesheets`` (pinned: internal API);
+    with ``forms``, WeasyPrint's own."""
+    if forms:
+        from weasyprint.html import UA_FORM_STYLESHEET, UA_STYLESHEET  # noqa: PLC0415
+
+        return [UA_STYLESHEET, UA_FORM_STYLESHEET]
+    return [_card_ua_sheet()]
+
+
+def _styles_boxless_pseudo(sheet: weasyprint.CSS) -> bool:
+    """Whether a declaration of ``sheet`` (as WeasyPrint parsed it: pinned, its
+    matcher's rules and its page rules are internal API) may make a list item, a
+    footnote or a note, whose pseudo-elements are styled by the UA stylesheet."""
+    matcher = sheet.matcher
+    buckets = [
+        *matcher.id_selectors.values(),
+        *matcher.class_selectors.values(),
+        *matcher.lower_local_name_selectors.values(),
+        *matcher.namespace_selectors.values(),
+        *matcher.lang_attr_selectors,
+        matcher.other_selectors,
+    ]
+    declarations = [d for bucket in buckets for *_, (found, _) in bucket for d in found]
+    declarations += [d for *_, found in sheet.page_rules for d in found]
+    return any(_boxless_declaration(name, value) for name, value, _ in declarations)
+
+
+def _boxless_declaration(name: str, value: Any) -> bool:
+    """Whether a parsed declaration may make a list item, a footnote or a note (a
+    value not resolved yet, ``var()``, may)."""
+    if name not in ("display", "float", "position"):
+        return False
+    if not isinstance(value, (str, tuple)):
+        return True
+    return (
+        (name == "display" and "list-item" in value)
+        or (name == "float" and value == "footnote")
+        or (name == "position" and isinstance(value, tuple) and value[:1] == ("note()",))
+    )
+
+
+def _may_use_boxless_pseudo(html: weasyprint.HTML) -> bool:
+    """Whether the parsed document may make a list item, a footnote or a note by
+    itself: an ``li``, a stylesheet of its own, or a style attribute asking for one."""
+    for element in html.etree_element.iter():
+        tag = element.tag
+        if isinstance(tag, str) and tag.rpartition("}")[2] in _UNREAD_TAGS:
+            return True
+        style = element.get("style")
+        if style and _BOXLESS_STYLE.search(style):
+            return True
+    return False
 
 
 def describe_size(size: CardSize) -> str:
