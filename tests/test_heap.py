@@ -24,10 +24,10 @@ def thresholds() -> Iterator[tuple[int, int, int]]:
     before = gc.get_threshold()
     yield before
     gc.set_threshold(*before)
-    gc.unfreeze()
 
 
 def test_young_collections_only_then_as_before(thresholds: tuple[int, int, int]) -> None:
+    frozen = gc.get_freeze_count()  # what others froze before (the spelling checker)
     with heap.fewer_collections():
         assert gc.get_threshold() == (
             heap.YOUNG_THRESHOLD,
@@ -38,7 +38,7 @@ def test_young_collections_only_then_as_before(thresholds: tuple[int, int, int])
             pass
         assert gc.get_threshold()[0] == heap.YOUNG_THRESHOLD
     assert gc.get_threshold() == thresholds
-    assert gc.get_freeze_count() == 0  # not a worker: nothing frozen
+    assert gc.get_freeze_count() <= frozen  # not a worker: nothing frozen (some freed)
 
 
 def test_blocks_in_several_threads_restore_the_thresholds_once_all_end(
@@ -74,8 +74,9 @@ def test_a_worker_collects_and_freezes_at_the_end(thresholds: tuple[int, int, in
 
 def test_the_build_workers_heap_is_frozen_after_a_batch(tmp_path: Path) -> None:
     library, _ = load_library([str(copy_sample(tmp_path))])
+    frozen = gc.get_freeze_count()
     options = BuildOptions(PRESETS["arcmage"], jobs=2, cache_dir=tmp_path / "cache")
     assert len(build_cards(library, "en", tmp_path / "out", options)) == 24
     # (which worker takes which batch, and these calls, is theirs to decide)
     assert any(count > 0 for count in in_workers(2, [gc.get_freeze_count] * 4))
-    assert gc.get_freeze_count() == 0  # the build's own process: never frozen
+    assert gc.get_freeze_count() <= frozen  # the build's own process: not frozen
