@@ -4,9 +4,11 @@ remake only what a change touches; translator preflight."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pikepdf
@@ -227,10 +229,25 @@ def test_a_card_pdf_checked_by_its_worker_keeps_the_digest_of_its_bytes(tmp_path
     assert len(results) == 24
     for result in results:
         assert result.checked is not None and result.path is not None
-        digest, [problem] = result.checked
-        assert digest == manifest.file_digest(Path(result.path))
+        stamp, [problem] = result.checked
+        assert stamp == manifest.stamped(Path(result.path))
+        assert stamp.digest == hashlib.sha256(Path(result.path).read_bytes()).hexdigest()
         assert problem.path == result.path
         assert problem.message != f"checked by {os.getpid()}"  # a worker's
+
+
+def test_a_digest_vouched_for_holds_while_the_file_keeps_its_size_and_time(
+    tmp_path: Path,
+) -> None:
+    """The build takes a worker's digest of a PDF it wrote (manifest.vouch) instead of
+    reading the file again, as long as its size and time are those the worker saw."""
+    path = tmp_path / "card.pdf"
+    path.write_bytes(b"first")
+    stamp = manifest.stamped(path)
+    manifest.vouch(replace(stamp, digest="vouched"))
+    assert manifest.file_digest(path) == "vouched"
+    os.utime(path, ns=(stamp.mtime_ns + 10**9, stamp.mtime_ns + 10**9))  # touched
+    assert manifest.file_digest(path) == hashlib.sha256(b"first").hexdigest()
 
 
 def test_a_workers_check_counts_only_for_the_bytes_it_checked(tmp_path: Path) -> None:

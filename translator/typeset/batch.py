@@ -229,6 +229,9 @@ def produce(
             else None,
         )
         record.reload()
+        for result in results:  # the workers read them: the decks and preflight need not
+            if result.checked is not None:
+                manifest.vouch(result.checked[0])
         report.cards.extend(results)
         report.made += sum(1 for r in results if r.path and not r.reused)
         printed = {r.slug: Path(r.path) for r in results if r.path}
@@ -257,7 +260,11 @@ def produce(
             report.images.extend(str(p) for p in _derive(record, report, previews))
     if request.check:
         say("preflight")
-        made = {Path(r.path): r.checked for r in report.cards if r.path and r.checked}
+        made = {
+            Path(r.path): (r.checked[0].digest, r.checked[1])
+            for r in report.cards
+            if r.path and r.checked
+        }
         report.problems = _preflight(record, _checks(report, request), request, made)
     # A card PDF is one page; only decks and sheets are opened to count theirs.
     card_pdfs = {r.path for r in report.cards if r.path}

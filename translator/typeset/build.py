@@ -115,9 +115,9 @@ class CardResult:
     #: rendered this time: the build record keeps only its smallest size).
     elements: dict[str, dict] = field(default_factory=dict)
     #: The preflight of its PDF made by the worker that wrote it (``build_cards``'
-    #: ``check``): the digest of the bytes checked (:func:`.manifest.file_digest`), and
+    #: ``check``): the digest of the bytes checked (:func:`.manifest.stamped`), and
     #: what the check found.
-    checked: tuple[str, list[Any]] | None = None
+    checked: tuple[manifest.Stamped, list[Any]] | None = None
 
     @property
     def failed(self) -> bool:
@@ -745,9 +745,9 @@ def _check_written(check: Check, results: Sequence[CardResult]) -> None:
     no separate pass over the files after the build.  Each result keeps the digest of
     the bytes checked, so that the build trusts the findings only for those bytes."""
     paths = [Path(str(result.path)) for result in results]
-    digests = [manifest.file_digest(path) for path in paths]
-    for result, digest, problems in zip(results, digests, check(paths), strict=True):
-        result.checked = (digest, problems)
+    stamps = [manifest.stamped(path) for path in paths]
+    for result, stamp, problems in zip(results, stamps, check(paths), strict=True):
+        result.checked = (stamp, problems)
 
 
 def build_cards(
