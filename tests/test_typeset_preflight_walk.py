@@ -17,19 +17,20 @@ from fontTools.ttLib import TTFont
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from translator.typeset import pdfx
 from translator.typeset.geometry import bounds
 from translator.typeset.preflight import bound, content, extent
 
 
 def test_numeric_operands_are_floats_and_the_others_pikepdf_objects() -> None:
     name = pikepdf.Name("/P0")
-    assert content._instruction("c", [1, Decimal("2.5"), 0, 0, 3, Decimal("-0.25")]) == (
+    assert pdfx._numbers("c", [1, Decimal("2.5"), 0, 0, 3, Decimal("-0.25")]) == (
         "c",
         [1.0, 2.5, 0.0, 0.0, 3.0, -0.25],
     )
-    op, operands = content._instruction("scn", [Decimal("0.5"), name])
+    op, operands = pdfx._numbers("scn", [Decimal("0.5"), name])
     assert op == "scn" and operands == [Decimal("0.5"), name]  # a pattern's name: as it is
-    assert content._instruction("re", []) == ("re", [])
+    assert pdfx._numbers("re", []) == ("re", [])
 
 
 def test_every_operator_the_ink_reader_reads_has_its_reader() -> None:

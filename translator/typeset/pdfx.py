@@ -1568,53 +1568,64 @@ class _Painter:
 #: Every operator :class:`_Painter` reads (``INLINE IMAGE``: ``BI ... EI``).
 PAINTED_OPERATORS = frozenset(_Painter._HANDLERS)
 
-#: The operators :class:`_Painter` reads as written in content (bytes), by name.
-_WRITTEN_OPERATORS = {op.encode("latin-1"): op for op in PAINTED_OPERATORS}
-
-#: The operators read whose operands are numbers alone (in well-formed content).
-_NUMERIC_OPERATORS = frozenset(
-    {"m", "l", "c", "v", "y", "re", "cm", "w", "Tm", "Td", "TD", "Tc", "Tw", "Tz", "TL"}
-    | {"Ts", "Tr", "k", "K", "g", "G", "rg", "RG", "sc", "SC", "scn", "SCN"}
+#: The operators whose operands are numbers alone (in well-formed content).
+NUMERIC_OPERATORS = frozenset(
+    {"m", "l", "c", "v", "y", "re", "cm", "w", "M", "j", "J", "i", "Tm", "Td", "TD"}
+    | {"Tc", "Tw", "Tz", "TL", "Ts", "Tr", "k", "K", "g", "G", "rg", "RG", "sc", "SC"}
+    | {"scn", "SCN"}
 )
+
+
+def read_instructions(instructions: Sequence[Any]) -> list[tuple[str, list[Any]]]:
+    """pikepdf's parsed ``instructions`` as (operator, operands), the operands of
+    :data:`NUMERIC_OPERATORS` as floats: what this module's painter and the
+    preflight's readers take (each takes ``float()`` of them).
+
+    pikepdf gives each real operand as a Decimal made from its text, which costs more
+    than the rest of the reading of a path: the numbers are read from the content as
+    pikepdf writes it back instead, one instruction a line (an inline image's data may
+    hold line ends: then every operand is converted from pikepdf's), as the floats of
+    the same text.  An operand that is not a number (a pattern's name before ``scn``)
+    leaves that instruction's operands as pikepdf has them."""
+    lines = pikepdf.unparse_content_stream(instructions).split(b"\n") if instructions else []
+    if len(lines) != len(instructions):
+        return [_numbers(str(i.operator), i.operands) for i in instructions]
+    read: list[tuple[str, list[Any]]] = []
+    for instruction, line in zip(instructions, lines, strict=True):
+        cut = line.rfind(b" ")
+        op = line[cut + 1 :].decode("latin-1")
+        if op in NUMERIC_OPERATORS and cut > 0:
+            try:
+                read.append((op, [float(number) for number in line[:cut].split()]))
+                continue
+            except ValueError:
+                pass
+            read.append(_numbers(op, instruction.operands))
+        else:
+            read.append((op, list(instruction.operands)))
+    return read
+
+
+def _numbers(op: str, operands: Sequence[Any]) -> tuple[str, list[Any]]:
+    """(``op``, its operands as floats when it is an operator of numbers and they all
+    are, else as they are)."""
+    if op in NUMERIC_OPERATORS and operands:
+        try:
+            return op, [float(value) for value in operands]
+        except (TypeError, ValueError):
+            pass  # a name (scn /P0) or a malformed operand: read as it is
+    return op, list(operands)
 
 
 def _operations(instructions: Sequence[Any]) -> Iterator[tuple[int, str, Sequence[Any]]]:
     """(index, operator, operands) of each of ``instructions`` that :class:`_Painter`
-    reads (:data:`PAINTED_OPERATORS`): pikepdf's, or (operator, operands) pairs parsed
-    already, given as they are.
-
-    pikepdf gives each real operand as a Decimal made from its text, which costs more
-    than the rest of the reading of a path: the operands of an operator of numbers
-    alone are read from the content as pikepdf writes it back instead, one instruction
-    a line (an inline image's data may hold line ends: then every operand is pikepdf's),
-    as the floats of the same text.  An operand that is not a number (a pattern's
-    name before ``scn``) leaves that instruction's operands to pikepdf."""
-    if not instructions:
-        return
-    if isinstance(instructions[0], tuple):
-        for index, (op, operands) in enumerate(instructions):
-            if op in PAINTED_OPERATORS:
-                yield index, op, operands
-        return
-    lines = pikepdf.unparse_content_stream(instructions).split(b"\n")
-    if len(lines) != len(instructions):
-        for index, instruction in enumerate(instructions):
-            op = str(instruction.operator)
-            if op in PAINTED_OPERATORS:
-                yield index, op, instruction.operands
-        return
-    for index, line in enumerate(lines):
-        cut = line.rfind(b" ")
-        op = _WRITTEN_OPERATORS.get(line[cut + 1 :])
-        if op is None:
-            continue
-        if cut > 0 and op in _NUMERIC_OPERATORS:
-            try:
-                yield index, op, [float(number) for number in line[:cut].split()]
-                continue
-            except ValueError:
-                pass
-        yield index, op, instructions[index].operands
+    reads (:data:`PAINTED_OPERATORS`): pikepdf's (:func:`read_instructions`), or
+    (operator, operands) pairs read already, given as they are."""
+    if instructions and not isinstance(instructions[0], tuple):
+        instructions = read_instructions(instructions)
+    for index, (op, operands) in enumerate(instructions):
+        if op in PAINTED_OPERATORS:
+            yield index, op, operands
 
 
 #: The text state's parameters set by one number (``Tz`` in percent), by operator: the

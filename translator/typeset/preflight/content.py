@@ -15,11 +15,12 @@ checks, the ink bound, the text check of :mod:`.pdfx`).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import pikepdf
 
 from ..geometry import IDENTITY, Matrix, multiply
+from ..pdfx import read_instructions
 from .bound import OPERATORS as INK_OPERATORS
 from .bound import InkReader, InkState, PageInk
 from .colour import Fault, image_fault, shading_fault, space_fault
@@ -85,13 +86,6 @@ _CHECKED = frozenset(
 )
 #: Operators whose operands are numbers, read as such by every reader of the content
 #: (the structure checks, the ink bound, the text check): converted once when parsed.
-_NUMERIC = frozenset(
-    {
-        "m", "l", "c", "v", "y", "re", "cm", "w", "M", "j", "J", "i",
-        "k", "K", "sc", "SC", "scn", "SCN", "rg", "RG", "g", "G",
-        "Tc", "Tw", "Tz", "TL", "Ts", "Tr", "Tm", "Td", "TD",
-    }
-)  # fmt: skip
 _PAGE = "page content"
 #: The operators the parser returns (qpdf filters them, far faster than Python): inline
 #: images come through only when BI, ID and EI are all named.
@@ -201,13 +195,8 @@ class ContentChecker:
         objgen is (0, 0), are never cached)."""
         if key in self._parsed:
             return self._parsed[key]
-        # Attributes, not unpacking (six times slower, for as many operators as a page
-        # has); the numbers of the operators of _NUMERIC as floats (_instruction).
-        instructions = [
-            _instruction(op, i.operands) if op in _NUMERIC else (op, list(i.operands))
-            for i in parse()
-            for op in (str(i.operator),)
-        ]
+        # The numbers of the operators of numbers as floats, read once for every reader.
+        instructions = read_instructions(parse())
         if all(k != (0, 0) for k in key):
             self._parsed[key] = instructions
         return instructions
@@ -595,18 +584,6 @@ def drawing_key(page: pikepdf.Dictionary) -> tuple | None:
         else:
             return None
     return tuple(parts)
-
-
-def _instruction(op: str, operands: Sequence[object]) -> tuple[str, list]:
-    """An instruction of :data:`_NUMERIC` as the readers take it: its operands as
-    floats when they are all numbers (each reader takes ``float()`` of them: converted
-    once here, not by each, from pikepdf's Decimals), else as pikepdf has them."""
-    if operands:
-        try:
-            return op, [float(v) for v in operands]  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            pass  # a name (scn /P0) or a malformed operand: read as it is
-    return op, list(operands)
 
 
 def _concat(operands: list, ctm: Matrix | None) -> Matrix | None:
