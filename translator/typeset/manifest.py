@@ -50,11 +50,9 @@ def _cached_digest(path: str, size: int, mtime: int) -> str:
 
 def file_digest(path: Path) -> str:
     try:
-        stat = path.stat()
+        return stamped(path).digest
     except OSError:
         return "missing"
-    key = (str(path), stat.st_size, stat.st_mtime_ns)
-    return _VOUCHED.get(key) or _cached_digest(*key)
 
 
 @dataclass(frozen=True)
