@@ -1,6 +1,7 @@
 """The UA stylesheet of a document of cards (translator.typeset.render): WeasyPrint's
 without the rules of pseudo-elements that make no box in it, every element's computed
-style the same."""
+style the same; and without its rules of a page's margin boxes, footnote and note areas
+when the theme styles none, every page laid out the same."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from weasyprint.text.fonts import FontConfiguration
 
 from translator import cards
 from translator.typeset import render
-from translator.typeset.render import BOXLESS_PSEUDO, Renderer, card_page
+from translator.typeset.render import BOXLESS_PSEUDO, PAGE_AREAS, Renderer, card_page
 from translator.typeset.sizes import PRESETS
 from translator.typeset.theme import load_theme
 
@@ -136,3 +137,88 @@ def test_a_theme_of_blocks_floats_and_positions_does_not() -> None:
 )
 def test_a_document_that_may_make_one_keeps_weasyprints(body: str) -> None:
     assert render._may_use_boxless_pseudo(weasyprint.HTML(string=f"<body>{body}</body>"))
+
+
+def laid_out(html: str, ua: Any, sheets: list[weasyprint.CSS]) -> list[Any]:
+    """Every box of every page as laid out (WeasyPrint's box tree, pinned: internal
+    API): its kind, element, place, size and each property of its computed style."""
+    document = weasyprint.HTML(string=html)
+    document._ua_stylesheets = ua
+    found: list[Any] = []
+
+    def walk(box: Any, depth: int) -> None:
+        geometry = [
+            getattr(box, name, None)
+            for name in ("position_x", "position_y", "width", "height", "margin_top")
+        ]
+        style = [_value(box.style, k) for k in INITIAL_VALUES]
+        found.append((depth, type(box).__name__, box.element_tag, geometry, style))
+        for child in getattr(box, "children", ()):
+            walk(child, depth + 1)
+
+    for page in document.render(stylesheets=sheets).pages:
+        walk(page._page_box, 0)
+    return found
+
+
+def _value(style: Any, key: str) -> Any:
+    """A property's computed value (an anonymous box's style computes no logical
+    property: "none" there, as on the other side)."""
+    try:
+        return style[key]
+    except KeyError:
+        return "none"
+
+
+def test_without_the_page_areas_rules_the_cards_lay_out_the_same(
+    renderer: Renderer, documents: list[str]
+) -> None:
+    assert renderer.page_areas_unused
+    sheets = [renderer.stylesheet]
+    for html, extra in zip(documents, ([], [renderer.measuring]), strict=True):
+        ours = laid_out(html, render._card_ua_stylesheets_without_page_areas, sheets + extra)
+        assert ours == laid_out(html, render._card_ua_stylesheets, sheets + extra)
+        # No margin box, footnote or note area is left on a page: nothing was dropped.
+        assert {kind for _, kind, *_ in ours}.isdisjoint({"MarginBox", "FootnoteAreaBox"})
+
+
+def test_the_renderer_lays_out_with_the_smaller_sheet(
+    renderer: Renderer, documents: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    used = []
+    smaller = render._card_ua_stylesheets_without_page_areas
+    monkeypatch.setattr(
+        render,
+        "_card_ua_stylesheets_without_page_areas",
+        lambda forms=False: used.append(forms) or smaller(forms),
+    )
+    library, _ = cards.load_library([str(SAMPLE)])
+    card = next(iter(library.cards.values()))
+    renderer.render([card_page(card, "fr", renderer.theme, None)])
+    assert len(used) == 1 and not used[0]  # called once, without forms
+
+
+def test_only_the_page_areas_lose_their_rules() -> None:
+    def areas(sheet: weasyprint.CSS) -> list[str]:
+        return sorted(p for _, selectors, _ in sheet.page_rules for _, p, _ in selectors if p)
+
+    assert areas(render._card_ua_sheet()) == sorted(f"@{area}" for area in PAGE_AREAS)
+    assert areas(render._card_ua_sheet(page_areas=False)) == []
+    # The page's own rule (its margin) stays.
+    assert len(render._card_ua_sheet(page_areas=False).page_rules) == 1
+    assert render._card_ua_stylesheets_without_page_areas(forms=True)[0] is UA_STYLESHEET
+
+
+@pytest.mark.parametrize(
+    ("css", "styled"),
+    [
+        ("@page { size: 63mm 88mm; margin: 0 }", False),
+        ("@page :first { margin: 1mm } .x { color: red }", False),
+        ("@page { @bottom-center { content: counter(page) } }", True),
+        ("@page :left { @top-left-corner { background: red } }", True),
+        ("@page { @footnote { margin-top: 0 } }", True),
+    ],
+)
+def test_a_theme_that_styles_a_page_area_keeps_the_uas_rules(css: str, styled: bool) -> None:
+    # A margin box with a content of the theme's prints aligned as the UA says.
+    assert render._styles_page_areas(weasyprint.CSS(string=css)) is styled

@@ -293,6 +293,9 @@ class Renderer:
         self.measuring = weasyprint.CSS(
             string=f"@page {{ size: {self.size.page_width}mm {MEASURE_PAGE_MM}mm }}"
         )
+        # Nor does it style a page's margin boxes: that UA stylesheet leaves out their
+        # rules too (PAGE_AREAS).
+        self.page_areas_unused = not _styles_page_areas(self.stylesheet)
 
     @property
     def _base_url(self) -> str:
@@ -320,7 +323,11 @@ class Renderer:
             string=self.html(pages, measure), base_url=self._base_url, url_fetcher=self.fetcher
         )
         if self.boxless_pseudo_unused and not _may_use_boxless_pseudo(html):
-            html._ua_stylesheets = _card_ua_stylesheets
+            html._ua_stylesheets = (
+                _card_ua_stylesheets_without_page_areas
+                if self.page_areas_unused
+                else _card_ua_stylesheets
+            )
         sheets = [self.stylesheet, self.measuring] if measure else [self.stylesheet]
         return html.render(font_config=self.fonts, stylesheets=sheets)
 
@@ -338,6 +345,19 @@ BOXLESS_PSEUDO = (
     "note-callback",
 )
 _BOXLESS_RULE = re.compile(rf"(?m)^::(?:{'|'.join(BOXLESS_PSEUDO)}) {{[^}}]*}}\n")
+#: A page's areas the UA stylesheet styles in its ``@page`` rule (``@top-left {
+#: text-align: left; vertical-align: middle }``...): its 16 margin boxes, which print
+#: only with a content given by an author's stylesheet, and its footnote and note
+#: areas, which print only a footnote or a note.  Each is a computed style on every
+#: page, and each margin box a box laid out.
+PAGE_AREAS = (
+    *(f"{side}-{place}" for side in ("top", "bottom") for place in ("left", "center", "right")),
+    *(f"{side}-{place}" for side in ("left", "right") for place in ("top", "middle", "bottom")),
+    *(f"{side}-{corner}-corner" for side in ("top", "bottom") for corner in ("left", "right")),
+    "footnote",
+    "note-area",
+)
+_PAGE_AREA_RULE = re.compile(rf"(?m)^ +@(?:{'|'.join(PAGE_AREAS)}) +{{[^}}]*}}\n")
 #: Elements that would make one (the UA stylesheet's ``li``) or bring a stylesheet
 #: of their own, which :func:`_styles_boxless_pseudo` has not read.
 _UNREAD_TAGS = frozenset({"li", "style", "link"})
@@ -346,16 +366,21 @@ _BOXLESS_STYLE = re.compile(r"list-item|note|\\", re.IGNORECASE)
 
 
 @cache
-def _card_ua_sheet() -> weasyprint.CSS:
+def _card_ua_sheet(page_areas: bool = True) -> weasyprint.CSS:
     """WeasyPrint's HTML UA stylesheet but for its rules of :data:`BOXLESS_PSEUDO`
     (pinned: ``weasyprint.html.UA`` is its text): every other rule in its order, so
-    that every element's computed style is the same (tests/test_typeset_render_ua.py)."""
+    that every element's computed style is the same (tests/test_typeset_render_ua.py).
+    Without ``page_areas``, without its rules of :data:`PAGE_AREAS` either."""
     from weasyprint.css.counters import CounterStyle  # noqa: PLC0415 - pinned
     from weasyprint.html import UA  # noqa: PLC0415 - pinned: internal API
 
     text, removed = _BOXLESS_RULE.subn("", UA)
     if removed != len(BOXLESS_PSEUDO):
         raise RuntimeError(f"WeasyPrint's UA stylesheet has {removed} rules of {BOXLESS_PSEUDO}")
+    if not page_areas:
+        text, removed = _PAGE_AREA_RULE.subn("", text)
+        if removed != len(PAGE_AREAS):
+            raise RuntimeError(f"WeasyPrint's UA stylesheet has {removed} rules of {PAGE_AREAS}")
     return weasyprint.CSS(string=text, counter_style=CounterStyle())
 
 
@@ -370,6 +395,16 @@ def _card_ua_stylesheets(forms: bool = False) -> list[weasyprint.CSS]:
 
         return [UA_STYLESHEET, UA_FORM_STYLESHEET]
     return [_card_ua_sheet()]
+
+
+def _card_ua_stylesheets_without_page_areas(forms: bool = False) -> list[weasyprint.CSS]:
+    """:func:`_card_ua_stylesheets`, for a theme that styles no margin box either: the
+    UA stylesheet without its rules of :data:`PAGE_AREAS`, so that WeasyPrint lays out
+    each page's 16 empty margin boxes, its footnote area and its note area with the
+    page's anonymous style, one computed style instead of 18 (1.8 ms of CPU a card)."""
+    if forms:
+        return _card_ua_stylesheets(forms)
+    return [_card_ua_sheet(page_areas=False)]
 
 
 def _styles_boxless_pseudo(sheet: weasyprint.CSS) -> bool:
@@ -388,6 +423,12 @@ def _styles_boxless_pseudo(sheet: weasyprint.CSS) -> bool:
     declarations = [d for bucket in buckets for *_, (found, _) in bucket for d in found]
     declarations += [d for *_, found in sheet.page_rules for d in found]
     return any(_boxless_declaration(name, value) for name, value, _ in declarations)
+
+
+def _styles_page_areas(sheet: weasyprint.CSS) -> bool:
+    """Whether ``sheet`` has a rule for one of a page's :data:`PAGE_AREAS` (as WeasyPrint
+    parsed it, pinned: internal API: a page rule's selector names the area)."""
+    return any(pseudo for _, selectors, _ in sheet.page_rules for _, pseudo, _ in selectors)
 
 
 def _boxless_declaration(name: str, value: Any) -> bool:
