@@ -637,6 +637,29 @@ def test_the_image_maxima_are_kept_across_runs(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == [bound.STATS_FILE]
 
 
+def test_an_image_another_worker_measured_is_read_not_measured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build's two workers share the cache folder: an image one of them measured
+    and kept after the other read the record is read again from it, not decoded."""
+    pdf = pikepdf.new()
+    first_image = cmyk_image(pdf, (215, 215, 200, 60), jpeg=True)
+    other_image = cmyk_image(pdf, (10, 20, 30, 40), jpeg=True)
+    one, two = bound.ImageStats(tmp_path), bound.ImageStats(tmp_path)
+    two.maxima(first_image, bound.CMYK_SPACE)  # two reads the record (none yet)
+    maxima = one.maxima(other_image, bound.CMYK_SPACE)
+    one.save()
+    measured: list[object] = []
+    monkeypatch.setattr(bound, "_measure_image", measured.append)
+    assert two.maxima(other_image, bound.CMYK_SPACE) == maxima
+    assert measured == []
+    # Unchanged since read: an image unknown is measured, the record not read again.
+    reads: list[int] = []
+    monkeypatch.setattr(two, "_load", lambda: reads.append(1))
+    two.maxima(cmyk_image(pdf, (1, 2, 3, 4), jpeg=True), bound.CMYK_SPACE)
+    assert len(measured) == 1 and reads == []
+
+
 def test_files_checked_together_are_read_each_on_its_own(tmp_path: Path) -> None:
     """Two files whose graphics states are the same objects by number, one without
     overprint and one with it: what is read of one is never taken for the other's."""

@@ -295,6 +295,8 @@ class ImageStats:
         self._new: dict[str, Maxima] = {}
         self._lock = threading.Lock()
         self._loaded = False
+        #: The record's size and time when it was read (None: there was none).
+        self._read: tuple[int, int] | None = None
         self.directory = directory
 
     def keep_in(self, directory: Path | None) -> None:
@@ -312,9 +314,7 @@ class ImageStats:
             raise Unknown("an image in a Pattern space")
         key = _image_key(image)
         with self._lock:
-            if not self._loaded:
-                self._load()
-            found = self._known.get(key)
+            found = self._known_maxima(key)
         if found is not None:
             return found
         measured = _measure_image(image)
@@ -322,8 +322,30 @@ class ImageStats:
             self._known[key] = self._new[key] = measured
         return measured
 
+    def _known_maxima(self, key: str) -> Maxima | None:
+        """The maxima of ``key`` measured in this process or kept in the record.  An
+        image not known yet is looked for in the record again if it changed since it
+        was read: the build's other worker keeps what it measured after each batch,
+        and an image is decoded (about 20 ms) once per build, not once per worker."""
+        if not self._loaded:
+            self._load()
+        found = self._known.get(key)
+        if found is None and self._read != self._record_stamp():
+            self._load()
+            found = self._known.get(key)
+        return found
+
+    def _record_stamp(self) -> tuple[int, int] | None:
+        path = self._path()
+        try:
+            info = path.stat() if path is not None else None
+        except OSError:
+            return None
+        return None if info is None else (info.st_size, info.st_mtime_ns)
+
     def _load(self) -> None:
         self._loaded = True
+        self._read = self._record_stamp()  # before reading: a change meanwhile is read next
         try:
             for key, (total, cmy, c, m, y, k) in read_section(
                 self._path(), _STATS_HEADER, "images"
@@ -442,7 +464,8 @@ def _picture_maxima(picture: Image.Image, inverted: bool) -> Maxima:
     """The maxima of a CMYK picture's pixels, or of 255 minus them (``inverted``): the
     sums are computed in C (ImageMath), their least and most read at once."""
     c, m, y, k = picture.split()
-    total, cmy = band_sum(c, m, y, k), band_sum(c, m, y)
+    cmy = band_sum(c, m, y)
+    total = band_sum(cmy, k)  # three sums of the image, not five
     low_total, high_total = band_extrema(total)
     low_cmy, high_cmy = band_extrema(cmy)
     extrema = [band_extrema(band) for band in (c, m, y, k)]
