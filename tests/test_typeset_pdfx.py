@@ -11,6 +11,7 @@ import json
 import shutil
 import struct
 import subprocess
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -648,3 +649,28 @@ def test_ghostscript_reads_every_output_without_a_warning(built: tuple[Path, Pat
         said = (done.stdout + done.stderr).lower()
         assert done.returncode == 0, (path.name, said)
         assert "warning" not in said and "error" not in said, (path.name, said)
+
+
+def test_an_output_profile_stored_alike_is_decoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every card PDF of a build embeds the same profile: inflated for the first file
+    only; another profile, or the same stored otherwise, is read on its own."""
+    monkeypatch.setattr(pdfx, "_PROFILES", [])
+    icc = PROFILE.icc_bytes()
+
+    def with_intent(profile: bytes, flate: bool = True) -> pikepdf.Pdf:
+        pdf = pikepdf.new()
+        stream = pikepdf.Stream(pdf, profile)  # stored as it is
+        if flate:
+            stream.write(zlib.compress(profile), filter=pikepdf.Name.FlateDecode)
+        stream.N = 4
+        intent = pikepdf.Dictionary(Type=pikepdf.Name.OutputIntent, DestOutputProfile=stream)
+        pdf.Root.OutputIntents = pikepdf.Array([intent])
+        return pdf
+
+    decoded = pdfx.intent_profile(with_intent(icc))
+    assert decoded == icc
+    assert pdfx.intent_profile(with_intent(icc)) is decoded  # not inflated again
+    stored_as_is = pdfx.intent_profile(with_intent(icc, flate=False))
+    assert stored_as_is == icc and stored_as_is is not decoded
+    other = icc[:-1] + bytes([icc[-1] ^ 1])
+    assert pdfx.intent_profile(with_intent(other)) == other
