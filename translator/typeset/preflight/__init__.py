@@ -41,7 +41,7 @@ pikepdf checks the structure, reading each page's ink bound on the same walk (on
 parse of each page, shared with the text check); then Ghostscript renders, split over
 up to :data:`GS_PROCESSES` processes, only the pages the bound left undecided (as
 proxies where they can decide, their artwork replaced by a flat colour of its fullest
-C+M+Y: cheap to render).  The build's cards need no render: a card PDF takes 6.3-7.3 ms
+C+M+Y: cheap to render).  The build's cards need no render: a card PDF takes 5.7 ms
 of CPU, all of it Python, in a process that measured its images and fonts before (it
 was 16 ms, half of it Ghostscript's), and the build checks each in the worker that
 wrote it.  A build keeps each file's
