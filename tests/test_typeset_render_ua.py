@@ -5,6 +5,7 @@ when the theme styles none, every page laid out the same."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
@@ -176,7 +177,8 @@ def test_without_the_page_areas_rules_the_cards_lay_out_the_same(
     assert renderer.page_areas_unused
     sheets = [renderer.stylesheet]
     for html, extra in zip(documents, ([], [renderer.measuring]), strict=True):
-        ours = laid_out(html, render._card_ua_stylesheets_without_page_areas, sheets + extra)
+        smaller = partial(render._card_ua_stylesheets, page_areas=False)
+        ours = laid_out(html, smaller, sheets + extra)
         assert ours == laid_out(html, render._card_ua_stylesheets, sheets + extra)
         # No margin box, footnote or note area is left on a page: nothing was dropped.
         assert {kind for _, kind, *_ in ours}.isdisjoint({"MarginBox", "FootnoteAreaBox"})
@@ -185,17 +187,19 @@ def test_without_the_page_areas_rules_the_cards_lay_out_the_same(
 def test_the_renderer_lays_out_with_the_smaller_sheet(
     renderer: Renderer, documents: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    used = []
-    smaller = render._card_ua_stylesheets_without_page_areas
+    used: list[tuple[Any, bool]] = []
+    sheets = render._card_ua_stylesheets
     monkeypatch.setattr(
         render,
-        "_card_ua_stylesheets_without_page_areas",
-        lambda forms=False: used.append(forms) or smaller(forms),
+        "_card_ua_stylesheets",
+        lambda forms=False, page_areas=True: (
+            used.append((forms, page_areas)) or sheets(forms, page_areas)
+        ),
     )
     library, _ = cards.load_library([str(SAMPLE)])
     card = next(iter(library.cards.values()))
     renderer.render([card_page(card, "fr", renderer.theme, None)])
-    assert len(used) == 1 and not used[0]  # called once, without forms
+    assert len(used) == 1 and used[0][1] is False and not used[0][0]  # once, no forms
 
 
 def test_only_the_page_areas_lose_their_rules() -> None:
@@ -206,7 +210,7 @@ def test_only_the_page_areas_lose_their_rules() -> None:
     assert areas(render._card_ua_sheet(page_areas=False)) == []
     # The page's own rule (its margin) stays.
     assert len(render._card_ua_sheet(page_areas=False).page_rules) == 1
-    assert render._card_ua_stylesheets_without_page_areas(forms=True)[0] is UA_STYLESHEET
+    assert render._card_ua_stylesheets(forms=True, page_areas=False)[0] is UA_STYLESHEET
 
 
 @pytest.mark.parametrize(

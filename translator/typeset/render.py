@@ -14,7 +14,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -323,10 +323,8 @@ class Renderer:
             string=self.html(pages, measure), base_url=self._base_url, url_fetcher=self.fetcher
         )
         if self.boxless_pseudo_unused and not _may_use_boxless_pseudo(html):
-            html._ua_stylesheets = (
-                _card_ua_stylesheets_without_page_areas
-                if self.page_areas_unused
-                else _card_ua_stylesheets
+            html._ua_stylesheets = partial(
+                _card_ua_stylesheets, page_areas=not self.page_areas_unused
             )
         sheets = [self.stylesheet, self.measuring] if measure else [self.stylesheet]
         return html.render(font_config=self.fonts, stylesheets=sheets)
@@ -384,27 +382,21 @@ def _card_ua_sheet(page_areas: bool = True) -> weasyprint.CSS:
     return weasyprint.CSS(string=text, counter_style=CounterStyle())
 
 
-def _card_ua_stylesheets(forms: bool = False) -> list[weasyprint.CSS]:
+def _card_ua_stylesheets(forms: bool = False, page_areas: bool = True) -> list[weasyprint.CSS]:
     """The UA stylesheets of a document of cards that makes no list item, footnote or
     note: :func:`_card_ua_sheet`, so that WeasyPrint does not style the pseudo-elements
     of :data:`BOXLESS_PSEUDO` on every element (a fifth of its styling time), styles of
-    no box.  In place of ``weasyprint.HTML._ua_stylesheets`` (pinned: internal API);
-    with ``forms``, WeasyPrint's own."""
+    no box.  Without ``page_areas`` (a theme that styles no margin box either), without
+    the rules of :data:`PAGE_AREAS`: WeasyPrint lays out each page's 16 empty margin
+    boxes, its footnote area and its note area with the page's anonymous style, one
+    computed style instead of 18 (1.7 ms of CPU a card).  In place of
+    ``weasyprint.HTML._ua_stylesheets`` (pinned: internal API); with ``forms``,
+    WeasyPrint's own."""
     if forms:
         from weasyprint.html import UA_FORM_STYLESHEET, UA_STYLESHEET  # noqa: PLC0415
 
         return [UA_STYLESHEET, UA_FORM_STYLESHEET]
-    return [_card_ua_sheet()]
-
-
-def _card_ua_stylesheets_without_page_areas(forms: bool = False) -> list[weasyprint.CSS]:
-    """:func:`_card_ua_stylesheets`, for a theme that styles no margin box either: the
-    UA stylesheet without its rules of :data:`PAGE_AREAS`, so that WeasyPrint lays out
-    each page's 16 empty margin boxes, its footnote area and its note area with the
-    page's anonymous style, one computed style instead of 18 (1.7 ms of CPU a card)."""
-    if forms:
-        return _card_ua_stylesheets(forms)
-    return [_card_ua_sheet(page_areas=False)]
+    return [_card_ua_sheet(page_areas)]
 
 
 def _styles_boxless_pseudo(sheet: weasyprint.CSS) -> bool:
