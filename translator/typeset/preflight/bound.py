@@ -741,10 +741,6 @@ class PageInk:
         return None
 
 
-def _submasks(mask: int) -> list[int]:
-    return [part for part in range(16) if part & mask == part]
-
-
 def _stand_in(cmy: float) -> tuple[int, ...]:
     """C, M, Y levels (each at most 255) adding up to at least ``cmy``, and no K."""
     left = math.ceil(cmy)
