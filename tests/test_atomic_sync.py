@@ -24,14 +24,14 @@ def synced(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
 
 
 def test_a_file_and_its_folder_are_synced(tmp_path: Path, synced: list[Path]) -> None:
-    atomic.write_file(tmp_path / "a.txt", b"a")
+    atomic.write_file(tmp_path / "a.txt", b"a", within=tmp_path)
     assert synced == [tmp_path]
     assert (tmp_path / "a.txt").read_bytes() == b"a"
 
 
 def test_the_folder_is_synced_when_the_caller_says(tmp_path: Path, synced: list[Path]) -> None:
     for name in ("a.txt", "b.txt"):
-        atomic.write_file(tmp_path / name, name.encode(), sync_directory=False)
+        atomic.write_file(tmp_path / name, name.encode(), sync_directory=False, within=tmp_path)
     assert synced == []
     atomic.synced_directory(tmp_path / "b.txt")
     assert synced == [tmp_path]

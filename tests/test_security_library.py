@@ -440,7 +440,7 @@ def test_atomic_write_keeps_bom_and_link(tmp_path: Path) -> None:
     real.write_bytes(b"\xef\xbb\xbfold\n")
     link = tmp_path / "link.md"
     link.symlink_to(real)
-    atomic_write(str(link), "new\n")
+    atomic_write(str(link), "new\n", within=tmp_path)
     assert link.is_symlink()
     assert real.read_bytes() == b"\xef\xbb\xbfnew\n"
 

@@ -232,7 +232,7 @@ def test_a_worker_whose_build_is_gone_renames_nothing(tmp_path: Path) -> None:
         from pathlib import Path
         from translator import atomic
         atomic.work_for({dead})
-        with atomic.replacing(Path({str(target)!r})) as temporary:
+        with atomic.replacing(Path({str(target)!r}), within={str(tmp_path)!r}) as temporary:
             temporary.write_bytes(b"%PDF-1.4")
     """
     done = subprocess.run(
@@ -407,7 +407,7 @@ def test_a_refused_rename_names_the_card_pdf(
 
 def test_replacing_names_the_target_only_for_its_own_errors(tmp_path: Path) -> None:
     target = tmp_path / "deck.fr.pdf"
-    with pytest.raises(OSError) as caught, atomic.replacing(target) as temporary:
+    with pytest.raises(OSError) as caught, atomic.replacing(target, within=tmp_path) as temporary:
         raise OSError(
             errno.ENOSPC, "No space left on device", f"<_io.BufferedWriter name={str(temporary)!r}>"
         )
@@ -416,11 +416,11 @@ def test_replacing_names_the_target_only_for_its_own_errors(tmp_path: Path) -> N
         "No space left on device",
         str(target),
     )
-    with pytest.raises(OSError) as caught, atomic.replacing(target):
+    with pytest.raises(OSError) as caught, atomic.replacing(target, within=tmp_path):
         raise OSError(errno.EIO, "Input/output error")  # no file named: the write's
     assert caught.value.filename == str(target)
     other = str(tmp_path / "art" / "courier.jpg")
-    with pytest.raises(FileNotFoundError) as missing, atomic.replacing(target):
+    with pytest.raises(FileNotFoundError) as missing, atomic.replacing(target, within=tmp_path):
         raise FileNotFoundError(errno.ENOENT, "No such file or directory", other)
     assert missing.value.filename == other  # an input read in the block keeps its name
     assert list(tmp_path.iterdir()) == []

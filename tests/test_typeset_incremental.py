@@ -242,7 +242,7 @@ def test_sweep_removes_only_what_killed_builds_left(tmp_path: Path) -> None:
         path.write_bytes(b"%PDF-1.4 half")
     atomic.sweep(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([running.name, mine.name])
-    with atomic.replacing(tmp_path / "card.pdf") as temporary:
+    with atomic.replacing(tmp_path / "card.pdf", within=tmp_path) as temporary:
         assert f".card.pdf.{os.getpid()}." in temporary.name
         temporary.write_bytes(b"%PDF-1.4 whole")
     assert (tmp_path / "card.pdf").read_bytes() == b"%PDF-1.4 whole"

@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     except LayoutError as error:
         print(f"arcmage_layout_defaults: {error}", file=sys.stderr)
         return 1
-    atomic_write(str(options.out), text)
+    atomic_write(str(options.out), text, within=None)  # the file asked for
     print(f"wrote {options.out}")
     return 0
 

@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{options.out} is stale: run tools/rules_doc.py", file=sys.stderr)
             return 1
         return 0
-    atomic_write(str(options.out), text)
+    atomic_write(str(options.out), text, within=None)  # the file asked for
     print(f"wrote {options.out}")
     return 0
 

@@ -56,7 +56,7 @@ def lazy_module(name: str) -> ModuleType:
     spec = importlib.util.find_spec(name)
     if spec is None or spec.loader is None:
         raise ImportError(f"no module named {name!r}", name=name)
-    loader = importlib.util.LazyLoader(spec.loader)
+    loader = importlib.util.LazyLoader(_Interruptible(spec.loader))
     spec.loader = loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -65,3 +65,34 @@ def lazy_module(name: str) -> ModuleType:
     if parent:  # as an import sets it
         setattr(sys.modules[parent], child, module)
     return module
+
+
+#: Whether the run of a lazy module was interrupted (Ctrl-C while it ran).
+_INTERRUPTED = False
+
+
+def interrupted() -> bool:
+    """Whether a Ctrl-C stopped a lazy module while it ran: Python then reports the
+    module's missing names as an :class:`ImportError` (``from .textio import decode``
+    during its run), which is the interruption, not a bug."""
+    return _INTERRUPTED
+
+
+class _Interruptible:
+    """A module's loader whose run, stopped by a Ctrl-C, leaves no half-run module
+    behind (it is dropped from ``sys.modules``) and says so (:func:`interrupted`)."""
+
+    def __init__(self, loader: Any) -> None:
+        self._loader = loader
+
+    def exec_module(self, module: ModuleType) -> None:
+        global _INTERRUPTED  # noqa: PLW0603 - one fact per process
+        try:
+            self._loader.exec_module(module)
+        except KeyboardInterrupt:
+            _INTERRUPTED = True
+            sys.modules.pop(module.__name__, None)
+            raise
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._loader, name)

@@ -570,7 +570,7 @@ def fix(
     )
     if write:
         for path in changes.changed:
-            atomic_write(path, changes.contents[path])
+            atomic_write(path, changes.contents[path], within=Path(path).parent)
     # The last lint of the loop is the lint of the library as fixed (same cards, same
     # files: only the findings differ).
     report.findings = changes.findings
@@ -721,7 +721,7 @@ def sign_off(
         except EditError as error:
             raise InputError(version.path, str(error)) from None
         if not dry_run and new != content:
-            atomic_write(version.path, new)
+            atomic_write(version.path, new, within=Path(version.path).parent)
         done.append(
             Reviewed(
                 card.slug,

@@ -22,21 +22,29 @@ build killed outright (``kill -9``) has no worker finishing its files for it.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import re
 import shutil
 import signal
+import stat
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import BinaryIO
+
+from .paths import check_inside, inside
 
 #: Temporary files end so: :func:`sweep` removes only these.
 SUFFIX = ".tmp"
 _UMASK = os.umask(0)
 os.umask(_UMASK)
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 #: The process this one writes for (a worker's build), and whether it is its parent.
 _OWNER: tuple[int, bool] | None = None
@@ -45,9 +53,16 @@ _PROC = False
 
 
 @contextmanager
-def replacing(target: Path, mode: int = 0o666) -> Iterator[Path]:
+def replacing(target: Path, mode: int = 0o666, *, within: str | os.PathLike[str]) -> Iterator[Path]:
     """A temporary path to write ``target``'s new content to; renamed over ``target``
     when the block ends normally, removed when it raises (KeyboardInterrupt too).
+
+    ``within`` is the folder the file belongs in (the deck of a record, the output
+    folder of a preview, the cache folder of a cache file): ``target`` must lie in it
+    once links are followed (:func:`translator.paths.check_inside`), or nothing is
+    written and :class:`~translator.paths.OutsideError` names it.  Every writer says
+    where its files belong, so a link in a library or an output folder never carries
+    a write elsewhere.
 
     An :class:`OSError` in making, writing or renaming the temporary file is raised
     as one naming ``target`` (an error naming another file, one the block read, is
@@ -55,6 +70,7 @@ def replacing(target: Path, mode: int = 0o666) -> Iterator[Path]:
     temporary: Path | None = None
     if not owner_alive():  # a worker whose build is gone writes nothing
         os._exit(1)
+    check_inside(target, within)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         # The name is known before the file exists, so that an interrupt at any point
@@ -96,6 +112,8 @@ def write_file(
     content: bytes | Callable[[BinaryIO], object],
     mode: int = 0o666,
     sync_directory: bool = True,
+    *,
+    within: str | os.PathLike[str],
 ) -> None:
     """Write ``target`` all at once (:func:`replacing`) and durably: ``content`` is the
     bytes, or a callback writing them to the open binary stream (a PDF's ``save``).
@@ -105,8 +123,9 @@ def write_file(
     is the old file or the whole new one, never a new name on an empty file.  An
     error names ``target``, as :func:`replacing` does.  Without ``sync_directory``
     the rename is durable once the caller calls :func:`synced_directory` (one sync of
-    the directory for many files written into it)."""
-    with replacing(target, mode) as temporary, temporary.open("wb") as stream:
+    the directory for many files written into it); ``within``: the folder ``target``
+    must lie in (:func:`replacing`)."""
+    with replacing(target, mode, within=within) as temporary, temporary.open("wb") as stream:
         if isinstance(content, bytes):
             stream.write(content)
         else:
@@ -226,16 +245,121 @@ def _dying(pid: int) -> bool:
 def sweep(directory: Path) -> None:
     """Remove the temporary files of builds that were killed (a process killed outright
     runs no cleanup): those whose writer is gone.  Another build writing into the same
-    directory at the same time keeps its own."""
+    directory at the same time keeps its own.  A commit's staging folder
+    (:func:`commit_files`) whose writer is gone is completed when its journal says
+    every file was staged, else removed: the files it was putting in place are all
+    there, or none of them."""
     if not directory.is_dir():
         return
     for path in directory.glob(f".*{SUFFIX}"):
         match = _WRITER.match(path.name)
         if match is not None and not _alive(int(match.group(1))):
-            if path.is_dir() and not path.is_symlink():  # an import's staging folder
+            if path.is_dir() and not path.is_symlink():  # a commit's staging folder
+                _complete(path, directory)
                 shutil.rmtree(path, ignore_errors=True)
             else:
                 path.unlink(missing_ok=True)
+
+
+#: The file of a staging folder that lists where its files go: written, whole and
+#: synced, only once every file is staged (its presence means "roll forward").
+JOURNAL = "journal.json"
+#: Bytes of a journal read back: a staging folder made by someone else is not trusted.
+_MAX_JOURNAL_BYTES = 64 << 20
+
+
+def commit_files(root: Path, files: dict[Path, bytes], what: str = "commit") -> None:
+    """Write every one of ``files`` (target -> bytes), or none of them, as one change:
+    each is staged in one folder under ``root`` (``.WHAT.PID.XXXX.tmp``: ``what`` says
+    whose it is, ``import``), the
+    staged files synced, then a journal of where they go written (and synced), then
+    each renamed into place.  Every target must lie, links followed, inside ``root``
+    (:func:`translator.paths.check_inside`): checked before anything is written.
+
+    Killed at any point, the next command that writes under ``root``
+    (:func:`sweep`) finishes the job: without a journal nothing was put in place and
+    the folder is removed; with one, the files not yet renamed are renamed.  An
+    :class:`OSError` names the target (or ``root``), never a staged file."""
+    if not files:
+        return
+    for target in files:
+        check_inside(target, root)
+    root.mkdir(parents=True, exist_ok=True)
+    sweep(root)
+    staging = Path(tempfile.mkdtemp(dir=root, prefix=f".{what}.{os.getpid()}.", suffix=SUFFIX))
+    entries: list[tuple[str, str]] = []
+    try:
+        for number, (target, content) in enumerate(files.items()):
+            name = f"{number}.staged"
+            descriptor = os.open(staging / name, _CREATE, 0o600)
+            with os.fdopen(descriptor, "wb") as stream:
+                stream.write(content)
+            os.chmod(staging / name, 0o666 & ~_UMASK)
+            entries.append((name, os.path.relpath(os.path.abspath(target), os.path.abspath(root))))
+        os.sync()  # once for the batch, instead of an fsync per file
+        journal = json.dumps({"version": 1, "files": entries}).encode("utf-8")
+        write_file(staging / JOURNAL, journal, 0o600, within=staging)
+        _complete(staging, root)
+    except OSError as error:
+        named = error.filename and not str(error.filename).startswith(str(staging))
+        raise OSError(
+            error.errno, error.strerror or str(error), str(error.filename if named else root)
+        ) from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _complete(staging: Path, root: Path) -> None:
+    """Rename into place the files a staging folder's journal lists that are still
+    staged (each target inside ``root``, links followed); nothing without a journal
+    (the commit never got that far: it is rolled back by removing the folder)."""
+    entries = _journal(staging / JOURNAL)
+    if not entries:
+        return
+    moves = []
+    for name, relative in entries:
+        source, target = staging / name, root / relative
+        if not (source.is_file() and not source.is_symlink()):
+            continue  # renamed already
+        if Path(name).name != name or not inside(target, root):
+            return  # not a journal this module wrote: roll back, write nothing
+        moves.append((source, target))
+    for _, target in moves:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    for source, target in moves:
+        os.replace(source, target)
+    if moves:
+        _sync_directory(root)
+
+
+def _journal(path: Path) -> list[tuple[str, str]]:
+    """The (staged name, target relative to the root) pairs of a journal; none when
+    there is none or it is not one (a FIFO, a link, a damaged file: rolled back)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC)
+    except OSError:
+        return []
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_JOURNAL_BYTES:
+            return []
+        with os.fdopen(os.dup(descriptor), "rb") as stream:
+            data = json.loads(stream.read(_MAX_JOURNAL_BYTES + 1))
+    except (OSError, ValueError, RecursionError):
+        return []
+    finally:
+        os.close(descriptor)
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, list):
+        return []
+    pairs = [
+        (entry[0], entry[1])
+        for entry in files
+        if isinstance(entry, list)
+        and len(entry) == 2
+        and all(isinstance(part, str) and part for part in entry)
+    ]
+    return pairs if len(pairs) == len(files) else []
 
 
 _WRITER = re.compile(r"^\..+\.(\d+)\.[^.]+" + re.escape(SUFFIX) + "$")

@@ -1,18 +1,21 @@
 """What a run keeps for the next one: the user's cache folder, and data read from files
-kept as a pickle beside it.
+kept as plain data beside it.
 
 A lint of one card reads the glossaries of two languages (some 1,500 YAML nodes, about
 60 ms even with LibYAML) before it looks at the card; kept from the last run they load
-in a millisecond or two.  A kept value is only ever used for the very files it was made
+in a few milliseconds.  A kept value is only ever used for the very files it was made
 from: its key holds the path and a digest of the bytes of each of them, the path, size
 and modification time of the code that reads them (so that a changed reader, as in a
-checkout, starts afresh), and the Python and package versions.  Anything unreadable
-(an old format, a half-written file, a pickle of another version) is read afresh,
-never trusted; a cache that cannot be written only makes the next run slower.
+checkout, starts afresh), and the Python and package versions.
 
-The folder is the user's own (``~/.cache/translator``), as pip's and mypy's are: a
-pickle there is data the user's own runs wrote.  ``TRANSLATOR_CACHE=`` (empty) keeps
-nothing.
+Nothing read from the cache can run code or hand the program a value of the wrong
+type: a kept value is JSON, read by the size-checked reader (:mod:`translator.jsonfile`)
+and built again from its declared type (:mod:`translator.plain`), so that a damaged,
+foreign or hostile file is a value made afresh, never a traceback.  The folder must be
+the user's own, as ssh wants its keys: a folder (or a file in it) that another user
+owns or may write to is not used (one line says so, and how to fix it), and the files
+are written readable by the user alone.  A cache that cannot be written only makes the
+next run slower.  ``TRANSLATOR_CACHE=`` (empty) keeps nothing.
 """
 
 from __future__ import annotations
@@ -20,32 +23,113 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import pickle
+import stat
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from . import __version__
+from . import __version__, jsonfile, plain
 from .atomic import write_file
+from .textio import InputError, read_file
 
 T = TypeVar("T")
 
 #: Changes when what a kept value holds changes in a way the files' dates cannot tell.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
+#: Bytes of one kept value read back (the glossaries of a language are about 1 MB).
+MAX_KEPT_BYTES = 64 << 20
+#: Bytes of a record kept in an output folder (a build record, the preflight's proofs).
+MAX_RECORD_BYTES = 256 << 20
+#: The mode of every file and folder the cache makes: the user's alone.
+PRIVATE_FILE = 0o600
+PRIVATE_FOLDER = 0o700
+
+#: Why the cache folder is not used (said once per process), by folder.
+_REFUSED: dict[Path, str] = {}
 
 
 def cache_directory() -> Path | None:
     """Where runs keep data for the next ones: ``$TRANSLATOR_CACHE`` (empty: nowhere),
-    else ``$XDG_CACHE_HOME/translator`` or ``~/.cache/translator``."""
+    else ``$XDG_CACHE_HOME/translator`` or ``~/.cache/translator``; None when there
+    is none or it is not the user's own (:func:`private_folder`)."""
     value = os.environ.get("TRANSLATOR_CACHE")
     if value is not None:
-        return Path(value) if value else None
-    base = os.environ.get("XDG_CACHE_HOME")
+        folder = Path(value) if value else None
+    else:
+        base = os.environ.get("XDG_CACHE_HOME")
+        try:
+            folder = (Path(base) if base else Path.home() / ".cache") / "translator"
+        except RuntimeError:  # no home directory
+            folder = None
+    return folder if folder is not None and private_folder(folder) else None
+
+
+def private_folder(folder: Path) -> bool:
+    """Whether ``folder`` may hold what the user's runs keep: missing (it is made
+    ``0700`` when first written), or a folder the user owns that no one else may
+    write to.  A refusal is said once, on standard error, with what to do."""
+    if folder in _REFUSED:
+        return False
     try:
-        return (Path(base) if base else Path.home() / ".cache") / "translator"
-    except RuntimeError:  # no home directory
+        info = os.stat(folder)
+    except FileNotFoundError:
+        return True
+    except OSError as error:
+        return _refuse(folder, f"cannot be used ({error.strerror})")
+    why = _not_private(info, "folder")
+    return _refuse(folder, why) if why else True
+
+
+def _not_private(info: os.stat_result, what: str) -> str | None:
+    """Why a file or folder with ``info`` is not the user's own, or None."""
+    if os.name == "nt":  # pragma: no cover - POSIX modes only
         return None
+    if what == "folder" and not stat.S_ISDIR(info.st_mode):
+        return "is not a folder"
+    if what == "file" and not stat.S_ISREG(info.st_mode):
+        return "is not a regular file"
+    if info.st_uid != os.getuid():
+        return "belongs to another user"
+    if info.st_mode & 0o022:
+        return "may be written by other users"
+    return None
+
+
+def _refuse(folder: Path, why: str) -> bool:
+    _REFUSED[folder] = why
+    print(
+        f"translator: the cache folder {folder} {why}: nothing is kept there or read from "
+        f"it (make it yours alone: chmod 700 {folder}; or set TRANSLATOR_CACHE to another "
+        "folder)",
+        file=sys.stderr,
+    )
+    return False
+
+
+def read_private(path: Path, limit: int = MAX_KEPT_BYTES) -> bytes | None:
+    """The bytes of a file of the cache folder, or None when there is none or it may
+    not be trusted: not a regular file, larger than ``limit``, another user's or
+    writable by others (a file someone else could have written is made afresh)."""
+    try:
+        data = read_file(path, limit, "cache file")
+        info = os.stat(path)
+    except (InputError, OSError):
+        return None
+    return None if _not_private(info, "file") else data
+
+
+def write_private(path: Path, data: bytes) -> bool:
+    """Write a file of the cache folder (``0600``, inside the folder, all at once);
+    False when it cannot be written (the next run is only slower)."""
+    folder = path.parent
+    try:
+        if not folder.is_dir():
+            folder.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
+        write_file(path, data, PRIVATE_FILE, within=folder)
+    except OSError:
+        return False
+    return True
 
 
 def file_identity(paths: Iterable[Path]) -> list[str]:
@@ -54,11 +138,11 @@ def file_identity(paths: Iterable[Path]) -> list[str]:
     identity: list[str] = []
     for path in paths:
         try:
-            stat = path.stat()
+            info = path.stat()
         except OSError:
             identity.append(f"{path}:-")
             continue
-        identity.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}")
+        identity.append(f"{path}:{info.st_size}:{info.st_mtime_ns}")
     return identity
 
 
@@ -70,17 +154,25 @@ def content_identity(paths: Iterable[Path]) -> list[str]:
     identity: list[str] = []
     for path in paths:
         try:
-            digest = hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
-        except OSError:
+            digest = hashlib.blake2b(read_file(path), digest_size=16).hexdigest()
+        except InputError:
             digest = "-"
         identity.append(f"{path}:{digest}")
     return identity
 
 
-def kept(kind: str, inputs: Iterable[Path], code: Iterable[Path], make: Callable[[], T]) -> T:
+def kept(
+    kind: str,
+    inputs: Iterable[Path],
+    code: Iterable[Path],
+    make: Callable[[], T],
+    shape: Any,
+) -> T:
     """``make()``, or what it returned in an earlier run from the same ``inputs`` (the
     same bytes) read by the same ``code`` (the same files).  ``kind`` names the value
-    (``glossary-fr``): one file per kind is kept, the last one made."""
+    (``glossary-fr``): one file per kind is kept, the last one made; ``shape`` is the
+    type of the value (``tuple[Glossary, list[Problem]]``), which what is read back
+    must be (:func:`translator.plain.decode`)."""
     directory = cache_directory()
     if directory is None:
         return make()
@@ -93,23 +185,21 @@ def kept(kind: str, inputs: Iterable[Path], code: Iterable[Path], make: Callable
         *file_identity(code),
     ]
     digest = hashlib.sha256("\0".join(identity).encode("utf-8")).hexdigest()
-    path = directory / f"{kind}.pickle"
-    try:
-        stored = path.read_bytes()
-    except OSError:
-        stored = b""  # none yet
-    if stored[:64] == digest.encode("ascii"):
+    path = directory / f"{kind}.json"
+    stored = read_private(path) or b""
+    if stored[:65] == digest.encode("ascii") + b"\n":
         try:
-            value: T = pickle.loads(stored[64:])
+            value: T = plain.decode(json.loads(stored[65:]), shape)
             return value
-        except Exception:  # whatever a damaged file raises: made afresh
+        except (ValueError, RecursionError):  # damaged, foreign or of another shape
             pass
     value = make()
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        write_file(path, digest.encode("ascii") + pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
-    except (OSError, pickle.PicklingError, TypeError, AttributeError):
-        pass  # a cache that cannot be written is only slower
+        data = json.dumps(plain.encode(value), ensure_ascii=False, separators=(",", ":"))
+    except (plain.Mismatch, ValueError):
+        return value  # not plain data: not kept
+    write_private(path, digest.encode("ascii") + b"\n" + data.encode("utf-8"))
+    (directory / f"{kind}.pickle").unlink(missing_ok=True)  # an older version's
     return value
 
 
@@ -117,12 +207,14 @@ def read_section(path: Path | None, header: tuple[str, int], section: str) -> di
     """The entries of ``section`` in the JSON record at ``path`` whose ``header`` (a
     key and the format it names) is this code's; {} for a record missing, damaged or
     of another format (the build record, the preflight's proofs and images' maxima:
-    what a record lacks is made or checked again, never trusted)."""
+    what a record lacks is made or checked again, never trusted).  Read by the one JSON
+    reader (:func:`translator.jsonfile.read`): a FIFO, a link to ``/dev/zero`` or JSON
+    nested 100,000 deep is a record missing."""
     if path is None:
         return {}
     try:
-        document = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
+        document = jsonfile.read(path, MAX_RECORD_BYTES, "record")
+    except InputError:
         return {}
     name, version = header
     if not isinstance(document, dict) or document.get(name) != version:
@@ -153,7 +245,8 @@ def keep_newest(
     document = {name: version, section: dict(list(kept.items())[-most:])}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_file(path, json.dumps(document, separators=(",", ":")).encode(), 0o644)
+        data = json.dumps(document, separators=(",", ":")).encode()
+        write_file(path, data, 0o644, within=path.parent)
     except OSError:
         return False
     return True

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import bisect
 import json
+import os
 import re
 from typing import Any
 
-from .limits import MAX_DEPTH
+from .limits import MAX_DEPTH, MAX_FILE_BYTES
 from .problems import Problem
-from .textio import long_number_line
+from .textio import InputError, decode, long_number_line, read_file
 from .untrusted import position
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
@@ -65,6 +66,37 @@ def load(text: str, path: str, problems: list[Problem]) -> tuple[bool, Any]:
         )
         return False, None
     return True, data
+
+
+def loads(text: str, path: str, hint: str = "") -> Any:
+    """The data of a JSON ``text`` read from ``path``, or an :class:`InputError` naming
+    the file and the line (``hint``: what to do, after the problem)."""
+    problems: list[Problem] = []
+    ok, data = load(text, path, problems)
+    if not ok:
+        problem = problems[0]
+        message = f"{problem.message}; {hint}" if hint else problem.message
+        raise InputError(path, message, problem.line, problem.column)
+    return data
+
+
+def read(
+    path: str | os.PathLike[str],
+    limit: int = MAX_FILE_BYTES,
+    what: str = "JSON file",
+    *,
+    hint: str = "",
+    beneath: str | os.PathLike[str] | None = None,
+) -> Any:
+    """The data of the JSON file ``path``: the one reader of every JSON file translator
+    keeps or is given (pull records, build records, proofs, caches).  A regular file of
+    at most ``limit`` bytes (:func:`translator.textio.read_file`: no FIFO, no device,
+    with ``beneath`` no link), UTF-8, valid JSON nested at most
+    :data:`~translator.limits.MAX_DEPTH` deep, without ``NaN`` or endless numbers;
+    anything else an :class:`InputError` naming the file and line, never a
+    traceback."""
+    shown = os.fspath(path)
+    return loads(decode(read_file(path, limit, what, beneath=beneath), shown), shown, hint)
 
 
 def _line_of_text(text: str, message: str) -> int:

@@ -18,6 +18,7 @@ from pathlib import Path
 from .atomic import sweep, write_file
 from .errors import UserError
 from .limits import MAX_CARD_FILE_BYTES, MAX_FILE_BYTES, MAX_TEXT_CHARS
+from .paths import LinkRefused, open_beneath
 from .untrusted import position
 
 __all__ = [
@@ -90,19 +91,29 @@ def decode(data: bytes, path: str) -> str:
 
 
 def read_file(
-    path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES, what: str = "file"
+    path: str | os.PathLike[str],
+    limit: int = MAX_FILE_BYTES,
+    what: str = "file",
+    *,
+    beneath: str | os.PathLike[str] | None = None,
 ) -> bytes:
     """The bytes of a regular file (``-``: standard input), at most ``limit`` of them.
 
     A FIFO, a device or a directory where a file is expected would hang the reader
     or never end (``/dev/zero``), so it is refused before a byte is read: the file is
     opened without blocking and checked with ``fstat``, which also sees through links
-    as a reader would.
+    as a reader would.  With ``beneath`` (a folder ``path`` lies in), no link is
+    followed below that folder (:func:`translator.paths.open_beneath`): what is served
+    or copied out of a folder someone else filled is that folder's own file.
     """
     display = str(path)
     if display == "-":
         return _read_stdin(limit, what)
-    descriptor = _open_without_blocking(path, display)
+    descriptor = (
+        _open_without_blocking(path, display)
+        if beneath is None
+        else _open_beneath(path, beneath, display, what)
+    )
     try:
         info = os.fstat(descriptor)
         _check_regular_file(info, display, limit, what)
@@ -142,6 +153,25 @@ def _open_without_blocking(path: str | os.PathLike[str], display: str) -> int:
         raise InputError(display, "is a directory, not a file") from None
     except OSError as error:
         raise InputError(display, f"cannot read: {error.strerror}") from None
+
+
+def _open_beneath(
+    path: str | os.PathLike[str], root: str | os.PathLike[str], display: str, what: str
+) -> int:
+    """:func:`translator.paths.open_beneath` of ``path`` (a path inside ``root``),
+    its refusals said as this module says them."""
+    try:
+        relative = Path(path).relative_to(root)
+    except ValueError:
+        raise InputError(display, f"is not inside {root}") from None
+    try:
+        return open_beneath(root, relative, what=what)
+    except LinkRefused as refused:
+        raise InputError(display, str(refused.strerror)) from None
+    except FileNotFoundError:
+        raise InputError(display, "no such file") from None
+    except OSError as error:
+        raise InputError(display, f"cannot read: {error.strerror or error}") from None
 
 
 def _check_regular_file(info: os.stat_result, display: str, limit: int, what: str) -> None:
@@ -237,13 +267,15 @@ def read_source(path: str) -> SourceFile:
     return SourceFile(display, front, body, body_line)
 
 
-def atomic_write(path: str, text: str) -> None:
+def atomic_write(path: str, text: str, *, within: str | os.PathLike[str] | None) -> None:
     """Write ``text`` to ``path`` (UTF-8) so that readers see the old or the new file.
 
     The file stays what it was: a link is written through (the file it points to is
     replaced, the link stays a link), a byte-order mark is kept, and so are the file's
     permissions; it is synced to the disk (:func:`.atomic.write_file`).  A problem
-    names ``path``, not the temporary file.
+    names ``path``, not the temporary file.  ``within`` is the folder the file belongs
+    in (a card's deck), which the file written, links followed, must lie in; None only
+    for a file the user named on the command line (``-o FILE``: wherever it leads).
     """
     target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     _sweep_once(target.parent)
@@ -256,7 +288,7 @@ def atomic_write(path: str, text: str) -> None:
         if not data.startswith(_BOM) and _starts_with_bom(target):
             data = _BOM + data
     try:
-        write_file(target, data, mode)
+        write_file(target, data, mode, within=target.parent if within is None else within)
     except OSError as error:  # name the file asked for (a link), not the one written
         raise OSError(error.errno, error.strerror or str(error), str(path)) from None
 

@@ -5,12 +5,22 @@ Two stages talk to Aminduna servers (the template set download of
 :mod:`translator.typeset.arcmage.source`, the card sync of :mod:`translator.sync`):
 one set of numbers here means that a slow or flaky server is treated the same way by
 both, and that a server's operator sees one recognisable client.  Nothing is imported
-here but the version, so that either stage can use these without loading the other.
+here but the version, so that either stage can use these without loading the other
+(the HTTP client and its transport, :mod:`.deadlines`, when a command asks for one).
 """
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
 from . import __version__
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = [
     "CONNECT_TIMEOUT",
@@ -19,6 +29,10 @@ __all__ = [
     "READ_TIMEOUT",
     "RETRY_DELAYS",
     "USER_AGENT",
+    "deadline",
+    "expired",
+    "http_client",
+    "time_left",
 ]
 
 #: How translator names itself to a server: an operator who sees odd traffic can tell
@@ -35,3 +49,68 @@ RETRY_DELAYS: tuple[float, ...] = (0.5, 1.0, 2.0)
 MAX_REDIRECTS = 5
 #: Hosts that ``http://`` may name: this computer, whose traffic no one can alter.
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
+
+
+# -- deadlines -------------------------------------------------------------------------
+#
+# A time-out on each read of the network does not bound an answer: a server that sends
+# one byte a second never leaves a read waiting long, and keeps the command for hours.
+# So every request of translator runs under a deadline for the whole answer (and a
+# command under one for all of its requests): :func:`deadline` sets it for the calling
+# thread, and the client :func:`http_client` makes waits no read, write or connection
+# beyond it.  A read cut short by the deadline raises the time-out the read would have
+# raised; :func:`expired` tells the caller which it was.
+
+_LOCAL = threading.local()
+
+
+@contextmanager
+def deadline(seconds: float | None) -> Iterator[None]:
+    """Within the block, this thread's requests end within ``seconds`` (None: no new
+    bound): nested deadlines keep the earliest."""
+    stack: list[float] = _LOCAL.__dict__.setdefault("stack", [])
+    if seconds is None:
+        yield
+        return
+    moment = time.monotonic() + max(0.0, seconds)
+    stack.append(min(moment, stack[-1]) if stack else moment)
+    try:
+        yield
+    finally:
+        stack.pop()
+
+
+def time_left() -> float | None:
+    """Seconds until this thread's deadline (0 once passed), None without one."""
+    stack: list[float] | None = _LOCAL.__dict__.get("stack")
+    if not stack:
+        return None
+    return max(0.0, stack[-1] - time.monotonic())
+
+
+def expired() -> bool:
+    """Whether this thread's deadline has passed."""
+    left = time_left()
+    return left is not None and left <= 0
+
+
+def http_client(
+    *,
+    headers: dict[str, str],
+    read_timeout: float,
+    connect_timeout: float,
+) -> httpx.Client:
+    """An HTTP client whose every connection, write and read waits at most until the
+    calling thread's :func:`deadline`, besides its own time-outs; redirects are the
+    caller's to follow (it checks where they lead)."""
+    import httpx  # noqa: PLC0415 - only the commands that talk to a server need it
+
+    from .deadlines import DeadlineTransport  # noqa: PLC0415
+
+    return httpx.Client(
+        headers=headers,
+        timeout=httpx.Timeout(read_timeout, connect=connect_timeout),
+        follow_redirects=False,
+        transport=DeadlineTransport(),
+        trust_env=False,  # the transport reads the proxy settings itself
+    )

@@ -12,10 +12,7 @@ object Aminduna ignores, so that import(export(library)) loses nothing.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import tempfile
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +21,7 @@ from typing import Any
 import yaml
 
 from .. import jsonfile, markup
-from ..atomic import SUFFIX, sweep
+from ..atomic import commit_files
 from ..errors import UserError
 from ..limits import (
     MAX_EXCHANGE_BYTES,
@@ -32,6 +29,7 @@ from ..limits import (
     MAX_QUANTITY,
     MAX_STAT,
 )
+from ..paths import inside
 from ..textio import InputError, decode, read_file
 from ..untrusted import character_problem, field_problem, too_long
 from .edit import render_card_file
@@ -885,49 +883,20 @@ def _check_extension(extension: dict[str, Any], where: tuple[str | int, ...], pr
 
 def commit(plan: ImportPlan, root: Path, extra: dict[str, str] | None = None) -> None:
     """Write every file of the plan, and the ``extra`` files (a pull's records), or
-    none: all are written into one staging folder under ``root`` first, then renamed
-    into place.  A killed import leaves that one folder, which the next command that
-    writes sweeps (:func:`translator.atomic.sweep`)."""
+    none (:func:`translator.atomic.commit_files`: staged under ``root``, then renamed
+    into place; a killed import is completed or rolled back by the next command that
+    writes there)."""
     files = {**plan.files, **(extra or {})}
-    if not files:
-        return
-    root.mkdir(parents=True, exist_ok=True)
-    sweep(root)
-    staging = Path(tempfile.mkdtemp(dir=root, prefix=f".import.{os.getpid()}.", suffix=SUFFIX))
-    staged: list[tuple[Path, Path]] = []
-    try:
-        for number, (path, content) in enumerate(files.items()):
-            temporary = staging / f"{number}.md"
-            with open(temporary, "w", encoding="utf-8", newline="") as stream:
-                stream.write(content)
-            staged.append((temporary, Path(path)))
-        os.sync()  # once for the batch, instead of an fsync per file
-        for _, target in staged:
-            target.parent.mkdir(parents=True, exist_ok=True)
-        for temporary, target in staged:
-            os.replace(temporary, target)
-    except OSError as error:
-        raise OSError(
-            error.errno,
-            error.strerror or str(error),
-            str(
-                error.filename
-                if error.filename and not str(error.filename).startswith(str(staging))
-                else root
-            ),
-        ) from None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    staged = {Path(path): content.encode("utf-8") for path, content in files.items()}
+    commit_files(root, staged, "import")
 
 
 def _check_targets(plan: ImportPlan, roots: list[Path]) -> None:
     """Every file an import writes lies inside the deck imported into or the library
     (after following links): a slug or a path from the JSON never leads elsewhere."""
     problems = []
-    resolved = [r.resolve() for r in roots]
     for path in plan.files:
-        real = Path(path).resolve()
-        if not any(real.is_relative_to(r) for r in resolved):
+        if not any(inside(path, root) for root in roots):
             problems.append(
                 Problem(
                     path,

@@ -18,6 +18,7 @@ import yaml
 from .. import config, yamlfile
 from ..errors import UserError
 from ..limits import MAX_CARD_FILE_BYTES, MAX_QUANTITY, MAX_STAT
+from ..paths import inside
 from ..problems import Problem, did_you_mean
 from ..textio import InputError, decode, read_file, split_front_matter
 from ..untrusted import bad_characters, describe, field_problem, position, too_long
@@ -466,8 +467,7 @@ def inside_library(path: Path, deck: Path) -> bool:
     """Whether a file found in a deck folder really is there (a link may lead out)."""
     if path.parent == deck and not os.path.islink(path):
         return True
-    real = path.resolve()
-    return any(real.is_relative_to(root) for root in (deck.resolve(), *config.allowed_folders()))
+    return any(inside(path, root) for root in (deck, *config.allowed_folders()))
 
 
 def _shown(value: Any) -> str:

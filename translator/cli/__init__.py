@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from .. import __version__
+from .._lazy import interrupted
 from ..errors import LibraryProblems, UsageError, UserError
 from ..untrusted import PrintableStream
 from .common import (
@@ -105,6 +106,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return _user_error(error)
     except KeyboardInterrupt:
         print("translator: interrupted", file=sys.stderr)
+        return 130
+    except ImportError:
+        if not interrupted():
+            raise
+        print("translator: interrupted", file=sys.stderr)  # a Ctrl-C as a module ran
         return 130
     except BrokenPipeError:
         return EXIT_OK

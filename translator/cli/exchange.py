@@ -73,8 +73,9 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
         out.write(text)
         return EXIT_OK
     destination = Path(args.output)
-    textio.atomic_write(str(destination), text)
-    textio.atomic_write(str(destination.with_suffix(".txt")), deck_txt)
+    # Files the user named (-o), wherever they lead.
+    textio.atomic_write(str(destination), text, within=None)
+    textio.atomic_write(str(destination.with_suffix(".txt")), deck_txt, within=None)
     print(f"wrote {destination} and {destination.with_suffix('.txt')}", file=sys.stderr)
     return EXIT_OK
 
@@ -108,13 +109,14 @@ def cmd_export_exchange(args: argparse.Namespace, out: TextIO) -> int:
         raise textio.InputError(
             str(destination.parent), f"cannot create: {error.strerror}"
         ) from None
-    textio.atomic_write(str(destination), data.decode("utf-8"))
+    textio.atomic_write(str(destination), data.decode("utf-8"), within=None)  # named (-o)
     written = [str(destination)]
     if not args.no_tbx:
         tbx = destination.with_suffix(".tbx")
         textio.atomic_write(
             str(tbx),
             to_tbx(found_resources.language(lang).glossary, found_resources.english.glossary),
+            within=None,  # beside the file the user named
         )
         written.append(str(tbx))
     print(
@@ -150,7 +152,7 @@ def cmd_import_exchange(args: argparse.Namespace, out: TextIO) -> int:
     )
     if not args.dry_run:
         for update in result.updates:
-            textio.atomic_write(update.path, update.new)
+            textio.atomic_write(update.path, update.new, within=Path(update.path).parent)
     if args.format == "json":
         output.dump_json(
             {

@@ -108,7 +108,7 @@ def cmd_glossary_export(args: argparse.Namespace, out: TextIO) -> int:
     if args.output in (None, "-"):
         out.write(text)
     else:
-        textio.atomic_write(args.output, text)
+        textio.atomic_write(args.output, text, within=None)  # the user named it
         print(f"wrote {args.output}", file=sys.stderr)
     return EXIT_OK
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TextIO
 
 from .. import languages, markup
@@ -122,7 +123,9 @@ def cmd_format(args: argparse.Namespace, out: TextIO) -> int:
             changed.append(source.path)
         if args.write:
             if formatted != source.body:
-                textio.atomic_write(path, source.with_body(formatted).content)
+                textio.atomic_write(
+                    path, source.with_body(formatted).content, within=Path(path).parent
+                )
         elif not args.check:
             out.write(source.with_body(formatted).content if source.front_matter else formatted)
     if args.check:
@@ -175,7 +178,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
             # finding the user has not seen); what remains is reported.
             body, fixed = diagnostics.apply_fixes(source.body, findings)
             if fixed:
-                textio.atomic_write(path, source.with_body(body).content)
+                textio.atomic_write(path, source.with_body(body).content, within=Path(path).parent)
                 fixed_total += fixed
                 source = source.with_body(body)
                 findings = markup.check(_body_result(source), rules)

@@ -143,7 +143,7 @@ def _write(destination: Path, text: str) -> None:
         raise textio.InputError(
             str(destination.parent), f"cannot create: {error.strerror}"
         ) from None
-    textio.atomic_write(str(destination), text)
+    textio.atomic_write(str(destination), text, within=None)  # the user named it
 
 
 # --------------------------------------------------------------------------------------

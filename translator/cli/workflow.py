@@ -52,7 +52,7 @@ def cmd_translate(args: argparse.Namespace, out: TextIO) -> int:
             if Path(made.path).exists():
                 print(f"translator: {made.path} appeared meanwhile: left alone", file=sys.stderr)
                 continue
-            textio.atomic_write(made.path, made.content)
+            textio.atomic_write(made.path, made.content, within=Path(made.path).parent)
         written.append(made)
     if args.format == "json":
         output.dump_json(

@@ -126,7 +126,8 @@ def load_glossary(
     root = shipped_root()
     data = [root / lang / LANGUAGE_FILE] if root is not None else []
     code = sorted(Path(__file__).parent.glob("*.py"))
-    return kept(f"glossary-{lang}", [*files, *data], code, load)
+    shape = tuple[Glossary, list[Problem]]
+    return kept(f"glossary-{lang}", [*files, *data], code, load, shape)
 
 
 def load_file(glossary: Glossary, path: Path, problems: list[Problem]) -> None:

@@ -51,8 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import languages
-from ..atomic import write_file
-from ..cache import cache_directory
+from ..cache import cache_directory, read_private, write_private
 from ..glossary.matcher import normalize, words
 from ..languages import Hunspell, MiddleDots, WordFormation
 from ..languages.base import APOSTROPHES
@@ -164,16 +163,15 @@ class Dictionary:
         if self.cache is None or len(self.known) == self._saved:
             return
         try:
-            self.cache.parent.mkdir(parents=True, exist_ok=True)
             for stale in self.cache.parent.glob(f"spelling-{self.lang}-*.txt"):
                 if stale != self.cache:
                     stale.unlink(missing_ok=True)  # an earlier version of the dictionary
-            lines = [f"# translator: Hunspell lookups in {self.path}.aff/.dic\n"]
-            lines.extend(f"{'+' if ok else '-'}{word}\n" for word, ok in self.known.items())
-            write_file(self.cache, "".join(lines).encode("utf-8"))
-            self._saved = len(self.known)
         except OSError:
-            pass  # a cache that cannot be written is only slower
+            pass
+        lines = [f"# translator: Hunspell lookups in {self.path}.aff/.dic\n"]
+        lines.extend(f"{'+' if ok else '-'}{word}\n" for word, ok in self.known.items())
+        if write_private(self.cache, "".join(lines).encode("utf-8")):
+            self._saved = len(self.known)  # else: a cache that cannot be written is slower
 
 
 #: Language -> its dictionary, or None when there is none (found on first use).
@@ -246,9 +244,12 @@ def _spylls_version() -> str:
 
 
 def _read_cache(path: Path) -> dict[str, bool]:
+    """The lookups kept by earlier runs (none from a file that is damaged, too large or
+    not the user's own: :func:`translator.cache.read_private`)."""
+    data = read_private(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = data.decode("utf-8") if data is not None else ""
+    except UnicodeDecodeError:
         return {}
     return {
         line[1:]: line[0] == "+"

@@ -440,7 +440,7 @@ def write_index(sheets: list[Sheet], out: Path) -> Path:
 
 
 def _write(path: Path, text: str) -> Path:
-    with replacing(path, 0o644) as temporary:
+    with replacing(path, 0o644, within=path.parent) as temporary:
         temporary.write_text(text, encoding="utf-8")
     return path
 

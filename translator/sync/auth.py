@@ -273,7 +273,7 @@ def _write(path: Path, servers: dict[str, dict[str, Any]]) -> None:
     makes the temporary file with ``os.open`` and that mode, syncs it and renames it)."""
     document = {"version": _FILE_VERSION, "servers": servers}
     text = json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
-    write_file(path, text.encode("utf-8"), mode=0o600)
+    write_file(path, text.encode("utf-8"), mode=0o600, within=path.parent)
 
 
 @contextmanager

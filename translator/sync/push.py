@@ -599,7 +599,8 @@ class _Sender:
         if not item.version.fields.get("status") and isinstance(status, dict):
             changes["status"] = status.get("name")
         content = path.read_text(encoding="utf-8")
-        write_file(path, edit_card(item.version, content, changes).encode("utf-8"))
+        new = edit_card(item.version, content, changes).encode("utf-8")
+        write_file(path, new, within=path.parent)
 
     def _artwork(
         self, item: Outgoing, guid: str, card: dict[str, Any], notes: list[str]

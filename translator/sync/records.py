@@ -25,6 +25,7 @@ from .. import jsonfile
 from ..atomic import write_file
 from ..errors import UserError
 from ..limits import MAX_EXCHANGE_BYTES
+from ..paths import check_inside
 from ..textio import InputError, decode, read_file
 
 #: The folder of a deck that holds its pull records.
@@ -152,8 +153,10 @@ def record_path(card_file: str | Path) -> Path:
 def write_record(card_file: str | Path, record: Record) -> Path:
     """Write a card file's record, all at once."""
     path = record_path(card_file)
+    deck = path.parent.parent
+    check_inside(path, deck)  # before the folder is made: .aminduna may be a link
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_file(path, record.text().encode("utf-8"))
+    write_file(path, record.text().encode("utf-8"), within=deck)
     return path
 
 

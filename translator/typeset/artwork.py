@@ -536,7 +536,7 @@ def _usable(icc: bytes, mode: str) -> bool:
 def _write_atomic(target: Path, image: Image.Image) -> None:
     """Write the JPEG through a temporary file in the same directory and rename it:
     readers (other cards, other worker processes) see the whole file or none."""
-    with replacing(target, 0o644) as temporary:
+    with replacing(target, 0o644, within=target.parent) as temporary:
         # Baseline (not progressive) for the widest RIP support; Huffman tables
         # optimised: lossless and ~6 % smaller.  No icc_profile= (see above).
         image.save(temporary, "JPEG", quality=JPEG_QUALITY, optimize=True)

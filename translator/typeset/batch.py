@@ -410,7 +410,7 @@ def _preview(pdf: Path, name: str, request: Request, proofs: _Proofs | None = No
             if proofs is not None
             else render_png(pdf, request.dpi, trim=request.options.size.bleed)
         )
-        with replacing(path, 0o644) as temporary:
+        with replacing(path, 0o644, within=path.parent) as temporary:
             image.save(
                 temporary,
                 PREVIEW_FORMATS[kind],

@@ -303,7 +303,7 @@ def write_atomic(path: Path, pdf: pikepdf.Pdf, sync_directory: bool = True) -> N
         if isinstance(target, io.BytesIO):
             stream.write(target.getbuffer())
 
-    write_file(path, save, sync_directory=sync_directory)
+    write_file(path, save, sync_directory=sync_directory, within=path.parent)
 
 
 def _page_boxes(page: pikepdf.Page, size: CardSize) -> None:

@@ -251,7 +251,7 @@ def picture(
             )
             image = render_png(written, dpi, trim=options.size.bleed, proof=proof)
     _outline(image, measured, marked, dpi, options.size.bleed, too_tall)
-    with replacing(png, 0o644) as temporary:
+    with replacing(png, 0o644, within=png.parent) as temporary:
         # Fast compression: a preview is made again at every change.
         image.save(temporary, "PNG", dpi=(dpi, dpi), compress_level=1)
     shrunk = {name: scale for name, scale in page.fit.items() if scale < 1.0}

@@ -174,7 +174,7 @@ def write(out: Path, outputs: dict[str, dict]) -> None:
             return  # unchanged: a build that changed nothing touches nothing
     except (OSError, ValueError):
         pass
-    with replacing(out / MANIFEST) as temporary:
+    with replacing(out / MANIFEST, within=out) as temporary:
         temporary.write_text(text, encoding="utf-8")
 
 

@@ -153,7 +153,7 @@ class Page:
             self._changed.notify_all()
 
     def _write(self) -> None:
-        with replacing(self.folder / "index.html", 0o644) as temporary:
+        with replacing(self.folder / "index.html", 0o644, within=self.folder) as temporary:
             temporary.write_text(self.html(), encoding="utf-8")
 
     def html(self) -> str:
@@ -456,7 +456,8 @@ class Watch:
         names = {}
         for result, image in zip(printed, images, strict=True):
             name = f"{result.slug}.{result.lang}.png"
-            with replacing(self.settings.previews / name, 0o644) as temporary:
+            target = self.settings.previews / name
+            with replacing(target, 0o644, within=self.settings.out) as temporary:
                 image.save(temporary, "PNG", dpi=(PREVIEW_DPI, PREVIEW_DPI), compress_level=1)
             names[f"{result.slug}.{result.lang}"] = name
         return names

@@ -74,6 +74,7 @@ from ..limits import (
 from ..lint.context import Language
 from ..lint.model import PlainParagraph, plain_text
 from ..markup.parser import parse
+from ..paths import inside
 from ..textio import InputError, decode, read_file
 from ..untrusted import field_problem
 from .fields import FINGERPRINT_GROUP, LINE_UNITS, UNITS, join_body, split_body, units
@@ -86,7 +87,7 @@ from .incoming import (
     parse_problem,
     shown,
 )
-from .memory import Memory, inside, normalize, paragraphs
+from .memory import Memory, normalize, paragraphs
 from .states import source_changes
 from .suggestions import Suggestion, suggest_units
 

@@ -29,7 +29,6 @@ normalised Indel similarity, the measure of Python's difflib ratio) are suggesti
 
 from __future__ import annotations
 
-import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -41,6 +40,7 @@ from rapidfuzz import fuzz, process
 
 from ..cards.model import DEFAULT_FOOTERS, SOURCE_LANGUAGE, Card, CardFile, Library, changed_fields
 from ..markup.tree import SYMBOL_CODES
+from ..paths import inside
 from .states import word_diff
 
 #: The pools units are matched within: a paragraph never matches a name.
@@ -465,14 +465,10 @@ def memory_files(roots: Iterable[Path], lang: str) -> list[Path]:
     return [
         path
         for root in roots
+        # A memory folder or file that links out of the library is neither read nor
+        # written (translator.paths.inside).
         if (path := root / MEMORY_FOLDER / f"{lang}.tmx").is_file() and inside(path, root)
     ]
-
-
-def inside(target: Path, root: Path) -> bool:
-    """Is ``target`` inside ``root``, links followed?  (A ``memory`` link leading out of
-    the library is neither read nor written.)"""
-    return Path(os.path.realpath(target)).is_relative_to(Path(os.path.realpath(root)))
 
 
 def load_memory(

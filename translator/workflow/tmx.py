@@ -60,6 +60,7 @@ from .. import __version__
 from ..cards.model import SOURCE_LANGUAGE, Library
 from ..errors import UsageError
 from ..limits import MAX_EXCHANGE_BYTES, MAX_EXCHANGE_ENTRIES
+from ..paths import inside
 from ..textio import InputError, atomic_write, decode, read_file
 from ..untrusted import field_problem
 from .incoming import (
@@ -78,7 +79,6 @@ from .memory import (
     Origin,
     Unit,
     agree,
-    inside,
     library_roots,
     load_memory,
     segments,
@@ -531,7 +531,8 @@ def import_tmx(
         )
     if added and not dry_run:
         target.parent.mkdir(exist_ok=True)
-        atomic_write(str(target), write_tmx(stored_units(merged), lang).decode("utf-8"))
+        text = write_tmx(stored_units(merged), lang).decode("utf-8")
+        atomic_write(str(target), text, within=root)
     # The library's memory with the file merged, read once (not again from disk).
     memory = load_memory(library, lang, imported=False)
     memory.add(merged)

@@ -353,7 +353,7 @@ def write_symbols(
     for code, svg in drawings.items():
         target = out_dir / f"{code}.svg"
         if svg is not None:
-            atomic_write(str(target), svg)
+            atomic_write(str(target), svg, within=out_dir)
             written.append(code)
         elif target.is_file() and MADE_BY in target.read_text(encoding="utf-8"):
             target.unlink()

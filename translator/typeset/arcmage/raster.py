@@ -342,7 +342,7 @@ def _flat(border: Image.Image, size: tuple[int, int]) -> Image.Image:
 
 def _write(image: Image.Image, out: Path, dpi: float, placement: tuple[float, ...]) -> FrameImage:
     """Write ``image`` to ``out`` as PNG with its dpi, atomically."""
-    with replacing(out, 0o644) as temporary:
+    with replacing(out, 0o644, within=out.parent) as temporary:
         image.save(temporary, "PNG", dpi=(dpi, dpi), compress_level=PNG_COMPRESS_LEVEL)
     x, y, width, height = placement
     return FrameImage(out, image.size, dpi, (x, y, width, height))

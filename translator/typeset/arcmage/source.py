@@ -566,7 +566,7 @@ class _Index:
             indent=1,
             sort_keys=True,
         )
-        with replacing(self.root / INDEX_NAME) as temporary:
+        with replacing(self.root / INDEX_NAME, within=self.root) as temporary:
             temporary.write_text(text + "\n", encoding="utf-8")
 
 
@@ -803,7 +803,7 @@ def _store(
             f"at most {MAX_SOURCE_FILE_BYTES:,}: is this the right server?",
         )
     digest = hashlib.sha256()
-    with replacing(target, 0o644) as temporary:
+    with replacing(target, 0o644, within=target.parent) as temporary:
         size = 0
         with temporary.open("wb") as file:
             for chunk in response.iter_bytes(1 << 16):
