@@ -11,6 +11,7 @@ package's ``if TYPE_CHECKING:`` imports.
 from __future__ import annotations
 
 import importlib
+import importlib.abc
 import importlib.util
 import sys
 from collections.abc import Mapping
@@ -78,7 +79,7 @@ def interrupted() -> bool:
     return _INTERRUPTED
 
 
-class _Interruptible:
+class _Interruptible(importlib.abc.Loader):
     """A module's loader whose run, stopped by a Ctrl-C, leaves no half-run module
     behind (it is dropped from ``sys.modules``) and says so (:func:`interrupted`)."""
 
