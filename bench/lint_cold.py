@@ -8,7 +8,7 @@ Issue 22's target on the 2-core machine: at most 1.5 s from the shell to the exi
 status, whatever the user's caches hold.  Two kinds of run, since what a run costs
 depends on what earlier runs left in ``$XDG_CACHE_HOME/translator``:
 
-- warm caches: the glossary pickles and the spelling lookups of an earlier run are
+- warm caches: the kept glossaries and the spelling lookups of an earlier run are
   there (a cache directory made by one untimed run first), so no Hunspell dictionary
   is read;
 - an empty cache directory (a new one each run): the glossaries are parsed and the

@@ -75,15 +75,34 @@ def test_an_unreadable_cache_file_is_made_afresh(
     folder: Path, tmp_path: Path, content: bytes
 ) -> None:
     cache.kept("thing", [], [], lambda: "first", str)
-    stored = (folder / "thing.json").read_bytes()
-    (folder / "thing.json").write_bytes(stored[:65] + content if content[:1] == b"0" else content)
+    (folder / "thing.json").write_bytes(_key(folder) + content if content[:1] == b"0" else content)
     assert cache.kept("thing", [], [], lambda: "again", str) == "again"
 
 
 def _key(folder: Path, kind: str = "thing") -> bytes:
-    """The 65 bytes (key and line break) of a kept file: what an attacker keeps to have
-    the payload read."""
-    return (folder / f"{kind}.json").read_bytes()[:65]
+    """The first line (key, digest, line break) of a kept file: what an attacker keeps
+    to have the payload read."""
+    stored = (folder / f"{kind}.json").read_bytes()
+    return stored[: stored.index(b"\n") + 1]
+
+
+def _forged(payload: bytes, key: bytes) -> bytes:
+    """A kept file with another payload and a first line that matches it: the key kept,
+    the payload's digest made anew (what someone who read this module can write)."""
+    import hashlib
+
+    digest = hashlib.blake2b(payload, digest_size=16).hexdigest().encode()
+    return key.split(b" ")[0] + b" " + digest + b"\n" + payload
+
+
+def test_a_payload_changed_after_it_was_written_is_made_afresh(folder: Path) -> None:
+    """A kept value of the right shape but other content (a flipped byte, a hand edit):
+    its digest no longer matches; the value is made afresh, not read as something the
+    glossary does not say."""
+    shape = dict[str, list[int]]
+    cache.kept("thing", [], [], lambda: {"a": [1]}, shape)
+    (folder / "thing.json").write_bytes(_key(folder) + b'{"a":[7]}')
+    assert cache.kept("thing", [], [], lambda: {"a": [2]}, shape) == {"a": [2]}
 
 
 def test_a_replaced_payload_runs_no_code(folder: Path, tmp_path: Path) -> None:
@@ -100,9 +119,10 @@ def test_a_replaced_payload_runs_no_code(folder: Path, tmp_path: Path) -> None:
 
     cache.kept("thing", [], [], lambda: "first", str)
     key = _key(folder)
-    (folder / "thing.json").write_bytes(key + pickle.dumps(Exploit()))
-    assert cache.kept("thing", [], [], lambda: "again", str) == "again"
-    assert not proof.exists()
+    for forged in (key + pickle.dumps(Exploit()), _forged(pickle.dumps(Exploit()), key)):
+        (folder / "thing.json").write_bytes(forged)
+        assert cache.kept("thing", [], [], lambda: "again", str) == "again"
+        assert not proof.exists()
     # An old version's pickle beside it is never read, and goes at the next write.
     (folder / "thing.pickle").write_bytes(key[:64] + pickle.dumps(Exploit()))
     cache.kept("other", [], [], lambda: "x", str)
@@ -120,7 +140,7 @@ def test_a_value_of_the_wrong_type_is_made_afresh(folder: Path, payload: bytes) 
     never handed to the code (a TypeError traceback in lint before)."""
     shape = dict[str, list[int]]
     cache.kept("thing", [], [], lambda: {"a": [1]}, shape)
-    (folder / "thing.json").write_bytes(_key(folder) + payload)
+    (folder / "thing.json").write_bytes(_forged(payload, _key(folder)))
     assert cache.kept("thing", [], [], lambda: {"a": [2]}, shape) == {"a": [2]}
 
 
@@ -129,7 +149,7 @@ def test_a_glossary_of_the_wrong_shape_is_read_afresh(folder: Path) -> None:
     fresh, _ = load_glossary("fr", [library])
     key = _key(folder, "glossary-fr")
     for payload in (b'[{"lang": 1}, []]', b'[{"lang": "fr", "entries": [1]}, []]', b"{}"):
-        (folder / "glossary-fr.json").write_bytes(key + payload)
+        (folder / "glossary-fr.json").write_bytes(_forged(payload, key))
         again, _ = load_glossary("fr", [library])
         assert again == fresh
 

@@ -1071,3 +1071,130 @@ def test_no_fifo_or_stray_file_in_the_repository() -> None:
     assert not list((ROOT / "cards").glob("**/*.fuzz*"))
     assert not [p for p in (ROOT / "cards").rglob("*") if p.is_fifo()]
     assert not os.path.exists(ROOT / "translator.toml")
+
+
+# --------------------------------------------------------------------------------------
+# What a run keeps for the next one (issue 35): a kept glossary, however damaged, is
+# made afresh, so a lint says exactly what it says without it.
+
+CACHE_LINT = ("lint", "cards/mini/courier.fr.md", "--format", "json")
+
+
+@pytest.fixture
+def kept_glossary(fresh: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A cache folder of the test's own, holding the French glossary as a lint keeps
+    it, and what that lint said."""
+    monkeypatch.setenv("TRANSLATOR_CACHE", str(tmp_path / "cache"))
+    said = cli(*CACHE_LINT)
+    kept = tmp_path / "cache" / "glossary-fr.json"
+    assert kept.is_file(), said
+    return kept, kept.read_bytes(), said
+
+
+@fuzz_settings(40)
+@given(data=st.data())
+@pytest.mark.slow
+def test_fuzz_kept_glossary(kept_glossary: tuple[Path, bytes, tuple], data: st.DataObject) -> None:
+    """The payload mutated (as JSON and as text).  Its first line kept (a damaged file):
+    the lint's result is the same as with the cache intact.  Its first line made to
+    match it (what only the folder's owner can write): whatever it holds is read as
+    data of the glossary's shape or not at all, never a traceback."""
+    path, original, said = kept_glossary
+    head, _, payload = original.partition(b"\n")
+    mutated = data.draw(json_file_mutations(payload.decode("utf-8")), label="payload")
+    forged = data.draw(st.booleans(), label="digest made to match")
+    if forged:
+        import hashlib
+
+        digest = hashlib.blake2b(mutated, digest_size=16).hexdigest().encode()
+        head = head.split(b" ")[0] + b" " + digest
+    path.write_bytes(head + b"\n" + mutated)
+    code, out, err = cli(*CACHE_LINT)
+    if forged and mutated != payload:
+        assert code in (0, 1) and "Traceback" not in err, (code, err[-2000:])
+    else:
+        assert (code, out, err) == said
+
+
+# --------------------------------------------------------------------------------------
+# Pull records (issue 35): committed files a pull request can change.  Mutated, a push
+# (a dry run: nothing is sent) stops with one line naming the record, or goes on.
+
+PUSH_DRY_RUN = ("push", "cards/mini", "--lang", "fr", "--dry-run")
+RECORD_SERVER = "https://aminduna.arcmage.org/"
+
+
+def _records(fresh: World) -> list[str]:
+    """Records of the English and French courier as a pull writes them (the cards as
+    the export shapes them, with guids), written into the deck; their paths."""
+    from translator.sync.records import Record, write_record
+
+    cards = {}
+    for lang in ("en", "fr"):
+        document = json.loads(fresh.text(f"json/deck.{lang}.json"))
+        cards[lang] = next(
+            e["card"] for e in document["deckCards"] if "Courier" in json.dumps(e["card"])
+        )
+    guids = {
+        "en": "0c5f7b2e-6d1a-4f3b-9a8e-1b2c3d4e5f60",
+        "fr": "1d6a8c3f-7e2b-4a4c-8b9f-2c3d4e5f6a71",
+    }
+    written = []
+    for lang, exported in cards.items():
+        card_file = fresh.root / f"cards/mini/courier.{lang}.md"
+        text = card_file.read_text("utf-8")
+        card_file.write_text(text.replace("---\n", f"---\nguid: {guids[lang]}\n", 1), "utf-8")
+        card = {**exported, "guid": guids[lang], "lastModifiedTime": "2026-11-30T10:00:00"}
+        if lang == "fr":
+            card["masterCard"] = {"guid": guids["en"]}
+        card.pop("translator", None)
+        path = write_record(
+            fresh.root / f"cards/mini/courier.{lang}.md", Record(RECORD_SERVER, card)
+        )
+        written.append(str(path.relative_to(fresh.root)))
+    return written
+
+
+def _rehashed(content: bytes) -> bytes:
+    """A mutated record with the hash of its (mutated) card, when it has one."""
+    from translator.sync.records import server_hash
+
+    try:
+        record = json.loads(content)
+        record["hash"] = server_hash(record["card"])
+        return json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8", "surrogatepass")
+    except Exception:  # not a record any more: as it is
+        return content
+
+
+def test_pull_records_baseline(fresh: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TRANSLATOR_SERVER", raising=False)
+    monkeypatch.delenv("TRANSLATOR_TOKEN", raising=False)
+    try:
+        _records(fresh)
+        code, out, err = cli(*PUSH_DRY_RUN)
+        assert code in (0, 1), (out, err)
+    finally:
+        shutil.rmtree(fresh.root / "cards/mini/.aminduna", ignore_errors=True)
+        fresh.reset()
+
+
+@fuzz_settings(60)
+@given(data=st.data())
+@pytest.mark.slow
+def test_fuzz_pull_records(
+    fresh: World, monkeypatch: pytest.MonkeyPatch, data: st.DataObject
+) -> None:
+    monkeypatch.delenv("TRANSLATOR_SERVER", raising=False)
+    monkeypatch.delenv("TRANSLATOR_TOKEN", raising=False)
+    try:
+        relative = data.draw(st.sampled_from(_records(fresh)), label="file")
+        path = fresh.root / relative
+        content = data.draw(json_file_mutations(path.read_text("utf-8")), label="content")
+        if data.draw(st.booleans(), label="hash made to match"):
+            content = _rehashed(content)  # as anyone who edits a record can
+        write(path, content)
+        check(PUSH_DRY_RUN, path)
+    finally:
+        shutil.rmtree(fresh.root / "cards/mini/.aminduna", ignore_errors=True)
+        fresh.reset()

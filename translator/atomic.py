@@ -252,13 +252,20 @@ def sweep(directory: Path) -> None:
     if not directory.is_dir():
         return
     for path in directory.glob(f".*{SUFFIX}"):
-        match = _WRITER.match(path.name)
-        if match is not None and not _alive(int(match.group(1))):
+        if abandoned(path):
             if path.is_dir() and not path.is_symlink():  # a commit's staging folder
                 _complete(path, directory)
                 shutil.rmtree(path, ignore_errors=True)
             else:
                 path.unlink(missing_ok=True)
+
+
+def abandoned(path: Path) -> bool:
+    """Whether ``path`` is a temporary file or folder (``.NAME.PID.XXXX.tmp``) whose
+    writer is gone: what :func:`sweep` removes.  For a caller that must look at one
+    before the sweep does (an import puts back a theme it had moved aside)."""
+    match = _WRITER.match(path.name)
+    return match is not None and not _alive(int(match.group(1)))
 
 
 #: The file of a staging folder that lists where its files go: written, whole and

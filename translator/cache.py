@@ -184,23 +184,32 @@ def kept(
         *content_identity(inputs),
         *file_identity(code),
     ]
-    digest = hashlib.sha256("\0".join(identity).encode("utf-8")).hexdigest()
+    key = hashlib.sha256("\0".join(identity).encode("utf-8")).hexdigest().encode("ascii")
     path = directory / f"{kind}.json"
     stored = read_private(path) or b""
-    if stored[:65] == digest.encode("ascii") + b"\n":
+    head, _, payload = stored.partition(b"\n")
+    if head == key + b" " + _digest(payload):
         try:
-            value: T = plain.decode(json.loads(stored[65:]), shape)
+            value: T = plain.decode(json.loads(payload), shape)
             return value
-        except (ValueError, RecursionError):  # damaged, foreign or of another shape
+        except (ValueError, RecursionError):  # foreign, or of another shape
             pass
     value = make()
     try:
-        data = json.dumps(plain.encode(value), ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps(plain.encode(value), ensure_ascii=False, separators=(",", ":"))
     except (plain.Mismatch, ValueError):
         return value  # not plain data: not kept
-    write_private(path, digest.encode("ascii") + b"\n" + data.encode("utf-8"))
+    data = text.encode("utf-8")
+    write_private(path, key + b" " + _digest(data) + b"\n" + data)
     (directory / f"{kind}.pickle").unlink(missing_ok=True)  # an older version's
     return value
+
+
+def _digest(payload: bytes) -> bytes:
+    """A kept value's own digest, on its first line with the key: a file damaged after it
+    was written (a disk error, a hand edit, a program gone wrong) is made afresh, never
+    read as a glossary that says something else."""
+    return hashlib.blake2b(payload, digest_size=16).hexdigest().encode("ascii")
 
 
 def read_section(path: Path | None, header: tuple[str, int], section: str) -> dict:
@@ -208,12 +217,13 @@ def read_section(path: Path | None, header: tuple[str, int], section: str) -> di
     key and the format it names) is this code's; {} for a record missing, damaged or
     of another format (the build record, the preflight's proofs and images' maxima:
     what a record lacks is made or checked again, never trusted).  Read by the one JSON
-    reader (:func:`translator.jsonfile.read`): a FIFO, a link to ``/dev/zero`` or JSON
-    nested 100,000 deep is a record missing."""
+    reader (:func:`translator.jsonfile.read`), as its folder's own file (no link
+    followed): a FIFO, a link to ``/dev/zero`` or elsewhere, JSON nested 100,000 deep
+    is a record missing."""
     if path is None:
         return {}
     try:
-        document = jsonfile.read(path, MAX_RECORD_BYTES, "record")
+        document = jsonfile.read(path, MAX_RECORD_BYTES, "record", beneath=path.parent)
     except InputError:
         return {}
     name, version = header

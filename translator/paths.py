@@ -59,6 +59,11 @@ class OutsideError(UserError, OSError):
         self.strerror = "leads out of its folder through a link"
         self.errno = errno.EXDEV
 
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        """Made again from its target and folder: raised in a build's worker process,
+        it reaches the build as itself (pickled), not as a broken pool."""
+        return (type(self), (self.target, self.root))
+
     def __str__(self) -> str:
         return str(self.args[0])
 
@@ -72,6 +77,10 @@ class LinkRefused(UserError, OSError):
         self.filename = path
         self.strerror = why
         self.errno = errno.ELOOP
+
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        """Made again from its file and reason (pickled out of a worker process)."""
+        return (type(self), (str(self.filename), str(self.strerror)))
 
     def __str__(self) -> str:
         return str(self.args[0])

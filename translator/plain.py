@@ -68,7 +68,7 @@ def _decoder(kind: Any) -> _Decoder:  # noqa: PLR0911 - one branch per kind of t
     if kind in (str, bool):
         return _exactly(kind)
     if kind is int:
-        return _integer
+        return _exactly(int)  # not a bool, whose type is not int
     if kind is float:
         return _number
     if kind is None or kind is type(None):
@@ -98,12 +98,6 @@ def _exactly(kind: type) -> _Decoder:
         return data
 
     return check
-
-
-def _integer(data: Any) -> int:
-    if type(data) is not int:
-        raise Mismatch(f"{_shown(data)} where int was expected")
-    return data
 
 
 def _number(data: Any) -> float:

@@ -307,11 +307,18 @@ def _sweep_once(directory: Path) -> None:
 
 
 def _starts_with_bom(path: Path) -> bool:
+    """Whether the file to be replaced starts with a byte-order mark (a FIFO or a
+    device in its place is not read: it is replaced as any file is)."""
     try:
-        with open(path, "rb") as stream:
-            return stream.read(3) == _BOM
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return False
+    try:
+        return stat.S_ISREG(os.fstat(descriptor).st_mode) and os.read(descriptor, 3) == _BOM
+    except OSError:
+        return False
+    finally:
+        os.close(descriptor)
 
 
 def expand_paths(paths: list[str], suffix: str = ".md") -> list[str]:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from .. import cards, languages
 from .._lazy import lazy_module
 from ..errors import UsageError, UserError
+from ..paths import OutsideError
 from .output import plural
 
 if TYPE_CHECKING:
@@ -165,11 +166,12 @@ def print_errors(out: str) -> Iterator[None]:
         )
         with suppress(OSError, ValueError):  # outside --out (the artwork cache, a theme)
             where = Path(out) / where.resolve().relative_to(Path(out).resolve())
-        hint = (
-            "free some space or choose another --out"
-            if error.errno in DISK_FULL
-            else "choose another --out: a directory you can write to"
-        )
+        if isinstance(error, OutsideError):
+            hint = f"it leads to {error.leads_to}: remove the link, or choose another --out"
+        elif error.errno in DISK_FULL:
+            hint = "free some space or choose another --out"
+        else:
+            hint = "choose another --out: a directory you can write to"
         print(
             f"translator: cannot write {where}: {error.strerror or error} ({hint})", file=sys.stderr
         )

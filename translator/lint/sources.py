@@ -18,7 +18,9 @@ from typing import Any
 from ..cards.files import DECK_FILE, parse_card_text, parse_deck_text
 from ..cards.library import load_library
 from ..cards.model import SOURCE_LANGUAGE, CardFile, Library
+from ..limits import MAX_EXCHANGE_BYTES
 from ..problems import Problem
+from ..textio import decode, read_file
 from .context import Locator, file_locator
 
 #: The Aminduna JSON key of each card field.
@@ -155,7 +157,7 @@ def _json_card_locations(
     locations: dict[CardKey, _CardLocation] = {}
     linted: set[CardKey] = set()
     for origin, document in documents:
-        text = Path(origin).read_text(encoding="utf-8-sig")
+        text = decode(read_file(origin, MAX_EXCHANGE_BYTES, "JSON file"), origin)
         incoming = cards_of(document, origin, [])[0]
         for item, location in zip(incoming, card_locations(origin, text), strict=False):
             fields, body = remote_fields(item, item.lang == SOURCE_LANGUAGE)

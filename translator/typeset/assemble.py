@@ -38,6 +38,8 @@ from pathlib import Path
 import pikepdf
 import weasyprint
 
+from ..limits import MAX_IMAGE_BYTES
+from ..textio import read_file
 from . import pdfx
 from .artwork import INK_LIMIT, Profile, prepare
 from .build import _page_boxes, label_pages, write_atomic
@@ -143,7 +145,7 @@ def _back_image(
         if art.path is None:
             raise ThemeError(f"the back image {path}: {'; '.join(art.warnings)}")
         warnings.extend(art.warnings)
-        encoded = base64.b64encode(art.path.read_bytes()).decode("ascii")
+        encoded = base64.b64encode(read_file(art.path, MAX_IMAGE_BYTES, "back image")).decode()
     return f"data:image/jpeg;base64,{encoded}"
 
 

@@ -25,10 +25,12 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from ..cards.model import HAS_ATTACK, HAS_DEFENSE, SOURCE_LANGUAGE, Card
 from ..glossary.model import Glossary
+from ..limits import MAX_IMAGE_BYTES
 from ..markup import parse
 from ..markup.html import paragraph_html
 from ..markup.ruletext import symbol_text
 from ..markup.tree import Document, DropCap, Symbol, Text
+from ..textio import InputError, read_file
 from .elements import PX_MM, SPECS, measure_page
 from .hyphenation import hyphenated_html
 from .labels import card_labels
@@ -221,10 +223,13 @@ class Fetcher(URLFetcher):
             return super().fetch(url, headers)
         if parsed.scheme == "file":
             path = Path(urllib.request.url2pathname(parsed.path)).resolve()
-            if any(path.is_relative_to(root) for root in self.roots) and path.is_file():
-                return URLFetcherResponse(
-                    path.as_uri(), path.read_bytes(), {"Content-Type": _mime(path)}
-                )
+            if any(path.is_relative_to(root) for root in self.roots):
+                try:  # a regular file within the limit: a FIFO would hang the render
+                    data = read_file(path, MAX_IMAGE_BYTES, "file a card shows")
+                except InputError:
+                    pass
+                else:
+                    return URLFetcherResponse(path.as_uri(), data, {"Content-Type": _mime(path)})
         self.refused.append(url)
         raise ValueError(f"translator reads no {url}: only the library, the theme and its fonts")
 
