@@ -71,11 +71,15 @@ def seed(server: StandIn, path: Path = DECK_30) -> Seeded:
 
 @pytest.fixture
 def seeded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """A running stand-in with the 30-card deck, and retries that do not wait."""
+    """A running stand-in with the 30-card deck, and retries that do not wait.
+
+    $TRANSLATOR_SERVER names the stand-in, as a CI job names its server: a push goes
+    where the user says, never where its records say."""
     monkeypatch.setattr("translator.sync.client.RETRY_DELAYS", FAST_RETRIES)
     monkeypatch.delenv("TRANSLATOR_TOKEN", raising=False)
     monkeypatch.delenv("TRANSLATOR_SERVER", raising=False)
     with StandIn(tmp_path / "aminduna.sqlite3") as server:
+        monkeypatch.setenv("TRANSLATOR_SERVER", server.url)
         yield seed(server)
 
 

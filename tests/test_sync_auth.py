@@ -21,6 +21,7 @@ from translator.sync.auth import (
     Login,
     LoginExpired,
     NotLoggedIn,
+    UnconfirmedServer,
     config_directory,
     credentials_file,
     forget_login,
@@ -29,7 +30,7 @@ from translator.sync.auth import (
     token_expiry,
     token_for,
 )
-from translator.sync.client import host_of
+from translator.sync.client import ServerChoice, host_of
 
 from .aminduna_standin import StandIn
 
@@ -165,6 +166,25 @@ def test_token_for(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRANSLATOR_TOKEN", "  ci.token.value\n")
     assert token_for(SERVER) == "ci.token.value"  # the CI's token wins
     assert token_for(OTHER) == "ci.token.value"
+
+
+def test_the_environment_token_goes_only_where_the_user_said(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """$TRANSLATOR_TOKEN is not for a server the library's translator.toml alone names;
+    a stored login is for its own server, whoever named it."""
+    by_file = ServerChoice(OTHER, "config", "/ci/library/translator.toml")
+    save_login(Login(OTHER, EMAIL, "stored.for.other", None))
+    assert token_for(by_file) == "stored.for.other"
+    monkeypatch.setenv("TRANSLATOR_TOKEN", "ci.token.value")
+    with pytest.raises(UnconfirmedServer) as caught:
+        token_for(by_file)
+    message = str(caught.value)
+    assert "ci.token.value" not in message and "\n" not in message
+    assert "/ci/library/translator.toml" in message and f"TRANSLATOR_SERVER={OTHER}" in message
+    for origin in ("option", "environment"):
+        assert token_for(ServerChoice(OTHER, origin, "")) == "ci.token.value"
+    assert token_for(ServerChoice(SERVER, "config", "translator.toml")) == "ci.token.value"
 
 
 @pytest.mark.parametrize("left", [timedelta(days=-2), timedelta(seconds=30)])

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from translator.errors import UserError
+from translator.errors import UsageError, UserError
 from translator.sync import client as client_module
 from translator.sync.client import (
     DEFAULT_SERVER,
@@ -25,10 +25,13 @@ from translator.sync.client import (
     Forbidden,
     InvalidServer,
     NotFound,
+    ServerChoice,
     ServerError,
     Unauthorized,
     Uncertain,
+    choose_server,
     host_of,
+    resolve_deadline,
     resolve_server,
     resolve_timeout,
     server_address,
@@ -185,6 +188,34 @@ def test_resolve_server_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
         resolve_server(None, tmp_path)
 
 
+def test_who_chose_the_server_and_the_deadline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A token from the environment may go to a server the user named (the command
+    line, the environment) or the public one; not to one the library's file names."""
+    monkeypatch.delenv("TRANSLATOR_SERVER", raising=False)
+    assert choose_server(None, tmp_path) == ServerChoice(DEFAULT_SERVER, "default", "the default")
+    assert choose_server(None, tmp_path).confirmed
+    assert resolve_deadline(None, tmp_path) == 900.0
+    config = tmp_path / "translator.toml"
+    config.write_text(
+        '[aminduna]\nserver = "https://cards.example.org"\ndeadline = 60\n', encoding="utf-8"
+    )
+    chosen = choose_server(None, tmp_path)
+    assert chosen == ServerChoice("https://cards.example.org/", "config", str(config))
+    assert not chosen.confirmed
+    assert resolve_deadline(None, tmp_path) == 60.0 and resolve_deadline(5, tmp_path) == 5.0
+    monkeypatch.setenv("TRANSLATOR_SERVER", "https://cards.example.org")
+    assert choose_server(None, tmp_path).origin == "environment"
+    assert choose_server(None, tmp_path).confirmed
+    assert choose_server("https://x.example.org", tmp_path).confirmed
+    for wrong in (0, -1, 10**6):
+        with pytest.raises(UsageError, match="--deadline is seconds"):
+            resolve_deadline(wrong)
+    with pytest.raises(UsageError, match="--timeout is seconds"):
+        resolve_timeout(tmp_path, 0)
+
+
 @pytest.mark.parametrize(
     ("table", "message"),
     [
@@ -193,6 +224,8 @@ def test_resolve_server_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
         ('server = "http://x.org"', "plain http"),
         ("timeout = 0", "timeout is seconds"),
         ('timeout = "slow"', "timeout is seconds"),
+        ("deadline = 0", "deadline is seconds"),
+        ("deadline = 100000", "deadline is seconds"),
     ],
 )
 def test_aminduna_table_checked(

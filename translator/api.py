@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from .lint.config import Config
     from .lint.context import Locator, Resources
     from .review.sheet import Sheet
+    from .sync.client import ServerChoice
     from .sync.pull import PullResult
     from .sync.push import Outgoing, PushResult
     from .typeset.batch import Report as BuildReport
@@ -1524,19 +1525,23 @@ def sync_server(server: str | None = None, references: Sequence[str] = ()) -> st
 
 
 def push_server(deck: str | os.PathLike[str], server: str | None = None) -> str:
-    """Where a push of ``deck`` goes: ``server``, else the server its cards were pulled
-    from, else the default (:func:`sync_server`)."""
-    from .sync.records import recorded_servers  # noqa: PLC0415
+    """Where a push of ``deck`` goes: ``server``, else $TRANSLATOR_SERVER, else the
+    configuration's ``[aminduna] server``, else the public server: never a server a
+    pull record names.  Every record of the deck must name that server (else a
+    :class:`~translator.sync.records.RecordError` naming the record and both servers):
+    checked here, before any request."""
+    return _push_choice(deck, server).address
 
-    if server is not None:
-        return sync_server(server)
-    servers = recorded_servers(os.fspath(deck))
-    if len(servers) > 1:
-        raise UsageError(
-            f"the cards of {os.fspath(deck)} were pulled from {len(servers)} servers "
-            f"({', '.join(sorted(servers))}): give --server"
-        )
-    return servers.pop() if servers else sync_server()
+
+def _push_choice(deck: str | os.PathLike[str], server: str | None) -> ServerChoice:
+    """The :class:`~translator.sync.client.ServerChoice` of a push of ``deck``, its
+    records checked against it (:func:`push_server`)."""
+    from .sync import client as sync_client  # noqa: PLC0415
+    from .sync.records import check_servers  # noqa: PLC0415
+
+    choice = sync_client.choose_server(server)
+    check_servers(os.fspath(deck), choice.address, choice.source)
+    return choice
 
 
 def pull(
@@ -1550,19 +1555,26 @@ def pull(
     keep_local: bool = False,
     take_server: bool = False,
     timeout: float | None = None,
+    deadline: float | None = None,
     on_progress: Callable[[str, int, int], None] | None = None,
 ) -> PullResult:
     """Pull decks, cards (web addresses or guids) and a ``search`` from Aminduna into
     the deck directory ``into``, with their translations in ``languages``: ``translator
     pull``.  Anonymous: the routes it reads need no login.  Conflicts are in the
-    result (``result.conflicts``), not raised: everything else was pulled."""
+    result (``result.conflicts``), not raised: everything else was pulled.
+
+    ``timeout`` bounds each answer as a whole (default: ``[aminduna] timeout``, else
+    30 s), ``deadline`` every request of the pull, retries included (default:
+    ``[aminduna] deadline``, else 15 minutes): past it the pull stops, and writes
+    nothing."""
     from .sync import client as sync_client  # noqa: PLC0415
     from .sync import pull as sync_pull  # noqa: PLC0415
 
+    limit = sync_client.resolve_deadline(deadline)
     refs = [sync_pull.parse_reference(ref) for ref in references]
     address = sync_server(server, references)
-    wait = timeout if timeout is not None else sync_client.resolve_timeout()
-    with sync_client.Client(address, timeout=wait) as remote:
+    wait = sync_client.resolve_timeout(option=timeout)
+    with sync_client.Client(address, timeout=wait, deadline=limit) as remote:
         return sync_pull.pull(
             remote,
             refs,
@@ -1588,25 +1600,35 @@ def push(
     include_unreviewed: bool = False,
     library: str | os.PathLike[str] | None = None,
     timeout: float | None = None,
+    deadline: float | None = None,
     on_card: Callable[[Outgoing, int, int], None] | None = None,
 ) -> PushResult:
     """Send the translations of ``deck`` in ``lang`` changed since their pull, reviewed
     and lint-clean (``force``: despite lint errors): ``translator push``.  ``token``
     defaults to $TRANSLATOR_TOKEN or the stored login (``translator login``); a
-    ``dry_run`` needs none and sends nothing."""
+    ``dry_run`` needs none and sends nothing.
+
+    The server is ``server``, else $TRANSLATOR_SERVER, else ``[aminduna] server``,
+    else the public one (:func:`push_server`; never a record's).  The token of
+    $TRANSLATOR_TOKEN goes only to a server ``server`` or $TRANSLATOR_SERVER names, or
+    the public one (:func:`translator.sync.auth.token_for`).  ``timeout`` and
+    ``deadline`` as for :func:`pull`; a push stopped by its deadline keeps the records
+    of the cards it sent (``result.stopped``)."""
     from .sync import auth  # noqa: PLC0415
     from .sync import client as sync_client  # noqa: PLC0415
     from .sync import push as sync_push  # noqa: PLC0415
 
     sync_push.check_language(lang)  # before asking for a login the push cannot use
-    address = push_server(deck, server)
+    limit = sync_client.resolve_deadline(deadline)
+    choice = _push_choice(deck, server)
+    address = choice.address
     remote = None
     user = None
     if not dry_run:
-        wait = timeout if timeout is not None else sync_client.resolve_timeout()
-        token = token or auth.token_for(address)
+        wait = sync_client.resolve_timeout(option=timeout)
+        token = token or auth.token_for(choice)
         user = auth.token_user(token)
-        remote = sync_client.Client(address, token, timeout=wait)
+        remote = sync_client.Client(address, token, timeout=wait, deadline=limit)
     try:
         return sync_push.push(
             remote,

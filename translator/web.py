@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     import httpx
 
 __all__ = [
+    "COMMAND_DEADLINE",
     "CONNECT_TIMEOUT",
     "LOOPBACK_HOSTS",
     "MAX_REDIRECTS",
@@ -39,9 +40,15 @@ __all__ = [
 #: whose it is and which version sent it.
 USER_AGENT = f"translator/{__version__} (Arcmage card toolchain)"
 #: Seconds to wait for a connection, and for each read of an answer: a server that
-#: says nothing for this long is treated as unreachable (after the retries).
+#: says nothing for this long is treated as unreachable (after the retries).  The card
+#: sync also bounds each whole answer by READ_TIMEOUT (:func:`deadline`).
 CONNECT_TIMEOUT = 10.0
 READ_TIMEOUT = 30.0
+#: Seconds a whole command that talks to a server (``pull``, ``push``, ``login``) may
+#: take, all its requests and their retries included: a server that answers every
+#: request just in time must not keep a CI job for hours.  A pull of a whole search
+#: (thousands of cards, four requests at a time) takes a few minutes.
+COMMAND_DEADLINE = 900.0
 #: Seconds to wait before each new try after a connection error, a timeout or a 5xx
 #: answer: three retries, backing off, then the server counts as unreachable.
 RETRY_DELAYS: tuple[float, ...] = (0.5, 1.0, 2.0)

@@ -21,9 +21,10 @@ from typing import Any
 import yaml
 
 from .. import jsonfile, markup
-from ..atomic import commit_files
+from ..atomic import commit_files, sweep
 from ..errors import UserError
 from ..limits import (
+    MAX_CARD_FILE_BYTES,
     MAX_EXCHANGE_BYTES,
     MAX_IMPORT_CARDS,
     MAX_QUANTITY,
@@ -574,7 +575,11 @@ def _stage(plan: ImportPlan, path: Path, content: str) -> None:
         pass  # the same card twice in one import: the last one wins, as on re-import
     plan.files[key] = content
     if path.is_file():
-        same = path.read_text(encoding="utf-8") == content
+        try:  # as Python reads a text file: universal line ends
+            old = read_file(path, MAX_CARD_FILE_BYTES, "card file").decode("utf-8")
+            same = old.replace("\r\n", "\n").replace("\r", "\n") == content
+        except (InputError, UnicodeDecodeError):
+            same = False  # replaced by the import, which reads as a card file
         (plan.unchanged if same else plan.updated).append(key)
     else:
         plan.created.append(key)
@@ -934,8 +939,11 @@ def import_documents(
 
 def import_library(into: Path, library_root: str | None = None) -> tuple[Library, Path]:
     """The library an import into ``into`` updates (the directory above the deck, or
-    ``library_root``), read, and its root."""
+    ``library_root``), read, and its root.  First, a commit that a killed import or
+    pull left there is completed or rolled back (:func:`translator.atomic.sweep`):
+    the library read, and every check of the deck after, see it whole."""
     root = Path(library_root) if library_root else into.parent
+    sweep(commit_root(into, root))
     library, _ = (
         load_library([str(root)])
         if root.is_dir() and any(root.rglob(DECK_FILE))

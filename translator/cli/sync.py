@@ -30,12 +30,18 @@ from .output import plural
 
 def cmd_login(args: argparse.Namespace, out: TextIO) -> int:
     """Log in to the server, store the token, say until when it holds."""
+    from ..sync import client as sync_client  # noqa: PLC0415
     from ..sync.auth import Login, save_login, shown_time, token_expiry  # noqa: PLC0415
-    from ..sync.client import Client, host_of, resolve_server, resolve_timeout  # noqa: PLC0415
 
     if args.password_stdin and args.email is None:
         raise UsageError("--password-stdin needs --email (standard input holds the password)")
-    server = resolve_server(args.server)
+    choice = sync_client.choose_server(args.server)
+    server = choice.address
+    host = sync_client.host_of(server)
+    timeout = sync_client.resolve_timeout(option=args.timeout)
+    deadline = sync_client.resolve_deadline(args.deadline)
+    if choice.origin == "config":  # a file of the library chose where the password goes
+        print(f"translator: note: logging in to {host}, named by {choice.source}", file=sys.stderr)
     email = args.email if args.email is not None else _ask_email()
     email = email.strip()
     if not email:
@@ -43,11 +49,10 @@ def cmd_login(args: argparse.Namespace, out: TextIO) -> int:
     password = _read_password() if args.password_stdin else _ask_password()
     if not password:
         raise UsageError("the password is empty")
-    with Client(server, timeout=resolve_timeout()) as client:
+    with sync_client.Client(server, timeout=timeout, deadline=deadline) as client:
         token = client.login(email, password)
     login = Login(server, email, token, token_expiry(token))
     path = save_login(login)
-    host = host_of(server)
     if args.format == "json":
         output.dump_json(
             {
@@ -115,9 +120,11 @@ SERVER_DEFAULTS = (
 )
 
 
-def _add_server(parser: argparse.ArgumentParser, default: str = SERVER_DEFAULTS) -> None:
+def _add_server(parser: argparse.ArgumentParser) -> None:
     """``--server URL``, as every command talking to Aminduna takes it."""
-    parser.add_argument("--server", metavar="URL", help=f"the Aminduna server (default: {default})")
+    parser.add_argument(
+        "--server", metavar="URL", help=f"the Aminduna server (default: {SERVER_DEFAULTS})"
+    )
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -136,6 +143,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         ),
     )
     _add_server(p)
+    _add_bounds(p)
     p.add_argument("--email", metavar="EMAIL", help="the account's e-mail (default: asked)")
     p.add_argument(
         "--password-stdin",
@@ -193,6 +201,7 @@ def cmd_pull(args: argparse.Namespace, out: TextIO) -> int:
                 keep_local=args.keep_local,
                 take_server=args.take_server,
                 timeout=args.timeout,
+                deadline=args.deadline,
                 on_progress=progress,
             )
         except cards.ImportError_ as error:
@@ -303,6 +312,7 @@ def cmd_push(args: argparse.Namespace, out: TextIO) -> int:
             include_unreviewed=args.include_unreviewed,
             library=args.library,
             timeout=args.timeout,
+            deadline=args.deadline,
             on_card=on_card,
         )
     if args.format == "json":
@@ -392,17 +402,30 @@ def _sent_text(result: Any, out: TextIO, color: bool) -> None:
         )
 
 
-def _add_connection(parser: argparse.ArgumentParser, default: str = SERVER_DEFAULTS) -> None:
-    """``--server``, ``--timeout``, ``--no-progress`` and ``--format``."""
-    _add_server(parser, default)
+def _add_bounds(parser: argparse.ArgumentParser) -> None:
+    """``--timeout`` (one answer) and ``--deadline`` (the whole command)."""
     parser.add_argument(
         "--timeout",
         type=float,
         default=None,
         metavar="SECONDS",
-        help="how long to wait for each answer before trying again (default: [aminduna] "
-        "timeout in translator.toml, else 30)",
+        help="how long one answer may take in all (connecting, the headers, the body) "
+        "before it is tried again (default: [aminduna] timeout in translator.toml, else 30)",
     )
+    parser.add_argument(
+        "--deadline",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="how long the whole command may take, every request and retry included "
+        "(default: [aminduna] deadline in translator.toml, else 900)",
+    )
+
+
+def _add_connection(parser: argparse.ArgumentParser) -> None:
+    """``--server``, ``--timeout``, ``--deadline``, ``--no-progress`` and ``--format``."""
+    _add_server(parser)
+    _add_bounds(parser)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_format(parser)
 
@@ -453,8 +476,10 @@ def register_pull_push(commands: argparse._SubParsersAction) -> None:
             "library changed).  Only reviewed cards, after translator lint finds no error "
             "in them.  Each card is fetched again first: changed on the server since the "
             "pull, it is a conflict and is not sent.  Needs translator login (or "
-            "$TRANSLATOR_TOKEN), except --dry-run, which sends nothing.  Exit 0 ok, 1 "
-            "conflicts, refusals or lint errors, 2 errors.",
+            "$TRANSLATOR_TOKEN), except --dry-run, which sends nothing.  The server is "
+            "never chosen by a pull record: a record naming another server is an error; "
+            "$TRANSLATOR_TOKEN goes only to a server --server or $TRANSLATOR_SERVER names, "
+            "or the public one.  Exit 0 ok, 1 conflicts, refusals or lint errors, 2 errors.",
             "translator push cards/rebirth --lang fr --dry-run",
         ),
     )
@@ -476,5 +501,5 @@ def register_pull_push(commands: argparse._SubParsersAction) -> None:
         help="also translations not reviewed (or stale, or work in progress)",
     )
     p.add_argument("--library", metavar="ROOT", help="the library (default: above DECK_DIR)")
-    _add_connection(p, f"the server the deck was pulled from, else {SERVER_DEFAULTS}")
+    _add_connection(p)
     p.set_defaults(run=cmd_push)

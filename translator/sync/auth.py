@@ -8,6 +8,12 @@ made ``0600`` (never a moment when another user could read it), and refused when
 someone loosened its mode, rather than used.  Continuous integration, which has no
 home to log in from, passes the token in ``$TRANSLATOR_TOKEN`` instead.
 
+Where a token goes is the user's decision, never the library's: a stored login goes
+to its own server only, and the token of ``$TRANSLATOR_TOKEN`` to the server the
+command line or ``$TRANSLATOR_SERVER`` names, or to the public one
+(:func:`token_for`).  A library's ``translator.toml`` and pull records can be changed
+by any pull request, so a server they name gets no token from the environment.
+
 The password is never stored: only the token the server gave for it.  Nothing here
 puts a token in a message or a repr.
 """
@@ -27,10 +33,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from .. import jsonfile
 from ..atomic import write_file
 from ..errors import UserError
 from ..limits import MAX_CONFIG_BYTES
-from .client import host_of
+from ..textio import InputError
+from .client import SERVER_VARIABLE, ServerChoice, host_of
 
 __all__ = [
     "TOKEN_VARIABLE",
@@ -38,6 +46,7 @@ __all__ = [
     "Login",
     "LoginExpired",
     "NotLoggedIn",
+    "UnconfirmedServer",
     "config_directory",
     "credentials_file",
     "forget_login",
@@ -54,8 +63,8 @@ TOKEN_VARIABLE = "TRANSLATOR_TOKEN"
 #: with a token that runs out half-way.
 EXPIRY_MARGIN = timedelta(seconds=60)
 _FILE_VERSION = 1
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 
 
 class NotLoggedIn(UserError):
@@ -68,6 +77,10 @@ class LoginExpired(UserError):
 
 class CredentialsError(UserError):
     """The credentials file cannot be used (readable by others, damaged)."""
+
+
+class UnconfirmedServer(UserError):
+    """A token from the environment for a server that only the library names."""
 
 
 @dataclass
@@ -140,7 +153,7 @@ def save_login(login: Login) -> Path:
     if not directory.is_dir():
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         os.chmod(directory, 0o700)  # whatever the umask
-    with _locked(path):
+    with _locked(directory):
         servers = _read(path)
         servers[login.server] = {
             "email": login.email,
@@ -166,7 +179,7 @@ def forget_login(server: str) -> bool:
     path = credentials_file()
     if not path.exists():
         return False
-    with _locked(path):
+    with _locked(path.parent):
         servers = _read(path)
         if servers.pop(server, None) is None:
             return False
@@ -177,12 +190,28 @@ def forget_login(server: str) -> bool:
     return True
 
 
-def token_for(server: str) -> str:
+def token_for(server: str | ServerChoice) -> str:
     """The token to send to ``server``: ``$TRANSLATOR_TOKEN`` when set, else the stored
     login's while it has more than a minute left; else :class:`NotLoggedIn` or
-    :class:`LoginExpired`, saying how to log in."""
+    :class:`LoginExpired`, saying how to log in.
+
+    ``server`` is a :class:`~.client.ServerChoice` when a command chose it
+    (:func:`~.client.choose_server`): the token of ``$TRANSLATOR_TOKEN`` goes only to a
+    server the user named (``--server``, ``$TRANSLATOR_SERVER``) or the public one,
+    not to one named only by the library's ``translator.toml``
+    (:class:`UnconfirmedServer`, saying how to confirm it).  A bare address is the
+    caller's own choice.  A stored login is kept per server, and only that server's
+    is returned."""
+    choice = server if isinstance(server, ServerChoice) else ServerChoice(server, "option", "")
+    server = choice.address
     variable = os.environ.get(TOKEN_VARIABLE, "").strip()
     if variable:
+        if not choice.confirmed:
+            raise UnconfirmedServer(
+                f"${TOKEN_VARIABLE} is not sent to {host_of(server)}, a server only "
+                f"{choice.source} names (a file a pull request can change): if it is yours, "
+                f"set {SERVER_VARIABLE}={server} (or give --server {server})"
+            )
         return variable
     login = stored_login(server)
     host = host_of(server)
@@ -204,21 +233,20 @@ def token_for(server: str) -> str:
 
 def _read(path: Path) -> dict[str, dict[str, Any]]:
     """The logins of the file, per server (none without a file): refused when others
-    may read it, or when it is not what :func:`_write` writes."""
+    may read it, when it is not a regular file of its own (a link, a FIFO), or when it
+    is not what :func:`_write` writes.  Read by the one JSON reader
+    (:func:`translator.jsonfile.read`: size, depth, UTF-8), without following a link
+    in the configuration folder."""
     try:
-        # Without blocking: a FIFO put in its place must not hang the command.
-        descriptor = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC)
+        info = os.lstat(path)
     except FileNotFoundError:
         return {}
-    with os.fdopen(descriptor, "rb") as stream:
-        _check_private(path, os.fstat(stream.fileno()))
-        data = stream.read(MAX_CONFIG_BYTES + 1)
-    if len(data) > MAX_CONFIG_BYTES:
-        raise _damaged(path, f"larger than {MAX_CONFIG_BYTES >> 20} MB")
+    _check_private(path, info)
     try:
-        document = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise _damaged(path, f"not JSON: {str(error).splitlines()[0][:80]}") from None
+        document = jsonfile.read(path, MAX_CONFIG_BYTES, "credentials file", beneath=path.parent)
+    except InputError as error:
+        why = error.message.split(";")[0].removeprefix("not valid JSON: ")
+        raise _damaged(path, f"not JSON: {why[:120]}") from None
     servers = document.get("servers") if isinstance(document, dict) else None
     if not isinstance(servers, dict):
         raise _damaged(path, 'no "servers" object')
@@ -276,19 +304,27 @@ def _write(path: Path, servers: dict[str, dict[str, Any]]) -> None:
     write_file(path, text.encode("utf-8"), mode=0o600, within=path.parent)
 
 
+#: The lock file of earlier versions, removed when seen (the folder is locked now).
+_OLD_LOCK = "credentials.json.lock"
+
+
 @contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """Hold the file's lock: two logins at once (to two servers) must not each write
-    the file without the other's entry."""
+def _locked(directory: Path) -> Iterator[None]:
+    """Hold the lock of the configuration folder: two logins at once (to two servers)
+    must not each write the file without the other's entry.  The lock is the folder
+    itself (``flock`` on a descriptor of it), so nothing is left behind: no lock file
+    that a logout would leave, or another user could make first."""
     if sys.platform == "win32":
         yield
         return
     import fcntl  # noqa: PLC0415 - POSIX only
 
-    lock = path.with_name(path.name + ".lock")
-    descriptor = os.open(lock, os.O_RDWR | os.O_CREAT | _CLOEXEC, 0o600)
+    descriptor = os.open(directory, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX)
         yield
+        old = directory / _OLD_LOCK
+        if old.is_file() and not old.is_symlink():
+            old.unlink(missing_ok=True)
     finally:
         os.close(descriptor)

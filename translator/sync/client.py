@@ -10,6 +10,11 @@ api/Cards) is different: once its request may have reached the server, a second 
 could make a second card, so every doubt is an :class:`Uncertain` for the caller to
 settle (by looking for the card) rather than a retry.
 
+Every request is bounded in time as a whole: each try of it by ``timeout`` (the
+connection, the headers, the body and the redirects of that try: a server that drips
+one byte a second is cut off, :func:`translator.web.deadline`), and every request of
+the client, retries and their pauses included, by the command's ``deadline``.
+
 Every answer is checked before use: its size (:data:`~translator.limits.MAX_EXCHANGE_BYTES`),
 that it is JSON of the expected kind (an object with a guid for a card, a string for a
 token), and that a redirect stays on the same server, since a token sent to another
@@ -27,6 +32,7 @@ import os
 import re
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, NamedTuple, Self
@@ -35,19 +41,24 @@ from urllib.parse import SplitResult, quote, urljoin, urlsplit
 import httpx
 
 from ..config import find_config, line_of, table
-from ..errors import UserError
+from ..errors import UsageError, UserError
 from ..jsonfile import depth
 from ..limits import MAX_DEPTH, MAX_EXCHANGE_BYTES, MAX_IMPORT_CARDS
 from ..problems import did_you_mean
 from ..textio import InputError
 from ..web import (
+    COMMAND_DEADLINE,
     CONNECT_TIMEOUT,
     LOOPBACK_HOSTS,
     MAX_REDIRECTS,
     READ_TIMEOUT,
     RETRY_DELAYS,
     USER_AGENT,
+    deadline,
+    expired,
+    http_client,
 )
+from ..web import time_left as thread_time_left
 
 __all__ = [
     "DEFAULT_SERVER",
@@ -56,10 +67,13 @@ __all__ = [
     "Forbidden",
     "InvalidServer",
     "NotFound",
+    "ServerChoice",
     "ServerError",
     "Unauthorized",
     "Uncertain",
+    "choose_server",
     "host_of",
+    "resolve_deadline",
     "resolve_server",
     "resolve_timeout",
     "server_address",
@@ -70,7 +84,11 @@ DEFAULT_SERVER = "https://aminduna.arcmage.org/"
 #: The environment variable naming the server when ``--server`` is not given.
 SERVER_VARIABLE = "TRANSLATOR_SERVER"
 #: The keys of the configuration file's ``[aminduna]`` table.
-CONFIG_KEYS = ("server", "timeout")
+CONFIG_KEYS = ("server", "timeout", "deadline")
+#: The largest ``timeout`` (seconds for one answer) and ``deadline`` (for a whole
+#: command) accepted: a day is far more than any pull needs.
+MAX_TIMEOUT = 600.0
+MAX_DEADLINE = 86_400.0
 #: What an example of a server address looks like, for the messages.
 _EXAMPLE = "https://aminduna.arcmage.org/"
 #: The answers that send elsewhere (304 is a 3xx that does not).
@@ -243,27 +261,78 @@ def host_of(server: str) -> str:
     return urlsplit(server).netloc
 
 
-def resolve_server(option: str | None, start: Path | None = None) -> str:
+@dataclass(frozen=True)
+class ServerChoice:
+    """The server a command talks to, and who named it: ``origin`` is ``option``
+    (``--server``, or the caller of the API), ``environment`` ($TRANSLATOR_SERVER),
+    ``config`` (``server`` in ``[aminduna]`` of the configuration file ``source``) or
+    ``default`` (the public server)."""
+
+    address: str
+    origin: str
+    #: How a message names the origin: ``--server``, ``$TRANSLATOR_SERVER``, the file.
+    source: str
+
+    @property
+    def confirmed(self) -> bool:
+        """Whether a token from the environment may go to this server: the user named
+        it (the command line, the environment, which a library cannot change) or it is
+        the public one.  A configuration file is the library's, and a pull request can
+        change it as easily as a pull record."""
+        return self.origin in ("option", "environment") or self.address == DEFAULT_SERVER
+
+
+def choose_server(option: str | None, start: Path | None = None) -> ServerChoice:
     """The server a command talks to: ``--server``, else $TRANSLATOR_SERVER, else
     ``server`` in the configuration file's ``[aminduna]`` table, else the public one;
-    normalised (:func:`server_address`)."""
+    normalised (:func:`server_address`), with where it came from.  Nothing a library
+    holds besides its configuration file (a pull record, a card) chooses it."""
     if option is not None:
-        return server_address(option)
+        return ServerChoice(server_address(option), "option", "--server")
     variable = os.environ.get(SERVER_VARIABLE, "").strip()
     if variable:
         try:
-            return server_address(variable)
+            address = server_address(variable)
         except InvalidServer as error:
             raise InvalidServer(f"${SERVER_VARIABLE}: {error}") from None
+        return ServerChoice(address, "environment", f"${SERVER_VARIABLE}")
     configured = _settings(start).get("server")
-    return server_address(configured) if isinstance(configured, str) else DEFAULT_SERVER
+    if isinstance(configured, str):
+        path = find_config(start)
+        return ServerChoice(server_address(configured), "config", str(path))
+    return ServerChoice(DEFAULT_SERVER, "default", "the default")
 
 
-def resolve_timeout(start: Path | None = None) -> float:
-    """Seconds to wait for an answer: ``timeout`` in ``[aminduna]``, else
-    :data:`~translator.web.READ_TIMEOUT` (a slow server, a slow link)."""
+def resolve_server(option: str | None, start: Path | None = None) -> str:
+    """The address of :func:`choose_server`."""
+    return choose_server(option, start).address
+
+
+def resolve_timeout(start: Path | None = None, option: float | None = None) -> float:
+    """Seconds to wait for a whole answer: ``option`` (``--timeout``), else ``timeout``
+    in ``[aminduna]``, else :data:`~translator.web.READ_TIMEOUT` (a slow server, a
+    slow link)."""
+    if option is not None:
+        return _seconds(option, "--timeout", MAX_TIMEOUT)
     configured = _settings(start).get("timeout")
     return float(configured) if configured is not None else READ_TIMEOUT
+
+
+def resolve_deadline(option: float | None = None, start: Path | None = None) -> float:
+    """Seconds a whole command may take, every request, retry and pause included:
+    ``option`` (``--deadline``), else ``deadline`` in ``[aminduna]``, else
+    :data:`~translator.web.COMMAND_DEADLINE`."""
+    if option is not None:
+        return _seconds(option, "--deadline", MAX_DEADLINE)
+    configured = _settings(start).get("deadline")
+    return float(configured) if configured is not None else COMMAND_DEADLINE
+
+
+def _seconds(value: float, option: str, most: float) -> float:
+    """A number of seconds given as an option, checked as the configuration's are."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= most:
+        raise UsageError(f"{option} is seconds, more than 0 and at most {most:g}, not {value!r}")
+    return float(value)
 
 
 def _settings(start: Path | None) -> dict[str, Any]:
@@ -291,15 +360,16 @@ def _settings(start: Path | None) -> dict[str, Any]:
             server_address(server)
         except InvalidServer as error:
             raise InputError(str(path), f"server: {error}", line_of(text, "server")) from None
-    timeout = found.get("timeout")
-    if timeout is not None and (
-        isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 600
-    ):
-        raise InputError(
-            str(path),
-            f"timeout is seconds, more than 0 and at most 600, not {timeout!r}",
-            line_of(text, "timeout"),
-        )
+    for key, most in (("timeout", MAX_TIMEOUT), ("deadline", MAX_DEADLINE)):
+        value = found.get(key)
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= most
+        ):
+            raise InputError(
+                str(path),
+                f"{key} is seconds, more than 0 and at most {most:g}, not {value!r}",
+                line_of(text, key),
+            )
     return found
 
 
@@ -315,10 +385,17 @@ class _Answer(NamedTuple):
 
 class _Transient(Exception):
     """A try that failed in a way another try may not: ``sent`` says whether the
-    request may have reached the server (a create is then uncertain)."""
+    request may have reached the server (a create is then uncertain); ``final`` that
+    no other try may be made (the command's deadline has passed)."""
 
     def __init__(
-        self, reason: str, *, sent: bool, status: int | None = None, answered: bool = False
+        self,
+        reason: str,
+        *,
+        sent: bool,
+        status: int | None = None,
+        answered: bool = False,
+        final: bool = False,
     ) -> None:
         super().__init__(reason)
         self.reason = reason
@@ -326,6 +403,7 @@ class _Transient(Exception):
         self.status = status
         #: A status line came: the server had finished with the request.
         self.answered = answered or status is not None
+        self.final = final
 
 
 class _Malformed(Exception):
@@ -345,9 +423,14 @@ class Client:
     """The Aminduna API of one server, as one user (``token``) or anonymously.
 
     ``server`` is normalised already (:func:`server_address`); ``timeout`` is the
-    seconds to wait for an answer (a connection waits at most
-    :data:`~translator.web.CONNECT_TIMEOUT` of them); ``retry_delays`` the pauses
-    before each new try of a request that may be repeated."""
+    seconds a whole answer may take, each try of a request (a connection waits at
+    most :data:`~translator.web.CONNECT_TIMEOUT` of them); ``retry_delays`` the
+    pauses before each new try of a request that may be repeated; ``deadline`` the
+    seconds, from now, by which every request of this client must have ended (the
+    command's bound), and the deadline of the thread that makes the client, if any
+    (:func:`translator.web.deadline`), counts too.  The client carries that moment
+    into every thread that uses it (a pull asks four cards at a time): a deadline of
+    :mod:`translator.web` belongs to one thread."""
 
     def __init__(
         self,
@@ -356,6 +439,7 @@ class Client:
         *,
         timeout: float | None = None,
         retry_delays: Sequence[float] | None = None,
+        deadline: float | None = None,
     ) -> None:
         self.server = server
         self.host = host_of(server)
@@ -369,16 +453,21 @@ class Client:
         self._secrets = [token] if token else []
         self._read_timeout = READ_TIMEOUT if timeout is None else float(timeout)
         self._connect_timeout = min(CONNECT_TIMEOUT, self._read_timeout)
+        #: The command's bound in seconds (for messages), and the moment it ends.
+        self._deadline = deadline
+        now = time.monotonic()
+        ends = [now + s for s in (deadline, thread_time_left()) if s is not None]
+        self._ends = min(ends) if ends else None
         #: The pauses before each new try (a caller that retries by itself, such as a
         #: push looking for a card it may have created, pauses as long).
         self.retry_delays = tuple(RETRY_DELAYS if retry_delays is None else retry_delays)
         headers = {"User-Agent": USER_AGENT, "Accept": "application/json"}
         if token:
             headers["Authorization"] = f"Bearer {token}"
-        self._http = httpx.Client(
+        self._http = http_client(
             headers=headers,
-            timeout=httpx.Timeout(self._read_timeout, connect=self._connect_timeout),
-            follow_redirects=False,
+            read_timeout=self._read_timeout,
+            connect_timeout=self._connect_timeout,
         )
 
     def __repr__(self) -> str:
@@ -571,9 +660,12 @@ class Client:
         failure: _Transient | None = None
         for number in range(tries):
             if number:
-                time.sleep(self.retry_delays[number - 1])
+                self.pause(self.retry_delays[number - 1], failure)
+            elif self.out_of_time():
+                raise ServerError(self.host, None, self._late())
             try:
-                answer = self._send(method, url, params, content, headers, files)
+                with deadline(self.time_left()), deadline(self._read_timeout):
+                    answer = self._send(method, url, params, content, headers, files)
                 if answer.status >= 500:
                     raise _Transient(
                         answer.reason or "server error", sent=True, status=answer.status
@@ -588,6 +680,8 @@ class Client:
                         f"{transient.reason}; {unsure}",
                         finished=transient.answered,
                     ) from None
+                if transient.final:
+                    raise ServerError(self.host, transient.status, transient.reason) from None
                 failure = transient
             except _Malformed as malformed:
                 if unsure is not None:
@@ -600,6 +694,36 @@ class Client:
         assert failure is not None
         raise ServerError(
             self.host, failure.status, f"{failure.reason}, {tries} tr{'y' if tries == 1 else 'ies'}"
+        )
+
+    # -- time ---------------------------------------------------------------------------
+
+    def time_left(self) -> float | None:
+        """Seconds left before the command's deadline (0 once passed), None without one."""
+        return None if self._ends is None else max(0.0, self._ends - time.monotonic())
+
+    def out_of_time(self) -> bool:
+        """Whether the command's deadline has passed."""
+        left = self.time_left()
+        return left is not None and left <= 0
+
+    def pause(self, seconds: float, failure: _Transient | None = None) -> None:
+        """Wait ``seconds`` before another try, unless the command's deadline would
+        pass meanwhile: then stop now (a :class:`ServerError` saying so, and why the
+        last try failed), rather than sleep into it."""
+        left = self.time_left()
+        if left is not None and seconds >= left:
+            last = f" (the last try: {failure.reason})" if failure is not None else ""
+            raise ServerError(self.host, None, self._late() + last)
+        if seconds > 0:
+            time.sleep(seconds)
+
+    def _late(self) -> str:
+        """What a command stopped by its deadline says: the bound and how to change it."""
+        bound = f"{self._deadline:g} s" if self._deadline is not None else "its time"
+        return (
+            f"stopped: the command took its whole time limit ({bound} in all); give it "
+            "more with --deadline SECONDS or deadline in [aminduna] of translator.toml"
         )
 
     def _send(
@@ -634,16 +758,20 @@ class Client:
                         self._body(response),
                     )
             except httpx.HTTPError as error:
-                raise self._transient(error, answered) from None
+                raise self._transient(error, answered, cut=expired()) from None
         raise ServerError(
             self.host, None, f"more than {MAX_REDIRECTS} redirects; give the server's own address"
         )
 
-    def _transient(self, error: httpx.HTTPError, answered: bool) -> Exception:
+    def _transient(self, error: httpx.HTTPError, answered: bool, *, cut: bool) -> Exception:
         """What a failure of httpx means: a :class:`_Transient` saying whether the
         request may have arrived (only a connection never made says it did not), or,
-        for a request that could not be made at all, a :class:`ServerError`."""
+        for a request that could not be made at all, a :class:`ServerError`.  ``cut``:
+        the try's deadline had passed (the whole answer's, or the command's)."""
         said = self._scrub(_first_line(error))
+        late = self._cut(error, answered) if cut else None
+        if late is not None:
+            return late
         if isinstance(error, httpx.ConnectTimeout | httpx.PoolTimeout):
             limit = self._connect_timeout
             return _Transient(f"cannot connect (no answer within {limit:g} s)", sent=False)
@@ -653,6 +781,23 @@ class Client:
         if reason is None:
             return ServerError(self.host, None, f"the request could not be made ({said})")
         return _Transient(reason, sent=True, answered=answered)
+
+    def _cut(self, error: httpx.HTTPError, answered: bool) -> _Transient | None:
+        """A try cut short by a deadline: the command's (no other try), or the whole
+        answer's (``timeout``: a server too slow in all, however often it sends a
+        byte); None for a failure that is not a time-out."""
+        if not isinstance(error, httpx.TimeoutException):
+            return None
+        sent = not isinstance(error, httpx.ConnectTimeout | httpx.PoolTimeout)
+        if self.out_of_time():
+            return _Transient(self._late(), sent=sent, answered=answered, final=True)
+        if not sent:
+            return None  # said as a connection that could not be made
+        return _Transient(
+            f"the answer took longer than {self._read_timeout:g} s in all",
+            sent=True,
+            answered=answered,
+        )
 
     def _failure(self, error: httpx.HTTPError, answered: bool, said: str) -> str | None:
         """How a request that may have arrived failed, or None for one never made."""

@@ -7,11 +7,20 @@ and care for what the translator did since.  A card file changed in the library 
 its last pull is never overwritten: when the server did not change it either, the file
 is kept as it is (a push will send it); when both changed, it is a conflict, shown
 field by field, and both stay as they are until the translator says which to keep.
+
+A pull killed half-way (even with ``kill -9``, in the middle of putting its files in
+place) is finished by the next: the import stages every file and a journal before
+renaming any (:func:`translator.atomic.commit_files`), and the next pull or import
+completes (or rolls back) that commit before it looks at the deck
+(:func:`~translator.cards.aminduna.import_library`).  Every record is written inside
+its deck (links followed, :func:`translator.paths.check_inside`), checked before
+anything is written.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -32,9 +41,12 @@ from ..cards.aminduna import (
 from ..cards.files import DECK_FILE, Problem
 from ..cards.model import SOURCE_FIELDS, SOURCE_LANGUAGE, TRANSLATION_FIELDS, Library
 from ..errors import UsageError
+from ..limits import MAX_CARD_FILE_BYTES
+from ..paths import check_inside
+from ..textio import read_text
 from .client import Client, NotFound
 from .conflicts import Conflict, project, read_version, same_content
-from .records import Record, read_record, record_path, server_hash
+from .records import Record, check_folder, read_record, record_path, server_hash
 
 #: A card's or deck's address in Aminduna's web application.
 WEB_ADDRESS_RE = re.compile(
@@ -345,8 +357,13 @@ def _keys(path: str) -> tuple[str, ...]:
 
 
 def _disk(path: str) -> str | None:
-    target = Path(path)
-    return target.read_text(encoding="utf-8") if target.is_file() else None
+    """The card file as the library has it (None: there is none), read as every file
+    is (:func:`translator.textio.read_text`: a FIFO or a device is an error naming it,
+    a file of any size is not read whole)."""
+    if not os.path.lexists(path):
+        return None
+    text = read_text(path, MAX_CARD_FILE_BYTES, "card file")
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # as a text file reads
 
 
 @dataclass
@@ -486,11 +503,14 @@ def pull(
     if keep_local and take_server:
         raise UsageError("--keep-local and --take-server contradict each other; give one")
     target = Path(into)
+    # First: a pull or import killed while it put its files in place is completed or
+    # rolled back, so that the deck is checked (and read) whole.
+    library, root = import_library(target, library_root)
     if target.exists() and not target.is_dir():
         raise UsageError(f"--into {into}: not a directory; give a deck directory (cards/DECK)")
     if target.is_dir() and not (target / DECK_FILE).is_file() and any(target.glob("*.md")):
         raise UsageError(f"--into {into}: holds card files but no {DECK_FILE}")
-    library, root = import_library(target, library_root)
+    check_folder(target)  # before any request: records go in the deck's own folder
     found = fetch(
         client,
         references,
@@ -507,6 +527,8 @@ def pull(
     cards = {str(_guid(c)): c for c in (*found.sources.values(), *found.translations.values())}
     merge = _Merge(target, library, client.server, keep_local, take_server, result, docs)
     records = merge.decide(plan, cards)
+    for path in records:  # each inside its deck, links followed, before anything is written
+        check_inside(path, Path(path).parent.parent)
     commit(plan, commit_root(target, root), records)
     result.records = sorted(records)
     result.requests = client.requests_sent

@@ -16,7 +16,6 @@ English cards are never sent, and rendered cards never uploaded.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,10 +35,12 @@ from ..cards.model import (
     Library,
 )
 from ..errors import LibraryProblems, UsageError
+from ..limits import MAX_CARD_FILE_BYTES
+from ..textio import read_text
 from ..workflow.states import card_state
 from .client import Client, Forbidden, ServerError, Uncertain
 from .conflicts import TEXT, Conflict, FieldVersions, project, read_version, who_changed
-from .records import Record, read_record, server_hash, write_record
+from .records import Record, check_folder, read_record, server_hash, write_record
 
 #: The translation's fields a push sends (the body is ``text``).
 SENT_FIELDS = ("name", "name2", "subtype", "info", "status", "wip")
@@ -184,6 +185,12 @@ class PushResult:
 
 def _value(value: Any) -> Any:
     return None if value in ("", None) else value
+
+
+def _inner(value: Any, key: str) -> Any:
+    """``value[key]`` of an object a server sent (a reference such as a status), None
+    when it is not an object: a server's answer is not trusted to have a shape."""
+    return value.get(key) if isinstance(value, dict) else None
 
 
 def _fields(version: CardFile | None) -> dict[str, Any]:
@@ -365,6 +372,7 @@ def plan_push(
     """What a push of the deck directory ``deck`` in ``lang`` would send."""
     check_language(lang)
     deck_dir = Path(deck)
+    check_folder(deck_dir)  # records are read and written in the deck's own folder only
     root = Path(library_root) if library_root else deck_dir.parent
     library, problems = load_library([str(root)])
     if problems:
@@ -489,8 +497,8 @@ class _Sender:
         means (its ``Forbid(reason)`` names an authentication scheme, which fails)."""
         if error.status is None or error.status < 500:
             return error
-        status = (card.get("status") or {}).get("name")
-        creator = str((card.get("creator") or {}).get("guid") or "").lower()
+        status = _inner(card.get("status"), "name")
+        creator = str(_inner(card.get("creator"), "guid") or "").lower()
         if status == "Final":
             reason = "Card is marked as final"
         elif self.user and creator and creator != self.user:
@@ -511,7 +519,7 @@ class _Sender:
         for change in item.changes:
             sent, held = body.get(change.key), after.get(change.key)
             if change.key == "status":  # a reference: the server adds its id
-                sent, held = (sent or {}).get("name"), (held or {}).get("name")
+                sent, held = _inner(sent, "name"), _inner(held, "name")
             if _value(sent) != _value(held):
                 raise ServerError(
                     self.client.host,
@@ -586,7 +594,7 @@ class _Sender:
                     return found
                 if found is not None or attempt == CREATE_TRIES - 1:
                     raise error.about(item.label) from None
-                time.sleep(delays[min(attempt, len(delays) - 1)] if delays else 0)
+                self.client.pause(delays[min(attempt, len(delays) - 1)] if delays else 0)
         raise AssertionError("unreachable")
 
     def _link(self, item: Outgoing, created: dict[str, Any]) -> None:
@@ -598,7 +606,8 @@ class _Sender:
         status = created.get("status")
         if not item.version.fields.get("status") and isinstance(status, dict):
             changes["status"] = status.get("name")
-        content = path.read_text(encoding="utf-8")
+        content = read_text(path, MAX_CARD_FILE_BYTES, "card file")
+        content = content.replace("\r\n", "\n").replace("\r", "\n")  # as a text file reads
         new = edit_card(item.version, content, changes).encode("utf-8")
         write_file(path, new, within=path.parent)
 
