@@ -9,16 +9,25 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from translator.editor.buffers import Buffers
 from translator.editor.session import (
+    MAX_FINDING_ISSUES,
     Lines,
     Session,
     Sessions,
     fix_title,
     library_root,
+    offset_at,
+    readable,
     text_change,
     text_changes,
+    too_large,
 )
+from translator.errors import UserError
+from translator.limits import MAX_CARD_FILE_BYTES, MAX_TEXT_CHARS
 from translator.lint import spelling
 
 from .conftest import ROOT
@@ -62,6 +71,68 @@ def test_lines_read_the_linters_lines_and_lsps_line_breaks() -> None:
     assert lines.offset(0, 99) == 1
     assert lines.offset(99, 0) == len(text)
     assert lines.offset_of(99, 99) == len(text)
+
+
+@given(
+    st.text(st.sampled_from([*"ab\n\r é😀\u2028", "\ud800", "\udc00"]), max_size=30),
+    st.integers(-2, 12),
+    st.integers(-2, 20),
+    st.sampled_from(["utf-8", "utf-16", "utf-32"]),
+)
+@settings(max_examples=500, derandomize=True)
+def test_an_offset_found_without_a_table_is_the_one_lines_find(
+    text: str, line: int, character: int, encoding: str
+) -> None:
+    """A change of a buffer of any size is placed by :func:`offset_at` (no table of
+    its lines): where :class:`Lines` places it, lone surrogates and every LSP line
+    break included."""
+    assert offset_at(text, line, character, encoding) == Lines(text, encoding).offset(
+        line, character
+    )
+
+
+def test_lines_count_a_lone_surrogate_as_one_unit_and_three_bytes() -> None:
+    text = "a\ud800b\U0001d11e\udc00c"
+    offset = text.index("c")
+    assert Lines(text, "utf-16").position(offset) == (0, 6)
+    assert Lines(text, "utf-8").position(offset) == (0, 1 + 3 + 1 + 4 + 3)
+    for encoding in ("utf-8", "utf-16", "utf-32"):
+        lines = Lines(text, encoding)
+        assert lines.offset(*lines.position(offset)) == offset
+
+
+def test_a_buffer_is_changed_as_lsp_says_and_dropped_past_what_is_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    buffers = Buffers()
+    buffers.open("u", "ab\r\ncd\u2028ef", 1)
+    # Past a line's end is its end, past the last line the text's end; U+2028 is no
+    # line break of LSP's (pygls took it for one).
+    buffer = buffers.change("u", 2, [((1, 99, 1, 99), "!"), ((9, 0, 9, 0), "?")], "utf-16")
+    assert buffer is not None and buffer.text == "ab\r\ncd\u2028ef!?"
+    # A range given backwards is the range; two halves typed apart make a character.
+    buffers.change("u", 3, [((0, 2, 0, 0), "\ud83d"), ((0, 1, 0, 1), "\ude00")], "utf-16")
+    assert buffer.text == "\U0001f600\r\ncd\u2028ef!?"
+    assert buffer.size == len(buffer.text.encode("utf-8"))
+    assert buffers.change("not open", 1, [(None, "x")], "utf-16") is None
+    monkeypatch.setattr("translator.editor.buffers.MAX_BUFFER_BYTES", 100)
+    buffers.change("u", 4, [((0, 0, 0, 0), "x" * 200)], "utf-8")
+    assert (buffer.text, buffer.dropped, buffer.size) == ("", True, 215)
+    buffers.change("u", 5, [((0, 0, 0, 0), "ignored")], "utf-8")  # no text to change
+    assert buffer.text == "" and buffer.dropped
+    buffers.change("u", 6, [(None, "back")], "utf-8")
+    assert (buffer.text, buffer.dropped, buffer.size, buffer.version) == ("back", False, 4, 6)
+
+
+def test_a_buffer_too_large_for_a_card_is_said_so_not_linted() -> None:
+    assert too_large("---\nname: x\n---\nshort\n") is None
+    said = too_large("é" * (MAX_CARD_FILE_BYTES // 2 + 1))  # bytes, not characters
+    assert said is not None and said.startswith("this buffer is 1 MB, more than a card file")
+    said = too_large("", 80 << 20)  # its size as counted by the server
+    assert said is not None and said.startswith("this buffer is 80 MB")
+    said = too_large("---\nname: x\n---\n" + "a" * (MAX_TEXT_CHARS + 1))
+    assert said is not None and said.startswith("the card text is 65,537 characters long")
+    assert readable("a\ud800b") == "a\ufffdb" and readable("ab") == "ab"
 
 
 def test_a_change_is_the_smallest_replacement() -> None:
@@ -266,3 +337,43 @@ def test_a_file_changed_on_disk_is_read_again(session: Session, workspace: Path)
         Path(english).write_text(text, "utf-8")
         session.refresh(english)
     assert session.lint(french, french_text).issues == []
+
+
+def test_a_buffer_too_large_gets_one_issue_and_the_library_keeps_its_last_version(
+    session: Session,
+) -> None:
+    path, text = card(session, f"{CARD}.fr.md")
+    large = text + "x" * MAX_CARD_FILE_BYTES
+    linted = session.lint(path, large)
+    assert linted.refused is not None and linted.file is None
+    (issue,) = linted.issues
+    assert (issue.start, issue.end, issue.severity) == (0, 0, "error")
+    assert session.fixes(path, large) == [] and session.fix_all(path, large) is None
+    assert session.english(path) is not None  # the card is still in the library
+    with pytest.raises(UserError, match="more than a card file may be"):
+        session.preview(path, large, session.root)
+    assert session.lint(path, text).issues == []
+
+
+def test_a_lone_surrogate_is_an_issue_and_the_rest_is_linted(session: Session) -> None:
+    path, text = card(session, f"{CARD}.fr.md")
+    changed = text.replace("voile", "vo\ud800ile").replace("J’inflige", "J'inflige")
+    issues = session.lint(path, changed).issues
+    (lone,) = [issue for issue in issues if issue.code is None]
+    assert (lone.start, lone.end) == (changed.index("\ud800"), changed.index("\ud800") + 1)
+    assert lone.message.startswith("a lone surrogate, U+D800: half of a character")
+    assert [issue.code for issue in issues if issue.code] == ["FR203"]
+    (fix,) = session.fixes(path, changed)  # offsets of the buffer the editor holds
+    assert apply(changed, fix.changes) == changed.replace("J'inflige", "J’inflige")
+    # In UTF-8 positions too (a lone surrogate counted as three bytes, as it is sent).
+    assert session.lint(path, changed, "utf-8").issues == issues
+
+
+def test_findings_beyond_a_few_hundred_are_counted_not_each_shown(session: Session) -> None:
+    path, text = card(session, f"{CARD}.fr.md")
+    front = text[: text.index("---\n", 4) + 4]
+    linted = session.lint(path, front + ":" * 2000)
+    assert len(linted.findings) > MAX_FINDING_ISSUES
+    *shown, more = linted.issues
+    assert len(shown) == MAX_FINDING_ISSUES
+    assert more.message.startswith(f"{len(linted.findings) - MAX_FINDING_ISSUES:,} more findings")

@@ -15,31 +15,48 @@ What an editor gets for a card file of a library (``cards/<deck>/<slug>.<lang>.m
 
 The protocol runs on the event loop; linting runs in one worker thread (the sessions'
 state is touched by it alone) and the preview's render in another, so that the server
-keeps answering.  A change makes the results of the lint under way stale: they are
-dropped, not published.  Nothing is printed to standard output but the protocol:
-what the server has to say goes to the client (``window/logMessage``).
+keeps answering (:mod:`.workers`).  A change makes the lint under way stale: it is
+stopped, its results never published.  Nothing is printed to standard output but the
+protocol: what the server has to say goes to the client (``window/logMessage``).
+
+What a client sends is untrusted (docs/security.md): messages are read and checked
+by :mod:`.transport` (sizes, JSON, JSON-RPC; every request answered), the open
+documents are the server's own (:mod:`.buffers`: only what the client opened, never
+a file read by pygls; a buffer too large for a card file is not linted, and said so),
+a lone surrogate in a buffer is a diagnostic; files are read only by the session, in
+the worker, through :func:`translator.textio.read_file`.  ``translator lsp`` runs the
+server under a supervisor (:mod:`.supervisor`) that ends it within a second of
+``exit`` whatever it is doing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
+import inspect
+import io
 import logging
+import os
 import sys
 import tempfile
 import threading
 import traceback
-from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Awaitable, Callable, Generator, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, TypeVar
+from typing import Any, BinaryIO, NoReturn, TypeVar
 
 from lsprotocol import types
+from lsprotocol.types import ResponseErrorMessage
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import JsonRPCResponseMessage, LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
 from ..cards.model import SOURCE_LANGUAGE
 from ..diagnostics import REGISTRY
+from .buffers import Buffer, Buffers, Change
+from .frames import peek
 from .session import (
     Fix,
     Issue,
@@ -49,7 +66,11 @@ from .session import (
     Sessions,
     deck_folder,
     is_card_name,
+    readable,
+    too_large,
 )
+from .transport import MAX_MESSAGE_BYTES, Writer, converse, reply_error
+from .workers import Stopped, Worker
 
 T = TypeVar("T")
 
@@ -57,6 +78,11 @@ T = TypeVar("T")
 #: strokes lints once, and one card's diagnostics still arrive within 100 ms of the
 #: last change (a lint takes 25 to 40 ms warm; see bench/lsp.py).
 DEBOUNCE = 0.025
+#: The longest quiet time a client may set (``debounce``, in its options).
+MAX_DEBOUNCE = 5.0
+#: Seconds the workers have, once the client said exit, to stop what they run (then
+#: the process ends without the spelling cache's save, which would race them).
+STOP_WAIT = 0.2
 
 SHOW_ENGLISH = "translator.showEnglish"
 PREVIEW = "translator.preview"
@@ -95,31 +121,129 @@ class CommandError(Exception):
     (``window/showMessage``), and the command returns null."""
 
 
+class CardProtocol(LanguageServerProtocol):
+    """pygls's protocol without its documents and its exit.
+
+    pygls puts every opened document in its workspace and reads one that is not open
+    from the disk; here the documents are the server's (:class:`.buffers.Buffers`),
+    the three notifications go to the server's handlers alone.  pygls's ``exit``
+    calls :func:`sys.exit` inside a handler; here it tells the server, whose loop
+    ends (:func:`.transport.converse`) and whose process ends after it
+    (:func:`run_server`)."""
+
+    _server: CardServer
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> Any:
+        yield from self._handle(types.TEXT_DOCUMENT_DID_OPEN, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
+        yield from self._handle(types.TEXT_DOCUMENT_DID_CHANGE, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> Any:
+        yield from self._handle(types.TEXT_DOCUMENT_DID_CLOSE, params)
+
+    @lsp_method(types.EXIT)
+    def lsp_exit(self, *args: Any) -> Generator[Any, Any, None]:
+        self._server.exited = True
+        yield from ()
+
+    @lsp_method(types.WORKSPACE_EXECUTE_COMMAND)
+    async def lsp_workspace__execute_command(  # type: ignore[override] # a coroutine
+        self, params: types.ExecuteCommandParams
+    ) -> Any:
+        """A command, awaited as the request's own task: cancelling the request
+        cancels the command (pygls runs it as a task of its own under a generator,
+        which fails when that task ends cancelled before the request does)."""
+        handler = self.fm.commands.get(params.command)
+        if handler is None:
+            raise JsonRpcInvalidParams(f"{params.command!r}: no such command")
+        return await handler(*(params.arguments or ()))
+
+    def answered(self, data: dict[str, Any]) -> None:
+        """The client's answer to a request of the server's (a document shown, a
+        capability registered).  One that does not read as LSP says fails the
+        request it answers (which pygls would leave waiting for ever)."""
+        ident: Any = data.get("id")
+        waiting = self._request_futures.get(ident)  # pygls's table of requests sent
+        kind = self._result_types.pop(ident, None) or JsonRPCResponseMessage
+        try:
+            message = self.fm.converter.structure(
+                data, ResponseErrorMessage if "error" in data else kind
+            )
+        except Exception as error:
+            self._request_futures.pop(ident, None)
+            if waiting is not None and not waiting.done():
+                waiting.set_exception(ValueError(f"the editor's answer is not LSP's: {error}"))
+            raise
+        self.handle_message(message)
+
+    @lsp_method(types.SHUTDOWN)
+    def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, None]:
+        """pygls's, cancelling the requests under way from a copy of their table: the
+        cancelled ones take themselves out of it as they go (pygls's own loop then
+        failed, and shutdown was answered with an error)."""
+        handler = self.fm.features.get(types.SHUTDOWN)
+        if handler is not None:
+            yield handler, args, None
+        current = self.msg_id
+        for msg_id, future in list(self._request_futures.items()):
+            if msg_id != current and not future.done():
+                future.cancel()
+        self._shutdown = True
+
+    @lsp_method(types.INITIALIZED)
+    def lsp_initialized(self, params: types.InitializedParams) -> Any:
+        yield from self._handle(types.INITIALIZED, params)
+
+    def _handle(self, method: str, params: Any) -> Iterator[Any]:
+        """The server's handler of a notification: a plain one run at once, a
+        coroutine as a task of the server's.  (pygls runs a coroutine as a task under
+        a generator that fails when the task ends cancelled: at shutdown, at exit.)"""
+        handler = self.fm.features.get(method)
+        if handler is None:
+            return
+        if inspect.iscoroutinefunction(handler):
+            self._server.spawn(handler(params))
+            return
+        yield handler, (params,), None
+
+
 class CardServer(LanguageServer):
-    """The language server: the workspace's sessions, the open buffers' lint state,
-    and the two worker threads."""
+    """The language server: the workspace's sessions, the open buffers and their lint
+    state, and the two workers."""
 
     def __init__(self) -> None:
         super().__init__(
             "translator",
             __version__,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=CardProtocol,
         )
         self.sessions = Sessions()
-        self.linter = ThreadPoolExecutor(1, thread_name_prefix="translator-lint")
-        self.renderer = ThreadPoolExecutor(1, thread_name_prefix="translator-preview")
+        self.buffers = Buffers()
+        self.linter = Worker("translator-lint")
+        self.renderer = Worker("translator-preview")
         self.debounce = DEBOUNCE
         #: Open card buffers: uri -> how many changes it has had (a lint started at an
         #: older count publishes nothing).
         self.generations: dict[str, int] = {}
         self.timers: dict[str, asyncio.TimerHandle] = {}
+        #: The lint under way of each buffer (cancelled by its next change).
+        self.linting: dict[str, asyncio.Task[Any]] = {}
+        #: Buffers not linted (too large), said once with a message: uri -> why.
+        self.refused: dict[str, str] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         #: Libraries being read: every buffer of one waits for the same reading.
         self.loading: dict[Path, asyncio.Future[None]] = {}
         self.preview_external = False
         self.preview_base: Path | None = None
         self.last_uri: str | None = None
+        self.initialized = False
         self.shut_down = False
+        self.exited = False
         #: What sends the libraries' warnings to the client (from ``initialized`` on).
         self.client_log: logging.Handler | None = None
         self._logged: set[Path] = set()
@@ -143,17 +267,29 @@ class CardServer(LanguageServer):
 
     def target(self, uri: str) -> tuple[Session, str] | None:
         """The session and library path of a card file (None: not a card file of a
-        library)."""
-        fs_path = to_fs_path(uri) if uri.startswith("file:") else None
-        if fs_path is None:
+        library, or no path at all: a URI is the client's word)."""
+        try:
+            fs_path = to_fs_path(uri) if uri.startswith("file:") else None
+            if fs_path is None:
+                return None
+            path = Path(fs_path)
+            if not is_card_name(path):
+                return None
+            session = self.sessions.for_path(path)
+            if session is None:
+                return None
+            return session, session.path_of(path)
+        except (OSError, ValueError):  # a NUL, a name too long
             return None
-        path = Path(fs_path)
-        if not is_card_name(path):
+
+    def text(self, uri: str) -> str | None:
+        """The text of an open buffer that may be linted (None: not open, or too large
+        for a card file), as it would be saved (:func:`.session.readable`).  Never a
+        file: what is not open has no text here."""
+        buffer = self.buffers.get(uri)
+        if buffer is None or too_large(buffer.text, buffer.size) is not None:
             return None
-        session = self.sessions.for_path(path)
-        if session is None:
-            return None
-        return session, session.path_of(path)
+        return readable(buffer.text)
 
     async def ready(self, uri: str) -> tuple[Session, str] | None:
         """:meth:`target`, its library read first (and the path asked again: the
@@ -165,53 +301,162 @@ class CardServer(LanguageServer):
         return self.target(uri)
 
     async def work(self, function: Callable[..., T], *args: Any) -> T:
-        """``function(*args)`` in the lint worker (the sessions' own thread)."""
-        return await asyncio.get_running_loop().run_in_executor(self.linter, function, *args)
+        """``function(*args)`` in the lint worker (the sessions' own thread); stopped
+        there when the awaiting task is cancelled."""
+        result: T = await self.linter.submit(function, *args)
+        return result
 
-    def spawn(self, coroutine: Any) -> None:
+    def spawn(self, coroutine: Any) -> asyncio.Task[Any]:
+        """Run ``coroutine`` as a task of the server's (cancelled by shutdown); what
+        makes it fail, a bug, is said to the client."""
         task = asyncio.ensure_future(coroutine)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(self._report)
+        return task
+
+    def _report(self, task: asyncio.Future[Any]) -> None:
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is not None and not isinstance(error, Stopped):
+            shown = "".join(traceback.format_exception(error))
+            self.log(f"translator: a task failed:\n{shown}", ERROR)
 
     # -- diagnostics
 
     def schedule(self, uri: str, delay: float) -> None:
-        """Lint ``uri`` after ``delay`` seconds of quiet (a change restarts the wait)."""
+        """Lint ``uri`` after ``delay`` seconds of quiet (a change restarts the wait,
+        and stops the lint under way: its result would be stale)."""
         self.generations[uri] = self.generations.get(uri, 0) + 1
-        timer = self.timers.pop(uri, None)
-        if timer is not None:
-            timer.cancel()
+        self.stop_linting(uri)
         loop = asyncio.get_running_loop()
-        self.timers[uri] = loop.call_later(delay, lambda: self.spawn(self.publish(uri)))
+        self.timers[uri] = loop.call_later(delay, self.start_lint, uri)
+
+    def start_lint(self, uri: str) -> None:
+        task = self.linting[uri] = self.spawn(self.publish(uri))
+
+        def forget(done: asyncio.Task[Any]) -> None:
+            if self.linting.get(uri) is done:
+                del self.linting[uri]
+
+        task.add_done_callback(forget)
 
     async def publish(self, uri: str) -> None:
         """Lint the buffer and publish its diagnostics, unless it changed meanwhile."""
         self.timers.pop(uri, None)
         generation = self.generations.get(uri)
-        if generation is None:
+        buffer = self.buffers.get(uri)
+        if generation is None or buffer is None:
             return
-        document = self.workspace.get_text_document(uri)
-        text, version = document.source, document.version
+        text, version = buffer.text, buffer.version
         if self.target(uri) is None:
-            self.publish_outside(uri, text)
+            self.publish_outside(uri, buffer)
             return
+        refused = too_large(text, buffer.size)
+        linted = await self.lint(uri, text) if refused is None else None
+        if self.generations.get(uri) != generation:
+            return  # stale: the buffer changed while it was linted
+        if linted is not None and linted.refused is not None:
+            refused = linted.refused
+        if refused is not None:
+            self.refuse(uri, version, refused)
+        elif linted is not None:
+            self.refused.pop(uri, None)
+            lines = self.lines(text)
+            diagnostics = [self.diagnostic(issue, lines) for issue in linted.issues]
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri, diagnostics, version)
+            )
+            if linted.dependents:
+                self.relint(linted.dependents)
+
+    async def lint(self, uri: str, text: str) -> Linted | None:
+        """The buffer linted in the worker (its library read first); None when that
+        failed (a bug, said to the client) or the server is ending."""
         try:
             found = await self.ready(uri)
             assert found is not None
             session, path = found
             linted: Linted = await self.work(session.lint, path, text, self.encoding)
+        except Stopped:  # the server is ending
+            return None
         except Exception:  # a bug: said to the client, the server goes on
             self.log(f"translator: linting {uri} failed:\n{traceback.format_exc()}", ERROR)
-            return
-        if self.generations.get(uri) != generation:
-            return  # stale: the buffer changed while it was linted
-        lines = self.lines(text)
-        diagnostics = [self.diagnostic(issue, lines) for issue in linted.issues]
+            return None
+        return linted
+
+    def refuse(self, uri: str, version: int | None, why: str) -> None:
+        """A buffer not linted: one diagnostic at its start says why (its text is
+        not looked at: it may be 64 MB), and a message says it once, when the
+        buffer becomes too large (not on each key stroke)."""
+        issue = Issue(0, 0, "error", why)
+        diagnostic = self.diagnostic(issue, None)
         self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri, diagnostics, version)
+            types.PublishDiagnosticsParams(uri, [diagnostic], version)
         )
-        if linted.dependents:
-            self.relint(linted.dependents)
+        if uri not in self.refused:
+            name = uri.rsplit("/", 1)[-1]
+            message = types.ShowMessageParams(WARNING, f"translator: {name}: {why}")
+            self.window_show_message(message)
+        self.refused[uri] = why
+
+    def refused_message(self, size: int, head: bytes) -> None:
+        """A message larger than :data:`.transport.MAX_MESSAGE_BYTES`, unread: a
+        request is answered with an error, a document it opened or changed is a
+        buffer without text (:meth:`refuse` says so), anything else is said."""
+        found = peek(head)
+        why = (
+            f"a message of {size:,} bytes, more than the server reads "
+            f"({MAX_MESSAGE_BYTES:,}): ignored"
+        )
+        method, uri, ident = found.get("method"), found.get("uri"), found.get("id")
+        if ident is not None:
+            said = f"{method or 'a request'}: {why}"
+            reply_error(self, ident, types.ErrorCodes.InvalidRequest, said)
+            return
+        # A notification that large is a document's text (opened, or changed whole).
+        documents = (None, types.TEXT_DOCUMENT_DID_OPEN, types.TEXT_DOCUMENT_DID_CHANGE)
+        if method in documents and isinstance(uri, str) and self.initialized:
+            version = found.get("version")
+            self.buffers.drop(uri, size, version if isinstance(version, int) else None)
+            self.last_uri = uri
+            self.schedule(uri, 0)
+        else:
+            self.window_show_message(types.ShowMessageParams(WARNING, f"translator: {why}"))
+
+    def changed(self, params: types.DidChangeTextDocumentParams) -> None:
+        """A buffer changed: its changes applied, its lint scheduled."""
+        uri = params.text_document.uri
+        changes: list[Change] = []
+        for change in params.content_changes:
+            span = None
+            if isinstance(change, types.TextDocumentContentChangePartial):
+                start, end = change.range.start, change.range.end
+                span = (start.line, start.character, end.line, end.character)
+            changes.append((span, change.text))
+        version = params.text_document.version
+        if self.buffers.change(uri, version, changes, self.encoding) is None:
+            return  # not open: nothing to change (the client's mistake)
+        self.last_uri = uri
+        self.schedule(uri, self.debounce)
+
+    def forget(self, uri: str) -> None:
+        """A buffer closed: its text, its lint state, its lint under way."""
+        self.buffers.close(uri)
+        self.generations.pop(uri, None)
+        self.refused.pop(uri, None)
+        self.stop_linting(uri)
+
+    def stop_linting(self, uri: str) -> None:
+        """The lint of ``uri`` waiting for quiet, or under way, stopped: its result
+        would be stale."""
+        timer = self.timers.pop(uri, None)
+        if timer is not None:
+            timer.cancel()
+        running = self.linting.pop(uri, None)
+        if running is not None:
+            running.cancel()
 
     def relint(self, paths: list[str]) -> None:
         """Lint again the open buffers of ``paths`` (an English card changed)."""
@@ -221,17 +466,21 @@ class CardServer(LanguageServer):
             if fs_path is not None and Path(fs_path).resolve() in wanted:
                 self.schedule(uri, 0)
 
-    def publish_outside(self, uri: str, text: str) -> None:
+    def publish_outside(self, uri: str, buffer: Buffer) -> None:
         """A card file outside any deck: one warning saying where card files go.  Any
         other file (a README, notes) gets nothing: it is no card."""
-        fs_path = to_fs_path(uri)
-        path = Path(fs_path) if fs_path else None
-        if path is None or not is_card_name(path) or deck_folder(path) is not None:
+        try:
+            fs_path = to_fs_path(uri)
+            path = Path(fs_path) if fs_path else None
+            if path is None or not is_card_name(path) or deck_folder(path) is not None:
+                return
+        except (OSError, ValueError):  # no path
             return
-        lines = self.lines(text)
+        small = too_large(buffer.text, buffer.size) is None
+        lines = self.lines(buffer.text) if small else None
         issue = Issue(
             0,
-            lines.word_end(0),
+            lines.word_end(0) if lines is not None else 0,
             "warning",
             "no deck.yaml next to this file: translator lints the card files of a deck "
             "(cards/<deck>/deck.yaml)",
@@ -240,16 +489,18 @@ class CardServer(LanguageServer):
             types.PublishDiagnosticsParams(uri, [self.diagnostic(issue, lines)])
         )
 
-    def diagnostic(self, issue: Issue, lines: Lines) -> types.Diagnostic:
-        """An issue as LSP shows it: its range in the client's units, the rule's code
-        (linked to its documentation when there is a checkout), source ``translator``."""
+    def diagnostic(self, issue: Issue, lines: Lines | None) -> types.Diagnostic:
+        """An issue as LSP shows it: its range in the client's units (None: at the
+        text's start), the rule's code (linked to its documentation when there is a
+        checkout), source ``translator``."""
         description = None
         rule = REGISTRY.get(issue.code) if issue.code is not None else None
         if rule is not None and self._rules is not None:
             anchor = f"{rule.code}-{rule.name}".lower()  # the heading "## FR201 name"
             description = types.CodeDescription(f"{from_fs_path(str(self._rules))}#{anchor}")
+        start = types.Range(types.Position(0, 0), types.Position(0, 0))
         return types.Diagnostic(
-            range=self.range(lines, issue.start, issue.end),
+            range=self.range(lines, issue.start, issue.end) if lines is not None else start,
             message=issue.message,
             severity=SEVERITIES.get(issue.severity, types.DiagnosticSeverity.Error),
             code=issue.code,
@@ -282,6 +533,8 @@ class CardServer(LanguageServer):
         token = await self.begin_progress(f"translator: reading {session.root.name}")
         try:
             await self.work(session.warm)
+        except Stopped:  # the server is ending
+            return
         finally:
             self.end_progress(token)
         if session.failure:
@@ -322,6 +575,8 @@ class CardServer(LanguageServer):
         commands; none (and the reason logged) if something goes wrong."""
         try:
             return await self._code_actions(params)
+        except Stopped:  # the server is ending
+            return []
         except Exception:  # a bug: said to the client, the server goes on
             self.log(f"translator: code actions failed:\n{traceback.format_exc()}", ERROR)
             return []
@@ -332,7 +587,9 @@ class CardServer(LanguageServer):
         if found is None:
             return []
         session, path = found
-        text = self.workspace.get_text_document(uri).source
+        text = self.text(uri)
+        if text is None:  # not open, or too large: nothing to fix, nothing to offer
+            return []
         lines = self.lines(text)
         start = lines.offset(params.range.start.line, params.range.start.character)
         end = lines.offset(params.range.end.line, params.range.end.character)
@@ -394,7 +651,9 @@ class CardServer(LanguageServer):
         if arguments:
             first = arguments[0]
             if isinstance(first, dict):
-                first = first.get("uri") or (first.get("textDocument") or {}).get("uri")
+                document = first.get("textDocument")
+                inner = document.get("uri") if isinstance(document, dict) else None
+                first = first.get("uri") or inner
             if isinstance(first, str) and first:
                 return first if ":" in first else str(from_fs_path(first))
         if self.last_uri is None:
@@ -416,23 +675,36 @@ class CardServer(LanguageServer):
         if english is None:
             raise CommandError(f"{Path(path).name}: its deck has no English card of it")
         shown = str(from_fs_path(str(Path(english).resolve())))
-        await self.window_show_document_async(types.ShowDocumentParams(shown, take_focus=True))
+        await self.show(types.ShowDocumentParams(shown, take_focus=True))
         return shown
+
+    async def show(self, params: types.ShowDocumentParams) -> None:
+        """Ask the client to show a document; a client that cannot is no failure of
+        the command (its result names the document), said in the log."""
+        try:
+            await self.window_show_document_async(params)
+        except (Exception, asyncio.CancelledError) as error:
+            if isinstance(error, asyncio.CancelledError) and self.shut_down:
+                raise
+            self.log(f"translator: the editor did not show {params.uri}: {error}", WARNING)
 
     async def preview(self, *arguments: Any) -> dict[str, Any]:
         from ..errors import UserError  # noqa: PLC0415
 
         uri, session, path = await self.command_card(arguments)
-        text = self.workspace.get_text_document(uri).source
-        loop = asyncio.get_running_loop()
+        buffer = self.buffers.get(uri)
+        text = None  # not open: the session reads the file, in the worker
+        if buffer is not None:
+            refused = too_large(buffer.text, buffer.size)
+            if refused is not None:
+                raise CommandError(f"{Path(path).name}: {refused}")
+            text = buffer.text
         try:
-            shown = await loop.run_in_executor(
-                self.renderer, session.preview, path, text, self.previews()
-            )
+            shown = await self.renderer.submit(session.preview, path, text, self.previews())
         except UserError as error:  # the card cannot be laid out: say why, as the CLI would
             raise CommandError(str(error)) from None
         png = str(from_fs_path(str(Path(shown.png).resolve())))
-        await self.window_show_document_async(
+        await self.show(
             types.ShowDocumentParams(png, external=self.preview_external, take_focus=False)
         )
         self.window_show_message(
@@ -513,10 +785,11 @@ class CardServer(LanguageServer):
             self.log("translator: the client does not watch files; run translator.reload")
 
     def stop_workers(self) -> None:
+        """Stop everything under way and take no more work."""
         for timer in self.timers.values():
             timer.cancel()
-        self.linter.shutdown(wait=False, cancel_futures=True)
-        self.renderer.shutdown(wait=False, cancel_futures=True)
+        self.linter.stop()
+        self.renderer.stop()
 
 
 # --------------------------------------------------------------------------------------
@@ -543,7 +816,9 @@ def _register_documents(server: CardServer) -> None:
         if isinstance(options, dict):
             server.preview_external = bool(options.get("previewExternal", False))
             if isinstance(options.get("debounce"), int | float):
-                server.debounce = max(0.0, float(options["debounce"]) / 1000)
+                wanted = float(options["debounce"]) / 1000
+                server.debounce = min(max(0.0, wanted), MAX_DEBOUNCE)
+        server.initialized = True
 
     @server.feature(types.INITIALIZED)
     async def initialized(params: types.InitializedParams) -> None:
@@ -554,23 +829,19 @@ def _register_documents(server: CardServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: types.DidOpenTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        server.last_uri = uri
-        server.schedule(uri, 0)
+        document = params.text_document
+        server.buffers.open(document.uri, document.text, document.version)
+        server.last_uri = document.uri
+        server.schedule(document.uri, 0)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(params: types.DidChangeTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        server.last_uri = uri
-        server.schedule(uri, server.debounce)
+        server.changed(params)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
-        server.generations.pop(uri, None)
-        timer = server.timers.pop(uri, None)
-        if timer is not None:
-            timer.cancel()
+        server.forget(uri)
         server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, []))
         found = server.target(uri)
         if found is not None:
@@ -586,6 +857,8 @@ def _register_documents(server: CardServer) -> None:
     def shutdown(params: None) -> None:
         server.shut_down = True
         server.stop_workers()
+        for task in list(server.tasks):
+            task.cancel()
 
 
 def _register_assist(server: CardServer) -> None:
@@ -654,11 +927,13 @@ async def _assistant(
     if found is None or not found[0].loaded:
         return None
     session, path = found
+    text = server.text(uri)
+    if text is None:  # not open, or too large
+        return None
     lang = Path(path).name.split(".")[1]
     assistant = session.cached_assistant(lang) or await server.work(session.assistant, lang)
     if assistant is None:
         return None
-    text = server.workspace.get_text_document(uri).source
     lines = server.lines(text)
     return assistant, text, lines, lines.offset(position.line, position.character)
 
@@ -696,6 +971,8 @@ async def _said(server: CardServer, running: Awaitable[T]) -> T | None:
     except CommandError as error:
         server.window_show_message(types.ShowMessageParams(types.MessageType.Error, str(error)))
         return None
+    except Stopped:  # the server is ending
+        return None
 
 
 # --------------------------------------------------------------------------------------
@@ -729,18 +1006,85 @@ class ClientLog(logging.Handler):
 
 def serve(stdin: BinaryIO, stdout: BinaryIO) -> int:
     """Run the server on ``stdin`` and ``stdout`` until the client says exit (or goes
-    away); the exit status LSP asks for: 0 after a shutdown request, 1 without one.
+    away); the exit status LSP asks for: 0 after a shutdown request, 1 without.
+
+    The server runs in a child process that a supervisor (this process) ends within a
+    second of ``exit`` whatever it is doing (:mod:`.supervisor`), and this process
+    then ends with that status (it does not return); without ``fork`` or file
+    descriptors, the server runs in this process (:func:`run`), and its status is
+    returned."""
+    try:
+        descriptors = stdin.fileno(), stdout.fileno()
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        return run(stdin, stdout)
+    if not hasattr(os, "fork"):
+        return run(stdin, stdout)
+    from .supervisor import supervise  # noqa: PLC0415
+
+    status = supervise(*descriptors, run_server)
+    # Ended at once, as the server is: this process's threads may be blocked reading
+    # the editor's pipe, and its teardown is a tenth of a second of nothing.
+    end_process(status, [])
+
+
+def run(stdin: BinaryIO, stdout: BinaryIO) -> int:
+    """The server in this process, on two streams with file descriptors; its exit
+    status.  Its workers are stopped when it returns (what they run is interrupted);
+    only the end of the process frees them of a call of C code."""
+    server = make_server()
+    return server_loop(server, stdin.fileno(), stdout.fileno())
+
+
+def server_loop(server: CardServer, stdin: int, stdout: int) -> int:
+    """Serve until exit, or until the client goes away; the exit status.
 
     Standard output carries the protocol alone: anything else that would print there
     goes to standard error instead."""
-    server = make_server()
+    writer = Writer(stdout)
+    server.protocol.set_writer(writer)
     saved = sys.stdout
     sys.stdout = sys.stderr
     try:
-        server.start_io(stdin, stdout)
+        asyncio.run(_serve(server, stdin, writer))
     finally:
-        if server.client_log is not None:
-            logging.getLogger().removeHandler(server.client_log)
         sys.stdout = saved
         server.stop_workers()
     return 0 if server.shut_down else 1
+
+
+async def _serve(server: CardServer, stdin: int, writer: Writer) -> None:
+    """:func:`.transport.converse`, then what the server was doing stopped, before
+    the loop ends (and with no more log to the client, who is gone or said exit)."""
+    try:
+        await converse(server, stdin, writer)
+    finally:
+        if server.client_log is not None:
+            logging.getLogger().removeHandler(server.client_log)
+        server.stop_workers()
+        for task in list(server.tasks):
+            task.cancel()
+
+
+def run_server(stdin: int, stdout: int) -> NoReturn:
+    """The server process (:func:`.supervisor.supervise`'s child): serve, then end at
+    once.  The interpreter's own end would wait for nothing (the workers are daemon
+    threads) but would free a whole process's objects, a second of work; the atexit
+    handlers (the spelling lookups' cache) run first, when the workers stopped in
+    time (else they could race a lint still filling that cache)."""
+    server = make_server()
+    status = server_loop(server, stdin, stdout)
+    end_process(status, [server.linter, server.renderer])
+
+
+def end_process(status: int, workers: list[Worker]) -> NoReturn:
+    """End the process now with ``status``, its atexit handlers run if ``workers``
+    stopped in time, standard output and error flushed."""
+    if all(worker.idle(STOP_WAIT) for worker in workers):
+        atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)

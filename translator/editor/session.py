@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING
 from ..cards.files import CARD_FILE_RE, DECK_FILE
 from ..cards.model import SOURCE_LANGUAGE
 from ..errors import UserError
+from ..limits import MAX_CARD_FILE_BYTES, MAX_TEXT_CHARS
+from ..textio import decode, read_file, split_front_matter
 
 if TYPE_CHECKING:
     from ..api import CardPreview
@@ -40,6 +42,8 @@ if TYPE_CHECKING:
 
 
 _LSP_BREAK = re.compile(r"\r\n|\r|\n")
+#: A lone surrogate: half of a UTF-16 pair, which JSON's ``"\ud800"`` gives a buffer.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _WORD = re.compile(r"\w+")
 #: What :func:`text_changes` compares: words, and every other character alone.
 _TOKEN = re.compile(r"\w+|\W", re.DOTALL)
@@ -51,12 +55,74 @@ _TOKEN = re.compile(r"\w+|\W", re.DOTALL)
 
 def _units(text: str, encoding: str) -> int:
     """How many code units of ``encoding`` (``utf-8``, ``utf-16``, ``utf-32``) ``text``
-    takes: LSP counts characters in UTF-16 units unless the client chose another."""
-    if encoding == "utf-32":
+    takes: LSP counts characters in UTF-16 units unless the client chose another.  A
+    lone surrogate (an editor's buffer may hold one) is one UTF-16 unit, three bytes."""
+    if encoding == "utf-32" or text.isascii():
         return len(text)
     if encoding == "utf-8":
-        return len(text.encode("utf-8"))
-    return len(text) + sum(1 for c in text if ord(c) > 0xFFFF)
+        return utf8_size(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def utf8_size(text: str) -> int:
+    """The bytes of ``text`` in UTF-8, a lone surrogate counted as the three bytes
+    it would take (it has no UTF-8 of its own)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+def _index(content: str, character: int, encoding: str) -> int:
+    """The index in ``content`` (one line) of ``character`` code units of
+    ``encoding``: the first character that starts at or after it (a position inside
+    a character is the next one), the line's end past it.  In C, not character by
+    character: a line may be a megabyte long."""
+    if character <= 0:
+        return 0
+    if encoding == "utf-32" or content.isascii():
+        return min(character, len(content))
+    if encoding == "utf-8":
+        return _utf8_index(content, character)
+    if _SURROGATE.search(content) is not None:  # UTF-16 would pair two lone halves
+        count = 0
+        for index, char in enumerate(content):
+            if count >= character:
+                return index
+            count += 2 if ord(char) > 0xFFFF else 1
+        return len(content)
+    data = content.encode("utf-16-le")
+    # Half of a pair decodes to a lone surrogate, counted as the whole character.
+    return len(data[: 2 * character].decode("utf-16-le", "surrogatepass"))
+
+
+def _utf8_index(content: str, character: int) -> int:
+    data = content.encode("utf-8", "surrogatepass")
+    cut = min(character, len(data))
+    while cut < len(data) and data[cut] & 0xC0 == 0x80:  # inside a character
+        cut += 1
+    return len(data[:cut].decode("utf-8", "surrogatepass"))
+
+
+def offset_at(text: str, line: int, character: int, encoding: str = "utf-16") -> int:
+    """:meth:`Lines.offset` without a table of the lines: where a change of a buffer
+    of any size starts or ends (a buffer of a million lines would take hundreds of
+    megabytes of table).  Past a line's end is its end, past the last line the text's
+    end, a negative line the start."""
+    if line < 0:
+        return 0
+    if "\r" not in text:  # the usual case, in C: the rest after ``line`` line feeds
+        parts = text.split("\n", line)
+        if len(parts) <= line:
+            return len(text)
+        start = len(text) - len(parts[-1])
+    else:
+        start = 0
+        for _ in range(line):
+            found = _LSP_BREAK.search(text, start)
+            if found is None:
+                return len(text)
+            start = found.end()
+    found = _LSP_BREAK.search(text, start)
+    stop = found.start() if found is not None else len(text)
+    return start + _index(text[start:stop], character, encoding)
 
 
 class Lines:
@@ -98,14 +164,7 @@ class Lines:
         start = self._lsp[line]
         stop = self._lsp[line + 1] if line + 1 < len(self._lsp) else len(self.text)
         content = _LSP_BREAK.sub("", self.text[start:stop])
-        if self.encoding == "utf-32":
-            return start + min(max(character, 0), len(content))
-        count = 0
-        for index, char in enumerate(content):
-            if count >= character:
-                return start + index
-            count += _units(char, self.encoding)
-        return start + len(content)
+        return start + _index(content, character, self.encoding)
 
     def word_end(self, offset: int) -> int:
         """Where the word at ``offset`` ends (one character on, at least, but never past
@@ -197,6 +256,8 @@ class Linted:
     pairs: list[tuple[Finding, Issue]] = field(default_factory=list)
     #: For an English card: its translations (their findings may have changed).
     dependents: list[str] = field(default_factory=list)
+    #: Why the buffer was not linted (:func:`too_large`): its one issue says so.
+    refused: str | None = None
 
 
 def _shown(text: str) -> str:
@@ -215,6 +276,85 @@ def fix_title(code: str, old: str, new: str) -> str:
     if not new:
         return f"{code}: delete {_shown(old)}"
     return f"{code}: replace {_shown(old)} with {_shown(new)}"
+
+
+# --------------------------------------------------------------------------------------
+# what an editor's buffer may be
+
+#: Issues of lone surrogates a buffer gets at most: the first ones say where to look.
+MAX_SURROGATE_ISSUES = 20
+#: Findings shown as diagnostics at most (a card has a handful): a text of 60,000
+#: colons has 120,000 findings, whose diagnostics would be a message of 30 MB that
+#: the server takes seconds to write and the editor to read.
+MAX_FINDING_ISSUES = 500
+
+
+def too_large(text: str, size: int | None = None) -> str | None:
+    """Why a buffer is not linted, or None: more bytes than a card file may have
+    (:data:`~translator.limits.MAX_CARD_FILE_BYTES`, as UTF-8; ``size`` when the
+    caller counted them, as the server does for a buffer whose text it no longer
+    keeps), or a card text longer than a card may hold
+    (:data:`~translator.limits.MAX_TEXT_CHARS`).  The command line refuses such a
+    file; an editor's buffer is not refused, it is left alone, and said so."""
+    if size is None:
+        size = len(text) if len(text) > MAX_CARD_FILE_BYTES else utf8_size(text)
+    if size > MAX_CARD_FILE_BYTES:
+        return (
+            f"this buffer is {_amount(size)}, more than a card file may be "
+            f"({_amount(MAX_CARD_FILE_BYTES)}): translator does not lint it (a card "
+            "holds a few hundred characters: is this the right file?)"
+        )
+    body = split_front_matter(text)[1]
+    if len(body) > MAX_TEXT_CHARS:
+        return (
+            f"the card text is {len(body):,} characters long, more than a card may hold "
+            f"({MAX_TEXT_CHARS:,}): translator does not lint it (a card holds a few "
+            "hundred: is this the right file?)"
+        )
+    return None
+
+
+def _amount(size: int) -> str:
+    for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if size >= scale:
+            return f"{size / scale:,.1f} {unit}".replace(".0 ", " ")
+    return f"{size:,} bytes"
+
+
+def holds_surrogate(text: str) -> bool:
+    """Whether ``text`` holds a surrogate (lone, or one half of a pair that two
+    changes of a buffer typed apart)."""
+    return _SURROGATE.search(text) is not None
+
+
+def readable(text: str) -> str:
+    """``text`` with each lone surrogate (half of a UTF-16 pair, which no file can
+    hold and no encoder writes) replaced by U+FFFD: the linter, the preview and hover
+    read the buffer as it would be saved.  One character for one: every offset, and
+    every position in UTF-16 units or UTF-8 bytes, stays what it was."""
+    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+
+
+def surrogate_issues(text: str) -> list[Issue]:
+    """An issue on each lone surrogate of ``text`` (the first
+    :data:`MAX_SURROGATE_ISSUES`; the last of them counts the others)."""
+    found = [match.start() for match in _SURROGATE.finditer(text)]
+    issues = []
+    for number, offset in enumerate(found[:MAX_SURROGATE_ISSUES], 1):
+        more = len(found) - MAX_SURROGATE_ISSUES
+        others = (
+            f"; {more:,} more after this one" if number == MAX_SURROGATE_ISSUES and more > 0 else ""
+        )
+        issues.append(
+            Issue(
+                offset,
+                offset + 1,
+                "error",
+                f"a lone surrogate, U+{ord(text[offset]):04X}: half of a character, which "
+                f"no file can hold{others} (delete it, or type the character again)",
+            )
+        )
+    return issues
 
 
 # --------------------------------------------------------------------------------------
@@ -401,20 +541,35 @@ class Session:
     def lint(self, path: str, text: str, encoding: str = "utf-16") -> Linted:
         """The buffer ``text`` of the card file ``path`` put in the library and linted
         (only that file; the engine still reads its deck and library for the
-        cross-card rules): its problems and findings as :class:`Issue`."""
+        cross-card rules): its problems and findings as :class:`Issue`.
+
+        A buffer too large for a card file is not linted (:func:`too_large`: one
+        issue, at its start, says why; the library keeps the buffer's last version);
+        a lone surrogate gets an issue of its own, the rest of the text is linted as
+        usual (:func:`readable`)."""
+        refused = too_large(text)
+        if refused is not None:
+            return Linted(text, None, [], [], [Issue(0, 0, "error", refused)], refused=refused)
+        clean = readable(text)
         with self._lock:
-            self.buffers[path] = text
+            self.buffers[path] = clean
             if not self.load():
                 return Linted(text, None, [], [], [Issue(0, 0, "error", self._failure())])
             problems: list[Problem] = []
-            file = self._put(path, text, problems)
+            file = self._put(path, clean, problems)
             findings = self._lint([path]) if file is not None else []
             findings = [f for f in findings if f.path == path]
             linted = Linted(text, file, problems, findings)
-            lines = Lines(text, encoding)
+            lines = Lines(clean, encoding)
             if file is not None:
-                linted.pairs = [(f, _finding_issue(f, file, lines)) for f in findings]
-            linted.issues = self._issues(linted, lines) + [issue for _, issue in linted.pairs]
+                shown = findings[:MAX_FINDING_ISSUES]
+                linted.pairs = [(f, _finding_issue(f, file, lines)) for f in shown]
+            linted.issues = (
+                surrogate_issues(text)
+                + self._issues(linted, lines)
+                + [issue for _, issue in linted.pairs]
+                + _more_issues(len(findings), linted.pairs)
+            )
             if file is not None and file.is_source:
                 linted.dependents = self.translations(path)
             self._last[path] = linted
@@ -461,15 +616,16 @@ class Session:
             file = linted.file
             if file is None or file.is_source:
                 return []
+            clean = readable(text)
             found = []
             for finding, issue in linted.pairs:
                 if finding.edit is None or issue.end < start or issue.start > end:
                     continue
-                done = fix_file(file, text, [finding.edit])
-                if done is None or done[0] == text:
+                done = fix_file(file, clean, [finding.edit])
+                if done is None or done[0] == clean:
                     continue
-                at, stop, replacement = text_change(text, done[0])
-                title = fix_title(finding.code, text[at:stop], replacement)
+                at, stop, replacement = text_change(clean, done[0])
+                title = fix_title(finding.code, clean[at:stop], replacement)
                 found.append(Fix(title, ((at, stop, replacement),), issue))
             return found
 
@@ -485,16 +641,17 @@ class Session:
             if file is None or file.is_source or not any(f.edit for f in linted.findings):
                 return None
             assert self.library is not None
+            clean = readable(text)
             result = fix_library(
-                self.library, lambda _: self._lint([path]), linted.findings, lambda _: text
+                self.library, lambda _: self._lint([path]), linted.findings, lambda _: clean
             )
             self.library.add(file)  # the buffer, not the fixed text, until it is applied
-            new = result.contents.get(path, text)
-            if new == text:
+            new = result.contents.get(path, clean)
+            if new == clean:
                 return None
             count = result.applied
             title = f"Apply all safe fixes ({count} fix{'' if count == 1 else 'es'})"
-            return Fix(title, text_changes(text, new))
+            return Fix(title, text_changes(clean, new))
 
     # -- the card's other files
 
@@ -548,13 +705,21 @@ class Session:
         digest = hashlib.sha256(str(self.root).encode()).hexdigest()[:12]
         return base / digest
 
-    def preview(self, path: str, text: str, base: Path) -> CardPreview:
+    def preview(self, path: str, text: str | None, base: Path) -> CardPreview:
         """The card rendered to PNG from the buffer's text, as ``translator build``
-        lays it out (:func:`translator.api.preview_card`)."""
+        lays it out (:func:`translator.api.preview_card`); without a buffer, from the
+        file, read as the command line reads a card file (a regular file of at most
+        :data:`~translator.limits.MAX_CARD_FILE_BYTES`: a FIFO or a device named like
+        a card is refused, not waited on)."""
         from .. import api  # noqa: PLC0415
 
+        if text is None:
+            text = decode(read_file(path, MAX_CARD_FILE_BYTES, "card file"), path)
+        refused = too_large(text)
+        if refused is not None:
+            raise UserError(f"{Path(path).name}: {refused}")
         out = self.preview_folder(base)
-        return api.preview_card(path, text=text, out=out, library=str(self.root))
+        return api.preview_card(path, text=readable(text), out=out, library=str(self.root))
 
 
 def _remove(library: Library, deck: str, name: str) -> None:
@@ -605,6 +770,23 @@ def _problem_issue(problem: Problem, lines: Lines) -> Issue:
     return Issue(start, max(end, start), "error", message)
 
 
+def _more_issues(count: int, pairs: list[tuple[Finding, Issue]]) -> list[Issue]:
+    """When findings were left out (:data:`MAX_FINDING_ISSUES`): one issue, on the
+    last one shown, that counts them."""
+    if count <= len(pairs) or not pairs:
+        return []
+    last = pairs[-1][1]
+    return [
+        Issue(
+            last.start,
+            last.end,
+            "info",
+            f"{count - len(pairs):,} more findings after this one, not shown "
+            "(translator lint FILE lists them all)",
+        )
+    ]
+
+
 def _finding_issue(finding: Finding, file: CardFile, lines: Lines) -> Issue:
     """A finding as an issue: from its position to the end of its fix's span when the
     fix starts there, else to the end of the word."""
@@ -638,7 +820,12 @@ class Sessions:
     first opened."""
 
     def __init__(self, folders: Sequence[Path] = ()) -> None:
-        self.folders = [f.resolve() for f in folders]
+        self.folders = []
+        for folder in folders:
+            try:
+                self.folders.append(folder.resolve())
+            except (OSError, ValueError):  # a client's folder that is no path (a NUL)
+                continue
         self.by_root: dict[Path, Session] = {}
         self._lock = threading.Lock()
 
