@@ -322,16 +322,20 @@ def test_transform_lists() -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("<svg", "malformed XML"),
+        ("<svg", "not well-formed XML"),
         ('<svg xmlns="http://www.w3.org/2000/svg"><g id="layer1"/></svg>', "overlaylayer"),
         (
             '<!DOCTYPE svg [<!ENTITY a "aaaa">]><svg xmlns="http://www.w3.org/2000/svg"/>',
-            "entities",
+            "declares an XML entity",
         ),
-        ("<html/>", "not an SVG document"),
+        ("<html/>", "not an SVG image"),
         (
             '<svg xmlns="http://www.w3.org/2000/svg">' + "<g>" * 100 + "</g>" * 100 + "</svg>",
-            "nested",
+            "nests elements more than 64 deep",
+        ),
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg"><path d="' + "M0 0 " * (1 << 20) + '"/></svg>',
+            "has a d= of 5,242,880 characters",
         ),
     ],
 )

@@ -2,8 +2,10 @@
 
 The set itself is reference material next to the checkout (``../shared/arcmage-official``,
 82 MB), never copied into the repository: the module is skipped without it.  Broken sets
-are trees of symbolic links to it with one file changed; the server is Python's own
-``http.server`` on 127.0.0.1 in a thread.  The full set is downloaded once per module.
+are trees of hard links to it (copies where the system refuses a hard link) with one
+file changed: a symbolic link in a set is refused (test_security_theme.py); the server
+is Python's own ``http.server`` on 127.0.0.1 in a thread.  The full set is downloaded
+once per module.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import hashlib
 import http.server
 import io
 import os
+import shutil
 import socket
 import threading
 from collections.abc import Iterator
@@ -53,14 +56,19 @@ def link_tree(
     skip: tuple[str, ...] = (),
     only: tuple[str, ...] | None = None,
 ) -> Path:
-    """``target`` as a copy of ``source_dir`` made of symbolic links (real folders),
-    without the relative paths in ``skip``, or with only those in ``only``."""
+    """``target`` as a copy of ``source_dir`` made of hard links (real folders; a copy
+    of a file the system will not link), without the relative paths in ``skip``, or
+    with only those in ``only``.  A test changes a file by removing it and writing a
+    new one, never by writing into a linked file (which is the reference's)."""
     for path in sorted(source_dir.rglob("*")):
         relative = path.relative_to(source_dir).as_posix()
         if path.is_dir() or relative in skip or (only is not None and relative not in only):
             continue
         (target / relative).parent.mkdir(parents=True, exist_ok=True)
-        (target / relative).symlink_to(path)
+        try:
+            os.link(path, target / relative)
+        except OSError:  # another file system, or protected hard links
+            shutil.copyfile(path, target / relative)
     return target
 
 

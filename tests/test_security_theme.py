@@ -8,6 +8,9 @@ from __future__ import annotations
 import math
 import os
 import pickle
+import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -576,3 +579,312 @@ def test_review_sheet_with_a_bad_theme(tmp_path: Path, capsys: pytest.CaptureFix
         str(tmp_path / "review"),
     )
     assert f"{theme / 'theme.yaml'}:1: fonts.text" in err
+
+
+# ------------------------------------------------ the official template set (import)
+#
+# A template set is someone else's folder: ``theme import-arcmage`` reads only its own
+# regular files (no link below the folder named, no FIFO), uses only the bytes it
+# verified, enforces the SVG limits, and leaves nothing behind when killed
+# (translator/typeset/arcmage/source.py, importer.py; docs/security.md).
+
+#: The files of a cut-down catalogue: enough to reach every kind of file (images, an
+#: SVG template, licences) in a second instead of verifying 60 files.
+SMALL_SET = (
+    "CardTemplates/back.png",
+    "CardTemplates/border.png",
+    "CardTemplates/gaian/border.png",
+    "CardTemplates/gaian/creature.png",
+    "CardTemplates/gaian/creature_overlay_plain.svg",
+    "Fonts/README",
+    "Lic/README.txt",
+)
+TOKEN = b"TRANSLATOR_TOKEN=tr_s3cret-of-the-user\n"
+
+
+def official_set() -> Path:
+    from .printkit import official_templates
+
+    return official_templates()
+
+
+@pytest.fixture
+def small_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the files of :data:`SMALL_SET` (real files, copied: a test changes
+    them) in ``tmp_path/set``, the catalogue cut down to them, and the user's
+    credentials in ``tmp_path/credentials.json``: the set's folder."""
+    import dataclasses
+
+    from translator.typeset.arcmage import source
+
+    official = official_set()
+    full = source.catalogue()
+    small = dataclasses.replace(full, files=tuple(e for e in full.files if e.path in SMALL_SET))
+    monkeypatch.setattr(source, "catalogue", lambda: small)
+    folder = tmp_path / "set"
+    for relative in SMALL_SET:
+        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(official / relative, folder / relative)
+    (tmp_path / "credentials.json").write_bytes(TOKEN)
+    return folder
+
+
+def import_error(capsys: pytest.CaptureFixture[str], folder: Path, out: Path) -> str:
+    """``theme import-arcmage FOLDER --out OUT``'s one-line error (exit 2)."""
+    return cli_error(capsys, "theme", "import-arcmage", str(folder), "--out", str(out))
+
+
+def nothing_written(tmp_path: Path, out: Path) -> None:
+    """No theme, no work folder, and the credentials' bytes in no file but their own."""
+    assert not out.exists()
+    assert not [p.name for p in out.parent.iterdir() if p.name.startswith(".")]
+    for path in tmp_path.rglob("*"):
+        if path.is_file() and not path.is_symlink() and path.name != "credentials.json":
+            if path.stat().st_size < (64 << 20):
+                assert TOKEN not in path.read_bytes(), path
+
+
+def test_a_linked_licence_file_is_refused(
+    small_set: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The attack: ``Fonts/README`` a link to the user's credentials, which the import
+    copied into the theme's ``LICENSES/``."""
+    (small_set / "Fonts/README").unlink()
+    (small_set / "Fonts/README").symlink_to(tmp_path / "credentials.json")
+    err = import_error(capsys, small_set, tmp_path / "theme")
+    assert f"{small_set / 'Fonts/README'}: README is a link" in err
+    assert "never through a link" in err
+    nothing_written(tmp_path, tmp_path / "theme")
+
+
+def test_a_linked_faction_folder_is_refused(
+    small_set: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``CardTemplates/gaian`` a link to a folder outside holding valid templates."""
+    outside = tmp_path / "outside"
+    shutil.move(small_set / "CardTemplates/gaian", outside)
+    (small_set / "CardTemplates/gaian").symlink_to(outside, target_is_directory=True)
+    err = import_error(capsys, small_set, tmp_path / "theme")
+    assert f"{small_set / 'CardTemplates/gaian/border.png'}: gaian is a link" in err
+    nothing_written(tmp_path, tmp_path / "theme")
+
+
+def test_a_fifo_in_place_of_a_template_is_refused_at_once(
+    small_set: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (small_set / "CardTemplates/gaian/creature.png").unlink()
+    os.mkfifo(small_set / "CardTemplates/gaian/creature.png")
+    started = time.monotonic()
+    err = import_error(capsys, small_set, tmp_path / "theme")
+    assert time.monotonic() - started < 10
+    assert f"{small_set / 'CardTemplates/gaian/creature.png'}: is not a regular file" in err
+    nothing_written(tmp_path, tmp_path / "theme")
+
+
+def test_a_link_in_a_clone_on_the_way_to_the_set_is_refused(
+    small_set: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A clone whose ``Arcmage.Server.Api/wwwroot`` is a link elsewhere: below the
+    folder the user named, no link is followed either."""
+    clone = tmp_path / "clone"
+    (clone / "Arcmage.Server.Api").mkdir(parents=True)
+    (tmp_path / "wwwroot").mkdir()
+    shutil.move(small_set, tmp_path / "wwwroot" / "arcmage")
+    (clone / "Arcmage.Server.Api" / "wwwroot").symlink_to(tmp_path / "wwwroot")
+    err = import_error(capsys, clone, tmp_path / "theme")
+    assert "wwwroot is a link" in err
+
+
+@pytest.mark.parametrize("swap", ["link", "other file"])
+def test_a_template_swapped_after_its_verification_is_refused(
+    small_set: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    swap: str,
+) -> None:
+    """The set changes between its verification and its use (the window a second
+    opening of the paths would leave): the import uses only the verified bytes, read
+    again without links and compared with their sha256, so the swap is refused."""
+    from translator.typeset.arcmage import importer
+
+    verified = importer.open_source
+    licence = small_set / "Lic/README.txt"
+
+    def verify_then_swap(*args: object, **kwargs: object) -> object:
+        templates = verified(*args, **kwargs)  # type: ignore[arg-type]
+        licence.unlink()
+        if swap == "link":
+            licence.symlink_to(tmp_path / "credentials.json")
+        else:
+            licence.write_bytes(b"Another licence, written after the verification.\n")
+        return templates
+
+    monkeypatch.setattr(importer, "open_source", verify_then_swap)
+    err = import_error(capsys, small_set, tmp_path / "theme")
+    assert err.startswith(f"translator: {licence}: ")
+    assert ("README.txt is a link" if swap == "link" else "changed since it was verified") in err
+    nothing_written(tmp_path, tmp_path / "theme")
+
+
+def deep_svg(path: Path) -> Path:
+    opening = '<svg xmlns="http://www.w3.org/2000/svg"><g id="overlaylayer">'
+    path.write_text(opening + "<g>" * 100_000 + "</g>" * 100_000 + "</g></svg>", "utf-8")
+    return path
+
+
+def long_path_svg(path: Path, megabytes: int) -> Path:
+    with path.open("w", encoding="utf-8") as stream:
+        stream.write('<svg xmlns="http://www.w3.org/2000/svg"><g id="overlaylayer"><path d="')
+        chunk = "M0 0 L1 1 " * 104_858  # 1 MB
+        for _ in range(megabytes):
+            stream.write(chunk)
+        stream.write('"/></g></svg>')
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (deep_svg, "nests elements more than 64 deep (line 1)"),
+        (lambda p: long_path_svg(p, 100), "is 100 MB; a template file is at most 16 MB"),
+        (lambda p: long_path_svg(p, 12), "has a d= of 12,582,"),
+    ],
+    ids=["100000-deep", "100-MB-path", "12-MB-path"],
+)
+def test_svg_limits_are_enforced_quickly(
+    small_set: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], make, words: str
+) -> None:
+    """The attack: an SVG template nested 100,000 deep, or with a 100 MB path, was
+    accepted (18 s, 484 MB).  Refused in a moment, with little memory, by the import
+    and by the layout reader alike, in one line naming the file."""
+    import tracemalloc
+
+    from translator.typeset.arcmage.layout import LayoutError, read_layout
+
+    svg = make(small_set / "CardTemplates/gaian/creature_overlay_plain.svg")
+    tracemalloc.start()
+    try:
+        started = time.monotonic()
+        err = import_error(capsys, small_set, tmp_path / "theme")
+        took = time.monotonic() - started
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert took < 2, took
+    assert peak < 100 << 20, peak  # the file read (at most 16 MB), expat's copies
+    assert err.startswith(f"translator: {svg}: ") and words in err
+    nothing_written(tmp_path, tmp_path / "theme")
+    started = time.monotonic()
+    with pytest.raises(LayoutError) as caught:
+        read_layout(svg)
+    assert time.monotonic() - started < 2
+    assert str(caught.value).startswith(f"{svg}: ") and "\n" not in str(caught.value)
+
+
+def test_the_import_puts_back_a_theme_a_killed_import_moved_aside(tmp_path: Path) -> None:
+    """Killed between its two renames, an import leaves no theme and the old one aside
+    (``.NAME-old.PID.X.tmp``): the next import puts it back before anything else, and
+    sweeps the dead import's work folder; a live import's folders are left alone."""
+    from translator.typeset.arcmage.importer import import_arcmage
+    from translator.typeset.arcmage.source import SourceError
+
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    themes = tmp_path / "themes"
+    aside = themes / f".arcmage-old.{dead.pid}.0a1b2c3d.tmp"
+    aside.mkdir(parents=True)
+    (aside / "source.json").write_text("{}", "utf-8")
+    work = themes / f".arcmage.{dead.pid}.k3j2h1g0.tmp"
+    (work / "frames").mkdir(parents=True)
+    with subprocess.Popen(["sleep", "60"]) as running:
+        try:
+            live_work = themes / f".arcmage.{running.pid}.z9y8x7w6.tmp"
+            live_work.mkdir()
+            with pytest.raises(SourceError, match="no such folder"):
+                import_arcmage(str(tmp_path / "no-set"), themes / "arcmage")
+            assert (themes / "arcmage" / "source.json").is_file()  # put back
+            assert {p.name for p in themes.iterdir()} == {"arcmage", live_work.name}
+        finally:
+            running.kill()
+
+
+@pytest.mark.slow
+def test_a_killed_import_leaves_nothing_the_next_does_not_sweep(tmp_path: Path) -> None:
+    """The attack: ``theme import-arcmage`` killed at 5 to 9.5 s left ``.theme-*``
+    folders of up to 17 MB that no later run removed.  A real ``kill -9`` mid-way
+    (once its work folder holds frames); a sweep meanwhile leaves a running import's
+    folder alone; the next import (with umask 0) removes it, and writes a whole theme
+    whose files are 0644 at most."""
+    from translator.atomic import sweep
+
+    folder = official_set()
+    themes = tmp_path / "themes"
+    command = [sys.executable, "-m", "translator", "theme", "import-arcmage", str(folder)]
+    command += ["--out", str(themes / "arcmage"), "--no-progress"]
+    killed = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        work: list[Path] = []
+        while time.monotonic() < deadline and killed.poll() is None:
+            work = list(themes.glob(f".arcmage.{killed.pid}.*.tmp")) if themes.is_dir() else []
+            if work and (work[0] / "frames").is_dir():
+                break
+            time.sleep(0.05)
+        assert work and killed.poll() is None, "the import's work folder never appeared"
+        sweep(themes)  # another writer there, while the import runs
+        assert work[0].is_dir()
+        killed.kill()
+    finally:
+        killed.kill()
+        killed.wait()
+    assert work[0].is_dir() and any(work[0].rglob("*"))  # what kill -9 leaves
+    done = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        preexec_fn=lambda: os.umask(0),
+    )
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in themes.iterdir()) == ["arcmage"]
+    theme = load_theme(themes / "arcmage")
+    assert theme.name == "Arcmage official look"
+    for path in (themes / "arcmage").rglob("*"):
+        mode = path.stat().st_mode & 0o777
+        if path.is_file():
+            assert mode & ~0o644 == 0, (path, oct(mode))
+        else:
+            assert mode & 0o022 == 0, (path, oct(mode))
+
+
+@pytest.mark.slow
+def test_a_linked_licence_file_of_the_whole_set_is_refused(tmp_path: Path) -> None:
+    """The credentials case from the command line on a copy of the whole set (its
+    files linked hard, the licence replaced by a symbolic link)."""
+    folder = tmp_path / "set"
+
+    def link(source: str, target: str) -> None:
+        try:
+            os.link(source, target)
+        except OSError:
+            shutil.copy2(source, target)
+
+    shutil.copytree(official_set(), folder, copy_function=link)
+    (tmp_path / "credentials.json").write_bytes(TOKEN)
+    (folder / "Fonts/README").unlink()
+    (folder / "Fonts/README").symlink_to(tmp_path / "credentials.json")
+    out = tmp_path / "theme"
+    command = [sys.executable, "-m", "translator", "theme", "import-arcmage", str(folder)]
+    done = subprocess.run(
+        [*command, "--out", str(out), "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert f"{folder / 'Fonts/README'}: README is a link" in done.stderr
+    assert not out.exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]

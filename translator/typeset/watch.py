@@ -12,6 +12,14 @@ outlined.  ``<out>/preview/index.html`` shows the latest pictures; served on the
 loopback (:mod:`http.server`, ``--port``), it reloads itself when they change
 (Server-Sent Events); opened as a file, it reloads every few seconds.
 
+What the server serves is the page and the pictures by name (:data:`PREVIEW_NAME`),
+each a regular file of the output folder itself, opened without following any link
+below it (``read_file`` of :mod:`translator.textio` with ``beneath``, at most
+:data:`MAX_SERVED_BYTES`): a link named like a preview (to ``/proc/self/environ``, to
+a key), a FIFO, a folder or a device is answered 404, and the next request is served
+as usual.  ``<out>/preview`` that leads out of ``<out>`` through a link is refused
+before the watch starts (exit 2), as every write there would be.
+
 The build's caches live as long as the process: :func:`.card_preview.refresh` drops
 the renderers and glossaries a changed theme or glossary file makes stale, and the
 worker processes that hold their own copies are stopped (the next build forks new
@@ -46,6 +54,8 @@ from ..atomic import replacing
 from ..cards.library import deck_directories
 from ..errors import UsageError, UserError
 from ..glossary.loader import shipped_root
+from ..paths import check_inside
+from ..textio import InputError, read_file
 from . import build, card_preview
 from .preview import soft_proofs
 from .sizes import card_size
@@ -73,6 +83,8 @@ WATCHED_SUFFIXES = frozenset(
 )
 #: What the server serves besides the page: the pictures, by name.
 PREVIEW_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,99}\.[a-z]{2}\.png")
+#: Bytes of a file served (a preview at 150 dpi is under 2 MB, the page a few KB).
+MAX_SERVED_BYTES = 64 << 20
 #: Seconds between an idle event stream's keep-alive comments.
 KEEP_ALIVE = 15.0
 #: Seconds a page opened as a file waits before reloading itself.
@@ -125,10 +137,13 @@ ul { margin: .3em 0; padding-left: 1.2em; font-size: 13px; } time { color: #777;
 
 class Page:
     """``<out>/preview/index.html`` and its version: the server tells the pages open
-    when it changes."""
+    when it changes.  ``root``: the output folder the previews folder lies in (default:
+    that folder itself), which the page is written in and served from, no link
+    followed below it."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, root: Path | None = None) -> None:
         self.folder = folder
+        self.root = folder if root is None else root
         self.cards: dict[str, Shown] = {}
         self.notice: list[str] = []
         self.status = ""
@@ -153,7 +168,7 @@ class Page:
             self._changed.notify_all()
 
     def _write(self) -> None:
-        with replacing(self.folder / "index.html", 0o644, within=self.folder) as temporary:
+        with replacing(self.folder / "index.html", 0o644, within=self.root) as temporary:
             temporary.write_text(self.html(), encoding="utf-8")
 
     def html(self) -> str:
@@ -232,9 +247,12 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_error(404)
 
     def _file(self, path: Path, kind: str) -> None:
+        """A file of the previews folder (a name of the folder itself, PREVIEW_NAME):
+        a regular file below the output folder, reached without a link (a FIFO is not
+        waited for, a link not followed), or 404."""
         try:
-            body = path.read_bytes()  # a name of the folder itself (PREVIEW_NAME)
-        except OSError:
+            body = read_file(path, MAX_SERVED_BYTES, "preview", beneath=self.page.root)
+        except InputError:
             self.send_error(404)
             return
         self._send(body, kind)
@@ -333,7 +351,7 @@ class Watch:
     def __init__(self, settings: Settings, say: Say, warn: Say) -> None:
         self.settings = settings
         self.say, self.warn = say, warn
-        self.page = Page(settings.previews)
+        self.page = Page(settings.previews, settings.out)
         #: The last line said of each card (a card the build refuses is rendered
         #: again at every build: it is said again only when something changed).
         self.said: dict[str, str] = {}
@@ -582,6 +600,9 @@ def watch(settings: Settings, *, port: int, say: Say, warn: Say) -> int:
         raise
     except UserError:
         pass  # a file's problem: said by the first build, and fixed while watching
+    # Previews are written and served below the output folder only: a preview folder
+    # that a link leads elsewhere is refused now (exit 2), not at the first write.
+    check_inside(settings.previews, settings.out)
     session = Watch(settings, say, warn)
     server: Server | None = None
     try:

@@ -40,8 +40,10 @@ from fontTools.pens.svgPathPen import SVGPathPen
 from fontTools.pens.transformPen import TransformPen
 from fontTools.ttLib import TTFont
 
+from ...atomic import write_file
+from ...limits import MAX_CONFIG_BYTES
 from ...markup.tree import SYMBOL_CODES, symbol_kind
-from ...textio import InputError, atomic_write, read_file
+from ...textio import InputError, read_file, read_text
 from ...yamlfile import safe_load
 from ..symbols import SVG_NS, symbol_size, symbol_svg, templates_root
 from ..theme import FONT_SIGNATURES, MAX_FONT_BYTES, cmyk
@@ -50,6 +52,8 @@ from ..theme import FONT_SIGNATURES, MAX_FONT_BYTES, cmyk
 TABLE = "glyphs.yaml"
 #: Written into every drawing: how a file made here is recognised (and replaced).
 MADE_BY = "translator.typeset.arcmage.glyphs"
+#: Bytes of a drawing read back to see whether it is one of ours (they are 1 to 3 KB).
+MAX_DRAWING_BYTES = 1 << 20
 #: Units of a drawing in an em of the card text (the shipped drawings' convention).
 UNITS = 100
 
@@ -103,7 +107,7 @@ def load_table(path: Path | None = None) -> Table:
     a broken one is a :class:`ValueError` naming the file, not a user's error."""
     path = path or templates_root() / "arcmage" / TABLE
     try:
-        data = safe_load(path.read_text(encoding="utf-8"))
+        data = safe_load(read_text(path, MAX_CONFIG_BYTES, "symbol table"))
         codes = {
             str(code): (str(entry["char"]), str(entry["shape"]))
             for code, entry in data["codes"].items()
@@ -120,7 +124,7 @@ def load_table(path: Path | None = None) -> Table:
             stem=data.get("stem"),
             ink=tuple(data["ink"]),
         )
-    except (OSError, yaml.YAMLError, KeyError, TypeError, ValueError) as error:
+    except (InputError, OSError, yaml.YAMLError, KeyError, TypeError, ValueError) as error:
         raise ValueError(
             f"{path}: not a usable symbol table ({type(error).__name__}: {error})"
         ) from None
@@ -353,11 +357,21 @@ def write_symbols(
     for code, svg in drawings.items():
         target = out_dir / f"{code}.svg"
         if svg is not None:
-            atomic_write(str(target), svg, within=out_dir)
+            write_file(target, svg.encode("utf-8"), 0o644, sync_directory=False, within=out_dir)
             written.append(code)
-        elif target.is_file() and MADE_BY in target.read_text(encoding="utf-8"):
+        elif _made_here(target, out_dir):
             target.unlink()
     return written
+
+
+def _made_here(drawing: Path, folder: Path) -> bool:
+    """Whether ``drawing`` is a symbol file an earlier run wrote (regular, in
+    ``folder`` itself, marked :data:`MADE_BY`): only those are removed."""
+    try:
+        data = read_file(drawing, MAX_DRAWING_BYTES, "symbol drawing", beneath=folder)
+    except InputError:
+        return False
+    return MADE_BY.encode("utf-8") in data
 
 
 # ----------------------------------------------------------------------- contact sheet

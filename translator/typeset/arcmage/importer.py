@@ -23,11 +23,25 @@ and whose data comes from the set:
 
 The directory is written beside its final place and renamed into it, so that an
 interrupted import leaves the previous theme whole; a directory that is not an
-imported theme is never replaced.
+imported theme is never replaced.  The work folder (``.NAME.PID.XXXXXXXX.tmp``) and
+the previous theme moved aside (``.NAME-old.PID.XXXXXXXX.tmp``) are named as
+:func:`translator.atomic.sweep` knows them: an import killed outright (``kill -9``)
+leaves them to the next import (or any other writer there), which puts a theme moved
+aside back when its replacement never came (:func:`_recover`) and removes the rest,
+never the folders of an import still running.
+
+What the import composes, parses and copies is the template set's verified bytes
+only: :meth:`.source.TemplateSet.stage` copies them into a private folder inside the
+work folder (read again without following links, each compared with its verified
+sha256), removed before the theme is put in place.  Every file the import writes lies
+inside the work folder (links followed, :func:`translator.atomic.replacing`) and is
+0644 at most.
 """
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import json
 import os
 import shutil
@@ -41,6 +55,8 @@ from typing import Any
 import yaml
 
 from ... import __version__
+from ...atomic import SUFFIX, abandoned, sweep, write_file
+from ...errors import UserError
 from ...textio import InputError
 from ..artwork import Profile, find_profile, solid_cmyk
 from ..theme import FACTION_KEYS, TYPE_SLUGS, cmyk, faction_slug, load_theme, themes_home
@@ -69,6 +85,11 @@ BLACK_TEXT_K = 80.0
 #: The symbol font, the licence files and the folders in a template set.
 SYMBOL_FONT = "Fonts/WTactics Symbols.ttf"
 LICENCE_FILES = ("Fonts/README", "Lic/README.txt", "Lic/CC_BY_SA_4_LIC.txt")
+#: The folder of the work folder the template set is staged in (removed before the
+#: theme is put in place).
+STAGED = ".template-set"
+#: What a theme moved aside is called after the theme's name: ``.NAME-old.PID.X.tmp``.
+OLD = "-old"
 
 
 class ThemeImportError(InputError):
@@ -116,24 +137,22 @@ def import_arcmage(
     build's default)."""
     started = time.perf_counter()
     target = Path(out) if out is not None else themes_home() / THEME_NAME
+    _recover(target)
+    sweep(target.parent)  # what killed imports (and other writers) left there
     _check_target(target)
     templates = open_source(source, cache_dir=cache_dir, progress=progress)
     profile = find_profile(icc)
     target.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    work = Path(
+        tempfile.mkdtemp(prefix=f".{target.name}.{os.getpid()}.", suffix=SUFFIX, dir=target.parent)
+    )
     try:
-        frames = _frames(templates, work)
-        raster.compose_back(
-            templates.path("CardTemplates/back.png"),
-            templates.path("CardTemplates/border.png"),
-            work / "back.png",
-        )
-        found = layouts(templates.root)
-        symbols: list[str] = []
-        if templates.has(SYMBOL_FONT):
-            symbols = glyphs.write_symbols(templates.path(SYMBOL_FONT), work / "symbols")
-        _licences(templates, work)
-        marks = _loyalty_marks(templates, work, profile)
+        staged = templates.stage(work / STAGED)
+        try:
+            frames, found, symbols, marks = _compose(staged, work, profile)
+        except UserError as error:  # said of the source's file, not of its copy
+            raise UserError(_renamed(str(error), staged.root, templates.root)) from None
+        shutil.rmtree(staged.root)
         _write_theme(work, templates, frames, found, profile, marks)
         from_svg = sum(
             1
@@ -159,6 +178,50 @@ def import_arcmage(
         raise
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _compose(
+    staged: TemplateSet, work: Path, profile: Profile
+) -> tuple[dict[tuple[str, str], Path], dict[str, dict[str, Layout]], list[str], set[str]]:
+    """The theme's images, layouts, symbols, licences and loyalty marks, made in
+    ``work`` from the staged set: (frames, layouts, symbol codes, factions marked)."""
+    frames = _frames(staged, work)
+    raster.compose_back(
+        staged.path("CardTemplates/back.png"),
+        staged.path("CardTemplates/border.png"),
+        work / "back.png",
+        within=work,
+    )
+    found = layouts(staged.root)
+    symbols: list[str] = []
+    if staged.has(SYMBOL_FONT):
+        _folder(work / "symbols", work)
+        symbols = glyphs.write_symbols(staged.path(SYMBOL_FONT), work / "symbols")
+    _licences(staged, work)
+    marks = _loyalty_marks(staged, work, profile)
+    return frames, found, symbols, marks
+
+
+def _renamed(message: str, staged: Path, root: Path) -> str:
+    """``message`` about a staged file, naming the source's file instead (the copy's
+    path means nothing to the user, and is gone once the import stops)."""
+    return message.replace(f"{staged}{os.sep}", f"{root}{os.sep}").replace(str(staged), str(root))
+
+
+def _write(target: Path, content: str | bytes, work: Path) -> None:
+    """Write one file of the theme: inside ``work`` (links followed), atomically,
+    0644 at most (never more open, whatever the source's files were)."""
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    _folder(target.parent, work)
+    write_file(target, data, 0o644, sync_directory=False, within=work)
+
+
+def _folder(path: Path, work: Path) -> None:
+    """``path`` (a folder of the theme in ``work``) and the folders between, made
+    0755 at most whatever the umask: the theme is never more open than that."""
+    for folder in [*reversed(path.relative_to(work).parents), path.relative_to(work)]:
+        with contextlib.suppress(FileExistsError):
+            (work / folder).mkdir(mode=0o755)
 
 
 def _check_target(target: Path) -> None:
@@ -188,8 +251,8 @@ def _frames(templates: TemplateSet, work: Path) -> dict[tuple[str, str], Path]:
             path = done.get(digest)
             if path is None:
                 path = work / "frames" / name / f"{card_type}.png"
-                path.parent.mkdir(parents=True, exist_ok=True)
-                raster.compose_frame(templates.path(relative), border, path)
+                _folder(path.parent, work)
+                raster.compose_frame(templates.path(relative), border, path, within=work)
                 done[digest] = path
             made[(folder[slug], card_type)] = path
     return made
@@ -212,21 +275,18 @@ def _loyalty_marks(templates: TemplateSet, work: Path, profile: Profile) -> set[
                 recolour=lambda colour: cmyk(_cmyk(colour, profile, text=False)),
             )
             if drawing is not None:
-                target = work / "loyalty" / f"{slug}.svg"
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(drawing, encoding="utf-8")
+                _write(work / "loyalty" / f"{slug}.svg", drawing, work)
                 made.add(slug)
                 break
     return made
 
 
 def _licences(templates: TemplateSet, work: Path) -> None:
-    """The set's licence files travel with its images (GPL-3 / CC BY-SA 4.0)."""
+    """The set's licence files travel with its images (GPL-3 / CC BY-SA 4.0): their
+    verified bytes (:meth:`.source.TemplateSet.read`), 0644."""
     for relative in LICENCE_FILES:
         if templates.has(relative):
-            target = work / "LICENSES" / relative.replace("/", "-")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(templates.path(relative), target)
+            _write(work / "LICENSES" / relative.replace("/", "-"), templates.read(relative), work)
 
 
 def _write_theme(
@@ -266,7 +326,7 @@ def _write_theme(
         f"# in pt, colours in CMYK percentages of {profile.description}.\n"
     )
     text = header + yaml.dump(data, Dumper=_Plain, sort_keys=False, allow_unicode=True, width=100)
-    (work / "theme.yaml").write_text(text, encoding="utf-8")
+    _write(work / "theme.yaml", text, work)
 
 
 class _Plain(yaml.SafeDumper):
@@ -327,17 +387,17 @@ def _write_marker(
         "symbols": report.symbols,
         "layouts": {"svg": report.layouts_from_svg, "defaults": report.layouts_from_defaults},
     }
-    (work / MARKER).write_text(
-        json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8"
-    )
+    _write(work / MARKER, json.dumps(record, indent=2, sort_keys=True) + "\n", work)
 
 
 def _replace(work: Path, target: Path) -> None:
     """Put ``work`` at ``target``: the old theme (if any) is moved aside first and
-    removed only once the new one is in place."""
+    removed only once the new one is in place.  Killed between the two renames, the
+    import leaves no theme at ``target`` and the old one aside, whose name
+    (:func:`_aside`) tells the next import to put it back (:func:`_recover`)."""
     old = None
     if target.exists():
-        old = target.with_name(f".{target.name}-old-{os.getpid()}")
+        old = _aside(target)
         os.replace(target, old)
     try:
         os.replace(work, target)
@@ -347,3 +407,27 @@ def _replace(work: Path, target: Path) -> None:
         raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def _aside(target: Path) -> Path:
+    """A new name for ``target`` moved aside: ``.NAME-old.PID.XXXXXXXX.tmp`` beside it,
+    which :func:`translator.atomic.sweep` removes once this process is gone."""
+    return target.with_name(f".{target.name}{OLD}.{os.getpid()}.{os.urandom(4).hex()}{SUFFIX}")
+
+
+def _recover(target: Path) -> None:
+    """Put back the theme an import killed between its two renames moved aside
+    (:func:`_replace`): when ``target`` is missing, the newest theme moved aside by a
+    process that is gone (:func:`translator.atomic.abandoned`) becomes ``target``
+    again, before the sweep would remove it; the new theme of that import, still in
+    its work folder, is then removed by the sweep (the import is rolled back)."""
+    if os.path.lexists(target) or not target.parent.is_dir():
+        return
+    aside = [
+        path
+        for path in target.parent.glob(f".{glob.escape(target.name)}{OLD}.*{SUFFIX}")
+        if path.is_dir() and not path.is_symlink() and (path / MARKER).is_file() and abandoned(path)
+    ]
+    if aside:
+        newest = max(aside, key=lambda path: path.stat().st_mtime_ns)
+        os.replace(newest, target)

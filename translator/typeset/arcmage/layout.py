@@ -39,11 +39,13 @@ standalone drawing whose viewBox is that box, so that drawn in the box (or at
 ``y + step``, ``y + 2 step`` for L2, L3) it lands where Aminduna draws it: rendered
 by WeasyPrint at 600 dpi, the official marks cover the same pixels either way.
 
-Parsing: ``xml.etree`` (expat, which fetches no external entity and limits entity
-expansion); a document declaring entities is refused outright (a template has no use
-for them), the file's size is limited (:data:`MAX_TEMPLATE_SVG_BYTES`) and so is its
-nesting (:data:`MAX_SVG_DEPTH`).  A problem is a :class:`LayoutError` of one line
-naming the file.
+Parsing: ``xml.etree`` (expat, which fetches no external entity), and only bytes that
+passed the one check of an SVG template, :func:`.source.svg_problem` (expat as a
+stream, before any tree is built): a document declaring entities is refused outright
+(a template has no use for them), and so is one larger than
+:data:`MAX_TEMPLATE_SVG_BYTES`, nesting elements deeper than :data:`MAX_SVG_DEPTH` or
+holding a longer attribute value than ``source.MAX_SVG_ATTRIBUTE_CHARS``.  A problem
+is a :class:`LayoutError` of one line naming the file.
 """
 
 from __future__ import annotations
@@ -61,22 +63,23 @@ from typing import Any
 from ... import yamlfile
 from ...cards.model import CARD_TYPES, FACTIONS
 from ...errors import UserError
-from ...limits import MAX_CONFIG_BYTES, MAX_FILE_BYTES
+from ...limits import MAX_CONFIG_BYTES
 from ...textio import InputError, read_file
 from ..geometry import IDENTITY, Matrix, Point, apply, multiply
 from ..symbols import SVG_NS, XLINK_NS, serialise_svg, templates_root
 from ..theme import faction_slug
+from .source import MAX_SVG_BYTES, svg_problem
+from .source import MAX_SVG_DEPTH as SOURCE_SVG_DEPTH
 
 #: One template unit (1/90 inch) in mm and in pt.
 UNIT_MM = 25.4 / 90
 UNIT_PT = 72 / 90
 #: Decimals kept of every mm and pt value.
 DECIMALS = 2
-#: Bytes of a template SVG (the official ones are 0.7 to 1 MB).
-MAX_TEMPLATE_SVG_BYTES = MAX_FILE_BYTES
-#: Nesting of a template's elements (the official ones: 5); the outlines are walked
-#: recursively.
-MAX_SVG_DEPTH = 64
+#: Bytes of a template SVG, and nesting of its elements: the source's limits
+#: (:func:`.source.svg_problem`, the one check).
+MAX_TEMPLATE_SVG_BYTES = MAX_SVG_BYTES
+MAX_SVG_DEPTH = SOURCE_SVG_DEPTH
 
 #: Our names of the text elements, by the id the generator fills.
 TEXT_IDS = {
@@ -430,42 +433,22 @@ def _parse(path: Path, size: int, mtime: int) -> _Document:
         data = read_file(path, MAX_TEMPLATE_SVG_BYTES, "template SVG")
     except InputError as error:
         raise LayoutError(str(error)) from None
-    if b"<!ENTITY" in data:
+    problem = svg_problem(data)
+    if problem is not None:
         raise LayoutError(
-            f"{path}: declares XML entities, which a card template never "
-            "needs: use the official template or re-save it from Inkscape"
+            f"{path}: {problem}; use the official template or re-save it from Inkscape"
         )
     try:
         root = ET.fromstring(data)
-    except ET.ParseError as error:
-        raise LayoutError(
-            f"{path}: not an SVG template (malformed XML: {error}); use the "
-            "official template or re-save it from Inkscape"
-        ) from None
-    if root.tag != f"{{{SVG_NS}}}svg":
-        raise LayoutError(f"{path}: not an SVG document (root <svg> in the SVG namespace)")
+    except ET.ParseError as error:  # pragma: no cover - svg_problem parsed it already
+        raise LayoutError(f"{path}: not an SVG template (malformed XML: {error})") from None
     parents = {child: parent for parent in root.iter() for child in parent}
-    if _depth(root) > MAX_SVG_DEPTH:
-        raise LayoutError(
-            f"{path}: elements nested more than {MAX_SVG_DEPTH} deep; a card "
-            "template is a few levels deep: use the official template"
-        )
     by_id: dict[str, ET.Element] = {}
     for element in root.iter():
         ident = element.get("id")
         if ident is not None:
             by_id.setdefault(ident, element)
     return _Document(path, root, parents, by_id)
-
-
-def _depth(root: ET.Element) -> int:
-    """How deep elements nest (walked without recursion)."""
-    deepest, stack = 0, [(root, 1)]
-    while stack:
-        element, depth = stack.pop()
-        deepest = max(deepest, depth)
-        stack.extend((child, depth + 1) for child in element)
-    return deepest
 
 
 def _document(svg: Path) -> _Document:

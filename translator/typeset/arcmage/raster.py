@@ -54,7 +54,8 @@ from pathlib import Path
 from PIL import Image, ImageCms, ImageFile, UnidentifiedImageError
 
 from ...atomic import replacing
-from ...textio import InputError
+from ...limits import MAX_IMAGE_BYTES
+from ...textio import InputError, read_file
 
 MM_PER_INCH = 25.4
 
@@ -114,15 +115,17 @@ def compose_frame(
     *,
     page_mm: tuple[float, float] = PAGE_MM,
     template_mm: tuple[float, float] = TEMPLATE_MM,
+    within: Path | None = None,
 ) -> FrameImage:
     """Write ``out``: the faction's print border over the whole page with the card
     template composited over it, centred, at the template's resolution, flattened to
     RGB (see the module's description).  A file of the wrong size or that cannot be
-    read raises an :class:`InputError` naming it; nothing is written then."""
+    read raises an :class:`InputError` naming it; nothing is written then.  ``within``:
+    the folder ``out`` must lie in, links followed (default: its own folder)."""
     template = load(template_png, template_mm, "a card template")
     ground = border_ground(border_png, page_mm, template.dpi, template_mm)
     image, placement = composite(template, ground, page_mm, template_mm)
-    return _write(image, out, template.dpi, placement)
+    return _write(image, out, template.dpi, placement, within)
 
 
 def compose_back(
@@ -132,14 +135,16 @@ def compose_back(
     *,
     page_mm: tuple[float, float] = PAGE_MM,
     back_mm: tuple[float, float] = BACK_MM,
+    within: Path | None = None,
 ) -> FrameImage:
     """Write ``out``: the official back over the generic print border, centred, on the
     back's own pixel grid (the back is never resampled: where it is opaque, ``out``
-    holds its pixels unchanged), flattened to RGB."""
+    holds its pixels unchanged), flattened to RGB; ``within`` as for
+    :func:`compose_frame`."""
     back = load(back_png, back_mm, "the card back")
     ground = border_ground(border_png, page_mm, back.dpi, back_mm)
     image, placement = composite(back, ground, page_mm, back_mm)
-    return _write(image, out, back.dpi, placement)
+    return _write(image, out, back.dpi, placement, within)
 
 
 def composite(
@@ -274,16 +279,22 @@ def _size_problem(image: Image.Image, size_mm: tuple[float, float], what: str) -
 
 def _decode(path: Path) -> Image.Image:
     """``path`` fully decoded (a truncated file is refused, whatever WeasyPrint set
-    globally) as RGBA in sRGB, with its ``dpi`` kept in ``info``."""
+    globally) as RGBA in sRGB, with its ``dpi`` kept in ``info``.  Read by the one
+    reader of files (a regular file of at most :data:`~translator.limits.MAX_IMAGE_BYTES`:
+    no FIFO waited for, no device read without end)."""
+    try:
+        data = read_file(path, MAX_IMAGE_BYTES, "template image")
+    except InputError as error:
+        if error.message == "no such file":
+            raise InputError(str(path), "no such file: the template set is incomplete") from None
+        raise
     lenient = ImageFile.LOAD_TRUNCATED_IMAGES
     ImageFile.LOAD_TRUNCATED_IMAGES = False
     try:
-        with Image.open(path) as opened:
+        with Image.open(io.BytesIO(data)) as opened:
             opened.load()
             info = dict(opened.info)
             image = _to_srgb(opened, info.get("icc_profile"))
-    except FileNotFoundError:
-        raise InputError(str(path), "no such file: the template set is incomplete") from None
     except (
         OSError,
         SyntaxError,
@@ -340,9 +351,16 @@ def _flat(border: Image.Image, size: tuple[int, int]) -> Image.Image:
     return flat
 
 
-def _write(image: Image.Image, out: Path, dpi: float, placement: tuple[float, ...]) -> FrameImage:
-    """Write ``image`` to ``out`` as PNG with its dpi, atomically."""
-    with replacing(out, 0o644, within=out.parent) as temporary:
+def _write(
+    image: Image.Image,
+    out: Path,
+    dpi: float,
+    placement: tuple[float, ...],
+    within: Path | None,
+) -> FrameImage:
+    """Write ``image`` to ``out`` as PNG with its dpi, atomically, readable by all and
+    writable by its owner only (0644), inside ``within`` (default: ``out``'s folder)."""
+    with replacing(out, 0o644, within=out.parent if within is None else within) as temporary:
         image.save(temporary, "PNG", dpi=(dpi, dpi), compress_level=PNG_COMPRESS_LEVEL)
     x, y, width, height = placement
     return FrameImage(out, image.size, dpi, (x, y, width, height))

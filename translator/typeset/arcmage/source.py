@@ -16,16 +16,27 @@ SOURCE is either
   set fetched in clear could be swapped on the way.  Downloads are cached, per server,
   in ``$XDG_CACHE_HOME/translator/arcmage/<host>/``; a later run asks the server only
   for what changed (``If-None-Match``, ``If-Modified-Since``) and, when the server
-  cannot be reached, uses a cache that holds every required file.
+  cannot be reached, uses a cache that holds every required file.  Each file's
+  download (all its tries) ends within :data:`FILE_SECONDS`, the whole download
+  within :data:`DOWNLOAD_SECONDS` (:func:`translator.web.deadline`): a server that
+  drips its answers is cut off.
+
+A template set is someone else's folder (or server): every file of a folder is read
+without following a link below the folder the user named (``read_file`` of
+:mod:`translator.textio` with ``beneath``): a link to a file or to a sub-folder, a
+FIFO, a device is refused with its name.  What the import then uses is the bytes
+verified here, never the source's paths opened again: :meth:`TemplateSet.stage`
+copies them into a private folder, each compared with its verified sha256.
 
 Every file is verified before use, because a wrong file would otherwise surface as a
 broken card much later: a PNG decodes with Pillow, is RGB or RGBA and has the pixels of
-its physical size at a print resolution; an SVG template parses (entity declarations
-refused) and has the text group; the font has a font signature; a licence is UTF-8.
-A required file missing or invalid is a :class:`SourceError` (one line: the file or
-address, what is wrong, what to do); an optional one missing is listed in
-:attr:`TemplateSet.missing_optional`.  Nothing is printed, except a progress bar on a
-terminal: the command line prints the summary and :attr:`TemplateSet.notes`.
+its physical size at a print resolution; an SVG template parses within limits
+(:func:`svg_problem`: entity declarations refused, 64 levels of elements, a value of
+4 M characters, 16 MB) and has the text group; the font has a font signature; a
+licence is UTF-8.  A required file missing or invalid is a :class:`SourceError` (one
+line: the file or address, what is wrong, what to do); an optional one missing is
+listed in :attr:`TemplateSet.missing_optional`.  Nothing is printed, except a progress
+bar on a terminal: the command line prints the summary and :attr:`TemplateSet.notes`.
 """
 
 from __future__ import annotations
@@ -34,6 +45,7 @@ import contextlib
 import hashlib
 import io
 import json
+import os
 import posixpath
 import re
 import sys
@@ -50,9 +62,11 @@ from urllib.parse import quote, urljoin, urlsplit
 import httpx
 from PIL import Image
 
+from ... import jsonfile
 from ...atomic import replacing
-from ...limits import MAX_IMAGE_BYTES
-from ...textio import InputError, read_file
+from ...limits import MAX_CONFIG_BYTES, MAX_DEPTH, MAX_IMAGE_BYTES
+from ...paths import OutsideError
+from ...textio import InputError, read_file, read_text
 from ...web import (
     CONNECT_TIMEOUT,
     LOOPBACK_HOSTS,
@@ -60,6 +74,10 @@ from ...web import (
     READ_TIMEOUT,
     RETRY_DELAYS,
     USER_AGENT,
+    deadline,
+    expired,
+    http_client,
+    time_left,
 )
 from ...yamlfile import safe_load
 from ..symbols import templates_root
@@ -73,13 +91,31 @@ __all__ = [
     "TemplateSet",
     "catalogue",
     "check_file",
+    "file_limit",
     "locate_folder",
     "open_source",
+    "svg_problem",
 ]
 
 #: Bytes of one file of the set, read or downloaded: the artwork images' limit (the
-#: largest file of the set, the print border, is 2.8 MB; an SVG template 1 MB).
+#: largest file of the set, the print border, is 2.8 MB).
 MAX_SOURCE_FILE_BYTES = MAX_IMAGE_BYTES
+#: Bytes of an SVG template (the official ones are 0.3 to 0.94 MB): an SVG is parsed,
+#: and the layout builds a tree of it, so its limit is far below the images'.
+MAX_SVG_BYTES = 16 << 20
+#: Characters of one attribute value of an SVG template (a path's ``d``, an embedded
+#: image's ``href``): the longest of the official set is 214,650 (an image).
+MAX_SVG_ATTRIBUTE_CHARS = 4 << 20
+#: Nesting of an SVG template's elements (the official ones: 5); the layout walks
+#: outlines recursively.
+MAX_SVG_DEPTH = MAX_DEPTH
+#: Seconds one file of a download may take, all its tries together, and the whole
+#: download (60 to 100 MB): a server that drips its answers is cut off, not waited for
+#: (docs/printing.md states both).
+FILE_SECONDS = 180.0
+DOWNLOAD_SECONDS = 1800.0
+#: Bytes of the record of a cached set (:data:`INDEX_NAME`, about 20 KB).
+MAX_INDEX_BYTES = MAX_CONFIG_BYTES
 # CONNECT_TIMEOUT, READ_TIMEOUT, RETRY_DELAYS (bound here: tests shorten it), MAX_REDIRECTS
 # and LOOPBACK_HOSTS are translator.web's, shared with the card sync.
 #: The file in a cached set that records, per file, its hash and the server's
@@ -160,7 +196,7 @@ def catalogue_path() -> Path:
 def catalogue() -> Catalogue:
     """The shipped list of files, patterns expanded, the probe first: it is data
     (maintained with the upstream set), so the code holds no file names."""
-    data = safe_load(catalogue_path().read_text(encoding="utf-8"))
+    data = safe_load(read_text(catalogue_path(), MAX_CONFIG_BYTES, "template catalogue"))
     kinds = {
         name: Kind(name, value["format"], _size_mm(value.get("size_mm")), value.get("group"))
         for name, value in data["kinds"].items()
@@ -216,6 +252,9 @@ class TemplateSet:
     #: What the caller may tell the user (the set was under ``arcmage/``, it came from
     #: the cache because the server could not be reached).
     notes: list[str] = field(default_factory=list)
+    #: The folder below which no link is followed when a file is read (the folder
+    #: the user named, which holds :attr:`root`; None: :attr:`root` itself).
+    beneath: Path | None = None
 
     def path(self, relative: str) -> Path:
         """The local file of ``relative`` (``CardTemplates/gaian/creature.png``)."""
@@ -224,6 +263,42 @@ class TemplateSet:
     def has(self, relative: str) -> bool:
         """Whether the set holds ``relative`` (verified)."""
         return relative in self.files
+
+    def read(self, relative: str) -> bytes:
+        """The bytes of ``relative`` as they were verified: read again without
+        following a link below the set (:func:`translator.textio.read_file` with
+        ``beneath``, a regular file only) and compared with the sha256 taken when it
+        was verified, so that a file swapped since (for a link, for another file) is
+        refused, never used."""
+        path = self.root / relative
+        try:
+            data = read_file(
+                path, MAX_SOURCE_FILE_BYTES, "template file", beneath=self.beneath or self.root
+            )
+        except InputError as error:
+            raise SourceError(str(path), f"{error.message}; {_WHAT_TO_GIVE}") from None
+        if hashlib.sha256(data).hexdigest() != self.files[relative]:
+            raise SourceError(
+                str(path),
+                "changed since it was verified (is something writing the template "
+                "set?): import again once it is still",
+            )
+        return data
+
+    def stage(self, folder: Path) -> TemplateSet:
+        """The set copied into ``folder`` (a new, private folder of the caller's), each
+        file the bytes :meth:`read` gives: what an import composes, parses and copies
+        is then the verified set, however the source changes meanwhile and whatever
+        links it holds.  The copy's files are the owner's alone (0600)."""
+        for relative in self.files:
+            data = self.read(relative)
+            target = folder / relative
+            target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            with replacing(target, 0o600, within=folder) as temporary:
+                temporary.write_bytes(data)
+        return TemplateSet(
+            folder, self.origin, dict(self.files), list(self.missing_optional), list(self.notes)
+        )
 
 
 def open_source(
@@ -251,7 +326,7 @@ def check_file(data: bytes, kind: Kind, entries: Catalogue | None = None) -> str
     if kind.format == "png":
         return _png_problem(data, kind, entries or catalogue())
     if kind.format == "svg":
-        return _svg_problem(data, kind.group)
+        return svg_problem(data, kind.group)
     if kind.format == "font":
         if data[:4] not in FONT_SIGNATURES:
             return "is not a font file (no TrueType or OpenType signature)"
@@ -311,26 +386,62 @@ def _size_problem(
 
 
 class _Refused(Exception):
-    """An SVG construct refused while parsing (an entity declaration)."""
+    """An SVG construct refused while parsing (an entity declaration, a nesting or a
+    value beyond the limits)."""
 
 
-def _svg_problem(data: bytes, group: str | None) -> str | None:
-    """An SVG's problem: not well-formed XML, not SVG, declaring entities (the way to
-    make a small file expand to gigabytes), or without the ``<g id=group>``.  Parsed by
-    expat as a stream: no tree of a 2 MB file is built."""
+def file_limit(kind: Kind) -> int:
+    """Bytes a file of ``kind`` may have, read or downloaded: an SVG's own limit,
+    the images' for the rest."""
+    return MAX_SVG_BYTES if kind.format == "svg" else MAX_SOURCE_FILE_BYTES
+
+
+def svg_problem(data: bytes, group: str | None = None) -> str | None:
+    """An SVG's problem: larger than :data:`MAX_SVG_BYTES`, not well-formed XML, not
+    SVG, declaring entities (the way to make a small file expand to gigabytes),
+    elements nested deeper than :data:`MAX_SVG_DEPTH`, an attribute value longer than
+    :data:`MAX_SVG_ATTRIBUTE_CHARS`, or (``group`` given) without the ``<g
+    id=group>``.  Parsed by expat as a stream, each limit checked as the parser gets
+    there: no tree is built, and a file nested 100,000 deep or holding a 100 MB path
+    stops at the first element too deep or the first value too long.  The one check
+    of an SVG template: the source's and the layout's (:mod:`.layout` parses only
+    bytes that pass it)."""
+    if len(data) > MAX_SVG_BYTES:
+        return (
+            f"is {len(data):,} bytes; an SVG template is at most {MAX_SVG_BYTES:,} "
+            "(the official ones are under 1 MB)"
+        )
     parser = xml.parsers.expat.ParserCreate(namespace_separator=" ")
     seen: dict[str, bool] = {"root": False, "svg": False, "group": group is None}
+    depth = [0]
 
     def start(name: str, attributes: dict[str, str]) -> None:
+        depth[0] += 1
+        if depth[0] > MAX_SVG_DEPTH:
+            raise _Refused(
+                f"nests elements more than {MAX_SVG_DEPTH} deep (line "
+                f"{parser.CurrentLineNumber}); a card template is a few levels deep"
+            )
+        for key, value in attributes.items():
+            if len(value) > MAX_SVG_ATTRIBUTE_CHARS:
+                raise _Refused(
+                    f"has a {key.rpartition(' ')[2]}= of {len(value):,} characters (line "
+                    f"{parser.CurrentLineNumber}); a value of a card template is at most "
+                    f"{MAX_SVG_ATTRIBUTE_CHARS:,}"
+                )
         if not seen["root"]:
             seen["root"], seen["svg"] = True, name == f"{_SVG_NS} svg"
         if name == f"{_SVG_NS} g" and attributes.get("id") == group:
             seen["group"] = True
 
+    def end(_name: str) -> None:
+        depth[0] -= 1
+
     def entity(*_: object) -> None:
         raise _Refused("declares an XML entity, which a template never does")
 
     parser.StartElementHandler = start
+    parser.EndElementHandler = end
     parser.EntityDeclHandler = entity
     try:
         parser.Parse(data, True)
@@ -381,10 +492,18 @@ def locate_folder(spec: str) -> Path:
 def _open_folder(spec: str, progress: bool) -> TemplateSet:
     """A folder source, read in place: every required file present (all those missing
     named at once, which is cheap), then every file verified in catalogue order, the
-    first bad one reported."""
+    first bad one reported.
+
+    Each file is read without following a link below the folder named (a link to a
+    file, a linked sub-folder, a FIFO or a device in the set is refused, naming it):
+    a template set is someone else's folder, and a link in it would copy whatever it
+    points at into the theme."""
     root = locate_folder(spec)
+    given = Path(spec).expanduser()
+    beneath = given if given in root.parents else root
     entries = catalogue()
-    absent = [entry for entry in entries.files if not (root / entry.path).exists()]
+    # A link is "present" (and refused when read), even one that leads nowhere.
+    absent = [entry for entry in entries.files if not os.path.lexists(root / entry.path)]
     absent_required = [entry.path for entry in absent if entry.required]
     if absent_required:
         more = (
@@ -403,14 +522,22 @@ def _open_folder(spec: str, progress: bool) -> TemplateSet:
             step(entry.path)
             where = str(root / entry.path)
             try:
-                data = read_file(root / entry.path, MAX_SOURCE_FILE_BYTES, "template file")
+                data = read_file(
+                    root / entry.path, file_limit(entry.kind), "template file", beneath=beneath
+                )
             except InputError as error:
                 raise SourceError(where, f"{error.message}; {_WHAT_TO_GIVE}") from None
             problem = check_file(data, entry.kind, entries)
             if problem is not None:
                 raise SourceError(where, f"{problem}; replace it with the file of wtactics/arcmage")
             files[entry.path] = hashlib.sha256(data).hexdigest()
-    return TemplateSet(root, spec, files, [entry.path for entry in absent])
+    return TemplateSet(
+        root,
+        spec,
+        files,
+        [entry.path for entry in absent],
+        beneath=None if beneath == root else beneath,
+    )
 
 
 # -- an address ----------------------------------------------------------------------
@@ -521,26 +648,35 @@ class _Index:
         self.base = ""
         self.updated = ""
         try:
-            data = json.loads((root / INDEX_NAME).read_text(encoding="utf-8"))
-            if data.get("version") == _INDEX_VERSION and isinstance(data.get("files"), dict):
-                self.entries = {k: v for k, v in data["files"].items() if isinstance(v, dict)}
-                self.base, self.updated = str(data.get("base", "")), str(data.get("updated", ""))
-        except (OSError, ValueError, AttributeError):
-            pass
+            data = jsonfile.read(
+                root / INDEX_NAME, MAX_INDEX_BYTES, "template cache record", beneath=root
+            )
+        except InputError:  # none yet, or damaged: the files are fetched again
+            return
+        if (
+            isinstance(data, dict)
+            and data.get("version") == _INDEX_VERSION
+            and isinstance(data.get("files"), dict)
+        ):
+            self.entries = {k: v for k, v in data["files"].items() if isinstance(v, dict)}
+            self.base, self.updated = str(data.get("base", "")), str(data.get("updated", ""))
 
     def cached(self, path: str) -> str | None:
         """The sha256 of ``path``'s cached file when it is still the file recorded (a
-        file changed or cut short since is not cached)."""
+        file changed or cut short since, or not a regular file of the cache, is not
+        cached)."""
         entry = self.entries.get(path)
-        target = self.root / path
-        if entry is None or not target.is_file():
+        if entry is None or not isinstance(entry.get("size"), int):
             return None
         try:
-            if target.stat().st_size != entry.get("size"):
-                return None
-            digest = _sha256_file(target)
-        except OSError:
+            data = read_file(
+                self.root / path, MAX_SOURCE_FILE_BYTES, "cached template file", beneath=self.root
+            )
+        except InputError:
             return None
+        if len(data) != entry["size"]:
+            return None
+        digest = hashlib.sha256(data).hexdigest()
         return digest if digest == entry.get("sha256") else None
 
     def record(self, path: str, url: str, outcome: _Outcome) -> None:
@@ -570,25 +706,19 @@ class _Index:
             temporary.write_text(text + "\n", encoding="utf-8")
 
 
-def _sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _open_url(spec: str, cache_dir: Path | None, progress: bool) -> TemplateSet:
     """A download into the cache, or the cache alone when the server cannot be reached
     and it holds every required file."""
     base = parse_address(spec)
     cache_dir = cache_dir if cache_dir is not None else default_cache_dir(base)
     entries = catalogue()
-    timeout = httpx.Timeout(READ_TIMEOUT, connect=CONNECT_TIMEOUT)
     headers = {"User-Agent": USER_AGENT}
     try:
         with (
-            httpx.Client(timeout=timeout, headers=headers, follow_redirects=False) as client,
+            deadline(DOWNLOAD_SECONDS),
+            http_client(
+                headers=headers, read_timeout=READ_TIMEOUT, connect_timeout=CONNECT_TIMEOUT
+            ) as client,
             _bar(progress, len(entries.files), "downloading") as step,
         ):
             return _download(client, spec, base, cache_dir, entries, step)
@@ -610,6 +740,8 @@ def _open_url(spec: str, cache_dir: Path | None, progress: bool) -> TemplateSet:
             + (f" (last checked {checked})" if checked else "")
         )
         return cached
+    except OutsideError:  # a link in the cache: said as it is (remove the link)
+        raise
     except OSError as error:  # the cache cannot be written
         where = error.filename if isinstance(error.filename, str) else str(cache_dir)
         raise SourceError(
@@ -690,12 +822,42 @@ def _keep(
         index.record(entry.path, urljoin(base, quote(entry.path)), outcome)
 
 
+class _Late(Exception):
+    """A file's download cut short by a deadline (its own or the whole download's)."""
+
+
 def _fetch(
     client: httpx.Client, base: str, entry: FileSpec, index: _Index, entries: Catalogue
 ) -> _Outcome:
-    """One file, asked for conditionally when its cached copy is intact, retried on
-    connection errors and 5xx answers (an :class:`_Unreachable` after the last)."""
+    """One file within :data:`FILE_SECONDS` (all its tries) and what is left of
+    :data:`DOWNLOAD_SECONDS`: past either, a :class:`SourceError` saying which, not a
+    retry (a server that drips its answer would only drip again)."""
     url = urljoin(base, quote(entry.path))
+    with deadline(FILE_SECONDS):
+        try:
+            return _tries(client, url, entry, index, entries)
+        except _Late:
+            pass
+    if expired():  # the whole download's deadline, outside this file's
+        raise SourceError(
+            url,
+            f"the download of the template set took longer than {DOWNLOAD_SECONDS:g} s in "
+            "all, and was stopped: the server is too slow; try again later, or give a "
+            "local clone of wtactics/arcmage",
+        )
+    raise SourceError(
+        url,
+        f"took longer than {FILE_SECONDS:g} s to download, and was stopped: the server "
+        "is too slow; try again later, or give a local clone of wtactics/arcmage",
+    )
+
+
+def _tries(
+    client: httpx.Client, url: str, entry: FileSpec, index: _Index, entries: Catalogue
+) -> _Outcome:
+    """One file, asked for conditionally when its cached copy is intact, retried on
+    connection errors and 5xx answers (an :class:`_Unreachable` after the last, a
+    :class:`_Late` once the thread's deadline has passed)."""
     cached = index.cached(entry.path)
     headers: dict[str, str] = {}
     if cached is not None:
@@ -707,15 +869,20 @@ def _fetch(
     reason = ""
     for delay in (0.0, *RETRY_DELAYS):
         if delay:
-            time.sleep(delay)
+            left = time_left()
+            time.sleep(delay if left is None else min(delay, left))
         try:
-            return _attempt(client, url, entry, index.root / entry.path, cached, headers, entries)
+            return _attempt(client, url, entry, index, cached, headers, entries)
         except _Transient as transient:
             reason = str(transient)
         except httpx.TimeoutException:
+            if expired():
+                raise _Late from None
             reason = "timed out"
         except (httpx.TransportError, httpx.DecodingError) as error:
             reason = _first_line(error) or type(error).__name__
+        if expired():
+            raise _Late
     raise _Unreachable(url, f"{reason}, {1 + len(RETRY_DELAYS)} tries")
 
 
@@ -723,7 +890,7 @@ def _attempt(
     client: httpx.Client,
     url: str,
     entry: FileSpec,
-    target: Path,
+    index: _Index,
     cached: str | None,
     headers: dict[str, str],
     entries: Catalogue,
@@ -751,7 +918,7 @@ def _attempt(
                 )
             if _is_web_page(response, entry):
                 return _Outcome("missing", reason="the server answered with a web page")
-            digest = _store(response, current, entry, target, entries)
+            digest = _store(response, current, entry, index.root, entries)
             return _Outcome(
                 "new",
                 digest,
@@ -791,39 +958,39 @@ def _is_web_page(response: httpx.Response, entry: FileSpec) -> bool:
 
 
 def _store(
-    response: httpx.Response, url: str, entry: FileSpec, target: Path, entries: Catalogue
+    response: httpx.Response, url: str, entry: FileSpec, root: Path, entries: Catalogue
 ) -> str:
-    """Stream the body to a temporary file beside ``target``, verify it, and rename it
-    over ``target`` (the cached file is replaced only by a good one); its sha256."""
+    """Stream the body to a temporary file beside ``entry``'s file in the cache
+    ``root``, verify it, and rename it over that file (the cached file is replaced only
+    by a good one); its sha256.  The body is at most :func:`file_limit` bytes (an SVG
+    far less than an image), counted as it comes."""
+    limit = file_limit(entry.kind)
     declared = response.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_SOURCE_FILE_BYTES:
+    if declared.isdigit() and int(declared) > limit:
         raise SourceError(
             url,
-            f"is {int(declared):,} bytes; a file of the template set is "
-            f"at most {MAX_SOURCE_FILE_BYTES:,}: is this the right server?",
+            f"is {int(declared):,} bytes; a file of the template set of its kind is "
+            f"at most {limit:,}: is this the right server?",
         )
-    digest = hashlib.sha256()
-    with replacing(target, 0o644, within=target.parent) as temporary:
-        size = 0
-        with temporary.open("wb") as file:
-            for chunk in response.iter_bytes(1 << 16):
-                size += len(chunk)
-                if size > MAX_SOURCE_FILE_BYTES:
-                    raise SourceError(
-                        url,
-                        f"is larger than {MAX_SOURCE_FILE_BYTES:,} bytes: "
-                        "is this the right server?",
-                    )
-                digest.update(chunk)
-                file.write(chunk)
-        problem = check_file(temporary.read_bytes(), entry.kind, entries)
-        if problem is not None:
-            raise SourceError(
-                url,
-                f"{problem}; the server does not serve the template set "
-                "as it should: give a local clone of wtactics/arcmage",
-            )
-    return digest.hexdigest()
+    chunks: list[bytes] = []
+    size = 0
+    for chunk in response.iter_bytes(1 << 16):
+        size += len(chunk)
+        if size > limit:
+            raise SourceError(url, f"is larger than {limit:,} bytes: is this the right server?")
+        chunks.append(chunk)
+    data = b"".join(chunks)
+    del chunks
+    problem = check_file(data, entry.kind, entries)
+    if problem is not None:
+        raise SourceError(
+            url,
+            f"{problem}; the server does not serve the template set "
+            "as it should: give a local clone of wtactics/arcmage",
+        )
+    with replacing(root / entry.path, 0o644, within=root) as temporary:
+        temporary.write_bytes(data)
+    return hashlib.sha256(data).hexdigest()
 
 
 def _from_cache(spec: str, base: str, cache_dir: Path, entries: Catalogue) -> TemplateSet | None:
