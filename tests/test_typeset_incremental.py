@@ -1,6 +1,7 @@
 """Incremental builds: a rebuild renders only the cards whose inputs changed (the card,
-its English source, its artwork, the theme, the settings), never trusts a record an
-interrupted build could have left stale, and a Ctrl-C leaves no half-written file."""
+its English source, its artwork, the theme, the settings) or whose PDF is no longer the
+one built, never trusts a record an interrupted build could have left stale, and a
+Ctrl-C leaves no half-written file."""
 
 from __future__ import annotations
 
@@ -76,6 +77,26 @@ def test_only_what_depends_on_a_change_is_rendered(sample: tuple[Path, Path]) ->
     # A lost output is made again, alone.
     (out / "mossgate.fr.pdf").unlink()
     assert rendered(build(library_dir, out)) == {"mossgate"}
+
+
+def test_a_pdf_that_is_not_what_was_built_is_rendered_again(sample: tuple[Path, Path]) -> None:
+    """A card's PDF whose bytes are not those the record keeps (changed in place, its
+    size and time kept) is rendered again, however unchanged its inputs; so is one
+    replaced by a link to the PDF of another card."""
+    library_dir, out = sample
+    pdf = out / "courier.fr.pdf"
+    info = pdf.stat()
+    data = bytearray(pdf.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    pdf.write_bytes(bytes(data))
+    os.utime(pdf, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert rendered(build(library_dir, out)) == {"courier"}
+    assert manifest.read(out)[pdf.name]["output"] == manifest.file_digest(pdf)
+    (out / "mossgate.fr.pdf").unlink()
+    (out / "mossgate.fr.pdf").symlink_to(out / "flame-lash.fr.pdf")
+    assert rendered(build(library_dir, out)) == {"mossgate"}
+    assert not (out / "mossgate.fr.pdf").is_symlink()
+    assert rendered(build(library_dir, out)) == set()
 
 
 def test_settings_and_force_rebuild_everything(sample: tuple[Path, Path]) -> None:

@@ -39,7 +39,10 @@ Choices, and why:
   (and the intent).  A hit costs reading and hashing the source plus a JPEG header
   read: 0.1 ms for the sample's 70 KB images, about 1 ms for a 1 MB JPEG.  Files are written
   through a temporary file and ``os.replace``, so a parallel worker never reads half
-  an image.
+  an image.  A cached file is read only as the cache folder's own regular file
+  (:func:`translator.paths.open_beneath`: no link followed, no FIFO waited on); a
+  link, a FIFO or a damaged JPEG in its place is removed and the image converted
+  again, never a file read from elsewhere into a PDF, never a hang.
 * **A bad image never stops a deck**: missing or unreadable artwork gives a warning and
   a placeholder :class:`Artwork` (``path`` None) that the template draws as a flat
   tint box with the words "artwork missing".
@@ -52,6 +55,8 @@ import hashlib
 import io
 import operator
 import os
+import shutil
+import stat
 from dataclasses import dataclass
 from functools import lru_cache
 from glob import glob
@@ -62,6 +67,7 @@ from PIL import Image, ImageCms, ImageFile, ImageMath, ImageOps, UnidentifiedIma
 from ..atomic import replacing
 from ..errors import UserError
 from ..limits import MAX_IMAGE_BYTES, MAX_PROFILE_BYTES
+from ..paths import open_beneath
 from ..textio import InputError, read_file
 
 PRINT_PPI = 300
@@ -331,7 +337,7 @@ def prepare(
         return _unreadable(card, image_path, exc.message)
 
     target = cache_dir / f"{_cache_key(source, profile, ink_limit)}.jpg"
-    size = _cached_size(target)
+    size = _cached_size(cache_dir, target.name)
     if size is None:
         try:
             image, icc = _decode(source)
@@ -372,16 +378,41 @@ def _reason(exc: Exception) -> str:
     return str(exc) or type(exc).__name__
 
 
-def _cached_size(target: Path) -> tuple[int, int] | None:
-    """The size of a cached JPEG from its header, or None when there is none (or it
-    is damaged, e.g. edited by hand: it is then converted again)."""
+def _cached_size(cache_dir: Path, name: str) -> tuple[int, int] | None:
+    """The size of the cached JPEG ``name`` from its header, or None when there is
+    none, or it is damaged (edited by hand: it is then converted again), or it is not
+    the cache folder's own regular file: a link (wherever it leads) or a FIFO is
+    never read (:func:`translator.paths.open_beneath`), and is removed so that the
+    conversion takes its place (:func:`_discard`)."""
     try:
-        with Image.open(target) as cached:
+        descriptor = open_beneath(cache_dir, name, what="converted image")
+    except FileNotFoundError:
+        return None
+    except OSError:  # a link, a FIFO, a device, a folder: not ours to read
+        _discard(cache_dir / name)
+        return None
+    try:
+        with os.fdopen(descriptor, "rb") as stream, Image.open(stream) as cached:
             if cached.format == "JPEG" and cached.mode == "CMYK":
                 return cached.size
-    except (OSError, SyntaxError, ValueError):
+    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):
         pass
     return None
+
+
+def _discard(entry: Path) -> None:
+    """Remove what stands at a cache entry's name and is not a regular file (a link is
+    removed itself, never followed; a folder with what it holds): the converted image
+    is written in its place.  What cannot be removed makes the write fail, naming
+    it."""
+    try:
+        mode = entry.lstat().st_mode
+        if stat.S_ISDIR(mode):
+            shutil.rmtree(entry)
+        elif not stat.S_ISREG(mode):
+            entry.unlink()
+    except OSError:
+        pass
 
 
 def _decode(source: bytes) -> tuple[Image.Image, bytes | None]:

@@ -4,10 +4,12 @@ sheets and previews made from them, and the preflight of every file written.
 :func:`translator.api.build` (and through it ``translator build``) is a client of
 :func:`produce`: the command line shows the progress and prints the summary.  Like
 the card PDFs (:mod:`.build`), every derived file is remembered in the build record
-with the digest of what it was made from, and made again only when that changes; the
-preflight of a file is remembered with the file's own digest.  So a rebuild after
-changing one card renders that card, then reassembles and rechecks only the files that
-contain it.
+with the digest of what it was made from and that of its own bytes as written, and
+made again when either changes (:func:`.manifest.intact`: a deck, a sheet or a
+preview swapped for another file is made again, never vouched for); the preflight
+of a file is remembered with the file's own digest.  So a rebuild after changing one
+card renders that card, then reassembles and rechecks only the files that contain
+it.
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ from typing import TYPE_CHECKING
 from ..atomic import replacing
 from ..cards.model import Library
 from ..heap import fewer_collections
+from ..paths import check_inside
 from . import assemble, manifest, preflight
 from .artwork import Profile, find_profile
-from .build import BuildOptions, CardResult, _renderer, build_cards, in_workers
+from .build import BuildOptions, CardResult, _renderer, build_cards, cache_folder, in_workers
+from .preflight.record import valid_findings
 from .preview import render_png, rendering, soft_proofs
 from .theme import load_theme
 
@@ -147,11 +151,9 @@ class _Record:
         self.outputs = manifest.read(self.out)
 
     def fresh(self, name: str, digest: str) -> bool:
-        return (
-            not self.force
-            and self.outputs.get(name, {}).get("digest") == digest
-            and (self.out / name).is_file()
-        )
+        """Whether ``name`` is still the file built from inputs of ``digest``
+        (:func:`.manifest.intact`, as for the card PDFs)."""
+        return not self.force and manifest.intact(self.out, name, self.outputs.get(name), digest)
 
     def forget(self, names: Sequence[str]) -> None:
         # Every name popped (a generator in any() would stop at the first entry found).
@@ -182,16 +184,19 @@ Derived = tuple[str, str, Callable[[Path], object]]
 
 
 def _derive(record: _Record, report: Report, files: Sequence[Derived]) -> list[Path]:
-    """Make the files whose record does not say they are made from the same inputs:
-    their entries are dropped first (one write for all), so an interrupted make is
-    redone, and recorded when all are made."""
+    """Make the files whose record does not say they are made from the same inputs
+    and still are what was made (:meth:`_Record.fresh`): their entries are dropped
+    first (one write for all), so an interrupted make is redone, and recorded when all
+    are made, each with the digest of its bytes as written."""
     stale = [(name, digest, make) for name, digest, make in files if not record.fresh(name, digest)]
     record.forget([name for name, _, _ in stale])
     made: dict[str, dict] = {}
     try:
         for name, digest, make in stale:
             make(record.out / name)
-            made[name] = {"digest": digest}
+            written = manifest.file_digest(record.out / name)
+            if written != manifest.MISSING:
+                made[name] = {"digest": digest, "output": written}
     finally:
         record.remember(made)  # what was made before an error or Ctrl-C counts
     report.made += len(made)
@@ -229,9 +234,6 @@ def produce(
             else None,
         )
         record.reload()
-        for result in results:  # the workers read them: the decks and preflight need not
-            if result.checked is not None:
-                manifest.vouch(result.checked[0])
         report.cards.extend(results)
         report.made += sum(1 for r in results if r.path and not r.reused)
         printed = {r.slug: Path(r.path) for r in results if r.path}
@@ -351,10 +353,13 @@ def _withdraw(record: _Record, names: Sequence[str]) -> None:
     """Remove files of the output directory that would show what is no longer true
     (a failed card's previews, a deck without it): their record entries are
     dropped first (an interrupted build never vouches for a file half gone), then the
-    files."""
+    files, each only inside the output folder (a folder of previews that is a link out
+    of it is refused: :func:`translator.paths.check_inside`)."""
     record.forget(names)
     for name in names:
-        (record.out / name).unlink(missing_ok=True)
+        path = record.out / name
+        check_inside(path.parent, record.out)
+        path.unlink(missing_ok=True)
 
 
 def _back(request: Request, profile: Profile, record: _Record, report: Report) -> Path:
@@ -367,8 +372,7 @@ def _back(request: Request, profile: Profile, record: _Record, report: Report) -
     )
 
     def make(path: Path) -> None:
-        cache = Path(options.cache_dir or record.out / ".cache").resolve()
-        renderer = _renderer(options.theme_dir, options.size, (cache,))
+        renderer = _renderer(options.theme_dir, options.size, (_cache(options, record.out),))
         assemble.render_back(renderer, path, profile, ink_limit=options.ink_limit)
 
     [back] = _derive(record, report, [(f".back.{options.size.name}.pdf", digest, make)])
@@ -401,8 +405,10 @@ class _Proofs:
 
 
 def _preview(pdf: Path, name: str, request: Request, proofs: _Proofs | None = None) -> Derived:
-    """A picture of a card, cut at the trim, for reviewers and the wiki."""
+    """A picture of a card, cut at the trim, for reviewers and the wiki: written inside
+    the output folder (its folder of previews, ``png/``, a link out of it is refused)."""
     kind = Path(name).suffix[1:]
+    out = request.out.resolve()
 
     def make(path: Path) -> None:
         image = (
@@ -410,7 +416,7 @@ def _preview(pdf: Path, name: str, request: Request, proofs: _Proofs | None = No
             if proofs is not None
             else render_png(pdf, request.dpi, trim=request.options.size.bleed)
         )
-        with replacing(path, 0o644, within=path.parent) as temporary:
+        with replacing(path, 0o644, within=out) as temporary:
             image.save(
                 temporary,
                 PREVIEW_FORMATS[kind],
@@ -518,8 +524,9 @@ CARD_CHECK = (True, "all")
 
 def _cache(options: BuildOptions, out: Path) -> Path:
     """Where the preflight keeps its proofs and images' maxima: with the build's
-    converted artwork, never in the user's own folders."""
-    return Path(options.cache_dir or out / ".cache").resolve()
+    converted artwork (:func:`.build.cache_folder`: inside ``out`` unless the user
+    chose another folder), never in the user's own folders."""
+    return cache_folder(options, out)
 
 
 def _proof_key(path: Path, digest: str, options: BuildOptions, card_sized: bool, how: str) -> str:
@@ -602,13 +609,10 @@ def _in_worker(
 def _kept(problems: object, path: Path | None = None) -> list[preflight.Problem] | None:
     """Recorded findings as problems (of ``path``, when given: a proof is of the bytes,
     wherever they are), or None (none recorded, or an entry that does not read as
-    problems)."""
-    if not isinstance(problems, list):
+    problems: :func:`.preflight.record.valid_findings`, then checked again)."""
+    if not isinstance(problems, list) or not valid_findings(problems):
         return None
-    try:
-        found = [preflight.Problem(**problem) for problem in problems]
-    except TypeError:
-        return None
+    found = [preflight.Problem(**problem) for problem in problems]
     if path is not None:
         found = [replace(problem, path=str(path)) for problem in found]
     return found

@@ -33,9 +33,11 @@ from fontTools.ttLib import TTFont
 from .. import languages
 from ..atomic import owner_alive, sweep, synced_directory, work_for, write_file
 from ..cards.model import Card, Library
+from ..errors import UserError
 from ..glossary.loader import library_files, load_glossary, shipped_files
 from ..glossary.model import Glossary
 from ..heap import fewer_collections
+from ..paths import OutsideError, check_inside, real
 from . import manifest, pdfx
 from .artwork import INK_LIMIT, Artwork, ArtworkError, Profile, find_profile, prepare
 from .elements import LINE_ELEMENTS, PageMeasure, Spec, ceil_step, floor_step, measure_page
@@ -118,6 +120,11 @@ class CardResult:
     #: ``check``): the digest of the bytes checked (:func:`.manifest.stamped`), and
     #: what the check found.
     checked: tuple[manifest.Stamped, list[Any]] | None = None
+    #: The digest of its PDF as the process that wrote it read it back (rendered this
+    #: time): what the build record keeps as the file's own (``output``), so that a
+    #: later build reuses the file only while it is still these bytes
+    #: (:func:`.manifest.intact`).
+    written: manifest.Stamped | None = None
 
     @property
     def failed(self) -> bool:
@@ -697,9 +704,28 @@ def run_job(job: Job) -> list[CardResult]:
         return _batch(job)
 
 
+def cache_folder(options: BuildOptions, out: Path) -> Path:
+    """Where a build into ``out`` (a resolved path) keeps its converted artwork, the
+    preflight's proofs and images' maxima: ``options.cache_dir``, else ``out/.cache``.
+    A cache folder named inside the output folder (the default) must lie inside it
+    once links are followed (:func:`translator.paths.check_inside`): an output folder
+    is shared and downloaded, and a ``.cache`` there that is a link out of it would
+    carry the build's writes (and reads) elsewhere; it is refused, with the link's
+    name and what to do (a :class:`~translator.errors.UserError`, exit 2).  A cache
+    folder given elsewhere is the user's choice, wherever it leads."""
+    given = Path(options.cache_dir) if options.cache_dir is not None else out / ".cache"
+    absolute = Path(os.path.abspath(given))
+    if real(absolute.parent).is_relative_to(out):
+        try:
+            check_inside(absolute, out)
+        except OutsideError as error:
+            raise UserError(str(error)) from None
+    return given.resolve()
+
+
 def _batch(job: Job) -> list[CardResult]:
     profile = find_profile(job.options.icc)
-    cache = Path(job.options.cache_dir or job.out / ".cache").resolve()
+    cache = cache_folder(job.options, job.out)
     renderer = _renderer(job.options.theme_dir, job.options.size, (*job.roots, cache))
     theme = renderer.theme
     codepoints = covered(theme)
@@ -731,6 +757,7 @@ def _batch(job: Job) -> list[CardResult]:
         )
         for i, path in zip(printable, paths, strict=True):
             results[i].path = path
+            results[i].written = manifest.stamped(Path(path))
         if job.check is not None:
             _check_written(job.check, [results[i] for i in printable])
     for refused in renderer.fetcher.refused:
@@ -743,9 +770,13 @@ def _check_written(check: Check, results: Sequence[CardResult]) -> None:
     """Preflight the PDFs of ``results`` here, in the worker that wrote them, while its
     caches (fonts measured, images' maxima) are warm and the other worker still renders:
     no separate pass over the files after the build.  Each result keeps the digest of
-    the bytes checked, so that the build trusts the findings only for those bytes."""
+    the bytes checked (those written: :attr:`CardResult.written`), so that the build
+    trusts the findings only for those bytes."""
     paths = [Path(str(result.path)) for result in results]
-    stamps = [manifest.stamped(path) for path in paths]
+    stamps = [
+        result.written or manifest.stamped(path)
+        for result, path in zip(results, paths, strict=True)
+    ]
     for result, stamp, problems in zip(results, stamps, check(paths), strict=True):
         result.checked = (stamp, problems)
 
@@ -763,14 +794,17 @@ def build_cards(
 ) -> list[CardResult]:
     """Build one PDF per card of ``library`` in ``lang`` into ``out``.
 
-    Cards whose inputs did not change since the last build into ``out`` (and whose PDF
-    is still there) are not rendered again, unless ``force``; ``progress`` is called
-    with the number of cards done as batches finish.  ``check`` (picklable: it runs in
-    the workers) is called on the PDFs each batch wrote: its findings come back as
-    :attr:`CardResult.checked` (the preflight of :func:`.batch.produce`).
+    Cards whose inputs did not change since the last build into ``out``, and whose PDF
+    is still the one built (its bytes' digest is the record's: :func:`.manifest.intact`)
+    are not rendered again, unless ``force``; ``progress`` is called with the number
+    of cards done as batches finish.  ``check`` (picklable: it runs in the workers) is
+    called on the PDFs each batch wrote: its findings come back as
+    :attr:`CardResult.checked` (the preflight of :func:`.batch.produce`).  A ``.cache``
+    of ``out`` that leads out of it is refused first (:func:`cache_folder`).
     """
     out = Path(out).resolve()
     sweep(out)
+    cache_folder(options, out)  # refused here, before any work, if it leads out
     cards = [
         card
         for _, card in sorted(library.cards.items())
@@ -801,17 +835,8 @@ def build_cards(
     for card in cards:
         name = f"{card.slug}.{lang}.pdf"
         entry = recorded.get(name)
-        if entry and entry["digest"] == digests[card.slug] and (out / name).is_file():
-            results[card.slug] = CardResult(
-                card.slug,
-                lang,
-                str(out / name),
-                float(entry.get("scale", 1.0)),
-                overflow=entry.get("overflow"),
-                warnings=[str(w) for w in entry.get("warnings", [])],
-                reused=True,
-                min_size=entry.get("min_size"),
-            )
+        if entry is not None and manifest.intact(out, name, entry, digests[card.slug]):
+            results[card.slug] = _reused(card.slug, lang, out / name, entry)
         else:
             todo.append((card, lang))
     if progress is not None and results:
@@ -829,14 +854,9 @@ def build_cards(
         name = f"{slug}.{lang}.pdf"
         if result.reused:
             continue  # its entry stays as it is (with its preflight record)
-        if result.path:
-            outputs[name] = {
-                "digest": digests[slug],
-                "scale": result.scale,
-                "overflow": result.overflow,
-                "warnings": result.warnings,
-                "min_size": result.min_size,
-            }
+        entry = _entry(result, digests[slug])
+        if entry is not None:
+            outputs[name] = entry
         else:
             outputs.pop(name, None)
     manifest.write(out, outputs)
@@ -846,6 +866,38 @@ def build_cards(
         if not result.path:
             (out / f"{slug}.{lang}.pdf").unlink(missing_ok=True)
     return [results[card.slug] for card in cards]
+
+
+def _reused(slug: str, lang: str, path: Path, entry: dict) -> CardResult:
+    """A card whose PDF is still the one built (:func:`.manifest.intact`), as its
+    build record's entry says it printed (the entry's shape was checked as the record
+    was read: :func:`.manifest.read`)."""
+    return CardResult(
+        slug,
+        lang,
+        str(path),
+        float(entry.get("scale", 1.0)),
+        overflow=entry.get("overflow"),
+        warnings=list(entry.get("warnings", [])),
+        reused=True,
+        min_size=entry.get("min_size"),
+    )
+
+
+def _entry(result: CardResult, inputs: str) -> dict | None:
+    """The build record's entry of a card rendered this time: the digest of its
+    ``inputs``, that of its PDF as written (:attr:`CardResult.written`) and how it
+    printed; None when it has no PDF (not printed, or gone already)."""
+    if not result.path or result.written is None or result.written.digest == manifest.MISSING:
+        return None
+    return {
+        "digest": inputs,
+        "output": result.written.digest,
+        "scale": result.scale,
+        "overflow": result.overflow,
+        "warnings": result.warnings,
+        "min_size": result.min_size,
+    }
 
 
 def _run(
@@ -872,7 +924,7 @@ def _run(
         # Workers ignore Ctrl-C (they would print their own tracebacks): killed, the
         # temporary files they were writing are removed.
         sweep(out)
-        sweep(Path(options.cache_dir or out / ".cache").resolve())
+        sweep(cache_folder(options, out))
 
     parts = in_workers(
         options.jobs,
@@ -883,7 +935,11 @@ def _run(
         done=None if progress is None else (lambda part: progress(len(part))),
         stopped=stopped,
     )
-    return [result for part in parts for result in part]
+    found = [result for part in parts for result in part]
+    for result in found:  # the workers read what they wrote: this process need not
+        if result.written is not None:
+            manifest.vouch(result.written)
+    return found
 
 
 #: What a call run by :func:`in_workers` returns.

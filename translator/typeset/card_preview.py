@@ -233,7 +233,7 @@ def picture(
     the PDF's output profile (``proof``, as the build's previews), else PDFium's
     render.  ``keep_pdf``: the card's PDF is kept beside the picture when the build
     would print it."""
-    cache = Path(options.cache_dir or png.parent / ".cache").resolve()
+    cache = build.cache_folder(options, png.parent.resolve())  # no .cache linked out
     with _RENDERING:
         refresh(options.theme_dir, roots, [lang])
         page, result, measured, too_tall, document = _laid_out(card, lang, roots, cache, options)

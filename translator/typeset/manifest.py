@@ -6,13 +6,23 @@ symbols), its fonts, the ICC profile and the build settings.  Each is hashed; th
 digest of a card's inputs is stored next to its output in ``.translator-build.json``.
 A rebuild renders only the cards whose digest changed or whose PDF is gone, so that
 changing one card re-renders one card.  ``--force`` ignores the record.
+
+The record also keeps the digest of each output's own bytes as they were written
+(``output``): a file is reused only while it is still what was built (:func:`intact`),
+so that a PDF of another card copied over a card's PDF, a deck or a preview swapped,
+is made again rather than vouched for as "up to date" (its preflight then is of the
+bytes made).  What a record holds is read as untrusted input (:func:`read`): an entry
+of another shape is an entry missing, and its file is made again.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
+import stat
 from collections.abc import Iterable
+from contextlib import suppress
 from dataclasses import astuple, dataclass
 from functools import lru_cache
 from importlib import metadata
@@ -21,9 +31,11 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..atomic import replacing
-from ..cache import read_section
+from ..cache import MAX_RECORD_BYTES, read_section
 from ..cards.files import ArtworkMissing, OutsideLibrary, artwork_path
 from ..cards.model import Card
+from ..limits import MAX_PDF_BYTES
+from ..textio import InputError, read_file
 
 if TYPE_CHECKING:
     from .build import BuildOptions
@@ -31,60 +43,100 @@ if TYPE_CHECKING:
 MANIFEST = ".translator-build.json"
 #: The translator package (its Python code: what makes the outputs).
 PACKAGE = Path(__file__).resolve().parents[1]
-#: Changes when the meaning of a recorded digest changes.
-FORMAT = 1
+#: Changes when the meaning of a recorded digest changes (2: each output's own digest).
+FORMAT = 2
+#: What :func:`file_digest` says of a file it cannot read (missing, not a regular file,
+#: larger than :data:`~translator.limits.MAX_PDF_BYTES`): no output is ever recorded so.
+MISSING = "missing"
 
 
 def _file_digest(path: Path) -> str:
+    """The digest of a regular file's bytes, read by the size-checked reader: a FIFO
+    or a link to ``/dev/zero`` where an output or an input was is :data:`MISSING`,
+    never a hang or an endless read."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return "missing"
+        return hashlib.sha256(read_file(path, MAX_PDF_BYTES, "file")).hexdigest()
+    except InputError:
+        return MISSING
 
 
 @lru_cache(maxsize=4096)
-def _cached_digest(path: str, size: int, mtime: int) -> str:
-    """A file's digest, remembered while its size and time stay the same."""
+def _cached_digest(path: str, size: int, mtime: int, inode: int, ctime: int) -> str:
+    """A file's digest, remembered while it stays the same file (:class:`Stamped`)."""
     return _file_digest(Path(path))
 
 
 def file_digest(path: Path) -> str:
+    """The digest of ``path``'s bytes (:func:`stamped`), :data:`MISSING` when it cannot
+    be read."""
     try:
         return stamped(path).digest
     except OSError:
-        return "missing"
+        return MISSING
 
 
 @dataclass(frozen=True)
 class Stamped:
-    """A file's digest, of the bytes it had at this size and modification time."""
+    """A file's digest, of the bytes it had as this file (its inode) at this size,
+    modification time and change time.  The change time is the system's, set by any
+    write or rename and by no one's choice: a file copied over another with its time
+    kept (``cp -p``, ``touch -r``), even of the same size, is another file here."""
 
     path: str
     size: int
     mtime_ns: int
+    inode: int
+    ctime_ns: int
     digest: str
+
+    @property
+    def key(self) -> tuple[str, int, int, int, int]:
+        return (self.path, self.size, self.mtime_ns, self.inode, self.ctime_ns)
 
 
 def stamped(path: Path) -> Stamped:
-    """``path``'s digest with the size and time it is for (:func:`vouch` takes it to
-    another process)."""
-    stat = path.stat()
-    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    """``path``'s digest with the file it is for (:func:`vouch` takes it to another
+    process); an :class:`OSError` when it is missing or not a regular file."""
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError(f"{path}: not a regular file")
+    key = (str(path), info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
     return Stamped(*key, _VOUCHED.get(key) or _cached_digest(*key))
 
 
 #: Digests another process of the build made (a worker, of the files it wrote), by
-#: path, size and time: trusted as this process trusts its own (:func:`_cached_digest`).
-_VOUCHED: dict[tuple[str, int, int], str] = {}
+#: :attr:`Stamped.key`: trusted as this process trusts its own (:func:`_cached_digest`).
+_VOUCHED: dict[tuple[str, int, int, int, int], str] = {}
 _VOUCHED_KEPT = 4096
 
 
 def vouch(stamp: Stamped) -> None:
-    """Take ``stamp``'s digest for its file while the file keeps that size and time: the
-    build's own process need not read again every card PDF its workers wrote."""
+    """Take ``stamp``'s digest for its file while it stays that file: the build's own
+    process need not read again every card PDF its workers wrote."""
     if len(_VOUCHED) >= _VOUCHED_KEPT:
         _VOUCHED.clear()
-    _VOUCHED[(stamp.path, stamp.size, stamp.mtime_ns)] = stamp.digest
+    _VOUCHED[stamp.key] = stamp.digest
+
+
+def intact(out: Path, name: str, entry: object, inputs: str) -> bool:
+    """Whether the file ``name`` of ``out`` is still what the build record's ``entry``
+    says was built from inputs of digest ``inputs``: the one decision of every reuse
+    (card PDFs, decks, sheets, previews, the back).  The entry's inputs are those, and
+    the file is a regular file there (not a link: :func:`write` and the outputs'
+    writers never make one), whose bytes have the digest recorded when it was written
+    (``output``): another card's PDF copied over it, with its time kept or not, is
+    not.  Hashing an output costs about a millisecond per card PDF, once per process
+    (:func:`stamped`), and the preflight reads the same digest."""
+    if not isinstance(entry, dict) or entry.get("digest") != inputs:
+        return False
+    path = out / name
+    try:
+        if not stat.S_ISREG(path.lstat().st_mode):
+            return False
+    except OSError:
+        return False
+    recorded = entry.get("output")
+    return isinstance(recorded, str) and recorded != MISSING and recorded == file_digest(path)
 
 
 def tree_digest(paths: Iterable[Path]) -> str:
@@ -160,22 +212,82 @@ def safe_artwork(card: Card) -> Path | None:
 
 
 def read(out: Path) -> dict[str, dict]:
-    """Output file name -> {"digest", "scale"} of what it was made from (empty when
-    unknown)."""
+    """Output file name -> its entry: ``digest`` (of what it was made from), ``output``
+    (of its bytes as written), for a card PDF ``scale``, ``overflow``, ``warnings``,
+    ``min_size``, and ``checked`` (its preflight).  Empty when unknown.  The record is
+    read by the one JSON reader (:func:`translator.cache.read_section`: a FIFO, a link
+    to ``/dev/zero``, JSON nested 100,000 deep or not UTF-8 is a record missing), and
+    an entry of another shape (:func:`_valid`) is an entry missing: its file is made
+    again, never a traceback."""
     outputs = read_section(out / MANIFEST, ("format", FORMAT), "outputs")
-    return {k: v for k, v in outputs.items() if isinstance(v, dict) and "digest" in v}
+    return {name: entry for name, entry in outputs.items() if _valid(name, entry)}
+
+
+def _number(value: object, low: float, high: float) -> bool:
+    """A JSON number (not ``true``) from ``low`` to ``high``."""
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and low <= value <= high
+    )
+
+
+def _valid(name: str, entry: object) -> bool:
+    """Whether a record's entry has the shape this code writes: a name of a file in
+    the output folder (or one of its folders of previews), digests as text, a card's
+    scale, sizes and warnings of their types.  (``checked`` is read by the preflight,
+    which checks its findings itself: :func:`.preflight.record.valid_findings`.)"""
+    parts = name.split("/")
+    if (
+        not isinstance(entry, dict)
+        or len(parts) > 2
+        or any(part in ("", ".", "..") for part in parts)
+        or "\\" in name
+        or not isinstance(entry.get("digest"), str)
+        or not isinstance(entry.get("output"), str)
+    ):
+        return False
+    checks = (
+        ("scale", lambda v: _number(v, 0.0, 1.0) and v > 0),
+        ("overflow", lambda v: v is None or _number(v, 0.0, math.inf)),
+        ("min_size", lambda v: v is None or _number(v, 0.0, math.inf)),
+        ("warnings", lambda v: isinstance(v, list) and all(isinstance(w, str) for w in v)),
+        ("checked", lambda v: isinstance(v, dict)),
+    )
+    return all(key not in entry or check(entry[key]) for key, check in checks)
 
 
 def write(out: Path, outputs: dict[str, dict]) -> None:
-    """Record the outputs' digests (atomically: an interrupted build keeps the old)."""
+    """Record the outputs' digests (atomically: an interrupted build keeps the old).
+    What stands at the record's name and is not a regular file (a link, a FIFO, a
+    device) is a damaged record: replaced, never read nor written through."""
+    path = out / MANIFEST
     text = json.dumps({"format": FORMAT, "outputs": dict(sorted(outputs.items()))}, indent=1)
-    try:
-        if (out / MANIFEST).read_text(encoding="utf-8") == text:
+    try:  # the folder's own file (a link with the same text is replaced all the same)
+        if read_file(path, MAX_RECORD_BYTES, "build record", beneath=out) == text.encode():
             return  # unchanged: a build that changed nothing touches nothing
-    except (OSError, ValueError):
+    except InputError:
         pass
-    with replacing(out / MANIFEST, within=out) as temporary:
+    clear_odd(path)
+    with replacing(path, within=out) as temporary:
         temporary.write_text(text, encoding="utf-8")
+
+
+def clear_odd(path: Path) -> None:
+    """Remove what stands at ``path`` if it is neither a regular file nor a folder (a
+    link, wherever it leads, a FIFO, a socket, a device): a record or cache file of
+    the build's own folders is then made anew in its place, where the check of every
+    write (:func:`translator.paths.check_inside`) would refuse a link leading out, and
+    nothing is read or written through it.  A folder is left as it is (the write then
+    fails, naming it)."""
+    try:
+        mode = path.lstat().st_mode
+    except OSError:
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        with suppress(OSError):  # the write that follows says why
+            path.unlink()
 
 
 def settings_key(options: BuildOptions) -> tuple:

@@ -61,6 +61,7 @@ from PIL import Image
 from ...cache import keep_newest, read_section
 from ..artwork import band_extrema, band_sum
 from ..geometry import IDENTITY, Matrix, multiply, transformed_box
+from ..manifest import clear_odd
 from ..pdfx import operand_numbers, set_text_parameter
 from .colour import SPACE_ABBREVIATIONS
 from .extent import (
@@ -344,17 +345,16 @@ class ImageStats:
         return None if info is None else (info.st_size, info.st_mtime_ns)
 
     def _load(self) -> None:
+        """Read the record (:func:`translator.cache.read_section`: the one JSON reader,
+        a FIFO or JSON nested too deep is a record missing); an entry that is not six
+        levels in range (:func:`_valid_maxima`) is an image not measured yet: measured
+        again, never trusted (a maxima of ``"nan"`` or ``-1`` would pass any ink)."""
         self._loaded = True
         self._read = self._record_stamp()  # before reading: a change meanwhile is read next
-        try:
-            for key, (total, cmy, c, m, y, k) in read_section(
-                self._path(), _STATS_HEADER, "images"
-            ).items():
-                self._known[key] = Maxima(
-                    float(total), float(cmy), (float(c), float(m), float(y), float(k))
-                )
-        except (ValueError, TypeError):
-            self._known.clear()  # a damaged file: measured again, never trusted
+        for key, value in read_section(self._path(), _STATS_HEADER, "images").items():
+            if _valid_maxima(value):
+                total, cmy, c, m, y, k = (float(level) for level in value)
+                self._known[key] = Maxima(total, cmy, (c, m, y, k))
 
     def _path(self) -> Path | None:
         return None if self.directory is None else self.directory / STATS_FILE
@@ -368,7 +368,25 @@ class ImageStats:
                 return
             fresh, self._new = self._new, {}
         images = {key: [value.total, value.cmy, *value.channels] for key, value in fresh.items()}
-        keep_newest(path, _STATS_HEADER, "images", images, STATS_KEPT)
+        clear_odd(path)  # a link or a FIFO in its place: a record made anew
+        keep_newest(path, _STATS_HEADER, "images", images, STATS_KEPT, _valid_maxima)
+
+
+#: The most of each recorded level: C+M+Y+K, C+M+Y, then each channel (8-bit levels).
+_MOST_LEVELS = (4 * 255, 3 * 255, 255, 255, 255, 255)
+
+
+def _valid_maxima(value: object) -> bool:
+    """Whether a recorded entry of images' maxima is six JSON numbers (not ``true``),
+    each from 0 to the most its sum of channels can be."""
+    return (
+        isinstance(value, list)
+        and len(value) == len(_MOST_LEVELS)
+        and all(
+            isinstance(level, int | float) and not isinstance(level, bool) and 0 <= level <= most
+            for level, most in zip(value, _MOST_LEVELS, strict=True)
+        )
+    )
 
 
 #: Every image measured in this process.

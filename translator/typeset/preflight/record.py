@@ -12,7 +12,9 @@ artwork: :class:`ProofRecord`, ``preflight-proofs.json``), where a card PDF writ
 again with the same bytes finds it though the build record forgot the file when it was
 replaced (a ``--force`` build); nothing is kept in the user's own folders.  A file
 checked again is checked whole, as if it were new; anything unreadable in the record
-(a damaged or foreign file, an older format) is ignored.
+(a damaged or foreign file, an older format, a FIFO or a link to a device, JSON nested
+too deep, a finding of another shape: :func:`valid_findings`) is ignored, and the
+record written again in its place.
 
 A proof only ever vouches for the very bytes that were checked.  ``translator
 preflight FILE`` of a file given by hand never reads it: it always checks.
@@ -28,6 +30,9 @@ from pathlib import Path
 
 from ... import __version__
 from ...cache import keep_newest, read_section
+from ...limits import MAX_PDF_BYTES
+from ...textio import InputError, read_file
+from ..manifest import clear_odd
 
 #: The proofs kept in a build's cache folder.
 RECORD_NAME = "preflight-proofs.json"
@@ -38,9 +43,27 @@ RECORD_KEPT = 5000
 _HEADER = ("format", RECORD_FORMAT)
 
 
-def _findings(problems: object) -> bool:
-    """Whether a record's entry reads as findings (a list of problems as dicts)."""
-    return isinstance(problems, list) and all(isinstance(p, dict) for p in problems)
+#: A finding as recorded: :class:`.report.Problem`'s fields and their types.
+_FIELDS = {"path": str, "page": int, "card": str, "code": str, "severity": str, "message": str}
+_SEVERITIES = frozenset({"error", "warning"})
+
+
+def valid_findings(problems: object) -> bool:
+    """Whether a record's entry reads as findings: a list of problems, each a dict of
+    exactly :class:`.report.Problem`'s fields with their types (a page is a number, not
+    ``true``) and a known severity.  Anything else (a number, a list of lists, a
+    severity the report would not count) is a proof missing: the file is checked
+    again, never a ``TypeError``, never a finding that passes for what it is not."""
+    return isinstance(problems, list) and all(_finding(p) for p in problems)
+
+
+def _finding(problem: object) -> bool:
+    return (
+        isinstance(problem, dict)
+        and problem.keys() == _FIELDS.keys()
+        and all(type(problem[name]) is kind for name, kind in _FIELDS.items())
+        and problem["severity"] in _SEVERITIES
+    )
 
 
 _HERE = Path(__file__).resolve().parent
@@ -88,9 +111,11 @@ def proof_key(path: Path, settings: str, digest: str | None = None) -> str:
         key.update(f"bytes {digest}".encode())
         return key.hexdigest()
     try:
-        key.update(f"bytes {hashlib.sha256(path.read_bytes()).hexdigest()}".encode())
-    except OSError as error:
+        data = read_file(path, MAX_PDF_BYTES, "PDF")
+    except InputError as error:
         key.update(f"unreadable {error}".encode())
+    else:
+        key.update(f"bytes {hashlib.sha256(data).hexdigest()}".encode())
     return key.hexdigest()
 
 
@@ -107,7 +132,7 @@ class ProofRecord:
         return {
             key: problems
             for key, problems in read_section(self.path, _HEADER, "proofs").items()
-            if _findings(problems)
+            if valid_findings(problems)
         }
 
     def findings(self, key: str) -> list[dict] | None:
@@ -124,5 +149,6 @@ class ProofRecord:
         again."""
         if self.path is None or not self.fresh:
             return
-        if keep_newest(self.path, _HEADER, "proofs", self.fresh, RECORD_KEPT, _findings):
+        clear_odd(self.path)  # a link or a FIFO in its place: a record made anew
+        if keep_newest(self.path, _HEADER, "proofs", self.fresh, RECORD_KEPT, valid_findings):
             self.fresh = {}
