@@ -399,3 +399,27 @@ def test_generator_script_header_matches_the_file() -> None:
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     assert L.defaults_path().read_text().startswith(tool.HEADER)
+
+
+@pytest.mark.parametrize("kept", [(), ("artwork",)])
+def test_a_template_without_a_part_every_template_has_is_refused(
+    tmp_path: Path, kept: tuple[str, ...]
+) -> None:
+    """An overlay group emptied (or without its name, its type line...): the import
+    made a theme whose Red Banner creatures printed without a name, a cost or their
+    artwork, and the build said "0 warnings" (issue 35, found by an independent
+    attack).  What every template of a type has, a template of that type must have."""
+    folder = tmp_path / "CardTemplates" / "red_banner"
+    folder.mkdir(parents=True)
+    element = '<image id="{}" x="1" y="1" width="10" height="10"/>'
+    elements = "".join(element.format(ident) for ident in kept)
+    (folder / "creature_overlay_plain.svg").write_text(
+        f'<svg xmlns="http://www.w3.org/2000/svg"><g id="overlaylayer">{elements}</g></svg>',
+        encoding="utf-8",
+    )
+    with pytest.raises(L.LayoutError) as refused:
+        L.layouts(tmp_path)
+    message = str(refused.value)
+    assert message.startswith(str(folder / "creature_overlay_plain.svg"))
+    assert 'id="nametext"' in message and "every creature template has" in message
+    assert all(f'id="{ident}"' not in message for ident in kept)

@@ -462,3 +462,52 @@ def test_every_spelling_finding_of_the_seeds_is_judged(seeds: list[Path]) -> Non
     # The misspellings found before this work are still found.
     words_found = {f.finding.message.split("'")[1] for f in found}
     assert {"ekzamplo", "trombejo", "jouereuses"} <= words_found
+
+
+@requires_dictionaries
+@pytest.mark.parametrize(
+    "word",
+    [
+        "tout-à-fait-peut-être-celui-là-vis-à-vis-au-dessus-là-bas-c-est-à-dire",
+        "-".join(["a"] * 40),
+        "·".join(["joueur"] * 30),
+    ],
+)
+def test_a_word_of_many_breaks_is_checked_in_linear_time(word: str) -> None:
+    """spylls tries every way of breaking a word at its hyphens: 18 hyphens took 28 s,
+    this French phrase of 13 more than a minute (issue 35, found by an independent
+    attack: lint, the language server's diagnostics and a push stalled).  Beyond
+    three breaks the parts are looked up one by one, as Hunspell accepts them."""
+    import time
+
+    path = spelling.find_dictionary("fr")
+    assert path is not None
+    dictionary = spelling.Dictionary("fr", path)
+    started = time.perf_counter()
+    found = dictionary.lookup(word)
+    assert time.perf_counter() - started < 5
+    parts = [part for part in spelling._BREAKS.split(word) if part]
+    assert found == all(dictionary.lookup(part) for part in parts)
+    assert dictionary.lookup("peut-être") and dictionary.lookup("c'est-à-dire")
+
+
+def test_a_damaged_lookup_file_is_not_trusted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kept answer changed after it was written (``-karrtojn`` made ``+karrtojn``):
+    the file's first line holds the digest of the rest, which no longer matches, so
+    the whole file is read as no answers at all."""
+    monkeypatch.setenv("TRANSLATOR_CACHE", str(tmp_path / "cache"))
+    path = spelling.find_dictionary("eo")
+    assert path is not None
+    cache = spelling._cache_file("eo", path)
+    assert cache is not None
+    first = spelling.Dictionary("eo", path, cache)
+    assert not first.lookup("karrtojn")
+    first.save()
+    kept = cache.read_bytes()
+    assert b"\n-karrtojn\n" in kept
+    cache.write_bytes(kept.replace(b"\n-karrtojn\n", b"\n+karrtojn\n"))
+    again = spelling.Dictionary("eo", path, cache)
+    assert again.known == {}
+    assert not again.lookup("karrtojn")

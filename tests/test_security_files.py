@@ -442,3 +442,92 @@ def test_plain_data_builds_values_not_code() -> None:
     data = {"lang": "os.system", "entries": {}, "files": ["__import__('os')"]}
     value = plain.decode(data, Glossary)
     assert isinstance(value, Glossary) and value.lang == "os.system"
+
+
+# --------------------------------------------------------------------------------------
+# JSON of many small values
+
+
+def test_json_of_many_empty_objects_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    """20 MB of ``{},`` (within the file limit) are seven million cards: the import
+    checked each, printed seven million problems, and took 3.6 GB and 104 s before it
+    said "at most 60,000" (issue 35, found by an independent attack).  The objects are
+    counted before the text is parsed: one line, at once."""
+    source = tmp_path / "cards.json"
+    source.write_bytes(b"[" + b"{}," * (7 << 20) + b"{}]")
+    # The peak of this process's own memory (VmHWM: ru_maxrss would count the memory
+    # of the pytest process it was forked from, which Linux keeps across exec).
+    script = (
+        "from translator.cli import main\n"
+        f"code = main(['import', 'arcmage', {str(source)!r}, '--into', "
+        f"{str(tmp_path / 'lib' / 'deck')!r}])\n"
+        "status = open('/proc/self/status').read().split('VmHWM:')[1].split()[0]\n"
+        "print(status, code)\n"
+    )
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    seconds = time.monotonic() - started
+    peak_kb, code = map(int, done.stdout.split())
+    lines = done.stderr.splitlines()
+    assert code == 2, done.stderr[-2000:]
+    assert "JSON objects and lists" in lines[0] and str(source) in lines[0]
+    assert len(lines) <= 2, lines[:5]
+    assert seconds < 15, seconds
+    assert peak_kb < 400_000, f"{peak_kb} KB"  # the text (20 MB, decoded) and the count
+
+
+def test_a_document_of_too_many_cards_is_refused_before_its_cards_are_checked(
+    tmp_path: Path,
+) -> None:
+    """Within the count of objects, but more cards than an import takes: one problem,
+    not one per card."""
+    from translator.cards.aminduna import read_documents
+    from translator.limits import MAX_IMPORT_CARDS
+
+    source = tmp_path / "cards.json"
+    source.write_text(json.dumps([{"name": 1}] * (MAX_IMPORT_CARDS + 1)), encoding="utf-8")
+    from translator.cards.aminduna import ImportError_
+
+    with pytest.raises(ImportError_) as refused:
+        read_documents([str(source)])
+    problems = refused.value.problems
+    assert len(problems) <= 2 and "60,001 cards" in problems[0].message
+
+
+# --------------------------------------------------------------------------------------
+# Files named on the command line, and those written beside them
+
+
+@pytest.mark.parametrize(
+    ("command", "linked"),
+    [
+        (["export", "arcmage", "SAMPLE", "--lang", "fr", "-o", "OUT/deck.fr.json"], "deck.fr.txt"),
+        (["export", "arcmage", "SAMPLE", "--lang", "fr", "-o", "OUT/deck.fr.json"], "deck.fr.json"),
+        (["export", "po", "SAMPLE", "--lang", "fr", "-o", "OUT/sample.fr.po"], "sample.fr.tbx"),
+        (["export", "po", "SAMPLE", "--lang", "fr", "-o", "OUT/sample.fr.po"], "sample.fr.po"),
+        (["glossary", "export", "--lang", "fr", "--format", "csv", "-o", "OUT/g.csv"], "g.csv"),
+    ],
+)
+def test_a_file_named_on_the_command_line_is_not_written_through_a_link(
+    tmp_path: Path, outside: Path, command: list[str], linked: str
+) -> None:
+    """``-o out/deck.fr.json`` writes ``out/deck.fr.txt`` beside it: a link committed
+    there (to ``~/.bashrc``) had the deck list written over the file it leads to
+    (issue 35, found by an independent attack).  A file the user names, and those
+    written beside it, must lie in the folder named with it, links followed."""
+    from translator.cli import main
+
+    from .conftest import ROOT
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / linked).symlink_to(outside / "secret.txt")
+    arguments = [
+        str(ROOT / "cards" / "sample") if a == "SAMPLE" else a.replace("OUT", str(out))
+        for a in command
+    ]
+    assert main(arguments) == 2
+    assert (outside / "secret.txt").read_bytes() == SECRET
+    assert sorted(p.name for p in outside.iterdir()) == ["secret.txt"]

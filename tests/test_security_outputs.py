@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+from translator.cache import sealed
 from translator.typeset import batch, build, manifest
 from translator.typeset.build import BuildOptions
 from translator.typeset.preflight import bound
@@ -103,7 +104,7 @@ def unproved(out: Path) -> None:
     document = json.loads(path.read_text("utf-8"))
     for entry in document["outputs"].values():
         entry.pop("checked", None)
-    path.write_text(json.dumps(document), "utf-8")
+    path.write_text(json.dumps(sealed(document)), "utf-8")
     proofs = out / RECORDS["proofs"]
     if proofs.is_file() and not proofs.is_symlink():
         proofs.unlink()
@@ -262,7 +263,7 @@ def test_entries_of_the_wrong_type_are_entries_missing(tmp_path: Path) -> None:
         "png/x.png": {"digest": "d", "output": "o"},
     }
     (tmp_path / manifest.MANIFEST).write_text(
-        json.dumps({"format": manifest.FORMAT, "outputs": outputs}), "utf-8"
+        json.dumps(sealed({"format": manifest.FORMAT, "outputs": outputs})), "utf-8"
     )
     assert sorted(manifest.read(tmp_path)) == ["good.fr.pdf", "png/x.png"]
 
@@ -302,7 +303,7 @@ def test_findings_and_maxima_of_the_wrong_shape_are_not_trusted(tmp_path: Path) 
         "scalar": 5,
     }
     (tmp_path / bound.STATS_FILE).write_text(
-        json.dumps({"version": bound.STATS_VERSION, "images": images}), "utf-8"
+        json.dumps(sealed({"version": bound.STATS_VERSION, "images": images})), "utf-8"
     )
     stats = bound.ImageStats(tmp_path)
     stats._load()
@@ -350,7 +351,7 @@ def test_any_json_in_the_records_is_read_without_an_exception(
             bound.STATS_FILE: {"version": bound.STATS_VERSION, "images": images},
         }
         for name, document in documents.items():
-            (out / name).write_text(json.dumps(document), "utf-8")
+            (out / name).write_text(json.dumps(sealed(document)), "utf-8")
         for name, entry in manifest.read(out).items():
             assert isinstance(entry["digest"], str) and isinstance(entry["output"], str)
             build._reused("a", "fr", out / name, entry)
@@ -496,7 +497,7 @@ def test_a_build_record_with_entries_of_the_wrong_type(
     outputs["png/courier.fr.png"]["warnings"] = "x"
     [back] = [name for name in outputs if name.startswith(".back.")]
     outputs[back]["checked"] = []
-    path.write_text(json.dumps(document), "utf-8")
+    path.write_text(json.dumps(sealed(document)), "utf-8")
     done = cli(library, out, *EVERYTHING)
     no_traceback(done)
     assert done.returncode == 0, done.stderr
@@ -525,13 +526,13 @@ def test_proofs_and_maxima_of_the_wrong_type_are_checked_again(
     wrong: list[object] = [5, [[1, 2]], [{"severity": "fine"}], "[]"]
     for index, key in enumerate(proofs["proofs"]):
         proofs["proofs"][key] = wrong[index % len(wrong)]
-    proofs_path.write_text(json.dumps(proofs), "utf-8")
+    proofs_path.write_text(json.dumps(sealed(proofs)), "utf-8")
     maxima_path = out / RECORDS["images' maxima"]
     maxima = json.loads(maxima_path.read_text("utf-8"))
     spoiled: list[object] = [["nan", 0, 0, 0, 0, 0], [-1] * 6, "x", [5000] * 6]
     for index, key in enumerate(maxima["images"]):
         maxima["images"][key] = spoiled[index % len(spoiled)]
-    maxima_path.write_text(json.dumps(maxima), "utf-8")
+    maxima_path.write_text(json.dumps(sealed(maxima)), "utf-8")
     done = cli(library, out, *ONE_CARD)
     no_traceback(done)
     assert done.returncode == 0, done.stderr
@@ -670,3 +671,124 @@ def test_a_card_pdf_linked_out_is_refused_by_the_worker(
     assert "courier.fr.pdf: leads out of its folder through a link" in error
     assert "Traceback" not in error and "BrokenProcessPool" not in error
     assert victim.read_bytes() == b"not yours\n"
+
+
+# --------------------------------------------------------------------------------------
+# Records and converted images written by another hand (issue 35, found by an
+# independent attack): an output folder restored from a CI cache, or committed, may
+# hold records edited to vouch for files nobody checked.  Each is sealed with a key of
+# this user's own cache folder (translator.cache.sealed, mac): an edit without it is a
+# record missing, and the files are made and checked again.
+
+
+@pytest.mark.slow
+def test_a_record_edited_to_clear_a_preflight_failure_is_not_believed(
+    everything: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The attack: a card PDF replaced by one with too much ink, its digest and
+    ``checked.problems = []`` written into the build record (plain JSON, no key), the
+    proofs removed.  Before: "0 rendered ... preflight: every file passes", exit 0."""
+    library, built = everything
+    out = copied(built, tmp_path)
+    swapped = out / "courier.fr.pdf"
+    shutil.copyfile(out / "flame-lash.fr.pdf", swapped)  # a file nobody checked as this
+    path = out / manifest.MANIFEST
+    document = json.loads(path.read_text("utf-8"))
+    entry = document["outputs"]["courier.fr.pdf"]
+    entry["output"] = sha256(swapped)  # its digest, as the record would hold it
+    entry["checked"] = {"key": proof_key(swapped, "all"), "problems": []}
+    path.write_text(json.dumps(document), "utf-8")  # what anyone can write: no key
+    assert manifest.read(out) == {}
+    done = cli(library, out, *EVERYTHING)
+    no_traceback(done)
+    assert done.returncode == 0, done.stderr
+    assert "(2 rendered, 0 up to date)" in done.stdout  # made and checked again
+    assert label(swapped) == "courier.fr"  # its own card again
+    assert set(manifest.read(out)) == set(document["outputs"])
+
+
+@pytest.mark.slow
+def test_converted_images_swapped_or_forged_are_converted_again(
+    one_card: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The attack: the artwork cache's JPEGs swapped between two cards (each printed
+    with the other's artwork, "every file passes"), or one replaced by another image.
+    An image whose seal does not match its bytes is converted again from the card's
+    own artwork."""
+    library, built = one_card
+    out = copied(built, tmp_path)
+    cache = out / ".cache"
+    [image] = list(cache.glob("*.jpg"))
+    original = image.read_bytes()
+    from PIL import Image
+
+    Image.new("CMYK", (64, 90), (0, 0, 0, 255)).save(image, "JPEG")  # a forged image
+    done = cli(library, out, *ONE_CARD, "--force")
+    no_traceback(done)
+    assert done.returncode == 0, done.stderr
+    assert image.read_bytes() == original  # the card's own artwork, converted again
+    # Another image with its own seal, put in this one's place (two cards' images
+    # swapped with their seals): the seal binds the name too.
+    other = image.with_name("f" * 64 + ".jpg")
+    Image.new("CMYK", (64, 90), (0, 0, 0, 255)).save(other, "JPEG")
+    from translator.typeset import artwork
+
+    other_seal = cache / f"{other.name}.seal"
+    other_seal.write_bytes(artwork._seal(other.name, other.read_bytes()))
+    assert artwork._sealed(cache, other.name, other.read_bytes())
+    image.write_bytes(other.read_bytes())
+    (cache / f"{image.name}.seal").write_bytes(other_seal.read_bytes())
+    assert not artwork._sealed(cache, image.name, image.read_bytes())
+    done = cli(library, out, *ONE_CARD, "--force")
+    assert done.returncode == 0, done.stderr
+    assert image.read_bytes() == original
+    seal = cache / f"{image.name}.seal"
+    seal.write_text("0" * 64, encoding="ascii")  # a seal another hand wrote
+    image.write_bytes(b"\xff\xd8 not the image")
+    done = cli(library, out, *ONE_CARD, "--force")
+    assert done.returncode == 0, done.stderr
+    assert image.read_bytes() == original
+
+
+@pytest.mark.slow
+def test_poisoned_maxima_do_not_let_too_much_ink_pass(
+    one_card: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The attack: the images' maxima record edited (no key) to say an image holds
+    little ink, so that the ink check skips it.  Unsealed, the record is not read: the
+    image is measured again."""
+    library, built = one_card
+    out = copied(built, tmp_path)
+    path = out / RECORDS["images' maxima"]
+    document = json.loads(path.read_text("utf-8"))
+    for key in document["images"]:
+        document["images"][key] = [1, 1, 1, 1, 1, 4]
+    path.write_text(json.dumps(document), "utf-8")
+    (out / RECORDS["proofs"]).unlink()
+    stats = bound.ImageStats(out / ".cache")
+    stats._load()
+    assert stats._known == {}  # what another hand wrote is no record
+    done = cli(library, out, *ONE_CARD, "--force")
+    no_traceback(done)
+    assert done.returncode == 0, done.stderr
+    again = json.loads(path.read_text("utf-8"))
+    assert again["images"] != document["images"]  # measured again, sealed anew
+
+
+def test_what_a_killed_build_left_in_its_cache_is_swept(
+    one_card: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A build killed while it wrote a converted image or its seal leaves a temporary
+    file in ``OUT/.cache``: the next build removes it (not only a build interrupted by
+    Ctrl-C, which sweeps its own), never one of a writer still running."""
+    library, built = one_card
+    out = copied(built, tmp_path)
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    left = out / ".cache" / f".abc.jpg.seal.{gone.pid}.0a1b2c3d.tmp"
+    left.write_bytes(b"half a seal")
+    mine = out / ".cache" / f".abc.jpg.{os.getppid()}.0a1b2c3d.tmp"  # a live writer's
+    mine.write_bytes(b"being written")
+    done = cli(library, out, *ONE_CARD)
+    assert done.returncode == 0, done.stderr
+    assert not left.exists() and mine.exists()

@@ -71,6 +71,31 @@ def served(tmp_path: Path) -> Iterator[tuple[Path, str]]:
 # --------------------------------------------------------------------- the watch server
 
 
+def test_clients_that_go_away_leave_no_traceback(
+    served: tuple[Path, str], capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A browser reloading or closing the page resets the connections it no longer
+    wants, before or while the answer is sent: each printed a traceback on the watch's
+    terminal (ConnectionResetError, BrokenPipeError).  Now nothing, and the next
+    request is served."""
+    import struct
+
+    folder, base = served
+    (folder / "big.fr.png").write_bytes(PNG + b"x" * (1 << 20))
+    port = int(base.rsplit(":", 1)[1])
+    for path in ("/big.fr.png", "/index.html", "/events"):
+        for _ in range(8):
+            client = socket.create_connection(("127.0.0.1", port))
+            client.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            # SO_LINGER 0: closing sends a reset, as a browser's cancelled request does
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            client.close()
+    time.sleep(0.5)
+    assert get(f"{base}/imp.fr.png")[0] == 200
+    said = capfd.readouterr()
+    assert "Traceback" not in said.err and "Error" not in said.err, said.err[-2000:]
+
+
 def test_a_link_named_like_a_preview_is_never_followed(
     served: tuple[Path, str], tmp_path: Path
 ) -> None:

@@ -426,6 +426,20 @@ TEMPLATE_ERRORS = [
     ("{{ size.__class__ }}\n", 1, "not allowed in a theme template"),
     ("{{ cards.append(1) }}\n", 1, "not allowed in a theme template"),
     ("{{ range(10000000) | length }}\n", 1, "OverflowError"),
+    # Loops of loops, a text joined and listed again, a replacement of a million by a
+    # million: hours and gigabytes from a line (issue 35, found by an independent
+    # attack); the work of one render is bounded.
+    (
+        "a\n{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}\n",
+        2,
+        "loops of more than 1,000,000 steps",
+    ),
+    (
+        '{% set v = "x" * 1000 %}{% set w = [v] * 1000 %}\n{{ ([w | join] * 1000) | join }}\n',
+        2,
+        "a joined text longer than",
+    ),
+    ('{{ ("x" * 1000000) | replace("x", "y" * 1000) }}\n', 1, "a replaced text longer than"),
 ]
 
 
@@ -435,6 +449,32 @@ def test_template_errors_are_theme_errors(tmp_path: Path, text: str, line: int, 
     message = render_error(theme)
     assert message.startswith(f"{theme / 'deck.html.j2'}:{line}: "), message
     assert words in message and "cannot write" not in message, message
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "{% set l = [0] * 1000000 %}{% for a in l %}{% for b in l %}{% endfor %}{% endfor %}",
+        '{% set s = "x" * 1000000 %}{% for a in s %}{% for b in s %}{% endfor %}{% endfor %}',
+    ],
+)
+def test_a_template_that_runs_too_long_is_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, loop: str
+) -> None:
+    """Loops over a long list or text, which no count of range() sees, ran for hours
+    (issue 35, found by an independent attack): one render has a time limit
+    (``MAX_RENDER_SECONDS``, shortened here), then a one-line error naming the line."""
+    import time
+
+    from translator.typeset import theme as theme_module
+
+    monkeypatch.setattr(theme_module, "MAX_RENDER_SECONDS", 0.5)
+    theme = make_theme(tmp_path, deck_html_j2=f"a\n{loop}\n")
+    started = time.monotonic()
+    message = render_error(theme)
+    assert time.monotonic() - started < 5
+    assert message.startswith(f"{theme / 'deck.html.j2'}:2: ")
+    assert "runs longer than 0.5 s" in message
 
 
 def test_an_error_in_an_included_template_names_that_template(tmp_path: Path) -> None:

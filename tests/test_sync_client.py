@@ -596,11 +596,29 @@ def test_a_login_answer_that_is_not_a_token(fake: Callable[..., Fake]) -> None:
 def test_an_answer_too_large_is_refused(
     fake: Callable[..., Fake], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(client_module, "MAX_EXCHANGE_BYTES", 1000)
+    monkeypatch.setattr(client_module, "MAX_ANSWER_BYTES", 1000)
     server = fake({"/api/Cards/x": _json({"guid": "x", "markdownText": "x" * 2000})})
     with Client(server.url) as client, pytest.raises(ServerError, match="larger than"):
         client.card("x")
     assert len(server.seen) == 1
+
+
+def test_an_answer_of_many_small_values_is_refused_before_it_is_parsed(
+    fake: Callable[..., Fake],
+) -> None:
+    """JSON of empty objects takes some fifty times its size once parsed: a search page
+    of 20 MB of ``{},`` took a gigabyte (issue 35).  An answer is refused past
+    MAX_ANSWER_BYTES, read or announced, before a byte of it is parsed."""
+    import resource
+
+    body = b"[" + b"{}," * (7 << 20) + b"{}]"
+    server = fake({"/api/Cards/x": lambda _: (200, {"Content-Type": "application/json"}, body)})
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with Client(server.url) as client, pytest.raises(ServerError, match="larger than 8 MB"):
+        client.card("x")
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown < 200_000, f"{grown} KB more"  # the body (21 MB) and no parse
+    assert len(body) > client_module.MAX_ANSWER_BYTES
 
 
 def test_forbidden_texts(fake: Callable[..., Fake]) -> None:

@@ -247,7 +247,8 @@ def test_cache_hit_reuses_the_file_without_converting(
     second = prepare(src, profile, cache, box_mm=BOX, card="A")
     assert second == first
     assert first.path.stat().st_mtime == 1_000_000_000
-    assert sorted(p.name for p in cache.iterdir()) == [first.path.name]  # no temp files
+    # no temporary files: the image and its seal (translator.cache.mac)
+    assert sorted(p.name for p in cache.iterdir()) == [first.path.name, f"{first.path.name}.seal"]
 
 
 def test_cache_depends_on_content_not_name(tmp_path: Path, profile: Profile, cache: Path) -> None:

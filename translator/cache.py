@@ -21,6 +21,7 @@ next run slower.  ``TRANSLATOR_CACHE=`` (empty) keeps nothing.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import stat
@@ -188,7 +189,7 @@ def kept(
     path = directory / f"{kind}.json"
     stored = read_private(path) or b""
     head, _, payload = stored.partition(b"\n")
-    if head == key + b" " + _digest(payload):
+    if head == key + b" " + payload_digest(payload):
         try:
             value: T = plain.decode(json.loads(payload), shape)
             return value
@@ -200,16 +201,84 @@ def kept(
     except (plain.Mismatch, ValueError):
         return value  # not plain data: not kept
     data = text.encode("utf-8")
-    write_private(path, key + b" " + _digest(data) + b"\n" + data)
+    write_private(path, key + b" " + payload_digest(data) + b"\n" + data)
     (directory / f"{kind}.pickle").unlink(missing_ok=True)  # an older version's
     return value
 
 
-def _digest(payload: bytes) -> bytes:
-    """A kept value's own digest, on its first line with the key: a file damaged after it
-    was written (a disk error, a hand edit, a program gone wrong) is made afresh, never
-    read as a glossary that says something else."""
+def payload_digest(payload: bytes) -> bytes:
+    """A kept file's digest of its own content, on its first line: a file damaged after
+    it was written (a disk error, a hand edit, a program gone wrong) is made afresh,
+    never read as something its inputs do not say (a glossary, spelling answers)."""
     return hashlib.blake2b(payload, digest_size=16).hexdigest().encode("ascii")
+
+
+# -- records kept in folders others can write: sealed ------------------------------------
+#
+# A build's output folder is shared, committed, restored from a CI cache: what it keeps
+# for the next build (the build record, the preflight's proofs and images' maxima, the
+# converted artwork) could have been written by anyone.  Read back, a record decides
+# that a file need not be made or checked again: a record edited to say "no problem"
+# would make a build vouch for a PDF it never checked.  So every such record is sealed
+# with a key that only the user's own runs know (in the private cache folder, made
+# once): a record another hand wrote or changed does not verify, and is a record
+# missing: the files are made and checked again.
+
+#: The key's file in the cache folder.
+SEAL_KEY = "seal.key"
+_KEYS: dict[Path | None, bytes] = {}
+
+
+def seal_key() -> bytes:
+    """The key this user's runs seal records with: kept in the cache folder (``0600``
+    in a folder of the user's own), made once; without a cache folder, one for this
+    process only (a record is then trusted by no later run)."""
+    directory = cache_directory()
+    if directory in _KEYS:
+        return _KEYS[directory]
+    key = None
+    if directory is not None:
+        path = directory / SEAL_KEY
+        key = read_private(path, 1024)
+        if not key or len(key) < 32:
+            fresh = os.urandom(32)
+            key = fresh if write_private(path, fresh) else None
+            again = read_private(path, 1024)  # another process may have made one first
+            key = again if again and len(again) >= 32 else key
+    _KEYS[directory] = key or os.urandom(32)
+    return _KEYS[directory]
+
+
+#: The key of a record's seal.
+SEAL = "seal"
+
+
+def sealed(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` (a JSON object) with a ``seal`` that proves this user's runs wrote
+    it: an HMAC of its canonical JSON (keys sorted, no spaces) under :func:`seal_key`.
+    The record stays JSON anyone can read."""
+    content = {key: value for key, value in document.items() if key != SEAL}
+    return {**content, SEAL: _mac(content)}
+
+
+def verified(document: Any) -> dict[str, Any] | None:
+    """The record ``document`` without its seal when :func:`sealed` made it with this
+    user's key; None when it has none, or was written or changed by another hand."""
+    if not isinstance(document, dict) or not isinstance(document.get(SEAL), str):
+        return None
+    content = {key: value for key, value in document.items() if key != SEAL}
+    return content if hmac.compare_digest(document[SEAL], _mac(content)) else None
+
+
+def _mac(content: dict[str, Any]) -> str:
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return mac(canonical.encode("utf-8"))
+
+
+def mac(data: bytes) -> str:
+    """The seal of ``data`` under :func:`seal_key` (HMAC-SHA256, hex): what proves a
+    file of a shared folder (a converted image) was written by this user's runs."""
+    return hmac.new(seal_key(), data, hashlib.sha256).hexdigest()
 
 
 def read_section(path: Path | None, header: tuple[str, int], section: str) -> dict:
@@ -217,13 +286,14 @@ def read_section(path: Path | None, header: tuple[str, int], section: str) -> di
     key and the format it names) is this code's; {} for a record missing, damaged or
     of another format (the build record, the preflight's proofs and images' maxima:
     what a record lacks is made or checked again, never trusted).  Read by the one JSON
-    reader (:func:`translator.jsonfile.read`), as its folder's own file (no link
-    followed): a FIFO, a link to ``/dev/zero`` or elsewhere, JSON nested 100,000 deep
-    is a record missing."""
+    reader (:func:`translator.jsonfile.loads` of :func:`translator.textio.read_file`),
+    as its folder's own file (no link followed), sealed by this user's runs
+    (:func:`verified`): a FIFO, a link to ``/dev/zero`` or elsewhere, JSON nested
+    100,000 deep, a record written or edited by another hand is a record missing."""
     if path is None:
         return {}
     try:
-        document = jsonfile.read(path, MAX_RECORD_BYTES, "record", beneath=path.parent)
+        document = verified(jsonfile.read(path, MAX_RECORD_BYTES, "record", beneath=path.parent))
     except InputError:
         return {}
     name, version = header
@@ -255,7 +325,7 @@ def keep_newest(
     document = {name: version, section: dict(list(kept.items())[-most:])}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        data = json.dumps(document, separators=(",", ":")).encode()
+        data = json.dumps(sealed(document), separators=(",", ":")).encode()
         write_file(path, data, 0o644, within=path.parent)
     except OSError:
         return False

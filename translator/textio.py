@@ -18,7 +18,7 @@ from pathlib import Path
 from .atomic import sweep, write_file
 from .errors import UserError
 from .limits import MAX_CARD_FILE_BYTES, MAX_FILE_BYTES, MAX_TEXT_CHARS
-from .paths import LinkRefused, open_beneath
+from .paths import LinkRefused, OutsideError, open_beneath
 from .untrusted import position
 
 __all__ = [
@@ -274,8 +274,11 @@ def atomic_write(path: str, text: str, *, within: str | os.PathLike[str] | None)
     replaced, the link stays a link), a byte-order mark is kept, and so are the file's
     permissions; it is synced to the disk (:func:`.atomic.write_file`).  A problem
     names ``path``, not the temporary file.  ``within`` is the folder the file belongs
-    in (a card's deck), which the file written, links followed, must lie in; None only
-    for a file the user named on the command line (``-o FILE``: wherever it leads).
+    in (a card's deck), which the file written, links followed, must lie in; None for a
+    file the user named on the command line (``-o FILE``) and the files written beside
+    it (``FILE.tbx``): it must lie in the folder named with it, so that a link there
+    (committed to a repository: ``deck.fr.txt`` leading to ``~/.bashrc``) carries no
+    write elsewhere (name the file it leads to instead).
     """
     target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     _sweep_once(target.parent)
@@ -287,8 +290,11 @@ def atomic_write(path: str, text: str, *, within: str | os.PathLike[str] | None)
     else:
         if not data.startswith(_BOM) and _starts_with_bom(target):
             data = _BOM + data
+    fence = Path(os.path.abspath(path)).parent if within is None else within
     try:
-        write_file(target, data, mode, within=target.parent if within is None else within)
+        write_file(target, data, mode, within=fence)
+    except OutsideError:
+        raise OutsideError(path, fence) from None
     except OSError as error:  # name the file asked for (a link), not the one written
         raise OSError(error.errno, error.strerror or str(error), str(path)) from None
 

@@ -636,6 +636,12 @@ def _deck_creator(document: dict[str, Any]) -> str | None:
     return _text(document.get("creator"))
 
 
+#: Objects and lists one card of Aminduna JSON holds at most: its references (type,
+#: faction, status, language, serie, rule set, licence, users, master card) and their
+#: own, a deck's entry around it; a card of the real base has about fifteen.
+CONTAINERS_PER_CARD = 50
+
+
 def read_documents(paths: list[str]) -> list[tuple[str, Any]]:
     """Parse Aminduna JSON files and check their shape; problems name the file and
     line.  What passes is safe to read: every value has the type Aminduna gives it."""
@@ -648,11 +654,11 @@ def read_documents(paths: list[str]) -> list[tuple[str, Any]]:
         except InputError as error:
             problems.append(Problem(path, error.line, error.message, "", error.column))
             continue
-        ok, data = jsonfile.load(text, path, problems)
+        ok, data = jsonfile.load(text, path, problems, MAX_IMPORT_CARDS * CONTAINERS_PER_CARD)
         if not ok:
             continue
         before = len(problems)
-        cards += check_document(data, path, text, problems)
+        cards += check_document(data, path, text, problems, max(0, MAX_IMPORT_CARDS - cards))
         if len(problems) == before:
             documents.append((path, data))
     if cards > MAX_IMPORT_CARDS:
@@ -701,9 +707,17 @@ _ONE_LINE_KEYS = (
 _DERIVED_KEYS = ("ruleText", "flavorText")
 
 
-def check_document(document: Any, origin: str, text: str, problems: list[Problem]) -> int:
+def check_document(
+    document: Any,
+    origin: str,
+    text: str,
+    problems: list[Problem],
+    most: int = MAX_IMPORT_CARDS,
+) -> int:
     """Check an Aminduna document's shape (a card, a deck, a list, a search result);
-    returns how many cards it holds."""
+    returns how many cards it holds.  A document of more than ``most`` cards is refused
+    as it is, before any card is checked: 20 MB of ``{},`` are seven million cards,
+    and seven million problems."""
 
     def problem(path: tuple[str | int, ...], message: str, hint: str = "") -> None:
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
@@ -713,6 +727,13 @@ def check_document(document: Any, origin: str, text: str, problems: list[Problem
         )
 
     cards = _document_cards(document, problem)
+    if len(cards) > most:
+        problem(
+            (),
+            f"holds {len(cards):,} cards, more than one import takes ({MAX_IMPORT_CARDS:,} in all)",
+            "import the decks one by one: is this the right file?",
+        )
+        return len(cards)
     for where, card in cards:
         _check_card(card, where, problem)
     return len(cards)

@@ -116,10 +116,19 @@ def load_library(paths: Sequence[str] | None) -> tuple[cards.Library, list[cards
     return cards.load_library(list(paths or []) or ["cards"])
 
 
+#: Problems printed one by one; beyond, how many more (a file with a problem in every
+#: one of 60,000 cards must not print a million lines before saying what is wrong).
+MAX_PROBLEMS_SHOWN = 1_000
+
+
 def report_problems(problems: list[cards.Problem]) -> None:
-    """The library's problems on stderr, and how many."""
-    for problem in problems:
+    """The library's problems on stderr (the first :data:`MAX_PROBLEMS_SHOWN`), and
+    how many."""
+    for problem in problems[:MAX_PROBLEMS_SHOWN]:
         print(f"translator: {problem}", file=sys.stderr)
+    if len(problems) > MAX_PROBLEMS_SHOWN:
+        rest = len(problems) - MAX_PROBLEMS_SHOWN
+        print(f"translator: ... and {plural(rest, 'more problem')}", file=sys.stderr)
     if problems:
         print(
             f"translator: {plural(len(problems), 'problem')}; fix them and run again",

@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import languages
-from ..cache import cache_directory, read_private, write_private
+from ..cache import cache_directory, payload_digest, read_private, write_private
 from ..glossary.matcher import normalize, words
 from ..languages import Hunspell, MiddleDots, WordFormation
 from ..languages.base import APOSTROPHES
@@ -67,7 +67,7 @@ SEARCH_PATH: list[Path] = [
 ]
 
 #: Changes when what a cached lookup means changes (see :meth:`Dictionary.lookup`).
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 #: The dictionary that tells English left in a translation from a misspelling
 #: (:meth:`Lexicon._english_word`): the source language's, never checked itself.
 ENGLISH = "en"
@@ -97,6 +97,15 @@ _PARENTHESES = re.compile(r"\([^()\n]*\)")
 _OPENING = " \t\u00a0\u202f«\"“‘'([*-–—"
 #: What ends a sentence, for a capital to be a sentence's (not a proper noun's).
 _SENTENCE_STARTS = ".!?…:\n"
+
+
+#: The characters Hunspell dictionaries break words at (``BREAK`` of the French .aff:
+#: hyphen, full stop, middle dot; Hunspell's default: the hyphen).
+_BREAKS = re.compile("[-.·]")
+#: Break points of a word beyond which its parts are looked up one by one
+#: (:meth:`Dictionary.lookup`).  A real word has at most three (« qu'en-dira-t-on »,
+#: « Provence-Alpes-Côte-d'Azur »); Hunspell itself refuses a word of ten or more.
+MAX_BREAKS = 3
 
 
 class Dictionary:
@@ -156,6 +165,14 @@ class Dictionary:
                     "spelling not checked"
                 )
                 return True
+            parts = _BREAKS.split(word)
+            if len(parts) > MAX_BREAKS + 1:
+                # Each part on its own, as Hunspell accepts a word whose parts between
+                # its BREAK characters are words: spylls tries every way of breaking
+                # it, a number of tries exponential in the breaks (18 hyphens: 28 s).
+                found = all(self.lookup(part) for part in parts if part)
+                self.known[word] = found
+                return found
             lower = word.lower()
             found = bool(hunspell.lookup(lower)) or (lower != word and bool(hunspell.lookup(word)))
             self.known[word] = found
@@ -171,9 +188,10 @@ class Dictionary:
                     stale.unlink(missing_ok=True)  # an earlier version of the dictionary
         except OSError:
             pass
-        lines = [f"# translator: Hunspell lookups in {self.path}.aff/.dic\n"]
-        lines.extend(f"{'+' if ok else '-'}{word}\n" for word, ok in self.known.items())
-        if write_private(self.cache, "".join(lines).encode("utf-8")):
+        body = "".join(f"{'+' if ok else '-'}{word}\n" for word, ok in self.known.items())
+        data = body.encode("utf-8")
+        head = f"# translator: Hunspell lookups in {self.path}.aff/.dic, content "
+        if write_private(self.cache, head.encode("utf-8") + payload_digest(data) + b"\n" + data):
             self._saved = len(self.known)  # else: a cache that cannot be written is slower
 
 
@@ -248,10 +266,14 @@ def _spylls_version() -> str:
 
 def _read_cache(path: Path) -> dict[str, bool]:
     """The lookups kept by earlier runs (none from a file that is damaged, too large or
-    not the user's own: :func:`translator.cache.read_private`)."""
-    data = read_private(path)
+    not the user's own: :func:`translator.cache.read_private`; nor from one whose
+    content is not what its first line's digest says: a word's answer changed there
+    would change what lint reports)."""
+    head, _, data = (read_private(path) or b"").partition(b"\n")
+    if not head.endswith(b" content " + payload_digest(data)):
+        return {}
     try:
-        text = data.decode("utf-8") if data is not None else ""
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         return {}
     return {

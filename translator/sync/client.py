@@ -15,7 +15,9 @@ connection, the headers, the body and the redirects of that try: a server that d
 one byte a second is cut off, :func:`translator.web.deadline`), and every request of
 the client, retries and their pauses included, by the command's ``deadline``.
 
-Every answer is checked before use: its size (:data:`~translator.limits.MAX_EXCHANGE_BYTES`),
+Every answer is checked before use: its size (:data:`MAX_ANSWER_BYTES` for JSON,
+which a parser makes some fifty times larger in memory; an artwork
+:data:`~translator.limits.MAX_IMAGE_BYTES`),
 that it is JSON of the expected kind (an object with a guid for a card, a string for a
 token), and that a redirect stays on the same server, since a token sent to another
 host is a token given away.  Tokens and passwords appear in no message, repr or
@@ -43,7 +45,7 @@ import httpx
 from ..config import find_config, line_of, table
 from ..errors import UsageError, UserError
 from ..jsonfile import depth
-from ..limits import MAX_DEPTH, MAX_EXCHANGE_BYTES, MAX_IMPORT_CARDS
+from ..limits import MAX_DEPTH, MAX_IMAGE_BYTES, MAX_IMPORT_CARDS
 from ..problems import did_you_mean
 from ..textio import InputError
 from ..web import (
@@ -85,6 +87,11 @@ DEFAULT_SERVER = "https://aminduna.arcmage.org/"
 SERVER_VARIABLE = "TRANSLATOR_SERVER"
 #: The keys of the configuration file's ``[aminduna]`` table.
 CONFIG_KEYS = ("server", "timeout", "deadline")
+#: Bytes of one JSON answer: a 30-card deck with its cards is about 70 KB, a page of 50
+#: search results about 100 KB.  Parsed, JSON of many small values takes some fifty
+#: times its size in memory (a 20 MB answer of empty objects, a gigabyte), so the
+#: limit is the answers' size with room to spare, not the whole card base's.
+MAX_ANSWER_BYTES = 8 << 20
 #: The largest ``timeout`` (seconds for one answer) and ``deadline`` (for a whole
 #: command) accepted: a day is far more than any pull needs.
 MAX_TIMEOUT = 600.0
@@ -664,8 +671,9 @@ class Client:
             elif self.out_of_time():
                 raise ServerError(self.host, None, self._late())
             try:
+                limit = MAX_IMAGE_BYTES if parse is _raw else MAX_ANSWER_BYTES
                 with deadline(self.time_left()), deadline(self._read_timeout):
-                    answer = self._send(method, url, params, content, headers, files)
+                    answer = self._send(method, url, params, content, headers, files, limit)
                 if answer.status >= 500:
                     raise _Transient(
                         answer.reason or "server error", sent=True, status=answer.status
@@ -734,9 +742,10 @@ class Client:
         content: bytes | None,
         headers: dict[str, str] | None,
         files: dict[str, tuple[str, bytes, str]] | None,
+        limit: int,
     ) -> _Answer:
         """One try: the request, redirects on the same server followed, the whole
-        answer read (within the size limit).  Failures of the network are
+        answer read (within ``limit`` bytes).  Failures of the network are
         :class:`_Transient`; what the server clearly said is returned."""
         current = url
         for _ in range(MAX_REDIRECTS + 1):
@@ -755,7 +764,7 @@ class Client:
                         response.status_code,
                         response.reason_phrase,
                         response.headers.get("content-type", ""),
-                        self._body(response),
+                        self._body(response, limit),
                     )
             except httpx.HTTPError as error:
                 raise self._transient(error, answered, cut=expired()) from None
@@ -846,25 +855,25 @@ class Client:
             )
         return target
 
-    def _body(self, response: httpx.Response) -> bytes:
-        """The whole body, refused past the size limit (announced or read)."""
+    def _body(self, response: httpx.Response, limit: int) -> bytes:
+        """The whole body, refused past ``limit`` bytes (announced or read)."""
         declared = response.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > MAX_EXCHANGE_BYTES:
-            raise self._too_large(response.status_code)
+        if declared.isdigit() and int(declared) > limit:
+            raise self._too_large(response.status_code, limit)
         chunks: list[bytes] = []
         size = 0
         for chunk in response.iter_bytes():
             size += len(chunk)
-            if size > MAX_EXCHANGE_BYTES:
-                raise self._too_large(response.status_code)
+            if size > limit:
+                raise self._too_large(response.status_code, limit)
             chunks.append(chunk)
         return b"".join(chunks)
 
-    def _too_large(self, status: int) -> _Malformed:
+    def _too_large(self, status: int, limit: int) -> _Malformed:
         """Not tried again (another try reads as much), and for a create uncertain:
         a 2xx that large may still have made the card."""
         return _Malformed(
-            f"the answer ({status}) is larger than {MAX_EXCHANGE_BYTES >> 20} MB, far more "
+            f"the answer ({status}) is larger than {limit >> 20} MB, far more "
             "than an Aminduna answer: is this the right server?",
             again=False,
         )

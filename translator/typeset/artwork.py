@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import io
 import operator
 import os
@@ -65,6 +66,7 @@ from pathlib import Path
 from PIL import Image, ImageCms, ImageFile, ImageMath, ImageOps, UnidentifiedImageError
 
 from ..atomic import replacing
+from ..cache import mac
 from ..errors import UserError
 from ..limits import MAX_IMAGE_BYTES, MAX_PROFILE_BYTES
 from ..paths import open_beneath
@@ -392,12 +394,40 @@ def _cached_size(cache_dir: Path, name: str) -> tuple[int, int] | None:
         _discard(cache_dir / name)
         return None
     try:
-        with os.fdopen(descriptor, "rb") as stream, Image.open(stream) as cached:
+        with os.fdopen(descriptor, "rb") as stream:
+            data = stream.read(MAX_IMAGE_BYTES + 1)
+        if not _sealed(cache_dir, name, data):
+            return None
+        with Image.open(io.BytesIO(data)) as cached:
             if cached.format == "JPEG" and cached.mode == "CMYK":
                 return cached.size
     except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):
         pass
     return None
+
+
+def _seal_name(name: str) -> str:
+    return f"{name}.seal"
+
+
+def _sealed(cache_dir: Path, name: str, data: bytes) -> bool:
+    """Whether the converted image ``name`` holds the very bytes this user's runs wrote
+    for that name (its seal beside it, :func:`_seal`): a cache folder in an output
+    folder is shared, and two images swapped there (with their seals or not) would
+    print each card with the other's artwork; an image another hand wrote or changed
+    is converted again."""
+    try:
+        seal = read_file(cache_dir / _seal_name(name), 1024, "seal", beneath=cache_dir)
+    except InputError:
+        return False
+    return hmac.compare_digest(seal, _seal(name, data))
+
+
+def _seal(name: str, data: bytes) -> bytes:
+    """The seal of the image ``data`` kept as ``name``: the name (the digest of what
+    it was converted from) is sealed with the bytes, so that two images swapped with
+    their seals still do not verify."""
+    return mac(name.encode("utf-8") + b"\0" + data).encode("ascii")
 
 
 def _discard(entry: Path) -> None:
@@ -566,8 +596,17 @@ def _usable(icc: bytes, mode: str) -> bool:
 
 def _write_atomic(target: Path, image: Image.Image) -> None:
     """Write the JPEG through a temporary file in the same directory and rename it:
-    readers (other cards, other worker processes) see the whole file or none."""
-    with replacing(target, 0o644, within=target.parent) as temporary:
-        # Baseline (not progressive) for the widest RIP support; Huffman tables
-        # optimised: lossless and ~6 % smaller.  No icc_profile= (see above).
-        image.save(temporary, "JPEG", quality=JPEG_QUALITY, optimize=True)
+    readers (other cards, other worker processes) see the whole file or none; then its
+    seal (:func:`_sealed`), so that an image without one is never taken as made."""
+    buffer = io.BytesIO()
+    # Baseline (not progressive) for the widest RIP support; Huffman tables
+    # optimised: lossless and ~6 % smaller.  No icc_profile= (see above).
+    image.save(buffer, "JPEG", quality=JPEG_QUALITY, optimize=True)
+    data = buffer.getvalue()
+    folder = target.parent
+    with replacing(target, 0o644, within=folder) as temporary:
+        temporary.write_bytes(data)
+    seal = folder / _seal_name(target.name)
+    _discard(seal)
+    with replacing(seal, 0o644, within=folder) as temporary:
+        temporary.write_bytes(_seal(target.name, data))

@@ -804,7 +804,9 @@ def build_cards(
     """
     out = Path(out).resolve()
     sweep(out)
-    cache_folder(options, out)  # refused here, before any work, if it leads out
+    # Refused here, before any work, if it leads out; what killed builds left in it
+    # (a converted image or its seal half-written) removed.
+    sweep(cache_folder(options, out))
     cards = [
         card
         for _, card in sorted(library.cards.items())

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..atomic import replacing
-from ..cache import MAX_RECORD_BYTES, read_section
+from ..cache import MAX_RECORD_BYTES, read_section, sealed
 from ..cards.files import ArtworkMissing, OutsideLibrary, artwork_path
 from ..cards.model import Card
 from ..limits import MAX_PDF_BYTES
@@ -263,15 +263,17 @@ def write(out: Path, outputs: dict[str, dict]) -> None:
     What stands at the record's name and is not a regular file (a link, a FIFO, a
     device) is a damaged record: replaced, never read nor written through."""
     path = out / MANIFEST
-    text = json.dumps({"format": FORMAT, "outputs": dict(sorted(outputs.items()))}, indent=1)
+    # Sealed: a record only this user's runs wrote is read back (cache.verified).
+    record = sealed({"format": FORMAT, "outputs": dict(sorted(outputs.items()))})
+    data = json.dumps(record, indent=1).encode("utf-8")
     try:  # the folder's own file (a link with the same text is replaced all the same)
-        if read_file(path, MAX_RECORD_BYTES, "build record", beneath=out) == text.encode():
+        if read_file(path, MAX_RECORD_BYTES, "build record", beneath=out) == data:
             return  # unchanged: a build that changed nothing touches nothing
     except InputError:
         pass
     clear_odd(path)
     with replacing(path, within=out) as temporary:
-        temporary.write_text(text, encoding="utf-8")
+        temporary.write_bytes(data)
 
 
 def clear_odd(path: Path) -> None:

@@ -16,9 +16,12 @@ file (and line) and what to do (see docs/security.md).
 from __future__ import annotations
 
 import os
+import signal
 import stat
+import threading
 import traceback
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -27,7 +30,7 @@ from typing import Any
 import jinja2
 import yaml
 from jinja2.defaults import DEFAULT_FILTERS
-from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError, safe_range
 
 from .. import yamlfile
 from ..cards.model import CARD_TYPES
@@ -66,6 +69,12 @@ TEMPLATE_GLOBALS = ("range",)
 #: Largest exponent of ``**`` and longest text or list made with ``*`` in a template.
 MAX_POWER = 100
 MAX_REPEAT = 1 << 20
+#: Items of every ``range()`` of one render together: loops of loops of ``range`` ran
+#: for hours (10,000,000,000 steps) with no limit but Jinja's 100,000 per range.
+MAX_STEPS = 1_000_000
+#: Seconds one render of a template may take (a deck of a few hundred cards renders in
+#: well under one): loops over a long text or list, which no count sees, end there.
+MAX_RENDER_SECONDS = 30.0
 
 
 class ThemeError(UserError):
@@ -846,8 +855,10 @@ class _ThemeTemplate(jinja2.Template):
     """A theme template whose ``render`` turns every error into a ThemeError."""
 
     def render(self, *args: Any, **kwargs: Any) -> str:
+        _STEPS.taken = 0  # the budget of range() steps is one render's
         try:
-            return super().render(*args, **kwargs)
+            with _time_limit(MAX_RENDER_SECONDS):
+                return super().render(*args, **kwargs)
         except ThemeError:
             raise
         except Exception as error:  # anything a template does is the theme's
@@ -907,6 +918,72 @@ class _Sandbox(ImmutableSandboxedEnvironment):
             raise template_error(error, self, str(theme)) from None
 
 
+#: The ``range()`` steps the render under way in this thread has taken.
+_STEPS = threading.local()
+
+
+@contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Within the block, a :class:`SecurityError` once ``seconds`` have passed (a timer
+    of the process, SIGALRM): in the main thread only, where Python runs signal
+    handlers, which is where a build renders (its workers' main threads too).  A
+    render in another thread (the language server's preview) is stopped by its
+    worker instead (:mod:`translator.editor.workers`)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "setitimer"
+    ):
+        yield
+        return
+
+    def expired(signum: int, frame: Any) -> None:
+        raise SecurityError(f"a template that runs longer than {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _counted_range(*arguments: int) -> range:
+    """Jinja's sandboxed ``range`` (at most 100,000 items), and at most
+    :data:`MAX_STEPS` items of all the ranges of one render together."""
+    items = safe_range(*arguments)
+    _STEPS.taken = getattr(_STEPS, "taken", 0) + len(items)
+    if _STEPS.taken > MAX_STEPS:
+        raise SecurityError(f"loops of more than {MAX_STEPS:,} steps of range() in all")
+    return items
+
+
+@jinja2.pass_eval_context
+def _bounded_join(environment: Any, value: Any, separator: str = "", attribute: Any = None) -> Any:
+    """Jinja's ``join``, refused past :data:`MAX_REPEAT` characters: a list joined, then
+    listed and joined again, made 488 MB from a line of 300 bytes."""
+    joined = DEFAULT_FILTERS["join"](environment, value, separator, attribute)
+    if len(joined) > MAX_REPEAT:
+        raise SecurityError(f"a joined text longer than {MAX_REPEAT} characters")
+    return joined
+
+
+@jinja2.pass_eval_context
+def _bounded_replace(
+    environment: Any, value: Any, old: str, new: str, count: int | None = None
+) -> Any:
+    """Jinja's ``replace``, refused when the text made would pass :data:`MAX_REPEAT`
+    characters (each of a million characters replaced by a million)."""
+    text = str(value)
+    times = text.count(str(old)) if count is None else min(count, text.count(str(old)))
+    if len(text) + times * max(0, len(str(new)) - len(str(old))) > MAX_REPEAT:
+        raise SecurityError(f"a replaced text longer than {MAX_REPEAT} characters")
+    return DEFAULT_FILTERS["replace"](environment, value, old, new, count)
+
+
+#: What the theme's templates get in place of Jinja's own: the same, bounded.
+_BOUNDED_FILTERS = {"join": _bounded_join, "replace": _bounded_replace}
+
+
 def _sandbox(directories: list[Path]) -> jinja2.Environment:
     environment = _Sandbox(
         loader=ThemeLoader(directories),
@@ -915,8 +992,10 @@ def _sandbox(directories: list[Path]) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    environment.globals = {name: environment.globals[name] for name in TEMPLATE_GLOBALS}
-    environment.filters = {name: DEFAULT_FILTERS[name] for name in TEMPLATE_FILTERS}
+    environment.globals = {"range": _counted_range}
+    environment.filters = {
+        name: _BOUNDED_FILTERS.get(name, DEFAULT_FILTERS[name]) for name in TEMPLATE_FILTERS
+    }
     return environment
 
 

@@ -39,6 +39,7 @@ import html
 import json
 import re
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -291,6 +292,19 @@ class _Handler(BaseHTTPRequestHandler):
         """Requests are not logged: the terminal is for the cards."""
 
 
+class _HTTPServer(ThreadingHTTPServer):
+    """The standard library's server, quiet when a client goes away: a browser that
+    reloads or closes the page resets the connections it no longer wants, and each
+    would print a traceback on the terminal, which is for the cards.  Anything else
+    that goes wrong with a request is one line on standard error."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        error = sys.exc_info()[1]
+        if isinstance(error, ConnectionError | TimeoutError):
+            return
+        print(f"translator: the preview server: {type(error).__name__}: {error}", file=sys.stderr)
+
+
 class Server:
     """The preview page served on 127.0.0.1:``port`` (0: a free one) from a thread."""
 
@@ -298,7 +312,7 @@ class Server:
         hosts: set[str] = set()  # known once the port is
         handler = type("Handler", (_Handler,), {"page": page, "hosts": hosts})
         try:
-            self.http = ThreadingHTTPServer(("127.0.0.1", port), handler)
+            self.http = _HTTPServer(("127.0.0.1", port), handler)
         except OSError as error:
             raise UsageError(
                 f"--port {port}: cannot serve on 127.0.0.1:{port} ({error.strerror or error}): "

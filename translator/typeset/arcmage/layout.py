@@ -370,12 +370,32 @@ def layouts(root: Path, defaults: Path | None = None) -> dict[str, dict[str, Lay
         result[faction] = {}
         for card_type in type_slugs():
             svg = template_svg(templates, faction, card_type)
-            result[faction][card_type] = (
-                read_layout(svg, generator(defaults))
-                if svg is not None
-                else default_layout(faction, card_type, defaults)
-            )
+            expected = default_layout(faction, card_type, defaults)
+            if svg is None:
+                result[faction][card_type] = expected
+                continue
+            found = read_layout(svg, generator(defaults))
+            _check_complete(svg, found, expected, card_type)
+            result[faction][card_type] = found
     return result
+
+
+#: The element of a template's overlay group that gives each part of a layout.
+ELEMENT_IDS = {"art": "artwork", "text": "cardtext", "loyalty": "L1", **TEXT_IDS}
+
+
+def _check_complete(svg: Path, found: Layout, expected: Layout, card_type: str) -> None:
+    """Refuse a template that lacks a part every template of its type has (the
+    defaults file holds the upstream set's): an overlay group emptied, or missing its
+    name, would print the cards of that faction and type without it, and the build
+    would not know."""
+    missing = [part for part in expected.to_dict() if part not in found.to_dict()]
+    if missing:
+        named = ", ".join(f'id="{ELEMENT_IDS[part]}"' for part in missing)
+        raise LayoutError(
+            f"{svg}: the {OVERLAY_ID} group has no {named}, which every {card_type} "
+            "template has: replace it with the file of wtactics/arcmage"
+        )
 
 
 # --- reading one SVG ------------------------------------------------------------------
