@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import io
 import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from translator import lint
 from translator.cards.files import parse_card_text
@@ -73,6 +76,24 @@ def copy_sample(tmp_path: Path) -> Path:
     target = tmp_path / "sample"
     shutil.copytree(SAMPLE, target)
     return target
+
+
+def git_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the sample deck committed to a fresh git repository in ``tmp_path``
+    (a translator's own library: ``status --diff`` reads its history), with a
+    committer of its own whatever the machine's git configuration."""
+    for key, value in (
+        ("GIT_AUTHOR_NAME", "t"),
+        ("GIT_AUTHOR_EMAIL", "t@example.org"),
+        ("GIT_COMMITTER_NAME", "t"),
+        ("GIT_COMMITTER_EMAIL", "t@example.org"),
+        ("GIT_CONFIG_GLOBAL", "/dev/null"),
+    ):
+        monkeypatch.setenv(key, value)
+    deck = copy_sample(tmp_path)
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "sample"]):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+    return deck
 
 
 def edit(path: Path, old: str, new: str) -> None:

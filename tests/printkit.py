@@ -17,6 +17,22 @@ from translator.typeset.artwork import Profile, find_profile
 
 from .conftest import shared_build, shared_dir
 
+#: The default theme's fonts (Debian's fonts-sil-gentiumplus).
+DEFAULT_FONTS = Path("/usr/share/fonts/truetype/gentiumplus")
+#: Light ink on a dark ground, as the official cards print their reminders: about
+#: their #e6daa6 on a dark brown strip (reversed text, for the preflight).
+PALE_GOLD = "0.08 0.1 0.36 0"
+DARK_BROWN = "0.3 0.6 0.8 0.6"
+
+
+def skip_without_default_fonts() -> None:
+    """Skip the calling test module where the default theme's fonts are missing."""
+    if not (DEFAULT_FONTS / "GentiumBookPlus-Bold.ttf").is_file():
+        pytest.skip(
+            "the default theme's fonts are not installed (apt-get install fonts-sil-gentiumplus)",
+            allow_module_level=True,
+        )
+
 
 def cmyk_profile() -> Profile:
     """The CMYK profile a build uses, or the calling test module skipped with why (a

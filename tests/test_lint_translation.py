@@ -327,7 +327,7 @@ def test_review_holds_back_only_the_card_with_errors(
     before = (deck / "courier.fr.md").read_bytes()
     code, output = run("review", "courier", "mossgate", "--lang", "fr", "--library", str(deck))
     assert code == 1
-    assert "courier not reviewed: 1 error to fix first" in capsys.readouterr().err
+    assert "courier (fr) not reviewed: 1 error to fix first" in capsys.readouterr().err
     assert (deck / "courier.fr.md").read_bytes() == before
     assert "marked" in output and "mossgate.fr.md reviewed" in output
     assert "reviewed:" in (deck / "mossgate.fr.md").read_text("utf-8")

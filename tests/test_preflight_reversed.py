@@ -22,19 +22,18 @@ from translator.typeset.sizes import MM_PT, PRESETS
 from translator.typeset.symbols import templates_root
 
 from .lintkit import copy_sample, run
-from .printkit import cmyk_profile
+from .printkit import (
+    DARK_BROWN,
+    DEFAULT_FONTS,
+    PALE_GOLD,
+    cmyk_profile,
+    skip_without_default_fonts,
+)
 
 PROFILE = cmyk_profile()
 ARCMAGE = PRESETS["arcmage"]
-FONTS = Path("/usr/share/fonts/truetype/gentiumplus")
-if not (FONTS / "GentiumBookPlus-Bold.ttf").is_file():
-    pytest.skip(
-        "the default theme's fonts are not installed (apt-get install fonts-sil-gentiumplus)",
-        allow_module_level=True,
-    )
-
-PALE_GOLD = "0.08 0.1 0.36 0"  # about the official cards' #e6daa6
-DARK_BROWN = "0.3 0.6 0.8 0.6"
+FONTS = DEFAULT_FONTS
+skip_without_default_fonts()
 WORDS = "Gain two gold, then draw a card"
 
 
@@ -268,8 +267,9 @@ def test_a_build_warns_of_reversed_text_and_goes_on(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A theme printing its 6 pt footer in pale gold on a dark brown strip: the build
-    warns once per card, naming it, and succeeds; nothing else of the default theme is
-    reversed."""
+    warns once per card, naming it, makes every file, and its summary counts the
+    warnings (never "every file passes" under them; exit 1 unless --fail-on error);
+    nothing else of the default theme is reversed."""
     theme = tmp_path / "theme"
     theme.mkdir()
     (theme / "theme.yaml").write_text("name: reversed\n", encoding="utf-8")
@@ -293,9 +293,12 @@ def test_a_build_warns_of_reversed_text_and_goes_on(
         "harbor-lord",
         "--card",
         "mossgate",
+        "--fail-on",
+        "error",
     )
     assert code == 0, said
-    assert "preflight: every file passes" in said
+    assert "2 warnings; preflight: 2 warnings in 2 files." in said, said
+    assert "every file passes" not in said
     errors = capsys.readouterr().err
     lines = [line for line in errors.splitlines() if ": reversed: " in line]
     assert len(lines) == 2, errors

@@ -24,7 +24,7 @@ Tes créatures de la ***Horde rouge*** qui attaquent cette cité gagnent ***Pill
 jusqu’à la fin du tour.
 """
 #: The local-only keys of a translation: Aminduna has no field for them.
-LOCAL_KEYS = ("source", "reviewed", "reviewer")
+LOCAL_KEYS = ("source", "reviewed", "reviewer", "reviewed-fingerprint")
 
 
 def _pull(seeded, into: Path, *extra: str) -> tuple[int, str]:  # noqa: F811

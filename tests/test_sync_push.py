@@ -134,17 +134,20 @@ def test_a_lint_error_stops_the_push_and_force_sends_it(
     _edit(deck / "writ-of-exile.fr.md", *WRIT_TEXT)
     cli.review(deck, "addax-herdmother", "writ-of-exile")
     # A slip after the review: the English card puts a 1/1 token in play, and 2/1 is an
-    # error (TR101), not a matter of style.
+    # error (TR101), not a matter of style.  The edit undoes the review: a plain push
+    # skips the card, and one that includes it is stopped by its lint error.
     _edit(deck / "addax-herdmother.fr.md", "un jeton 1/1", "un jeton 2/1")
     cli.login()
     seeded.server.clear_log()
-    code, out, _ = cli.push(deck)
+    code, out, _ = cli.push(deck, "--dry-run")
+    assert "skipped addax-herdmother.fr: not reviewed as it is: its text edited since" in out
+    code, out, _ = cli.push(deck, "--include-unreviewed")
     assert code == 1, out
     assert "TR101" in out and "addax-herdmother.fr.md" in out and "--force" in out
     assert _writes(seeded) == []  # not even the card without an error
     guid = _french_guid(seeded, ADDAX)
     assert "1/1" in seeded.server.card(guid)["markdownText"]
-    code, out, _ = cli.push(deck, "--force")
+    code, out, _ = cli.push(deck, "--force", "--include-unreviewed")
     assert code == 0, out
     assert "patched addax-herdmother.fr" in out and "patched writ-of-exile.fr" in out
     assert "un jeton 2/1" in seeded.server.card(guid)["markdownText"]

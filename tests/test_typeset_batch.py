@@ -170,7 +170,7 @@ def test_the_preflight_fails_the_build_and_names_the_card(
     )
     errors = capsys.readouterr().err
     assert code == 1
-    assert "preflight: 1 problem in 1 file." in text
+    assert "preflight: 1 error in 1 file." in text
     assert "courier.fr.pdf:1 (courier.fr): resolution:" in errors
     assert "ppi at print size (300 wanted)" in errors  # the build's own warning too
 
@@ -333,29 +333,22 @@ def test_a_size_too_large_for_sheets_is_a_clear_error(
     assert "translator: " in error and "Traceback" not in error
 
 
-def test_a_card_not_translated_is_printed_with_a_warning(
+def test_a_card_not_translated_is_not_printed_unless_asked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A French deck with an untranslated card prints it from the English card, and
-    says so (a print run is not stopped for one card, nor silently English)."""
+    """A French build with an untranslated card does not print it in English (a paid
+    misprint) unless asked: --fallback en prints the English card and the summary
+    says so.  (The deck files: tests/test_workflow_states_cli.py.)"""
     library = copy_sample(tmp_path)
     (library / "courier.fr.md").unlink()
-    code, text = run(
-        "build",
-        str(library),
-        "--out",
-        str(tmp_path / "out"),
-        "--card",
-        "courier",
-        "--lang",
-        "fr",
-        "--no-preflight",
-    )
-    assert code == 0 and "1 warning" in text
-    assert (
-        "courier (fr): no translation into fr: printed from the English card"
-        in capsys.readouterr().err
-    )
+    build = ["build", str(library), "--out", str(tmp_path / "out"), "--card", "courier"]
+    code, text = run(*build, "--lang", "fr", "--no-preflight")
+    assert code == 1 and "1 not printed: missing: courier (fr)" in text, text
+    assert "courier (fr): no fr translation: not printed" in capsys.readouterr().err
+    assert not (tmp_path / "out" / "courier.fr.pdf").exists()
+    code, text = run(*build, "--lang", "fr", "--no-preflight", "--fallback", "en")
+    assert code == 0 and "1 printed in English: no translation (courier (fr))" in text, text
+    assert (tmp_path / "out" / "courier.fr.pdf").is_file()
 
 
 def test_an_output_that_cannot_be_written_is_a_clear_error(

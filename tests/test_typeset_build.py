@@ -160,8 +160,9 @@ def test_long_text_shrinks_then_fails_at_the_floor(tmp_path: Path) -> None:
         "--format",
         "json",
     )
-    assert code == 0 and (out / "courier.fr.pdf").is_file()
-    # Printed cut, and counted: never "0 warnings" over a card that overflows.
+    # Printed cut, and counted (exit 1: a warning to act on; never "0 warnings" over a
+    # card that overflows).
+    assert code == 1 and (out / "courier.fr.pdf").is_file()
     report = json.loads(text)
     assert report["summary"]["warnings"] >= 1
     assert any("printed cut" in w for w in report["cards"][0]["warnings"])

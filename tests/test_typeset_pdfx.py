@@ -481,8 +481,10 @@ def test_a_theme_knocking_small_white_text_out_of_four_inks_is_warned(
     )
     library, out = copy_sample(tmp_path), tmp_path / "out"
     code, text = build(library, out, "--theme", str(theme), cards=["harbor-lord", "mossgate"])
-    assert code == 0, text
-    assert "preflight: every file passes" in text  # a warning: the build goes on
+    # A warning: the build goes on, counts it (never "every file passes" under it) and
+    # exits 1 for it.
+    assert code == 1, text
+    assert "1 warning; preflight: 1 warning in 1 file." in text, text
     said = capsys.readouterr().err
     lines = [line for line in said.splitlines() if "knockout" in line]
     assert len(lines) == 1, said

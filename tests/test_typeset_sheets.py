@@ -107,6 +107,7 @@ def test_a_failed_card_leaves_no_deck_sheet_pdf_or_preview_behind(
                 "file": str(out.resolve() / f"sample.fr.{kind}.pdf"),
                 "reason": "2 cards failed (harbor-lord, courier)",
                 "cards": ["harbor-lord", "courier"],
+                "withheld": [],
             }
             for kind in ("deck", "sheets-a4")
         ]

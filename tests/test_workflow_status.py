@@ -16,7 +16,7 @@ import pytest
 from translator.cards import load_library
 from translator.workflow import history, states
 
-from .lintkit import copy_sample, edit, run
+from .lintkit import copy_sample, edit, git_sample, run
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -28,19 +28,7 @@ def _git(directory: Path, *args: str) -> None:
 @pytest.fixture
 def repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of the sample, committed to a fresh git repository."""
-    for key, value in (
-        ("GIT_AUTHOR_NAME", "t"),
-        ("GIT_AUTHOR_EMAIL", "t@example.org"),
-        ("GIT_COMMITTER_NAME", "t"),
-        ("GIT_COMMITTER_EMAIL", "t@example.org"),
-        ("GIT_CONFIG_GLOBAL", "/dev/null"),
-    ):
-        monkeypatch.setenv(key, value)
-    deck = copy_sample(tmp_path)
-    _git(tmp_path, "init", "-q")
-    _git(tmp_path, "add", "-A")
-    _git(tmp_path, "commit", "-qm", "sample")
-    return deck
+    return git_sample(tmp_path, monkeypatch)
 
 
 def _states(deck: Path, *langs: str) -> dict[tuple[str, str], dict]:
@@ -122,20 +110,32 @@ def test_without_git_the_old_text_is_unknown(tmp_path: Path) -> None:
     assert code == 0 and "not known" in output and "{+" in output
 
 
-def test_review_refreshes_the_fingerprint_and_marks_the_date(repository: Path) -> None:
+def test_review_refreshes_the_fingerprint_and_marks_the_date(
+    repository: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     deck = repository
     edit(deck / "courier.en.md", "draws one card", "draws two cards")
     edit(deck / "courier.fr.md", "pioche une carte", "pioche deux cartes")
     before = (deck / "courier.fr.md").read_text("utf-8")
+    # A stale card is not reviewed unless forced: the review must see the new English.
     code, output = run("review", "courier", "--lang", "fr", "--library", str(deck))
+    said = capsys.readouterr().err
+    assert code == 1 and "its text changed" in said and "--force" in said, said
+    assert (deck / "courier.fr.md").read_text("utf-8") == before
+    code, output = run("review", "courier", "--lang", "fr", "--library", str(deck), "--force")
     assert code == 0, output
     assert "marked" in output and "was stale" in output
     after = (deck / "courier.fr.md").read_text("utf-8")
-    # Only the fingerprint line changed and a reviewed line was added.
+    # Only the fingerprint line changed, a reviewed line and the translation's own
+    # fingerprint were added.
     removed = set(before.splitlines()) - set(after.splitlines())
     added = set(after.splitlines()) - set(before.splitlines())
     assert len(removed) == 1 and next(iter(removed)).startswith("source:")
-    assert {line.split(":")[0] for line in added} == {"source", "reviewed"}
+    assert {line.split(":")[0] for line in added} == {
+        "source",
+        "reviewed",
+        "reviewed-fingerprint",
+    }
     found = _states(deck, "fr")
     assert found[("courier", "fr")]["state"] == "reviewed"
     assert found[("courier", "fr")]["reviewed"]

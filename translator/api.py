@@ -644,14 +644,31 @@ class Reviewed:
 
 @dataclass(frozen=True)
 class Held:
-    """A card not reviewed: its translation has lint errors to fix first."""
+    """A card not reviewed: its translation has lint errors to fix first, or it is
+    stale (its English changed since it was translated: ``changed`` names the English
+    fields, which the translation must follow before a review can vouch for it)."""
 
     card: str
     lang: str
     errors: int
+    changed: list[str] = field(default_factory=list)
+    stale: bool = False
+
+    @property
+    def reason(self) -> str:
+        """Why the card was not reviewed, as ``translator review`` says it."""
+        if self.stale:
+            what = f"its {', '.join(self.changed)} changed" if self.changed else "it changed"
+            return (
+                f"stale: the English card changed since it was translated ({what}): "
+                f"'translator status --diff {self.card} --lang {self.lang}' shows how; "
+                "bring the translation up to date, then review it (--force reviews anyway)"
+            )
+        errors = f"{self.errors} error{'' if self.errors == 1 else 's'}"
+        return f"{errors} to fix first (--force reviews anyway)"
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**asdict(self), "reason": self.reason}
 
 
 @dataclass
@@ -677,11 +694,15 @@ def sign_off(
 ) -> SignOff:
     """Mark the ``lang`` translations of ``cards`` (slugs, ``deck/slug``, guids or
     paths) reviewed against the current English: today's date, ``by`` as the
-    reviewer, a fresh source fingerprint, no ``wip``: ``translator review``.
+    reviewer, the fingerprints of the English card and of the translation as
+    reviewed, no ``wip``: ``translator review``.
 
-    The cards are linted first; a card with lint errors is held back (``force``
-    reviews it anyway), without holding back the others.  ``dry_run`` writes
-    nothing.  ``library``: where the cards are (default: ``cards``).
+    The cards are linted first; a card with lint errors, or a stale one (its English
+    changed since it was translated), is held back (``force`` reviews it anyway),
+    without holding back the others.  The report is the lint of the cards as left:
+    after the review when it wrote them (a finding the review answered, such as a
+    missing fingerprint, is gone).  ``dry_run`` writes nothing.  ``library``: where
+    the cards are (default: ``cards``).
 
     >>> done = sign_off(["veil-stalker"], lang="fr", library="cards/sample", dry_run=True)
     >>> [(r.card, r.was, r.written) for r in done.reviewed], done.held
@@ -709,13 +730,29 @@ def sign_off(
     for finding in report.findings:
         if finding.severity == Severity.ERROR:
             errors[finding.card] = errors.get(finding.card, 0) + 1
-    held = [] if force else [c for c in chosen if c.slug in errors]
+    before = {card.slug: states.card_state(card, lang) for card in chosen}
+    held = (
+        []
+        if force
+        else [
+            Held(
+                card.slug,
+                lang,
+                errors.get(card.slug, 0),
+                before[card.slug].changed,
+                before[card.slug].state == "stale",
+            )
+            for card in chosen
+            if card.slug in errors or before[card.slug].state == "stale"
+        ]
+    )
+    held_slugs = {h.card for h in held}
     done = []
     for card in chosen:
-        if card in held:
+        if card.slug in held_slugs:
             continue
         version = card.translations[lang]
-        state = states.card_state(card, lang)
+        state = before[card.slug]
         content = read_text(version.path)
         try:
             new = edit_card(version, content, states.review_changes(card, lang, reviewer=by))
@@ -733,7 +770,10 @@ def sign_off(
                 new != content and not dry_run,
             )
         )
-    return SignOff(done, [Held(c.slug, lang, errors[c.slug]) for c in held], report, dry_run)
+    if any(item.written for item in done):  # the lint of the cards as they are now
+        found = load_library(paths)
+        report = run_lint(found, setup.resources, setup.options)
+    return SignOff(done, held, report, dry_run)
 
 
 @dataclass
@@ -932,6 +972,8 @@ def plan_build(
     dpi: float = 300.0,
     ink_limit: float = 300.0,
     check: bool = True,
+    fallback: str | None = None,
+    strict: bool | None = None,
 ) -> BuildPlan:
     """Check a build's settings and read its library, without making anything yet
     (the command line shows a progress bar of :attr:`BuildPlan.total` while it
@@ -939,6 +981,10 @@ def plan_build(
     or ``all``), ``cards`` (slugs; default all), ``deck``, ``sheets`` (``a4``,
     ``letter``), ``previews`` (``png``, ``webp``), ``check=False`` for no
     preflight...; each out of its range raises an error saying what it may be.
+    ``fallback="en"`` prints the English card where a translation is missing (else it
+    is not printed, nor the deck and sheet files holding it), ``strict=True`` refuses
+    stale translations and drafts (else printed with a warning); None for both takes
+    ``translator.toml``'s ``[build]`` (:mod:`translator.typeset.readiness`).
 
     >>> plan = plan_build("cards/sample", languages=["all"], deck=True, jobs=1)
     >>> plan.request.languages, plan.total
@@ -976,6 +1022,13 @@ def plan_build(
     if not 100 <= ink_limit <= 400:
         raise UsageError("--ink-limit is a total ink coverage between 100 and 400 (%)")
     _check_slugs(library, cards, chosen)
+    from .config import build_defaults  # noqa: PLC0415
+
+    defaults = build_defaults()
+    fallback = defaults.get("fallback") if fallback is None else fallback
+    if fallback not in (None, "en"):
+        raise UsageError(f"--fallback {fallback}: the language printed in its place is en")
+    strict = bool(defaults.get("strict", False)) if strict is None else strict
     options = BuildOptions(
         card_size,
         theme,
@@ -1001,6 +1054,8 @@ def plan_build(
         previews=list(previews),
         dpi=dpi,
         check=check,
+        fallback=fallback,
+        strict=strict,
     )
     return BuildPlan(library, request)
 

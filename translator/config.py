@@ -143,3 +143,33 @@ def allowed_folders(start: Path | None = None) -> tuple[Path, ...]:
     allow-paths``), resolved."""
     path = find_config(start)
     return _allowed(path, _stamp(path) if path is not None else (0, 0))
+
+
+#: What ``[build]`` may set: the defaults of ``translator build``'s options.
+BUILD_KEYS = ("fallback", "strict")
+
+
+def build_defaults(start: Path | None = None) -> dict[str, Any]:
+    """``[build]``'s settings (``fallback``: the language printed in place of a missing
+    translation, "en"; ``strict``: refuse stale translations and drafts), checked;
+    empty when there is no configuration file.  The command line's options win."""
+    path = find_config(start)
+    if path is None:
+        return {}
+    found, text, where = table(path, "build")
+    for key, value in found.items():
+        if key not in BUILD_KEYS:
+            raise InputError(
+                str(path),
+                f"unknown key '{key}' in {where} (one of: {', '.join(BUILD_KEYS)})",
+                line_of(text, key),
+            )
+        if key == "fallback" and value != "en":
+            raise InputError(
+                str(path),
+                'fallback is the language printed for a missing translation: fallback = "en"',
+                line_of(text, key),
+            )
+        if key == "strict" and not isinstance(value, bool):
+            raise InputError(str(path), "strict is true or false", line_of(text, key))
+    return dict(found)

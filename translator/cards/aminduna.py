@@ -132,6 +132,9 @@ def card_json(card: Card, lang: str) -> dict[str, Any]:
             "artwork": source_fields.get("artwork") if lang == SOURCE_LANGUAGE else None,
             "source": card.get("source", lang) if lang != SOURCE_LANGUAGE else None,
             "reviewed": _str(card.get("reviewed", lang)) if lang != SOURCE_LANGUAGE else None,
+            "reviewed-fingerprint": card.get("reviewed-fingerprint", lang)
+            if lang != SOURCE_LANGUAGE
+            else None,
             "missing": True if missing and lang != SOURCE_LANGUAGE else None,
             "lint-ignore": None if version is None else version.fields.get("lint-ignore"),
         }
@@ -526,7 +529,7 @@ class _Placement:
             if current
             else {}
         )
-        for key in ("source", "reviewed", "lint-ignore"):
+        for key in ("source", "reviewed", "reviewed-fingerprint", "lint-ignore"):
             if extension.get(key):
                 merged[key] = extension[key]
         merged.update(fields)
@@ -895,7 +898,7 @@ def _check_extension(extension: dict[str, Any], where: tuple[str | int, ...], pr
             f"slug {_shown(slug)} is not a card slug",
             "lower-case letters, digits and hyphens, e.g. storm-hawk",
         )
-    for key in ("artwork", "source", "reviewed", "creator"):
+    for key in ("artwork", "source", "reviewed", "reviewed-fingerprint", "creator"):
         value = extension.get(key)
         if value is not None and not isinstance(value, str):
             problem((*where, key), f"{key} is {_shown(value)}, not text")

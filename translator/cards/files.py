@@ -283,15 +283,16 @@ def _check_translation_values(card: CardFile, problems: list[Problem]) -> None:
             'written by translator translate, e.g. memory: ["paragraph 2: first/guard, reviewed"]; '
             "remove it once checked",
         )
-    source = fields.get("source")
-    if source is not None and not (isinstance(source, str) and FINGERPRINT_RE.match(source)):
-        problem(
-            "source",
-            f"'{source}' is not a source fingerprint",
-            "it is written by translator, in quotes (five groups of four "
-            'hexadecimal digits, e.g. source: "1a2b-3c4d-5e6f-7a8b-9c0d"); '
-            "remove it to reset",
-        )
+    for key in ("source", "reviewed-fingerprint"):
+        value = fields.get(key)
+        if value is not None and not (isinstance(value, str) and FINGERPRINT_RE.match(value)):
+            problem(
+                key,
+                f"'{value}' is not a {'source' if key == 'source' else 'review'} fingerprint",
+                "it is written by translator, in quotes (five groups of four "
+                f'hexadecimal digits, e.g. {key}: "1a2b-3c4d-5e6f-7a8b-9c0d"); '
+                "remove it to reset",
+            )
 
 
 def check_line(path: str, line: int, key: str, value: str, problems: list[Problem]) -> None:

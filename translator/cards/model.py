@@ -87,6 +87,7 @@ TRANSLATION_FIELDS = (
     "source",
     "reviewed",
     "reviewer",
+    "reviewed-fingerprint",
     "lint-ignore",
 )
 #: What a translation translates (``text`` is the body), and so what its fingerprint of
@@ -171,6 +172,7 @@ class Card:
                 "source",
                 "reviewed",
                 "reviewer",
+                "reviewed-fingerprint",
             ):
                 return None
         if self.source is None:

@@ -47,7 +47,7 @@ def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
         output.dump_json(_build_json(report), out)
     else:
         out.write(_build_summary(report, args.out) + "\n")
-    return EXIT_OK if report.ok else EXIT_FINDINGS
+    return EXIT_OK if report.passes(args.fail_on) else EXIT_FINDINGS
 
 
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
@@ -74,6 +74,8 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
         "dpi": args.dpi,
         "ink_limit": args.ink_limit,
         "check": not args.no_preflight,
+        "fallback": args.fallback,
+        "strict": args.strict,
     }
 
 
@@ -101,6 +103,8 @@ def _watch(args: argparse.Namespace, out: TextIO) -> int:
 
 def _report_card(result: CardResult) -> None:
     """A card's warnings and why it was not printed, on stderr."""
+    if result.withheld:
+        print(f"translator: {result.withheld}", file=sys.stderr)
     for warning in result.warnings:
         print(f"translator: warning: {warning}", file=sys.stderr)
     if result.missing_glyphs:
@@ -115,29 +119,52 @@ def _report_card(result: CardResult) -> None:
 
 
 def _build_summary(report: BuildReport, out: str) -> str:
-    """The build in one line (then the deck and sheet files not made)."""
-    failed = report.failed
+    """The build in one line (then the deck and sheet files not made).  Its counts are
+    those of the lines printed above it: the warnings are every warning line (the
+    cards' and the preflight's), and the preflight "passes" only without any."""
+    failed, withheld, fallbacks = report.failed, report.withheld, report.fallbacks
     languages = len(report.languages)
     cards_done = len(report.cards)
     rendered = sum(1 for r in report.cards if r.path and not r.reused)
+    up_to_date = cards_done - rendered - len(failed) - len(withheld)
     line = (
         f"{plural(cards_done, 'card')} in {plural(languages, 'language')} "
-        f"({rendered} rendered, {cards_done - rendered - len(failed)} up to date"
+        f"({rendered} rendered, {up_to_date} up to date"
         + (f", {len(failed)} not printable" if failed else "")
+        + (f", {len(withheld)} not printed: {_withheld(withheld)}" if withheld else "")
+        + (
+            f", {len(fallbacks)} printed in English: no translation "
+            f"({', '.join(f'{r.slug} ({r.lang})' for r in fallbacks)})"
+            if fallbacks
+            else ""
+        )
         + "); "
         f"{plural(len(report.files), 'print file')}"
         + (f" and {plural(len(report.images), 'preview')}" if report.images else "")
         + f", {plural(report.pages, 'page')}, in {out} in {report.seconds:.1f} s; "
-        f"{plural(len(report.warnings), 'warning')}; "
+        f"{plural(report.warning_count, 'warning')}; "
     )
-    errors = report.errors
-    if errors:
-        files = len({p.path for p in errors})
-        line += f"preflight: {plural(len(errors), 'problem')} in {plural(files, 'file')}."
+    errors, warnings = report.errors, report.preflight_warnings
+    if errors or warnings:
+        files = len({p.path for p in (*errors, *warnings)})
+        found = [
+            plural(len(errors), "error") if errors else "",
+            plural(len(warnings), "warning") if warnings else "",
+        ]
+        line += f"preflight: {' and '.join(f for f in found if f)} in {plural(files, 'file')}."
     else:
         line += "preflight: every file passes."
     # Deck and sheet files a failed card kept from being made (the old ones are gone).
     return "\n".join([line, *(str(missing) for missing in report.missing)])
+
+
+def _withheld(results: Sequence[CardResult]) -> str:
+    """The cards not printed for their state, grouped: ``missing: courier (fr); stale:
+    harbor-lord (eo)``."""
+    groups: dict[str, list[str]] = {}
+    for r in results:
+        groups.setdefault(str(r.state), []).append(f"{r.slug} ({r.lang})")
+    return "; ".join(f"{kind}: {', '.join(cards)}" for kind, cards in groups.items())
 
 
 def _build_json(report: BuildReport) -> dict[str, Any]:
@@ -155,6 +182,8 @@ def _build_json(report: BuildReport) -> dict[str, Any]:
                 "errors": r.errors,
                 "warnings": r.warnings,
                 "reused": r.reused,
+                "withheld": r.withheld,
+                "fallback": r.fallback,
                 "min_size_pt": None if r.min_size is None else round(r.min_size, 2),
                 "elements": r.elements,
             }
@@ -170,8 +199,11 @@ def _build_json(report: BuildReport) -> dict[str, Any]:
             "made": report.made,
             "pages": report.pages,
             "seconds": round(report.seconds, 2),
-            "warnings": len(report.warnings),
+            "warnings": report.warning_count,
             "preflight_errors": len(report.errors),
+            "preflight_warnings": len(report.preflight_warnings),
+            "withheld": len(report.withheld),
+            "fallbacks": len(report.fallbacks),
             "missing": len(report.missing),
         },
     }
@@ -365,6 +397,26 @@ def _register_build(commands: argparse._SubParsersAction) -> None:
         "converted under it, the preflight holds every file to it",
     )
     p.add_argument("--no-preflight", action="store_true", help="do not check the files written")
+    p.add_argument(
+        "--fallback",
+        choices=["en"],
+        default=None,
+        help="print the English card where a translation is missing (default: not printed, "
+        "nor the deck and sheet files holding it; or [build] fallback in translator.toml)",
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        default=None,
+        help="refuse stale translations and drafts (default: printed with a warning; or "
+        "[build] strict in translator.toml)",
+    )
+    p.add_argument(
+        "--fail-on",
+        choices=["warning", "error"],
+        default="warning",
+        help="exit 1 on warnings too (default), or only when a card or file fails",
+    )
     p.add_argument(
         "--watch",
         action="store_true",

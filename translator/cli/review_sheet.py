@@ -66,7 +66,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         **command_help(
             "Write a static HTML page per deck and language (and an index): each card as "
             "printed in English and in LANG side by side, the texts side by side with numbers, "
-            "symbols and glossary terms marked, the lint findings with their fixes, the state "
+            "symbols and glossary terms marked (outlined where a lint finding says they differ, "
+            "and only there), the lint findings with their fixes, the state "
             "and the sign-off command; filters, search, keyboard navigation (n, p, /), a print "
             "stylesheet; on top, counts by state and rule, overflowing cards and the deck "
             "PDF's preflight.  Opens from disk, no server.",

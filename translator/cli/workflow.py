@@ -140,17 +140,15 @@ def cmd_status(args: argparse.Namespace, out: TextIO) -> int:
             out.write(
                 f"  {lang:<4}  " + "".join(f"{counts[state]:>12}" for state in states.STATES) + "\n"
             )
-        todo = [s for s in found if s.deck == deck and s.state in ("missing", "draft", "stale")]
+        # Every card with something to do: missing, draft, stale, and a translation
+        # whose review no longer holds (edited since).
+        todo = [s for s in found if s.deck == deck and s.why and s.state != "reviewed"]
         if todo:
             out.write("\n")
         for card_state in todo:
             what = card_state.state
-            if card_state.state == "stale":
-                what += (
-                    f": the English {', '.join(card_state.changed)} changed"
-                    if card_state.changed
-                    else ": the English changed (old fingerprint format)"
-                )
+            if card_state.state in ("stale", "translated"):
+                what += f": {card_state.why}"
             what = output.paint(what, output.STATE_COLORS[card_state.state], color)
             out.write(f"  {card_state.card} ({card_state.lang}) {what}\n")
         out.write("\n")
@@ -228,11 +226,7 @@ def cmd_review(args: argparse.Namespace, out: TextIO) -> int:
     if done.report.findings and args.format == "text":
         reports.write_text(done.report, sys.stderr)
     for held in done.held:  # one card's errors do not hold the others back
-        print(
-            f"translator: {held.card} not reviewed: {plural(held.errors, 'error')} "
-            "to fix first (--force reviews anyway)",
-            file=sys.stderr,
-        )
+        print(f"translator: {held.card} ({held.lang}) not reviewed: {held.reason}", file=sys.stderr)
     result = EXIT_FINDINGS if done.held else EXIT_OK
     if args.format == "json":
         output.dump_json(
@@ -306,8 +300,12 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="mark translations reviewed",
         **command_help(
             "Mark translations reviewed against the current English card: the date goes in "
-            "'reviewed', the source fingerprint is refreshed (the card is no longer stale) and "
-            "'wip' is removed.  The cards are linted first; errors stop the review (--force).",
+            "'reviewed', the fingerprints of the English card ('source') and of the "
+            "translation as reviewed ('reviewed-fingerprint') are taken, and 'wip' is "
+            "removed; a later edit of either makes the card translated or stale again.  The "
+            "cards are linted first; errors, or a stale card (its English changed since it "
+            "was translated: the fields are named), stop its review (--force).  The lint "
+            "printed is that of the cards as reviewed.",
             "translator review courier harbor-lord --lang fr --by Ana",
         ),
     )
@@ -317,7 +315,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--library", action="append", metavar="PATH", help="the card library (default: cards)"
     )
     p.add_argument("--by", metavar="NAME", help="who reviewed (recorded as 'reviewer')")
-    p.add_argument("--force", action="store_true", help="review despite lint errors")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="review despite lint errors, or a stale card (its English changed)",
+    )
     p.add_argument("--dry-run", action="store_true", help="say what would be marked")
     add_format(p)
     p.set_defaults(run=cmd_review)

@@ -26,7 +26,7 @@ from ..markup.parser import ParseResult, parse
 from ..markup.tree import Document
 from ..problems import Problem
 from ..yamlfile import safe_load
-from .model import Edit, Finding, PlainText, plain_text
+from .model import About, Edit, Finding, PlainText, plain_text
 from .numbers import NO_PHRASES, Phrases
 
 T = TypeVar("T")
@@ -441,9 +441,16 @@ class Reporter:
         self.rule = rule
 
     def at(
-        self, subject: Subject, key: str, offset: int, message: str, edit: Edit | None = None
+        self,
+        subject: Subject,
+        key: str,
+        offset: int,
+        message: str,
+        edit: Edit | None = None,
+        about: About | None = None,
     ) -> Finding:
-        """A finding at character ``offset`` of field ``key`` (``text``: the body)."""
+        """A finding at character ``offset`` of field ``key`` (``text``: the body);
+        ``about``: what of the two texts it compares (:class:`.model.About`)."""
         if edit is not None and self.rule.applicability is Applicability.NONE:
             raise RegistryError(f"rule {self.rule.code} declares no fix, yet its check made one")
         path, line, column = subject.locator(subject.file, key, offset)
@@ -460,14 +467,18 @@ class Reporter:
             subject.lang,
             key,
             edit,
+            about,
         )
 
-    def paragraph(self, subject: Subject, index: int | None, message: str) -> Finding:
+    def paragraph(
+        self, subject: Subject, index: int | None, message: str, about: About | None = None
+    ) -> Finding:
         """A finding on paragraph ``index`` of the text (the text's start if None)."""
         paragraphs = subject.plain.paragraphs
         if index is not None and 0 <= index < len(paragraphs):
-            return self.at(subject, "text", paragraphs[index].paragraph.pos.offset, message)
-        return self.at(subject, "text", _first_printed(subject.file.body), message)
+            offset = paragraphs[index].paragraph.pos.offset
+            return self.at(subject, "text", offset, message, about=about)
+        return self.at(subject, "text", _first_printed(subject.file.body), message, about=about)
 
     def span(
         self,
@@ -476,10 +487,11 @@ class Reporter:
         start: int,
         message: str,
         edit: Edit | None = None,
+        about: About | None = None,
     ) -> Finding:
         """A finding at character ``start`` of a printed paragraph's plain text."""
         offset = subject.plain.paragraphs[paragraph].source_offset(start)
-        return self.at(subject, "text", offset, message, edit)
+        return self.at(subject, "text", offset, message, edit, about)
 
 
 def _first_printed(body: str) -> int:

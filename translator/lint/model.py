@@ -38,6 +38,20 @@ class Edit:
 
 
 @dataclass(frozen=True, slots=True)
+class About:
+    """What a finding that compares a translation with its English card is about, as
+    data, for a reader that marks it in the two texts (the review sheet): what the
+    English has that the translation lacks, and what the translation has that the
+    English lacks, each as the rule names it (a term or an ability as the English
+    writes it, a number's value, a symbol's code; for modifiers in another order, the
+    two orders).  The sheet marks what the rule found, never a second reading of the
+    message."""
+
+    english: tuple[str, ...] = ()
+    translation: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Finding:
     code: str
     severity: Severity
@@ -51,6 +65,8 @@ class Finding:
     #: The file key the finding is on (``name2`` included); :attr:`field` folds it.
     key: str
     edit: Edit | None = None
+    #: For the rules that compare the two texts (numbers, symbols, terms, abilities).
+    about: About | None = None
 
     @property
     def field(self) -> str:

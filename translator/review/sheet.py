@@ -3,7 +3,8 @@
 Everything a reviewer looks at before a deck goes to print, on one page that opens
 from disk: per card, the English and the translated card as printed (the real
 renders of the typesetting, at screen resolution), their texts side by side with
-what must agree marked (:mod:`.highlight`), the linter's findings with their fixes,
+what must agree marked and what differs outlined where, and only where, the card's
+lint findings say so (:mod:`.highlight`), the linter's findings with their fixes,
 the card's state and review, and the command line that signs it off.  On top, the
 deck's counts by state and by rule, the cards whose text had to shrink or does not
 fit, and the preflight of the deck PDF.
@@ -36,7 +37,7 @@ from ..lint.model import Finding, plain_text
 from ..markup.parser import parse
 from ..typeset.symbols import symbol_svg, templates_root
 from ..workflow.states import STATES, CardState, card_state
-from .highlight import Mark, number_marks, text_html
+from .highlight import text_html, text_marks
 
 
 @dataclass
@@ -197,55 +198,14 @@ def _rgb(match: re.Match[str]) -> str:
     return f"rgb({r},{g},{b})"
 
 
-def _term_key(kind: str, identifier: str) -> str:
-    return f"{'ability' if kind == 'ability' else 'term'}:{identifier}"
-
-
-def _text_fields(subject: Subject) -> tuple[Markup, Markup]:
-    """The English and translated card texts, marked for comparison."""
+def _text_fields(subject: Subject, findings: list[Finding]) -> tuple[Markup, Markup]:
+    """The English and translated card texts, marked for comparison; what differs is
+    what the card's lint ``findings`` say differs (:func:`.highlight.text_marks`)."""
     assert subject.source is not None
-    source, language = subject.source, subject.language
-    english, target = source.plain, subject.plain
-    aligned = len(english.paragraphs) == len(target.paragraphs)
-    english_marks: dict[int, list[Mark]] = {}
-    target_marks: dict[int, list[Mark]] = {}
-    english_words = subject.resources.english.numbers
-    for paragraph in english.paragraphs:
-        other = target.paragraphs[paragraph.index] if aligned else None
-        english_marks[paragraph.index] = number_marks(
-            paragraph, other, english_words, language.numbers
-        )
-    for paragraph in target.paragraphs:
-        other = english.paragraphs[paragraph.index] if aligned else None
-        target_marks[paragraph.index] = number_marks(
-            paragraph, other, language.numbers, english_words
-        )
-    english_ids = set()
-    for index, match in source.english_matches(language):
-        hit = match.hit
-        english_ids.add(_term_key(hit.kind, hit.id))
-        present = subject.uses(hit.id) if hit.kind == "english" else hit.id in subject.term_ids
-        english_marks.setdefault(index, []).append(
-            Mark(
-                match.start,
-                match.end,
-                "term" if present else "term diff",
-                _term_key(hit.kind, hit.id),
-                None if present else "the glossary's term is not in the translation",
-            )
-        )
-    for index, match in subject.matches:
-        hit = match.hit
-        key = _term_key(hit.kind, hit.id)
-        classes, title = "term", None
-        if hit.status == "deprecated":
-            classes, title = "term diff", "a deprecated term"
-        elif key not in english_ids:
-            classes, title = "term extra", "not in the English text"
-        target_marks.setdefault(index, []).append(Mark(match.start, match.end, classes, key, title))
+    english_marks, target_marks = text_marks(subject, findings)
     return (
-        text_html(english, english_marks, _symbol, target),
-        text_html(target, target_marks, _symbol, english),
+        text_html(subject.source.plain, english_marks, _symbol),
+        text_html(subject.plain, target_marks, _symbol),
     )
 
 
@@ -254,14 +214,16 @@ def _printed(body: str, lang: str) -> Markup:
     result = parse(body)
     if result.crashes:
         return Markup(f"<pre>{escape(body)}</pre>")
-    return text_html(plain_text(result.document, lang), {}, _symbol, None)
+    return text_html(plain_text(result.document, lang), {}, _symbol)
 
 
 def _plain_field(value: object) -> Markup:
     return escape("" if value in (None, "") else str(value))
 
 
-def _fields(card: Card, lang: str, subject: Subject | None) -> list[Field]:
+def _fields(card: Card, lang: str, subject: Subject | None, findings: list[Finding]) -> list[Field]:
+    """The texts table of a card; ``findings`` are its lint findings (the texts mark
+    what they say differs)."""
     assert card.source is not None
     version = card.translations.get(lang)
     found = []
@@ -274,7 +236,7 @@ def _fields(card: Card, lang: str, subject: Subject | None) -> list[Field]:
             Field(label, _plain_field(english), None if version is None else _plain_field(here))
         )
     if subject is not None and not subject.result.crashes:
-        english_text, target_text = _text_fields(subject)
+        english_text, target_text = _text_fields(subject, findings)
         found.append(Field("text", english_text, target_text))
     else:  # no translation (nothing to compare), or a text the converter fails on
         found.append(
@@ -371,7 +333,7 @@ def make_sheet(
             card.name(SOURCE_LANGUAGE),
             card.name(lang) if version is not None else "",
             card_state(card, lang),
-            _fields(card, lang, subject),
+            _fields(card, lang, subject, findings),
             findings,
             scale=scale,
             overflow=overflow,

@@ -37,7 +37,7 @@ from ..cards.model import (
 from ..errors import LibraryProblems, UsageError
 from ..limits import MAX_CARD_FILE_BYTES
 from ..textio import read_text
-from ..workflow.states import card_state
+from ..workflow.states import CardState, card_state
 from .client import Client, Forbidden, ServerError, Uncertain
 from .conflicts import TEXT, Conflict, FieldVersions, project, read_version, who_changed
 from .records import Record, check_folder, read_record, server_hash, write_record
@@ -297,7 +297,7 @@ class _Planner:
             return item  # only the artwork copy is left to do: review is not needed
         state = card_state(card, self.lang)
         if state.state != "reviewed" and not self.include_unreviewed:
-            self._skip(card, version, _why_not_reviewed(state.state, state.changed))
+            self._skip(card, version, _why_not_reviewed(state))
             return None
         return item
 
@@ -342,12 +342,19 @@ class _Planner:
         return None
 
 
-def _why_not_reviewed(state: str, changed: list[str]) -> str:
-    if state == "draft":
+def _why_not_reviewed(state: CardState) -> str:
+    """Why a translation is not sent: its state (:mod:`translator.cards.state`) is not
+    *reviewed*: what is sent is only a text a review vouched for."""
+    if state.state == "draft":
         return "a work in progress (wip: true): finish it and review it (translator review)"
-    if state == "stale":
-        fields = ", ".join(changed) or "its fields"
+    if state.state == "stale":
+        fields = ", ".join(state.changed) or "its fields"
         return f"stale: the English card changed since its review ({fields}); review it again"
+    if state.edited:
+        return (
+            f"not reviewed as it is: {state.why}; review it again (translator review), "
+            "or --include-unreviewed"
+        )
     return "not reviewed: review it first (translator review), or --include-unreviewed"
 
 

@@ -32,6 +32,7 @@ from .artwork import Profile, find_profile
 from .build import BuildOptions, CardResult, _renderer, build_cards, cache_folder, in_workers
 from .preflight.record import valid_findings
 from .preview import render_png, rendering, soft_proofs
+from .readiness import readiness
 from .theme import load_theme
 
 if TYPE_CHECKING:
@@ -64,27 +65,48 @@ class Request:
     previews: list[str] = field(default_factory=list)  # "png", "webp"
     dpi: float = 300.0
     check: bool = True
+    #: The language printed in place of a missing translation (None: not printed).
+    fallback: str | None = None
+    #: Refuse stale translations and drafts instead of printing them with a warning.
+    strict: bool = False
 
 
 @dataclass(frozen=True)
 class Missing:
-    """A deck or sheet file not written because cards it holds could not be printed
-    (the file there before, with their old text, is removed)."""
+    """A deck or sheet file not written because cards it holds could not be printed,
+    or were not (``withheld``: ``slug: why``, no translation or refused by
+    ``--strict``); the file there before, with their old text, is removed."""
 
     path: str
     cards: tuple[str, ...]
+    withheld: tuple[str, ...] = ()
 
     @property
     def reason(self) -> str:
-        count = len(self.cards)
-        return f"{count} card{'' if count == 1 else 's'} failed ({', '.join(self.cards)})"
+        parts = []
+        if self.cards:
+            count = len(self.cards)
+            parts.append(
+                f"{count} card{'' if count == 1 else 's'} failed ({', '.join(self.cards)})"
+            )
+        if self.withheld:
+            count = len(self.withheld)
+            parts.append(
+                f"{count} card{'' if count == 1 else 's'} not printed ({'; '.join(self.withheld)})"
+            )
+        return "; ".join(parts)
 
     def __str__(self) -> str:
         """``sample.fr.deck.pdf not written: 2 cards failed (harbor-lord, saltmere)``."""
         return f"{Path(self.path).name} not written: {self.reason}"
 
     def to_dict(self) -> dict:
-        return {"file": self.path, "reason": self.reason, "cards": list(self.cards)}
+        return {
+            "file": self.path,
+            "reason": self.reason,
+            "cards": list(self.cards),
+            "withheld": list(self.withheld),
+        }
 
 
 @dataclass
@@ -109,6 +131,7 @@ class Report:
 
     @property
     def warnings(self) -> list[str]:
+        """The cards' warnings (what fit, their state: a stale card, a draft)."""
         return [w for r in self.cards for w in r.warnings]
 
     @property
@@ -116,15 +139,41 @@ class Report:
         return [p for p in self.problems if p.severity == "error"]
 
     @property
+    def preflight_warnings(self) -> list[preflight.Problem]:
+        return [p for p in self.problems if p.severity != "error"]
+
+    @property
+    def warning_count(self) -> int:
+        """Every warning the build has: the cards' and the preflight's (the lines
+        ``translator build`` prints as warnings, and the number its summary gives)."""
+        return len(self.warnings) + len(self.preflight_warnings)
+
+    @property
     def failed(self) -> list[CardResult]:
         """The cards that could not be printed (each says why in its errors)."""
         return [r for r in self.cards if r.failed]
 
     @property
+    def withheld(self) -> list[CardResult]:
+        """The cards not printed for their state: no translation, or stale or a draft
+        under ``strict`` (:mod:`.readiness`)."""
+        return [r for r in self.cards if r.withheld]
+
+    @property
+    def fallbacks(self) -> list[CardResult]:
+        """The cards printed from the English card, their translation missing."""
+        return [r for r in self.cards if r.fallback]
+
+    @property
     def ok(self) -> bool:
-        """Every card printed, every deck and sheet file written, every file passes
-        the preflight: what ``translator build`` exits 0 for."""
-        return not (self.failed or self.errors or self.missing)
+        """Every card printed, every deck and sheet file written, no file fails the
+        preflight (warnings aside: :meth:`passes` says what the command exits 0 for)."""
+        return not (self.failed or self.withheld or self.errors or self.missing)
+
+    def passes(self, fail_on: str = "warning") -> bool:
+        """What ``translator build`` exits 0 for: :attr:`ok`, and no warning unless
+        ``fail_on`` is ``"error"``."""
+        return self.ok and (fail_on == "error" or self.warning_count == 0)
 
 
 def total_cards(library: Library, request: Request) -> int:
@@ -221,30 +270,65 @@ def produce(
     record = _Record(out, request.force)
     for lang in request.languages:
         say(f"cards ({lang})")
-        results = build_cards(
-            library,
-            lang,
-            out,
-            options,
-            slugs=request.slugs,
-            force=request.force,
-            progress=progress,
-            check=partial(_card_check, options=options, cache=_cache(options, out))
-            if request.check
-            else None,
+        ready = {
+            card.slug: readiness(card, lang, fallback=request.fallback, strict=request.strict)
+            for _, card in sorted(library.cards.items())
+            if card.source is not None and (not request.slugs or card.slug in request.slugs)
+        }
+        wanted = [slug for slug, found in ready.items() if found.printed]
+        withheld = [slug for slug, found in ready.items() if not found.printed]
+        built = (
+            build_cards(
+                library,
+                lang,
+                out,
+                options,
+                slugs=wanted,
+                force=request.force,
+                progress=progress,
+                check=partial(_card_check, options=options, cache=_cache(options, out))
+                if request.check
+                else None,
+            )
+            if wanted
+            else []
         )
         record.reload()
+        # A card not printed for its state leaves no file of it behind: one there
+        # from an earlier build holds text that is not (or no longer) to be printed.
+        _withdraw(record, [f"{slug}.{lang}.pdf" for slug in withheld])
+        if progress is not None and withheld:
+            progress(len(withheld))
+        by_slug = {r.slug: r for r in built}
+        results = []
+        for slug, found in ready.items():
+            result = by_slug.get(slug) or CardResult(slug, lang, None, 1.0, withheld=found.withheld)
+            if found.warning:  # said at every build, never kept in the build record
+                result.warnings.append(found.warning)
+            result.fallback, result.state = found.fallback, found.state.state
+            results.append(result)
         report.cards.extend(results)
         report.made += sum(1 for r in results if r.path and not r.reused)
         printed = {r.slug: Path(r.path) for r in results if r.path}
-        failed = [r.slug for r in results if not r.path]
+        failed = [r.slug for r in results if not r.path and not r.withheld]
         report.files.extend(str(p) for p in printed.values())
         _withdraw(
-            record, [f"{kind}/{slug}.{lang}.{kind}" for kind in PREVIEW_FORMATS for slug in failed]
+            record,
+            [
+                f"{kind}/{slug}.{lang}.{kind}"
+                for kind in PREVIEW_FORMATS
+                for slug in (*failed, *withheld)
+            ],
         )
         if request.deck or request.sheets:
             say(f"decks ({lang})")
-            _decks(library, request, lang, printed, failed, profile, record, report)
+            held = {
+                slug: f"no {lang} translation"
+                if ready[slug].state.state == "missing"
+                else f"{ready[slug].state.state}, --strict"
+                for slug in withheld
+            }
+            _decks(library, request, lang, printed, (failed, held), profile, record, report)
         if request.previews:
             say(f"previews ({lang})")
             proofs = _Proofs(request)
@@ -280,35 +364,40 @@ def _decks(
     request: Request,
     lang: str,
     printed: dict[str, Path],
-    failed: Sequence[str],
+    lacking: tuple[Sequence[str], dict[str, str]],
     profile: Profile,
     record: _Record,
     report: Report,
 ) -> None:
     """The deck files and sheets of every deck with cards built in ``lang``.
 
-    A deck holding a card that could not be printed (``failed``) is not made, since it
-    would lack that card, and what was there before (the card's old text) is removed:
-    the report names the files missing and why.  Once the card is fixed, a rebuild
-    makes them again (their record entries are gone)."""
+    A deck holding a card that could not be printed, or was not for its state (the
+    two of ``lacking``: failed, withheld), is not made, since it would lack that card
+    (or hold it in another language), and what was there before (the card's old text)
+    is removed: the report names the files missing and why (withheld: slug -> why).
+    Once the card is fixed, a rebuild makes them again (their record entries are
+    gone)."""
     options = request.options
     back = _back(request, profile, record, report)
+    failed, withheld = lacking
     for name, deck in sorted(library.decks.items()):
         listed = [
             (slug, quantity)
             for slug, quantity in deck.quantities.items()
             if slug in printed and quantity > 0
         ]
-        lacking = [
-            slug for slug, quantity in deck.quantities.items() if slug in failed and quantity > 0
+        held = [
+            [slug for slug, quantity in deck.quantities.items() if slug in chosen and quantity > 0]
+            for chosen in (failed, withheld)
         ]
-        if lacking:
+        if held[0] or held[1]:
             names = [
                 *([f"{name}.{lang}.deck.pdf"] if request.deck else []),
                 *([f"{name}.{lang}.sheets-{request.sheets}.pdf"] if request.sheets else []),
             ]
             _withdraw(record, names)
-            report.missing.extend(Missing(str(record.out / n), tuple(lacking)) for n in names)
+            why = tuple(f"{slug}: {withheld[slug]}" for slug in held[1])
+            report.missing.extend(Missing(str(record.out / n), tuple(held[0]), why) for n in names)
             continue
         if not listed:
             continue

@@ -125,6 +125,14 @@ class CardResult:
     #: later build reuses the file only while it is still these bytes
     #: (:func:`.manifest.intact`).
     written: manifest.Stamped | None = None
+    #: Why it was not printed although it could be: its state (no translation, or
+    #: stale or a draft under ``--strict``: :mod:`.readiness`).
+    withheld: str | None = None
+    #: Printed from the English card, the translation missing (``--fallback en``).
+    fallback: bool = False
+    #: The card's state in its language (:mod:`translator.cards.state`), when the
+    #: build asked it.
+    state: str | None = None
 
     @property
     def failed(self) -> bool:

@@ -59,9 +59,9 @@ def _missing(glossary: Glossary, lang: str, what: str, section: str, english: st
 def card_labels(card: Card, lang: str, glossary: Glossary | None) -> Labels:
     """The type line, faction and footer ``card`` prints in ``lang``.
 
-    A card with no translation into ``lang`` is printed from its English card (the
-    build warns about it): its labels are still translated where the glossary can, and
-    nothing missing fails it."""
+    A card with no translation into ``lang`` is printed from its English card when
+    the user asks for it (``--fallback en``, :mod:`.readiness`): its labels are still
+    translated where the glossary can, and nothing missing fails it."""
     card_type = str(card.get("type") or "")
     faction = str(card.get("faction") or "None")
     version = card.version(lang)

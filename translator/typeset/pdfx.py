@@ -57,7 +57,7 @@ import re
 import statistics
 import uuid
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property, lru_cache
@@ -963,6 +963,11 @@ class _Show:
     #: The operator's operands (its strings) and font, to name the text and its weight.
     operands: Sequence[object] = ()
     font: pikepdf.Object | None = None
+    #: Where it is printed, to read the page's text in order (:func:`_reading`): its
+    #: text matrix times the CTM (page space; None when not placed) and how far it
+    #: moves along its line (text space).
+    line: Matrix | None = None
+    advance: float = 0.0
 
 
 @dataclass
@@ -1491,6 +1496,8 @@ class _Painter:
                     text_object,
                     operands,
                     state.font,
+                    placed,
+                    advance,
                 )
             )
         return multiply((1, 0, 0, 1, advance, 0), tm)
@@ -2201,27 +2208,18 @@ class _Reversed:
     texts: list[str] = field(default_factory=list)
     light: list[float] = field(default_factory=list)
     dark: list[float] = field(default_factory=list)
+    #: Which of the page's texts (:attr:`_Painter.shows`, by index) these are, to find
+    #: the text blocks they print in.
+    shows: list[int] = field(default_factory=list)
+    #: What the warning quotes: the text of those blocks as printed (:func:`_reading`);
+    #: None when the page's text could not be read in order, and then :attr:`texts`
+    #: alone, joined.
+    quote: str | None = None
 
     def message(self) -> str:
         """What is found, its lightnesses (a range when they differ) and the cure."""
         floor = REVERSED_BOLD_PT if self.bold else REVERSED_PT
-        # Runs are pieces of lines (a font change, a line break): a run ends with its
-        # space where a word ends, and a line's last run has none, so a space is put
-        # only between runs that do not already meet at one or at punctuation.
-        joined = ""
-        for text in self.texts:
-            piece = " ".join(text.split())
-            if not piece:
-                continue
-            if (
-                joined
-                and not joined.endswith(" ")
-                and not text[:1].isspace()
-                and piece[0] not in ",.;:!?)»’"
-            ):
-                joined += " "
-            joined += piece + (" " if text[-1:].isspace() else "")
-        joined = joined.strip()
+        joined = self.quote if self.quote is not None else _joined(self.texts)
         quoted = f"'{_excerpt(joined)}' " if joined else ""
         runs = f" ({len(self.texts)} runs of text)" if len(self.texts) > 1 else ""
         cure = f"print it at {floor:g} pt or more" + (
@@ -2232,6 +2230,206 @@ class _Reversed:
             f"at {self.size:.1f} pt{runs}, light ({_span(self.light)}) on dark "
             f"({_span(self.dark)}): the ink spreads into its thin strokes; {cure}"
         )
+
+
+def _joined(texts: Sequence[str]) -> str:
+    """The reversed ``texts`` alone, in order, when the page's text cannot be read in
+    order (:attr:`_Reversed.quote`): runs are pieces of lines (a font change, a line
+    break); a run ends with its space where a word ends, and a line's last run has none,
+    so a space is put only between runs that do not already meet at one or at
+    punctuation.  The runs of other sizes, weights or colours between them (a drop cap,
+    bold words) are not among them: what :func:`_reading` is for."""
+    joined = ""
+    for text in texts:
+        piece = " ".join(text.split())
+        if not piece:
+            continue
+        if (
+            joined
+            and not joined.endswith(" ")
+            and not text[:1].isspace()
+            and piece[0] not in ",.;:!?)»’"
+        ):
+            joined += " "
+        joined += piece + (" " if text[-1:].isspace() else "")
+    return joined.strip()
+
+
+# How a text shown follows the one shown before it on the page (:func:`_reading`).
+_BREAK = 0  # elsewhere: another text block starts
+_GLUED = 1  # on the same line, touching it: the same word goes on (a font change)
+_SPACED = 2  # on the same line, after a gap: a space
+_NEXT_LINE = 3  # at the start of the next line of the same block: a space, unless hyphenated
+
+READING_SPACE_EM = 0.15
+"""A gap between two texts on one line wider than this (in em of the smaller text)
+reads as a space: a word space is a quarter of an em or more in the fonts of cards
+(Gentium's 0.25 em, stretched, never shrunk, by justification), kerning and a font's
+side bearings a few hundredths."""
+
+READING_GAP_EM = 3.0
+"""A gap on one line wider than this (em) is no longer a space, or an inline symbol
+between words (a cypher disc with its spaces is 0.7 to 1.4 em), but another text on
+the same baseline: the card's name and its cost, 3.5 em apart and more in the default
+theme."""
+
+READING_LINE_EM = 3.2
+"""Lines of one text block are at most this far apart (baseline to baseline, em of the
+smaller text): 1.25 within a paragraph, 1.75 between paragraphs (half a line between
+them), 3 after a one-line paragraph opened by a drop cap or a large mark (two lines
+tall) or around an empty paragraph.  The type line or the footer, a box away, are
+farther (4 em and more in the official look)."""
+
+READING_LINE_SIZES = 1.02
+"""Lines of one text block differ in size by at most this ratio (the writer's
+rounding): a text box is scaled whole, so that its lines have one size, bold and
+italic runs included; the type line above it (7.5 pt over text of 7.9 pt in the
+default theme, 1.8 em above it: as far as a paragraph) has another."""
+
+DROP_CAP_RATIO = 1.5
+"""A text of a few letters at least this many times larger than the next text, beside
+the lines it shows on, is that text's drop cap: the first letter of its word."""
+
+#: Ends of a line whose word goes on on the next line: a hyphen after a letter.
+_HYPHENATED = re.compile(r"\S[-\u2010\u00ad]$")
+#: The hyphens a line break adds (a theme's ``hyphenate-character``, U+2010 in the
+#: default one, or a soft hyphen shown), not the word's own: card text writes its
+#: compounds' hyphens as U+002D (``mort-vivant``), which stays.
+_BREAK_HYPHENS = "\u2010\u00ad"
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """Where a text shown is printed (page space): its baseline's start and end, the
+    unit vectors along its line and up its glyphs, its size."""
+
+    start: Point
+    end: Point
+    along: Point
+    up: Point
+    size: float
+
+
+def _placed(show: _Show) -> _Placed | None:
+    """Where ``show`` is printed; None when it is not placed (read without its
+    position) or its matrix is degenerate."""
+    line = show.line
+    if line is None or not show.size > 0:
+        return None
+    a, b, c, d, e, f = line
+    across, height = math.hypot(a, b), math.hypot(c, d)
+    if not (across > 1e-9 and height > 1e-9 and math.isfinite(show.advance)):
+        return None
+    end = (e + a * show.advance, f + b * show.advance)
+    return _Placed((e, f), end, (a / across, b / across), (c / height, d / height), show.size)
+
+
+def _glyphs(show: _Show) -> int:
+    """How many glyphs ``show`` prints (two bytes a glyph in a composite font)."""
+    count = sum(len(item) for item in _shown(show.operands) if isinstance(item, bytes))
+    font = show.font
+    two_byte = isinstance(font, pikepdf.Dictionary) and font.get("/Subtype") == "/Type0"
+    return count // 2 if two_byte else count
+
+
+def _follows(before: _Show, was: _Placed, now: _Placed) -> int:
+    """How a text placed at ``now`` follows ``before`` (placed at ``was``) in reading:
+    :data:`_GLUED`, :data:`_SPACED`, :data:`_NEXT_LINE` or :data:`_BREAK`."""
+    if was.along[0] * now.along[0] + was.along[1] * now.along[1] < 0.99:
+        return _BREAK  # another direction: another text
+    # How far past the end of the one before it starts, along the line; how far below
+    # its baseline (positive: lower), in page points.
+    gap = (now.start[0] - was.end[0]) * was.along[0] + (now.start[1] - was.end[1]) * was.along[1]
+    drop = (was.start[0] - now.start[0]) * was.up[0] + (was.start[1] - now.start[1]) * was.up[1]
+    small, large = min(was.size, now.size), max(was.size, now.size)
+    if (
+        was.size >= DROP_CAP_RATIO * now.size
+        and -was.size <= drop <= 0.3 * now.size
+        and -0.3 * now.size <= gap <= 0.5 * was.size
+        and _glyphs(before) <= 3
+    ):
+        return _GLUED  # a drop cap, its word on the line beside it
+    if abs(drop) <= 0.3 * small:
+        if large <= DROP_CAP_RATIO * small and -0.5 * small <= gap <= READING_GAP_EM * small:
+            return _SPACED if gap > READING_SPACE_EM * small else _GLUED
+        return _BREAK
+    if (
+        large <= READING_LINE_SIZES * small
+        and 0.6 * small <= drop <= READING_LINE_EM * small
+        and gap <= 0
+    ):
+        return _NEXT_LINE
+    return _BREAK
+
+
+def _reading(shows: Sequence[_Show]) -> list[tuple[int, int]]:
+    """Each text shown on a page, in the order painted (the reading order of the
+    pages this checks: WeasyPrint paints lines in order, and a drop cap before its
+    line), as (its text block, how it follows the one before: :data:`_GLUED`...).
+
+    A warning quotes the text as printed, not the texts it is about alone: a drop cap,
+    bold words or the words of another colour are other texts (another font, size or
+    operator), which the warning may not concern, and the spaces between texts are
+    often no glyph at all but a gap in their positions (a word in bold between plain
+    ones: neither run holds the space).  So texts are read with their positions:
+    one follows the one before on its line (touching it, or after a gap: a space), or
+    starts the next line of the same block (or paragraph), or a drop cap opens it;
+    anything else starts another block."""
+    found: list[tuple[int, int]] = []
+    block = -1
+    before: tuple[_Show, _Placed] | None = None
+    for show in shows:
+        now = _placed(show)
+        how = _BREAK if before is None or now is None else _follows(*before, now)
+        if how == _BREAK:
+            block += 1
+        found.append((block, how))
+        before = None if now is None else (show, now)
+    return found
+
+
+def _line_starts(reading: Sequence[tuple[int, int]], shows: Iterable[int]) -> dict[int, int]:
+    """For each text block (of ``reading``, :func:`_reading`) holding some of the texts
+    ``shows`` (their indexes, in order), the index of the text that starts the line of
+    the first of them."""
+    starts: dict[int, int] = {}
+    for number in shows:
+        block = reading[number][0]
+        if block not in starts:
+            first = number
+            while first > 0 and reading[first][1] in (_GLUED, _SPACED):
+                first -= 1
+            starts[block] = first
+    return starts
+
+
+def _top_left(show: _Show) -> tuple[float, float]:
+    """Where ``show`` starts, to order text blocks top to bottom, then left to right
+    (page space, tenths of a point)."""
+    placed = _placed(show)
+    return (0.0, 0.0) if placed is None else (-round(placed.start[1], 1), placed.start[0])
+
+
+def _printed(runs: Sequence[tuple[int, str]]) -> str:
+    """The text of a block's runs, each (how it follows the one before, its text), as
+    printed: a run's own spaces kept (one, however many), a space where the positions
+    show one or a line ends.  A word hyphenated at a line's end is read whole (its
+    line joins the next without a space, the hyphen the break added left out, so that
+    the quote can be found in the card's text); a run with no text (codes its font
+    cannot name) keeps the space due before it."""
+    joined = ""
+    space = False
+    for how, text in runs:
+        words = " ".join(text.split())
+        if how == _NEXT_LINE and _HYPHENATED.search(joined):
+            if joined[-1] in _BREAK_HYPHENS:
+                joined = joined[:-1]
+        elif how in (_SPACED, _NEXT_LINE) or text[:1].isspace():
+            space = True
+        if words:
+            joined += (" " if space and joined else "") + words
+            space = text[-1:].isspace()
+    return joined
 
 
 def _excerpt(text: str) -> str:
@@ -2289,15 +2487,56 @@ class TextCheck:
         painter = _Painter().walked(page, parsed)
         knocked: dict[str, int] = {}
         reversed_texts: dict[tuple[float, bool], _Reversed] = {}
-        for show in painter.shows:
+        for number, show in enumerate(painter.shows):
             message = _knockout(painter, show) if _small_white(show) else None
             if message is not None:
                 knocked[message] = knocked.get(message, 0) + 1
             if self._small_light(show):
-                self._reversed(painter, show, reversed_texts)
+                self._reversed(painter, show, number, reversed_texts)
+        if reversed_texts:
+            self._quote(painter.shows, reversed_texts.values())
         return [("knockout", m if n == 1 else f"{m} ({n} times)") for m, n in knocked.items()] + [
             ("reversed", found.message()) for found in reversed_texts.values()
         ]
+
+    def _quote(self, shows: Sequence[_Show], groups: Iterable[_Reversed]) -> None:
+        """Set each group's :attr:`_Reversed.quote`: its texts as the card prints them
+        (:func:`_reading`), drop cap, bold words and spaces included.  In each text
+        block holding some of them, from the start of the line of the first (the
+        drop cap or the bold words before it on its line are part of what is read
+        there; the lines above, another paragraph maybe in another colour, are not
+        what the warning is about) to the block's end; blocks top to bottom (a
+        positioned paragraph is painted after the others).  Only those texts are
+        decoded, the reversed ones once (a page with reversed text has a dozen or
+        two).  A page whose text cannot be read so (a font or string this cannot
+        decode) keeps the reversed texts alone, joined as they were (:func:`_joined`):
+        a quote is worth no failed check."""
+        groups = list(groups)
+        texts = {n: text for g in groups for n, text in zip(g.shows, g.texts, strict=False)}
+        try:
+            reading = _reading(shows)
+            for group in groups:
+                starts = _line_starts(reading, group.shows)
+                printed = []
+                for block, first in sorted(starts.items(), key=lambda s: _top_left(shows[s[1]])):
+                    runs: list[tuple[int, str]] = []
+                    for number in range(first, len(reading)):
+                        if reading[number][0] != block:
+                            break
+                        if number not in texts:
+                            texts[number] = self._text(shows[number])
+                        runs.append((reading[number][1] if runs else _BREAK, texts[number]))
+                    printed.append(_printed(runs))
+                group.quote = " ".join(text for text in printed if text) or None
+        except (
+            pikepdf.PdfError,
+            ValueError,
+            TypeError,
+            ArithmeticError,
+            LookupError,
+            AttributeError,
+        ):
+            return
 
     def _small_light(self, show: _Show) -> bool:
         """A text that may be reversed: filled, opaque, in DeviceCMYK, under
@@ -2313,9 +2552,14 @@ class TextCheck:
         )
 
     def _reversed(
-        self, painter: _Painter, show: _Show, found: dict[tuple[float, bool], _Reversed]
+        self,
+        painter: _Painter,
+        show: _Show,
+        number: int,
+        found: dict[tuple[float, bool], _Reversed],
     ) -> None:
-        """Add ``show`` to the page's reversed texts when it is one."""
+        """Add ``show`` (the ``number``-th of the page's texts) to the page's reversed
+        texts when it is one."""
         bold = _bold(show)
         if show.size >= (REVERSED_BOLD_PT if bold else REVERSED_PT) - _SIZE_SLACK:
             return
@@ -2329,6 +2573,7 @@ class TextCheck:
             return
         group = found.setdefault((round(show.size, 1), bold), _Reversed(round(show.size, 1), bold))
         group.texts.append(self._text(show))
+        group.shows.append(number)
         group.light.append(light)
         group.dark.append(ground)
 
@@ -2370,16 +2615,16 @@ class TextCheck:
             self._unicode[key] = _unicode(font)
         table = self._unicode[key]
         two_byte = font.get("/Subtype") == "/Type0"
-        step = 2 if two_byte else 1
-        text = []
-        for operand in show.operands:
-            items = list(operand) if isinstance(operand, pikepdf.Array) else [operand]
-            for item in items:
-                if isinstance(item, pikepdf.String):
-                    data = bytes(item)
-                    for i in range(0, len(data) - step + 1, step):
-                        code = int.from_bytes(data[i : i + step], "big")
-                        text.append(table.get(code, "" if two_byte or code < 32 else chr(code)))
-                elif (operand_numbers([item]) or [0])[0] < -250:  # a gap as wide as a space
-                    text.append(" ")
+        text: list[str] = []
+        for item in _shown(show.operands):  # a TJ array read at once, as it is placed
+            if isinstance(item, bytes):
+                if two_byte:
+                    text += (
+                        table.get(item[i] << 8 | item[i + 1], "")
+                        for i in range(0, len(item) - 1, 2)
+                    )
+                else:
+                    text += (table.get(code, "" if code < 32 else chr(code)) for code in item)
+            elif item < -250:  # a gap as wide as a space
+                text.append(" ")
         return "".join(text)

@@ -179,14 +179,9 @@ def card_page(card: Card, lang: str, theme: Theme, glossary: Glossary | None) ->
     page = CardPage(
         card, lang, card.slug, values["family"], values, printed + printed_characters(document)
     )
+    # Whether the card should be printed at all (no translation, stale, a draft) is
+    # its state's business, decided before it is rendered: readiness.py.
     page.errors.extend(f"{page.where}: {error}" for error in labels.errors)
-    version = card.version(lang)
-    if lang != SOURCE_LANGUAGE and version is None:
-        page.warnings.append(
-            f"{page.label}: no translation into {lang}: printed from the English card"
-        )
-    elif version is not None and version.fields.get("wip"):
-        page.warnings.append(f"{page.label}: the translation is marked wip (work in progress)")
     return page
 
 

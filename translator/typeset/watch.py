@@ -458,6 +458,8 @@ class Watch:
         for key, path, result in todo:
             if result.path:
                 fit, png, messages = _fit(result), pictures.get(key), list(result.warnings)
+            elif result.withheld:  # not printed for its state: nothing to picture
+                fit, png, messages = f"not printed ({result.state})", None, [result.withheld]
             else:
                 fit, png, messages = self._refused_picture(path, result)
             lint, findings = lints.get(path, ("not linted", []))

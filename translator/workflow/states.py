@@ -1,16 +1,8 @@
-"""Where each translation stands: missing, draft, translated, reviewed or stale.
+"""Where each translation stands, what a review writes, and what changed in English.
 
-The state is read from the files, never stored apart from them, so that it is true
-after any edit, merge or import:
-
-- *missing*: no file for the language;
-- *stale*: the English card changed since the translation's ``source`` fingerprint
-  was taken (whatever else is true: the translation may say something the card no
-  longer says);
-- *draft*: ``wip: true`` (what ``translator translate`` writes, and what Aminduna
-  calls "(fr wip)");
-- *reviewed*: ``reviewed: <date>`` (what ``translator review`` writes);
-- *translated*: anything else.
+The states themselves (missing, draft, translated, reviewed, stale) are computed in
+one place, :mod:`translator.cards.state`, which every stage reads (the build prints
+by them too); they are re-exported here for the workflow's clients.
 """
 
 from __future__ import annotations
@@ -18,114 +10,38 @@ from __future__ import annotations
 import datetime
 import difflib
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+__all__ = [
+    "REVIEW_KEY",
+    "STATES",
+    "UNKNOWN",
+    "CardState",
+    "FieldChange",
+    "card_state",
+    "library_states",
+    "marked_diff",
+    "review_changes",
+    "source_changes",
+    "summary",
+    "word_diff",
+]
+
 from ..cards.edit import REMOVE
-from ..cards.model import (
-    SOURCE_LANGUAGE,
-    TRANSLATED_FIELDS,
-    Card,
-    Library,
-    changed_fields,
-    source_fingerprint,
+from ..cards.model import TRANSLATED_FIELDS, Card, changed_fields, source_fingerprint
+from ..cards.state import (
+    REVIEW_KEY,
+    STATES,
+    UNKNOWN,
+    CardState,
+    card_state,
+    library_states,
+    summary,
+    version_fingerprint,
 )
 from . import history
 from .fields import FINGERPRINT_GROUP, source_units
-
-STATES = ("missing", "draft", "translated", "reviewed", "stale")
-
-
-@dataclass
-class CardState:
-    """One card in one language."""
-
-    deck: str
-    card: str
-    lang: str
-    state: str
-    #: The translation's own Aminduna guid (None when it has none, or no file).
-    guid: str | None = None
-    path: str | None = None
-    #: For a stale translation: the source fields changed since (empty when the
-    #: fingerprint is of the old format, which cannot tell).
-    changed: list[str] = field(default_factory=list)
-    wip: bool = False
-    reviewed: str | None = None
-    #: False when the translation has no fingerprint: its staleness is unknown.
-    fingerprint: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "card": self.card,
-            "guid": self.guid,
-            "lang": self.lang,
-            "state": self.state,
-            "changed": self.changed,
-            "deck": self.deck,
-            "path": self.path,
-            "wip": self.wip,
-            "reviewed": self.reviewed,
-            "fingerprint": self.fingerprint,
-        }
-
-
-def card_state(card: Card, lang: str) -> CardState:
-    """The state of ``card`` in ``lang`` (the card has its English source)."""
-    assert card.source is not None
-    version = card.translations.get(lang)
-    if version is None:
-        return CardState(card.deck, card.slug, lang, "missing")
-    fields = version.fields
-    guid = fields.get("guid")
-    reviewed = fields.get("reviewed")
-    found = CardState(
-        card.deck,
-        card.slug,
-        lang,
-        "translated",
-        None if guid in (None, "") else str(guid),
-        version.path,
-        wip=bool(fields.get("wip")),
-        reviewed=None if reviewed is None else str(reviewed),
-    )
-    fingerprint = fields.get("source")
-    if isinstance(fingerprint, str) and fingerprint:
-        found.fingerprint = True
-        changed = changed_fields(fingerprint, card.source)
-        if changed != []:
-            found.state = "stale"
-            found.changed = changed or []
-            return found
-    if found.wip:
-        found.state = "draft"
-    elif found.reviewed:
-        found.state = "reviewed"
-    return found
-
-
-def library_states(
-    library: Library, languages: Iterable[str], decks: Iterable[str] | None = None
-) -> list[CardState]:
-    """Every card of ``decks`` (all when None) in every language, in library order."""
-    wanted = None if decks is None else set(decks)
-    found: list[CardState] = []
-    for (deck, _), card in sorted(library.cards.items()):
-        if card.source is None or (wanted is not None and deck not in wanted):
-            continue
-        found.extend(card_state(card, lang) for lang in languages if lang != SOURCE_LANGUAGE)
-    return found
-
-
-def summary(states: Iterable[CardState]) -> dict[str, dict[str, dict[str, int]]]:
-    """deck -> language -> state -> count (every state present, zeros included)."""
-    table: dict[str, dict[str, dict[str, int]]] = {}
-    for state in states:
-        counts = table.setdefault(state.deck, {}).setdefault(state.lang, dict.fromkeys(STATES, 0))
-        counts[state.state] += 1
-    return table
-
 
 # --------------------------------------------------------------------------------------
 # Review
@@ -136,12 +52,16 @@ def review_changes(
 ) -> dict[str, Any]:
     """The front matter changes that mark ``card``'s ``lang`` translation reviewed
     against the current English card: the date, who (or no name: an earlier
-    reviewer's is not this review's), the fresh fingerprint, no ``wip``."""
+    reviewer's is not this review's), the fingerprints of the English card and of the
+    translation as reviewed (a later edit of either undoes the review:
+    :mod:`translator.cards.state`), no ``wip``."""
     assert card.source is not None
+    version = card.translations[lang]
     return {
         "reviewed": (today or datetime.date.today()).isoformat(),
         "reviewer": reviewer or REMOVE,
         "source": source_fingerprint(card.source),
+        REVIEW_KEY: version_fingerprint(version),
         "wip": REMOVE,
         "memory": REMOVE,  # what the draft took from the memory is now reviewed
     }

@@ -25,7 +25,7 @@ from ...glossary.inflection import forms as inflect
 from ...glossary.matcher import Match, Matcher, normalize, words
 from ...glossary.model import Entry, Glossary
 from ..context import Language, Reporter, Subject
-from ..model import Edit, Finding
+from ..model import About, Edit, Finding
 from ..rule import LIBRARY, TRANSLATION, collects
 from .esperanto import h_system, x_system
 from .translation import (
@@ -141,13 +141,16 @@ def _missing_terms(subject: Subject, report: Reporter, kind: _Missing) -> Iterat
     """The findings of one GL1 rule; the three share one pass per subject."""
     if not subject.is_translation:
         return
-    for found, index, message in subject.memo("GL1", lambda: list(_all_missing_terms(subject))):
+    for found, index, message, english in subject.memo(
+        "GL1", lambda: list(_all_missing_terms(subject))
+    ):
         if found is kind:
-            yield report.paragraph(subject, index, message)
+            yield report.paragraph(subject, index, message, About(english=(english,)))
 
 
-def _all_missing_terms(subject: Subject) -> Iterator[tuple[_Missing, int | None, str]]:
-    """(rule, translated paragraph, message) of each English term whose rendering is
+def _all_missing_terms(subject: Subject) -> Iterator[tuple[_Missing, int | None, str, str]]:
+    """(rule, translated paragraph, message, the English term as written) of each
+    English term whose rendering is
     missing: one pass for the three rules, since a term reported by one is not by
     another."""
     assert subject.source is not None
@@ -190,6 +193,7 @@ def _all_missing_terms(subject: Subject) -> Iterator[tuple[_Missing, int | None,
             aligned(subject, index),
             f"the English text says '{matches[0].text}': the {_glossary_name(subject)} says "
             f"{choice} (any form), not found here",
+            matches[0].text,
         )
 
 

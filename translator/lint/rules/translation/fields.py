@@ -11,7 +11,7 @@ from ....diagnostics import Applicability, Severity, rule
 from ....glossary.matcher import normalize
 from ...context import Reporter, Subject
 from ...drafts import draft_english, loose, text_missing
-from ...model import AbilityLine, Edit, Finding, PlainParagraph
+from ...model import AbilityLine, About, Edit, Finding, PlainParagraph
 from ...rule import TRANSLATION
 from .shared import aligned
 
@@ -233,6 +233,7 @@ def check_ability_name(subject: Subject, report: Reporter) -> Iterator[Finding]:
                 subject,
                 aligned(subject, index),
                 f"the English text has the ability '{english}': name it '{named}' in bold italics",
+                About(english=(english,)),
             )
 
 

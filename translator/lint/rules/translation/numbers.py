@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ....diagnostics import Severity, rule
 from ...context import Reporter, Subject
-from ...model import Finding
+from ...model import About, Finding
 from ...numbers import Comparison, Number, compare, read_numbers
 from ...rule import TRANSLATION
 
@@ -52,13 +52,18 @@ def _comparisons(subject: Subject) -> list[tuple[int | None, Comparison]]:
 
 
 def _report(
-    report: Reporter, subject: Subject, index: int | None, start: int | None, message: str
+    report: Reporter,
+    subject: Subject,
+    index: int | None,
+    start: int | None,
+    message: str,
+    about: About,
 ) -> Finding:
     """A TR1 finding: at ``start`` of paragraph ``index``, or on the whole paragraph
-    (the text, when the paragraphs do not pair up)."""
+    (the text, when the paragraphs do not pair up); ``about``: the values compared."""
     if index is None or start is None:
-        return report.paragraph(subject, index, message)
-    return report.span(subject, index, start, message)
+        return report.paragraph(subject, index, message, about)
+    return report.span(subject, index, start, message, about=about)
 
 
 def _where(index: int | None) -> str:
@@ -91,6 +96,7 @@ def check_stat_modifiers(subject: Subject, report: Reporter) -> Iterator[Finding
                 first,
                 f"stat modifiers differ{_where(index)}: the English has "
                 f"{missing} where the translation has {extra}",
+                About(tuple(result.missing_stats), tuple(n.value for n in result.extra_stats)),
             )
 
 
@@ -116,6 +122,7 @@ def check_stat_order(subject: Subject, report: Reporter) -> Iterator[Finding]:
                 None,
                 f"stat modifiers in another order{_where(index)}: "
                 f"{' '.join(english_order)} in English, {' '.join(target_order)} here",
+                About(tuple(english_order), tuple(target_order)),
             )
 
 
@@ -141,6 +148,7 @@ def check_missing_numbers(subject: Subject, report: Reporter) -> Iterator[Findin
                 None,
                 f"number{'s' if len(result.missing_numbers) > 1 else ''} "
                 f"{', '.join(result.missing_numbers)} of the English text missing{_where(index)}",
+                About(english=tuple(result.missing_numbers)),
             )
 
 
@@ -166,4 +174,5 @@ def check_extra_numbers(subject: Subject, report: Reporter) -> Iterator[Finding]
                 number.start,
                 f"'{number.value}' is not in the English text"
                 + ("" if index is None else " of this paragraph"),
+                About(translation=(number.value,)),
             )

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ....diagnostics import Severity, rule
 from ....markup.tree import SYMBOL_CODES, DropCap, Symbol
 from ...context import Reporter, Subject
-from ...model import Finding, PlainParagraph
+from ...model import About, Finding, PlainParagraph
 from ...rule import TRANSLATION
 from .shared import aligned
 
@@ -61,10 +61,11 @@ def check_symbols(subject: Subject, report: Reporter) -> Iterator[Finding]:
         f"not in the English {unexpected or 'none'}"
     )
     offset = extra[0].pos.offset if extra else None
+    about = About(tuple((wanted - have).elements()), tuple(extra_codes.elements()))
     if offset is None:
-        yield report.paragraph(subject, None, message)
+        yield report.paragraph(subject, None, message, about)
     else:
-        yield report.at(subject, "text", offset, message)
+        yield report.at(subject, "text", offset, message, about=about)
 
 
 @rule(

@@ -1,0 +1,177 @@
+"""Where each translation stands: missing, draft, translated, reviewed or stale.
+
+This is the one place a card version's state is computed.  Every command that acts
+on it reads it from here (``status``, ``build`` and its deck and sheet files, the
+review sheets, ``review``, ``push``, the PO export), so that a command can never
+print, send or sign off what ``status`` calls something else.
+
+The state is read from the files, never stored apart from them, so that it is true
+after any edit, merge or import:
+
+- *missing*: no file for the language;
+- *stale*: the English card changed since the translation's ``source`` fingerprint
+  was taken (whatever else is true: the translation may say something the card no
+  longer says);
+- *draft*: ``wip: true`` (what ``translator translate`` writes, and what Aminduna
+  calls "(fr wip)");
+- *reviewed*: ``reviewed: <date>`` with the two fingerprints the review took: the
+  English card's (``source``) and the translation's own (``reviewed-fingerprint``),
+  both still those of the files.  A translation edited after its review (in an
+  editor, by a merge, an import) is *translated* again, with the fields edited: a
+  review vouches for a text, not for a file name;
+- *translated*: anything else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .model import SOURCE_LANGUAGE, Card, CardFile, Library, changed_fields, source_fingerprint
+
+STATES = ("missing", "draft", "translated", "reviewed", "stale")
+#: The translation's front matter key holding its own fingerprint at review.
+REVIEW_KEY = "reviewed-fingerprint"
+#: What ``edited`` holds for a review that took no fingerprint of the translation (one
+#: made before reviews took one): what it vouched for cannot be told.
+UNKNOWN = "unknown"
+
+
+def version_fingerprint(version: CardFile) -> str:
+    """The fingerprint of a translation's own text, in the format of the English
+    card's (:func:`.model.source_fingerprint`: a group per translated field), so that
+    a change tells which fields were edited."""
+    return source_fingerprint(version)
+
+
+@dataclass
+class CardState:
+    """One card in one language."""
+
+    deck: str
+    card: str
+    lang: str
+    state: str
+    #: The translation's own Aminduna guid (None when it has none, or no file).
+    guid: str | None = None
+    path: str | None = None
+    #: For a stale translation: the source fields changed since (empty when the
+    #: fingerprint is of the old format, which cannot tell).
+    changed: list[str] = field(default_factory=list)
+    wip: bool = False
+    #: The date of the translation's last review (a review that no longer holds,
+    #: ``edited``, keeps its date here: when the review was).
+    reviewed: str | None = None
+    #: False when the translation has no fingerprint: its staleness is unknown.
+    fingerprint: bool = False
+    #: For a translation marked reviewed whose text is no longer the one reviewed:
+    #: the fields edited since (``[UNKNOWN]`` for a review without a fingerprint).
+    edited: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "card": self.card,
+            "guid": self.guid,
+            "lang": self.lang,
+            "state": self.state,
+            "changed": self.changed,
+            "edited": self.edited,
+            "deck": self.deck,
+            "path": self.path,
+            "wip": self.wip,
+            "reviewed": self.reviewed,
+            "fingerprint": self.fingerprint,
+        }
+
+    @property
+    def why(self) -> str:
+        """What the state means for this card, in a few words ('' when nothing is to
+        be done): what status, build and push say of it."""
+        if self.state == "missing":
+            return f"no {self.lang} translation"
+        if self.state == "stale":
+            return (
+                f"the English {', '.join(self.changed)} changed since it was translated"
+                if self.changed
+                else "the English card changed since it was translated"
+            )
+        if self.state == "draft":
+            return "a draft (wip: true)"
+        if self.edited == [UNKNOWN]:
+            return "its review took no fingerprint of the translation: review it again"
+        if self.edited:
+            return f"its {', '.join(self.edited)} edited since its review on {self.reviewed}"
+        return ""
+
+
+def card_state(card: Card, lang: str) -> CardState:
+    """The state of ``card`` in ``lang`` (the card has its English source)."""
+    assert card.source is not None
+    version = card.translations.get(lang) if lang != SOURCE_LANGUAGE else card.source
+    if version is None:
+        return CardState(card.deck, card.slug, lang, "missing")
+    fields = version.fields
+    guid = fields.get("guid")
+    reviewed = fields.get("reviewed")
+    found = CardState(
+        card.deck,
+        card.slug,
+        lang,
+        "translated",
+        None if guid in (None, "") else str(guid),
+        version.path,
+        wip=bool(fields.get("wip")),
+        reviewed=None if reviewed is None else str(reviewed),
+    )
+    if lang == SOURCE_LANGUAGE:
+        return found
+    fingerprint = fields.get("source")
+    if isinstance(fingerprint, str) and fingerprint:
+        found.fingerprint = True
+        changed = changed_fields(fingerprint, card.source)
+        if changed != []:
+            found.state = "stale"
+            found.changed = changed or []
+            return found
+    if found.wip:
+        found.state = "draft"
+    elif found.reviewed:
+        found.edited = edited_since_review(version)
+        if not found.edited and found.fingerprint:
+            found.state = "reviewed"
+        elif not found.fingerprint:
+            found.edited = [UNKNOWN]
+    return found
+
+
+def edited_since_review(version: CardFile) -> list[str]:
+    """The translated fields of ``version`` that are not what its review saw
+    (``[UNKNOWN]`` when the review took no fingerprint of it)."""
+    taken = version.fields.get(REVIEW_KEY)
+    if not isinstance(taken, str) or not taken:
+        return [UNKNOWN]
+    changed = changed_fields(taken, version, version_fingerprint(version))
+    return [UNKNOWN] if changed is None else changed
+
+
+def library_states(
+    library: Library, languages: Iterable[str], decks: Iterable[str] | None = None
+) -> list[CardState]:
+    """Every card of ``decks`` (all when None) in every language, in library order."""
+    wanted = None if decks is None else set(decks)
+    found: list[CardState] = []
+    for (deck, _), card in sorted(library.cards.items()):
+        if card.source is None or (wanted is not None and deck not in wanted):
+            continue
+        found.extend(card_state(card, lang) for lang in languages if lang != SOURCE_LANGUAGE)
+    return found
+
+
+def summary(states: Iterable[CardState]) -> dict[str, dict[str, dict[str, int]]]:
+    """deck -> language -> state -> count (every state present, zeros included)."""
+    table: dict[str, dict[str, dict[str, int]]] = {}
+    for state in states:
+        counts = table.setdefault(state.deck, {}).setdefault(state.lang, dict.fromkeys(STATES, 0))
+        counts[state.state] += 1
+    return table
