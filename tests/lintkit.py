@@ -13,6 +13,7 @@ import pytest
 from translator import lint
 from translator.cards.files import parse_card_text
 from translator.cards.model import Library, source_fingerprint
+from translator.cards.state import version_fingerprint
 from translator.cli import main
 from translator.lint.engine import DEFAULT_SETTINGS, Resources
 from translator.lint.fixes import fix_file
@@ -94,6 +95,22 @@ def git_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "sample"]):
         subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
     return deck
+
+
+def stamp_reviews(folder: Path) -> None:
+    """Give each translation of ``folder`` that says ``reviewed:`` the fingerprint a
+    review takes (``translator review`` writes it; a fixture written by hand has the
+    date only, which is no review: translator.cards.state)."""
+    for path in sorted(folder.rglob("*.md")):
+        text = path.read_text("utf-8")
+        if "\nreviewed:" not in text or "\nreviewed-fingerprint:" in text:
+            continue
+        version = parse_card_text(str(path), path.parent.name, text, [])
+        assert version is not None, path
+        line = f'reviewed-fingerprint: "{version_fingerprint(version)}"\n'
+        start = text.index("\nreviewed:") + 1
+        end = text.index("\n", start) + 1
+        path.write_text(text[:end] + line + text[end:], "utf-8")
 
 
 def edit(path: Path, old: str, new: str) -> None:

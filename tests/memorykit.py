@@ -12,6 +12,8 @@ import pytest
 from translator import cards
 from translator.cards.model import source_fingerprint
 
+from .lintkit import stamp_reviews
+
 CREATURE = """\
 type: Creature
 faction: The Empire
@@ -120,6 +122,7 @@ def make_library(directory: Path) -> Path:
             (root / "first" / name).write_text(
                 text.replace("{fingerprint}", source_fingerprint(source)), "utf-8"
             )
+    stamp_reviews(root / "first")  # reviewed as translator review does
     omen = root / "first" / "omen.en.md"
     omen.write_text(omen.read_text("utf-8").replace("the start", "the end"), "utf-8")
     library, problems = cards.load_library([str(root)])

@@ -22,7 +22,7 @@ from translator.workflow import memory
 from translator.workflow.memory import Memory, Origin, Unit, build_memory, load_memory
 
 from .conftest import ROOT
-from .lintkit import run
+from .lintkit import run, stamp_reviews
 
 GUARD_EN = (
     "***Bodyguard 2***\\\n"
@@ -76,6 +76,7 @@ def library(tmp_path: Path) -> Path:
     _french(first, "herald", "Héraut", "***Vol***\\\n*Seules les créatures volantes me bloquent.*")
     _french(first, "draft", "Brouillon", "Inflige 3 dégâts.", "wip: true\n")
     _french(first, "stale", "Périmé", "Détruis la cité ciblée.")
+    stamp_reviews(first)  # guard reviewed as translator review does
     # The English changes after the translation: the French is stale.
     stale = first / "stale.en.md"
     stale.write_text(stale.read_text("utf-8").replace("city", "creature"), "utf-8")

@@ -188,3 +188,88 @@ def test_a_broken_review_fingerprint_is_named_by_cards_check(library: Path) -> N
     edit(library / "courier.fr.md", "status: Draft\n", 'status: Draft\nreviewed-fingerprint: "x"\n')
     code, said = run("cards", "check", str(library))
     assert code == 2 and "courier.fr.md:6" in said and "not a review fingerprint" in said, said
+
+
+def test_a_review_is_of_its_card_language_and_english(library: Path) -> None:
+    """A review no longer holds once its ``source`` is set without a review (by hand,
+    as TR601 says, or by an import that confirms the text), nor in a copy of the file
+    to another language or card."""
+    code, _ = run("review", "courier", "--lang", "fr", "--library", str(library))
+    assert code == 0 and _state(library, "courier", "fr")["state"] == "reviewed"
+    shutil.copy(library / "courier.fr.md", library / "courier.eo.md")  # started from French
+    found = _state(library, "courier", "eo")
+    assert found["state"] == "translated" and found["edited"] == ["review"], found
+    edit(library / "courier.en.md", "draws one card", "draws two cards")
+    assert _state(library, "courier", "fr")["state"] == "stale"
+    # The fingerprint TR601 gives, written by hand: the French still says one card.
+    _, report = run("lint", str(library / "courier.fr.md"), "--format", "json")
+    [given] = [f["message"] for f in json.loads(report)["findings"] if f["code"] == "TR601"]
+    fresh = given.rsplit('source: "', 1)[1].rstrip('"')
+    text = (library / "courier.fr.md").read_text("utf-8")
+    (library / "courier.fr.md").write_text(
+        "\n".join(
+            f'source: "{fresh}"' if line.startswith("source:") else line
+            for line in text.splitlines()
+        )
+        + "\n",
+        "utf-8",
+    )
+    found = _state(library, "courier", "fr")
+    assert found["state"] == "translated" and found["edited"] == ["review"], found
+    code, text = run("status", str(library), "--lang", "fr")
+    assert "its review on" in text and "was of another English card" in text
+
+
+def test_a_translation_that_would_print_english_is_said_so(
+    library: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A translation without the second name or the card text its English card has
+    would print the English one: not printed unless --fallback en; a paragraph left
+    as the English wrote it is a warning."""
+    text = (library / "courier.fr.md").read_text("utf-8")
+    (library / "courier.fr.md").write_text(
+        "\n".join(line for line in text.splitlines() if not line.startswith("name2:")) + "\n",
+        "utf-8",
+    )
+    (library / "flame-lash.fr.md").write_text("---\nname: Fouet\n---\n", "utf-8")
+    found = _state(library, "courier", "fr")
+    assert found["state"] == "translated" and found["english"] == ["name2"]
+    assert _state(library, "flame-lash", "fr")["english"] == ["text"]
+    build = ["--lang", "fr", "--card", "courier", "--card", "flame-lash", "--deck"]
+    code, text = _build(library, *build, "--no-preflight")
+    said = capsys.readouterr().err
+    assert code == 1, text
+    assert "courier (fr): no second name: the English card's would be printed" in said
+    assert "flame-lash (fr): no card text: the English card's would be printed" in said
+    assert "sample.fr.deck.pdf not written" in text and "courier: no second name" in text
+    code, text = _build(library, *build, "--no-preflight", "--fallback", "en")
+    assert code == 0 and "2 printed in English" in text, text
+    # An English paragraph left in a translation that is no draft.
+    english = (library / "courier.en.md").read_text("utf-8").split("---\n", 2)[2]
+    last = english.strip().split("\n\n")[-1]
+    edit(library / "mossgate.fr.md", "\n---\n", "\n---\n" + last + "\n\n")
+    edit(library / "mossgate.en.md", "\n---\n", "\n---\n" + last + "\n\n")
+    found = _state(library, "mossgate", "fr")
+    assert found["english"] == ["paragraph 1"], found
+    code, text = _build(library, "--lang", "fr", "--card", "mossgate", "--no-preflight")
+    said = capsys.readouterr().err
+    assert code == 1 and "; paragraph 1 is the English text, unchanged: printed" in said, said
+
+
+@pytest.mark.parametrize("day", ["2026-13-45", "2099-01-01", "yesterday"])
+def test_a_review_date_is_a_day_that_has_been(library: Path, day: str) -> None:
+    edit(library / "courier.fr.md", "status: Draft\n", f'status: Draft\nreviewed: "{day}"\n')
+    code, said = run("cards", "check", str(library))
+    assert code == 2 and "courier.fr.md:6" in said and "is not a review date" in said, said
+
+
+def test_the_review_sheet_says_a_review_no_longer_holds(library: Path) -> None:
+    run("review", "courier", "--lang", "fr", "--library", str(library), "--by", "Ana")
+    edit(library / "courier.fr.md", "pioche une carte", "pioche deux cartes")
+    out = library.parent / "review"
+    code, _ = run("review-sheet", str(library), "--lang", "fr", "--out", str(out), "--no-renders")
+    page = (out / "sample.fr.html").read_text("utf-8")
+    assert code == 0 and "review of " in page and "by Ana no longer holds: its text edited" in page
+    assert (
+        'class="reviewed">reviewed' not in page.split('id="card-courier"')[1].split("</header>")[0]
+    )

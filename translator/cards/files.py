@@ -8,6 +8,7 @@ that it would refuse or print wrong.
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
 from pathlib import Path, PurePath
@@ -37,6 +38,7 @@ from .model import (
     Deck,
     rule_codes,
 )
+from .state import REVIEW_FINGERPRINT_RE
 
 CARD_FILE_RE = re.compile(r"^(?P<slug>[a-z0-9][a-z0-9-]{0,99})\.(?P<lang>[a-z]{2})\.md\Z")
 #: A card's slug, wherever one comes from (a file name, deck.yaml, JSON, a PO context):
@@ -267,10 +269,10 @@ def _check_translation_values(card: CardFile, problems: list[Problem]) -> None:
     if "wip" in fields and not isinstance(fields["wip"], bool):
         problem("wip", "'wip' is true or false")
     reviewed = fields.get("reviewed")
-    if reviewed is not None and not REVIEWED_RE.match(str(reviewed)):
+    if reviewed is not None and not _review_date(reviewed):
         problem(
             "reviewed",
-            f"'{reviewed}' is not a review date",
+            f"'{reviewed}' is not a review date (a day of the calendar, not after today)",
             "written by 'translator review' as a date, e.g. reviewed: 2026-11-30",
         )
     memory = fields.get("memory")
@@ -283,16 +285,32 @@ def _check_translation_values(card: CardFile, problems: list[Problem]) -> None:
             'written by translator translate, e.g. memory: ["paragraph 2: first/guard, reviewed"]; '
             "remove it once checked",
         )
-    for key in ("source", "reviewed-fingerprint"):
+    for key, pattern, example in (
+        ("source", FINGERPRINT_RE, "five groups of four hexadecimal digits"),
+        ("reviewed-fingerprint", REVIEW_FINGERPRINT_RE, "six groups of four hexadecimal digits"),
+    ):
         value = fields.get(key)
-        if value is not None and not (isinstance(value, str) and FINGERPRINT_RE.match(value)):
+        if value is not None and not (isinstance(value, str) and pattern.match(value)):
             problem(
                 key,
                 f"'{value}' is not a {'source' if key == 'source' else 'review'} fingerprint",
-                "it is written by translator, in quotes (five groups of four "
-                f'hexadecimal digits, e.g. {key}: "1a2b-3c4d-5e6f-7a8b-9c0d"); '
+                f"it is written by translator, in quotes ({example}, e.g. "
+                f'{key}: "1a2b-3c4d-5e6f-7a8b-9c0d{"" if key == "source" else "-1e2f"}"); '
                 "remove it to reset",
             )
+
+
+def _review_date(value: object) -> bool:
+    """A review's date: a day of the calendar, not after tomorrow (a reviewer's clock
+    may be a time zone ahead); YAML reads an unquoted date as a date."""
+    text = str(value)
+    if not REVIEWED_RE.match(text):
+        return False
+    try:
+        day = datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return day <= datetime.date.today() + datetime.timedelta(days=1)
 
 
 def check_line(path: str, line: int, key: str, value: str, problems: list[Problem]) -> None:

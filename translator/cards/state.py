@@ -24,11 +24,21 @@ after any edit, merge or import:
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .model import SOURCE_LANGUAGE, Card, CardFile, Library, changed_fields, source_fingerprint
+from .model import (
+    SOURCE_LANGUAGE,
+    TRANSLATED_FIELDS,
+    Card,
+    CardFile,
+    Library,
+    changed_fields,
+    source_fingerprint,
+)
 
 STATES = ("missing", "draft", "translated", "reviewed", "stale")
 #: The translation's front matter key holding its own fingerprint at review.
@@ -36,13 +46,28 @@ REVIEW_KEY = "reviewed-fingerprint"
 #: What ``edited`` holds for a review that took no fingerprint of the translation (one
 #: made before reviews took one): what it vouched for cannot be told.
 UNKNOWN = "unknown"
+#: What ``edited`` holds for a review taken of another English card, card or language
+#: than the file's now (its ``source`` set since, by hand or by an import; the file
+#: copied to another card or language).
+ELSEWHERE = "review"
+#: A review fingerprint: a group per translated field, then the group binding it.
+REVIEW_FINGERPRINT_RE = re.compile(
+    r"^[0-9a-f]{4}(?:-[0-9a-f]{4}){" + str(len(TRANSLATED_FIELDS)) + r"}$"
+)
 
 
-def version_fingerprint(version: CardFile) -> str:
-    """The fingerprint of a translation's own text, in the format of the English
-    card's (:func:`.model.source_fingerprint`: a group per translated field), so that
-    a change tells which fields were edited."""
-    return source_fingerprint(version)
+def version_fingerprint(version: CardFile, source: str | None = None) -> str:
+    """The fingerprint a review takes of a translation: its own text, in the format of
+    the English card's (:func:`.model.source_fingerprint`: a group per translated
+    field, so that a change tells which fields were edited), and a last group binding
+    it to what the review saw it against: the card, the language and the English
+    card's fingerprint (``source``).  A review copied to another card or language, or
+    a ``source`` refreshed without a review (by hand, as TR601 says, or by an
+    import that confirms the text), no longer holds.  ``source``: the English
+    fingerprint the review writes (default: the file's)."""
+    english = version.fields.get("source") if source is None else source
+    binding = f"{version.slug}\n{version.lang}\n{english or ''}"
+    return f"{source_fingerprint(version)}-{hashlib.sha256(binding.encode()).hexdigest()[:4]}"
 
 
 @dataclass
@@ -68,6 +93,10 @@ class CardState:
     #: For a translation marked reviewed whose text is no longer the one reviewed:
     #: the fields edited since (``[UNKNOWN]`` for a review without a fingerprint).
     edited: list[str] = field(default_factory=list)
+    #: What of the card would print in English (:func:`english_left`): ``name2`` or
+    #: ``text`` the translation lacks (the English card's is inherited), ``paragraph
+    #: N`` left as the English wrote it.
+    english: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -77,6 +106,7 @@ class CardState:
             "state": self.state,
             "changed": self.changed,
             "edited": self.edited,
+            "english": self.english,
             "deck": self.deck,
             "path": self.path,
             "wip": self.wip,
@@ -98,11 +128,23 @@ class CardState:
             )
         if self.state == "draft":
             return "a draft (wip: true)"
-        if self.edited == [UNKNOWN]:
-            return "its review took no fingerprint of the translation: review it again"
-        if self.edited:
-            return f"its {', '.join(self.edited)} edited since its review on {self.reviewed}"
-        return ""
+        english = f"{english_said(self.english)}; " if self.english else ""
+        return english + _REVIEW_LOST.get(
+            tuple(self.edited),
+            f"its {', '.join(self.edited)} edited since its review on {self.reviewed}"
+            if self.edited
+            else "",
+        ).format(date=self.reviewed).rstrip("; ")
+
+
+#: Why a review no longer holds, when it is not that fields were edited.
+_REVIEW_LOST: dict[tuple[str, ...], str] = {
+    (UNKNOWN,): "its review took no fingerprint of the translation: review it again",
+    (ELSEWHERE,): (
+        "its review on {date} was of another English card, card or language (its source "
+        "fingerprint was set since, or the file copied): review it again"
+    ),
+}
 
 
 def card_state(card: Card, lang: str) -> CardState:
@@ -126,6 +168,7 @@ def card_state(card: Card, lang: str) -> CardState:
     )
     if lang == SOURCE_LANGUAGE:
         return found
+    found.english = english_left(card.source, version)
     fingerprint = fields.get("source")
     if isinstance(fingerprint, str) and fingerprint:
         found.fingerprint = True
@@ -145,14 +188,74 @@ def card_state(card: Card, lang: str) -> CardState:
     return found
 
 
+#: A word, for telling a paragraph of English left as it was from one of symbols,
+#: numbers and names that a translation writes as the English does.
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_BLANK_LINES = re.compile(r"\n[ \t]*\n")
+
+
+def english_left(source: CardFile, version: CardFile) -> list[str]:
+    """What of ``version`` would print in English: its second name or card text when
+    it has none and the English card has one (a translation inherits what it does not
+    hold), and each paragraph that is the English paragraph in its place, unchanged
+    (of two words or more: a line of symbols, numbers or a name is written alike).
+    A draft's paragraphs are not told apart: a draft holds English by definition."""
+    found = []
+    if _text(source.fields.get("name2")) and not _text(version.fields.get("name2")):
+        found.append("name2")
+    english, here = _paragraphs(source.body), _paragraphs(version.body)
+    if english and not here:
+        found.append("text")
+    elif not version.fields.get("wip"):
+        found += [
+            f"paragraph {number}"
+            for number, (then, now) in enumerate(zip(english, here, strict=False), start=1)
+            if then == now and len(_WORD.findall(then)) >= 2
+        ]
+    return found
+
+
+def english_said(english: list[str]) -> str:
+    """:attr:`CardState.english` in words."""
+    missing = [
+        f"no {'second name' if part == 'name2' else 'card text'}"
+        for part in english
+        if part in ("name2", "text")
+    ]
+    left = [part.split()[1] for part in english if part.startswith("paragraph ")]
+    said = [f"{' and '.join(missing)}: the English card's would be printed"] if missing else []
+    if left:
+        which = f"paragraph {left[0]} is" if len(left) == 1 else f"paragraphs {', '.join(left)} are"
+        said.append(f"{which} the English text, unchanged")
+    return "; ".join(said)
+
+
+def _text(value: object) -> str:
+    return "" if value is None else str(value).strip()
+
+
+def _paragraphs(body: str) -> list[str]:
+    """A body's paragraphs, their whitespace made one space (a reflowed line is the
+    same paragraph)."""
+    text = body.replace("\r\n", "\n").strip()
+    return [" ".join(part.split()) for part in _BLANK_LINES.split(text) if part.strip()]
+
+
 def edited_since_review(version: CardFile) -> list[str]:
     """The translated fields of ``version`` that are not what its review saw
     (``[UNKNOWN]`` when the review took no fingerprint of it)."""
     taken = version.fields.get(REVIEW_KEY)
-    if not isinstance(taken, str) or not taken:
+    if not isinstance(taken, str) or not REVIEW_FINGERPRINT_RE.match(taken):
         return [UNKNOWN]
-    changed = changed_fields(taken, version, version_fingerprint(version))
-    return [UNKNOWN] if changed is None else changed
+    now = version_fingerprint(version)
+    *fields, binding = taken.split("-")
+    if binding != now.rsplit("-", 1)[1]:
+        return [ELSEWHERE]
+    return [
+        key
+        for key, old, new in zip(TRANSLATED_FIELDS, fields, now.split("-"), strict=False)
+        if old != new
+    ]
 
 
 def library_states(

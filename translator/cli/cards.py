@@ -79,14 +79,13 @@ def _languages(library: cards.Library) -> list[str]:
 
 
 def _translation_state(card: cards.Card, lang: str) -> str:
-    if lang == cards.SOURCE_LANGUAGE:
+    """``source`` for English, else the translation's state, the one ``status`` shows
+    (missing, draft, translated, reviewed, stale: translator.cards.state)."""
+    from ..cards.state import card_state  # noqa: PLC0415
+
+    if lang == cards.SOURCE_LANGUAGE or card.source is None:
         return "source"
-    version = card.translations.get(lang)
-    if version is None:
-        return "missing"
-    if version.fields.get("wip"):
-        return "wip"
-    return "translated"
+    return card_state(card, lang).state
 
 
 class _CardRow(TypedDict):

@@ -322,12 +322,7 @@ def produce(
         )
         if request.deck or request.sheets:
             say(f"decks ({lang})")
-            held = {
-                slug: f"no {lang} translation"
-                if ready[slug].state.state == "missing"
-                else f"{ready[slug].state.state}, --strict"
-                for slug in withheld
-            }
+            held = {slug: ready[slug].reason for slug in withheld}
             _decks(library, request, lang, printed, (failed, held), profile, record, report)
         if request.previews:
             say(f"previews ({lang})")

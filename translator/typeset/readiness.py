@@ -8,9 +8,12 @@ shows, before rendering it:
   card that cannot be printed), unless the user asks for the English card in its
   place (``--fallback en`` or ``fallback = "en"`` in ``[build]``): then it is printed
   from the English card and the summary says how many were;
-- *stale* (its English changed since it was translated) and *draft* (``wip: true``):
-  printed with a warning that names the card, the language and the English fields
-  changed; ``--strict`` (or ``strict = true``) refuses them instead;
+- a translation lacking a second name or card text its English card has would print
+  the English one: not printed either, unless ``--fallback en``;
+- *stale* (its English changed since it was translated), *draft* (``wip: true``) and
+  a translation with a paragraph left as the English wrote it: printed with a warning
+  that names the card, the language and the English fields changed (or the
+  paragraphs); ``--strict`` (or ``strict = true``) refuses them instead;
 - *translated*, *reviewed*: printed.
 """
 
@@ -19,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..cards.model import SOURCE_LANGUAGE, Card
-from ..cards.state import CardState, card_state
+from ..cards.state import CardState, card_state, english_said
 
 #: What ``--fallback`` may name: the language printed in place of a missing translation.
 FALLBACKS = (SOURCE_LANGUAGE,)
@@ -39,30 +42,63 @@ class Readiness:
     #: Why it is not printed although it could be (missing, or refused by --strict).
     withheld: str | None = None
 
+    @property
+    def reason(self) -> str:
+        """Why it was withheld, in a few words (for the deck files not written)."""
+        state = self.state
+        if state.state == "missing":
+            return f"no {state.lang} translation"
+        if self.withheld and self.withheld.endswith("(--strict)"):
+            return f"{state.state}, --strict"
+        return english_said([p for p in state.english if p in ("name2", "text")])
+
 
 def readiness(card: Card, lang: str, *, fallback: str | None, strict: bool) -> Readiness:
     """How ``card`` prints in ``lang`` given its state (see the module's text)."""
     state = card_state(card, lang)
-    where = f"{card.slug} ({lang})"
-    if lang == SOURCE_LANGUAGE or state.state in ("translated", "reviewed"):
+    if lang == SOURCE_LANGUAGE:
         return Readiness(state, True)
-    if state.state == "missing":
-        if fallback == SOURCE_LANGUAGE:
+    where = f"{card.slug} ({lang})"
+    english = fallback == SOURCE_LANGUAGE
+    lacking = _lacking(state, where)
+    if lacking is not None:  # the English would be printed, in whole or in part
+        if not english:
+            return Readiness(state, False, withheld=lacking)
+        if state.state == "missing":
             return Readiness(state, True, fallback=True)
-        return Readiness(
-            state,
-            False,
-            withheld=f"{where}: no {lang} translation: not printed (a deck or sheet holding "
-            "it is not written; 'translator translate' drafts one; --fallback en prints "
-            "the English card in its place)",
-        )
-    what = (
+    inherited = state.state == "missing" or any(p in ("name2", "text") for p in state.english)
+    reasons = [
         f"stale: {state.why} (translator status --diff {card.slug} --lang {lang})"
         if state.state == "stale"
         else "a draft (wip: true): parts of it may still be in English"
-    )
-    if strict:
+        if state.state == "draft"
+        else "",
+        english_said([part for part in state.english if part.startswith("paragraph ")]),
+    ]
+    what = "; ".join(reason for reason in reasons if reason)
+    if what and strict:
         return Readiness(state, False, withheld=f"{where}: {what}: not printed (--strict)")
     return Readiness(
-        state, True, warning=f"{where}: {what}: printed as it is (--strict refuses it)"
+        state,
+        True,
+        fallback=inherited,
+        warning=f"{where}: {what}: printed as it is (--strict refuses it)" if what else None,
     )
+
+
+def _lacking(state: CardState, where: str) -> str | None:
+    """Why the card is not printed without ``--fallback en``: it has no translation,
+    or its translation lacks a second name or card text its English card has."""
+    if state.state == "missing":
+        return (
+            f"{where}: no {state.lang} translation: not printed (a deck or sheet holding "
+            "it is not written; 'translator translate' drafts one; --fallback en prints "
+            "the English card in its place)"
+        )
+    inherited = [part for part in state.english if part in ("name2", "text")]
+    if inherited:
+        return (
+            f"{where}: {english_said(inherited)}: not printed (a deck or sheet holding it "
+            "is not written; --fallback en prints the English in its place)"
+        )
+    return None

@@ -41,7 +41,7 @@ from rapidfuzz import fuzz, process
 from ..cards.model import DEFAULT_FOOTERS, SOURCE_LANGUAGE, Card, CardFile, Library, changed_fields
 from ..markup.tree import SYMBOL_CODES
 from ..paths import inside
-from .states import word_diff
+from .states import edited_since_review, word_diff
 
 #: The pools units are matched within: a paragraph never matches a name.
 KINDS = ("name", "subtype", "info", "paragraph", "sentence")
@@ -269,7 +269,10 @@ def card_units(card: Card, lang: str) -> list[Unit]:
         if changed is None:  # the old format: changed, but which part is unknown
             return []
         stale = set(changed)
-    state = "reviewed" if version.fields.get("reviewed") else "translated"
+    # A review that still holds (of this text, card, language and English: the parts
+    # a stale card did not change in are still the ones reviewed).
+    held = bool(version.fields.get("reviewed")) and not edited_since_review(version)
+    state = "reviewed" if held else "translated"
     origin = Origin(state, f"{card.deck}/{card.slug}", version.path)
     english_name, target_name = source.fields.get("name"), version.fields.get("name")
     names = (str(english_name), str(target_name)) if english_name and target_name else (None, None)

@@ -20,6 +20,7 @@ __all__ = [
     "CardState",
     "FieldChange",
     "card_state",
+    "edited_since_review",
     "library_states",
     "marked_diff",
     "review_changes",
@@ -36,6 +37,7 @@ from ..cards.state import (
     UNKNOWN,
     CardState,
     card_state,
+    edited_since_review,
     library_states,
     summary,
     version_fingerprint,
@@ -57,11 +59,12 @@ def review_changes(
     :mod:`translator.cards.state`), no ``wip``."""
     assert card.source is not None
     version = card.translations[lang]
+    english = source_fingerprint(card.source)
     return {
         "reviewed": (today or datetime.date.today()).isoformat(),
         "reviewer": reviewer or REMOVE,
-        "source": source_fingerprint(card.source),
-        REVIEW_KEY: version_fingerprint(version),
+        "source": english,
+        REVIEW_KEY: version_fingerprint(version, english),
         "wip": REMOVE,
         "memory": REMOVE,  # what the draft took from the memory is now reviewed
     }
