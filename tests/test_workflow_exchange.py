@@ -20,7 +20,7 @@ from translate.storage import po, xliff
 from translate.storage.tbx import tbxfile
 
 from translator import cards
-from translator.cards.model import source_fingerprint
+from translator.cards.model import changed_fields, source_fingerprint
 from translator.cli import main
 from translator.workflow.fields import units
 from translator.workflow.states import card_state
@@ -377,6 +377,12 @@ def test_fuzzy_target_is_left_out_unless_imported_as_a_draft(pristine: Path, dec
     assert card_state(load_card(deck, "mossgate"), "fr").state == "draft"
 
 
+def _fingerprint_of(text: str) -> str:
+    found = re.search(r'^source: "(.*)"$', text, re.MULTILINE)
+    assert found is not None
+    return found[1]
+
+
 def test_unfuzzied_stale_entry_confirms_the_card(git_deck: Path) -> None:
     edit(
         git_deck / "mossgate.en.md",
@@ -402,12 +408,17 @@ def test_unfuzzied_stale_entry_confirms_the_card(git_deck: Path) -> None:
     assert code == 0, output
     card = load_card(git_deck, "mossgate")
     assert card_state(card, "fr").state == "translated"
-    assert card.translations["fr"].fields["source"] == source_fingerprint(card.source)
-    # Only the fingerprint changed.
+    fingerprint = card.translations["fr"].fields["source"]
+    assert changed_fields(fingerprint, card.source) == []
+    # Only the fingerprint changed, in its text group only: the others, still right,
+    # stay as they were written (four digits a group, before groups had eight).
     new_text = (git_deck / "mossgate.fr.md").read_text("utf-8")
     assert [line for line in new_text.splitlines() if line not in old_text.splitlines()] == [
-        f'source: "{source_fingerprint(card.source)}"'
+        f'source: "{fingerprint}"'
     ]
+    then, now = (_fingerprint_of(text).split("-") for text in (old_text, new_text))
+    assert [a == b for a, b in zip(then, now, strict=True)] == [True, True, True, False, True]
+    assert now[3] == source_fingerprint(card.source).split("-")[3]
 
 
 def test_card_without_translation_exports_empty_targets_and_import_creates_it(deck: Path) -> None:

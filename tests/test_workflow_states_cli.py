@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from translator.cards.files import parse_card_text
+from translator.cards.model import field_hash
 from translator.cli.build import _build_summary
 from translator.typeset.batch import Report
 from translator.typeset.build import CardResult
@@ -273,3 +275,25 @@ def test_the_review_sheet_says_a_review_no_longer_holds(library: Path) -> None:
     assert (
         'class="reviewed">reviewed' not in page.split('id="card-courier"')[1].split("</header>")[0]
     )
+
+
+def test_fingerprints_of_eight_digits_a_group_see_what_four_did_not(library: Path) -> None:
+    """An independent tester found an English change whose four-digit group is the
+    old one's (45,030 tries): a fingerprint written now has eight digits a group and
+    sees it; one written with four (the sample's) still compares, by its four."""
+
+    def text_group(path: Path) -> str:
+        version = parse_card_text(str(path), "sample", path.read_text("utf-8"), [])
+        assert version is not None
+        return field_hash(version, "text")
+
+    english = library / "courier.en.md"
+    before = text_group(english)
+    code, _ = run("review", "courier", "--lang", "fr", "--library", str(library))
+    assert code == 0 and _state(library, "courier", "fr")["state"] == "reviewed"
+    written = (library / "courier.fr.md").read_text("utf-8")
+    assert f"-{before}-" in written and len(before) == 8  # the text's group, in full
+    edit(english, "draws one card.", "draws 45030 cards.")
+    assert text_group(english)[:4] == before[:4]  # what four digits could not tell
+    found = _state(library, "courier", "fr")
+    assert found["state"] == "stale" and found["changed"] == ["text"], found

@@ -286,8 +286,8 @@ def _check_translation_values(card: CardFile, problems: list[Problem]) -> None:
             "remove it once checked",
         )
     for key, pattern, example in (
-        ("source", FINGERPRINT_RE, "five groups of four hexadecimal digits"),
-        ("reviewed-fingerprint", REVIEW_FINGERPRINT_RE, "six groups of four hexadecimal digits"),
+        ("source", FINGERPRINT_RE, "five groups of eight hexadecimal digits"),
+        ("reviewed-fingerprint", REVIEW_FINGERPRINT_RE, "six groups of eight hexadecimal digits"),
     ):
         value = fields.get(key)
         if value is not None and not (isinstance(value, str) and pattern.match(value)):
@@ -295,9 +295,13 @@ def _check_translation_values(card: CardFile, problems: list[Problem]) -> None:
                 key,
                 f"'{value}' is not a {'source' if key == 'source' else 'review'} fingerprint",
                 f"it is written by translator, in quotes ({example}, e.g. "
-                f'{key}: "1a2b-3c4d-5e6f-7a8b-9c0d{"" if key == "source" else "-1e2f"}"); '
+                f'{key}: "{_EXAMPLE}{"" if key == "source" else "-1e2f3a4b"}"); '
                 "remove it to reset",
             )
+
+
+#: A fingerprint as translator writes it, for the messages.
+_EXAMPLE = "1a2b3c4d-5e6f7a8b-9c0d1e2f-3a4b5c6d-7e8f9a0b"
 
 
 def _review_date(value: object) -> bool:

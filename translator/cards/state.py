@@ -31,12 +31,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .model import (
+    GROUP,
+    GROUP_DIGITS,
     SOURCE_LANGUAGE,
     TRANSLATED_FIELDS,
     Card,
     CardFile,
     Library,
     changed_fields,
+    same_group,
     source_fingerprint,
 )
 
@@ -51,9 +54,7 @@ UNKNOWN = "unknown"
 #: copied to another card or language).
 ELSEWHERE = "review"
 #: A review fingerprint: a group per translated field, then the group binding it.
-REVIEW_FINGERPRINT_RE = re.compile(
-    r"^[0-9a-f]{4}(?:-[0-9a-f]{4}){" + str(len(TRANSLATED_FIELDS)) + r"}$"
-)
+REVIEW_FINGERPRINT_RE = re.compile(rf"^{GROUP}(?:-{GROUP}){{{len(TRANSLATED_FIELDS)}}}$")
 
 
 def version_fingerprint(version: CardFile, source: str | None = None) -> str:
@@ -67,7 +68,8 @@ def version_fingerprint(version: CardFile, source: str | None = None) -> str:
     fingerprint the review writes (default: the file's)."""
     english = version.fields.get("source") if source is None else source
     binding = f"{version.slug}\n{version.lang}\n{english or ''}"
-    return f"{source_fingerprint(version)}-{hashlib.sha256(binding.encode()).hexdigest()[:4]}"
+    bound = hashlib.sha256(binding.encode()).hexdigest()[:GROUP_DIGITS]
+    return f"{source_fingerprint(version)}-{bound}"
 
 
 @dataclass
@@ -249,12 +251,12 @@ def edited_since_review(version: CardFile) -> list[str]:
         return [UNKNOWN]
     now = version_fingerprint(version)
     *fields, binding = taken.split("-")
-    if binding != now.rsplit("-", 1)[1]:
+    if not same_group(binding, now.rsplit("-", 1)[1]):
         return [ELSEWHERE]
     return [
         key
         for key, old, new in zip(TRANSLATED_FIELDS, fields, now.split("-"), strict=False)
-        if old != new
+        if not same_group(old, new)
     ]
 
 

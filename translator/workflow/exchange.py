@@ -62,6 +62,7 @@ from ..cards.model import (
     Card,
     CardFile,
     Library,
+    same_group,
     source_fingerprint,
 )
 from ..glossary.model import LANGUAGES
@@ -1023,7 +1024,12 @@ def _fingerprint(
     then = dict(zip(TRANSLATED_FIELDS, old.split("-"), strict=True))
     # A group the English card has no unit of (no name2, its default footer) keeps its
     # hash: if it changed (the English dropped its name2), nobody has checked that yet.
-    merged = [now[k] if k in fresh else then[k] for k in TRANSLATED_FIELDS]
+    # A group that still matches stays as written (four digits, before they were
+    # eight): an import that confirms a card changes its file only where it must.
+    merged = [
+        now[k] if k in fresh and not same_group(then[k], now[k]) else then[k]
+        for k in TRANSLATED_FIELDS
+    ]
     return "-".join(merged)
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..cards.files import parse_card_text
-from ..cards.model import TRANSLATED_FIELDS, CardFile, field_hash
+from ..cards.model import TRANSLATED_FIELDS, CardFile, field_hash, same_group
 
 #: How many revisions of an English file are searched, newest first.
 MAX_REVISIONS = 500
@@ -136,7 +136,7 @@ def old_source(source: CardFile, fingerprint: str, wanted: list[str]) -> OldSour
         if version is None:
             continue
         for key in sorted(remaining):
-            if field_hash(version, key) == groups[key]:
+            if same_group(groups[key], field_hash(version, key)):
                 result.versions[key] = version
                 result.revisions[key] = spec.split(":", 1)[0][:10]
                 remaining.discard(key)
