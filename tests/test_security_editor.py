@@ -287,6 +287,8 @@ async def test_a_50_mb_buffer_is_not_linted_said_so_and_the_server_answers_meanw
         assert said.range == types.Range(types.Position(0, 0), types.Position(0, 0))
         assert said.severity == types.DiagnosticSeverity.Error
         assert "this buffer is 50 MB" in said.message and "does not lint it" in said.message
+        # The message comes after the diagnostic: wait to read it.
+        await until(lambda: [m for m in client.messages if CARD in m.message], "its message")
         (message,) = [m for m in client.messages if CARD in m.message]
         assert "more than a card file may be (1 MB)" in message.message
         # Meanwhile, and after: answers within a second.
@@ -318,7 +320,10 @@ async def test_edits_that_grow_a_buffer_past_the_limits_and_back(workspace: Path
             change(client, uri, version, "é" * 200_000, at)
         (said,) = await diagnostics(client, uri, 4)
         assert "this buffer is 1.1 MB" in said.message
-        assert len([m for m in client.messages if CARD in m.message]) == 1
+        # Said once, after the diagnostic (the server writes it next: wait to read it).
+        await until(
+            lambda: len([m for m in client.messages if CARD in m.message]) == 1, "its message"
+        )
         grown = Lines(text + "é" * 600_000).position(len(text) + 600_000)
         change(client, uri, 5, "", types.Range(at.start, types.Position(*grown)))
         assert await diagnostics(client, uri, 5) == []

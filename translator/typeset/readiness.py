@@ -24,9 +24,6 @@ from dataclasses import dataclass
 from ..cards.model import SOURCE_LANGUAGE, Card
 from ..cards.state import CardState, card_state, english_said
 
-#: What ``--fallback`` may name: the language printed in place of a missing translation.
-FALLBACKS = (SOURCE_LANGUAGE,)
-
 
 @dataclass(frozen=True)
 class Readiness:
