@@ -117,6 +117,17 @@ class CardState:
         }
 
     @property
+    def inherited(self) -> list[str]:
+        """What the translation lacks and would print from its English card
+        (``name2``, ``text``): of :attr:`english`."""
+        return [part for part in self.english if part in INHERITED]
+
+    @property
+    def left(self) -> list[str]:
+        """The paragraphs left as the English wrote them: of :attr:`english`."""
+        return [part for part in self.english if part not in INHERITED]
+
+    @property
     def why(self) -> str:
         """What the state means for this card, in a few words ('' when nothing is to
         be done): what status, build and push say of it."""
@@ -152,7 +163,7 @@ _REVIEW_LOST: dict[tuple[str, ...], str] = {
 def card_state(card: Card, lang: str) -> CardState:
     """The state of ``card`` in ``lang`` (the card has its English source)."""
     assert card.source is not None
-    version = card.translations.get(lang) if lang != SOURCE_LANGUAGE else card.source
+    version = card.version(lang)
     if version is None:
         return CardState(card.deck, card.slug, lang, "missing")
     fields = version.fields
@@ -190,6 +201,8 @@ def card_state(card: Card, lang: str) -> CardState:
     return found
 
 
+#: What a translation inherits from its English card when it lacks it, and prints.
+INHERITED = ("name2", "text")
 #: A word, for telling a paragraph of English left as it was from one of symbols,
 #: numbers and names that a translation writes as the English does.
 _WORD = re.compile(r"[^\W\d_]{3,}")
@@ -218,13 +231,13 @@ def english_left(source: CardFile, version: CardFile) -> list[str]:
 
 
 def english_said(english: list[str]) -> str:
-    """:attr:`CardState.english` in words."""
+    """:attr:`CardState.english` (or a part of it) in words."""
     missing = [
         f"no {'second name' if part == 'name2' else 'card text'}"
         for part in english
-        if part in ("name2", "text")
+        if part in INHERITED
     ]
-    left = [part.split()[1] for part in english if part.startswith("paragraph ")]
+    left = [part.split()[1] for part in english if part not in INHERITED]
     said = [f"{' and '.join(missing)}: the English card's would be printed"] if missing else []
     if left:
         which = f"paragraph {left[0]} is" if len(left) == 1 else f"paragraphs {', '.join(left)} are"

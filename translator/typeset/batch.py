@@ -29,7 +29,15 @@ from ..heap import fewer_collections
 from ..paths import check_inside
 from . import assemble, manifest, preflight
 from .artwork import Profile, find_profile
-from .build import BuildOptions, CardResult, _renderer, build_cards, cache_folder, in_workers
+from .build import (
+    BuildOptions,
+    CardResult,
+    _renderer,
+    build_cards,
+    cache_folder,
+    chosen_cards,
+    in_workers,
+)
 from .preflight.record import valid_findings
 from .preview import render_png, rendering, soft_proofs
 from .readiness import readiness
@@ -83,17 +91,14 @@ class Missing:
 
     @property
     def reason(self) -> str:
-        parts = []
-        if self.cards:
-            count = len(self.cards)
-            parts.append(
-                f"{count} card{'' if count == 1 else 's'} failed ({', '.join(self.cards)})"
+        parts = [
+            f"{len(cards)} card{'' if len(cards) == 1 else 's'} {what} ({joint.join(cards)})"
+            for cards, what, joint in (
+                (self.cards, "failed", ", "),
+                (self.withheld, "not printed", "; "),
             )
-        if self.withheld:
-            count = len(self.withheld)
-            parts.append(
-                f"{count} card{'' if count == 1 else 's'} not printed ({'; '.join(self.withheld)})"
-            )
+            if cards
+        ]
         return "; ".join(parts)
 
     def __str__(self) -> str:
@@ -178,12 +183,7 @@ class Report:
 
 def total_cards(library: Library, request: Request) -> int:
     """How many card PDFs ``request`` asks for (the progress bar's length)."""
-    count = sum(
-        1
-        for card in library.cards.values()
-        if card.source is not None and (not request.slugs or card.slug in request.slugs)
-    )
-    return count * len(request.languages)
+    return len(chosen_cards(library, request.slugs)) * len(request.languages)
 
 
 class _Record:
@@ -272,8 +272,7 @@ def produce(
         say(f"cards ({lang})")
         ready = {
             card.slug: readiness(card, lang, fallback=request.fallback, strict=request.strict)
-            for _, card in sorted(library.cards.items())
-            if card.source is not None and (not request.slugs or card.slug in request.slugs)
+            for card in chosen_cards(library, request.slugs)
         }
         wanted = [slug for slug, found in ready.items() if found.printed]
         withheld = [slug for slug, found in ready.items() if not found.printed]

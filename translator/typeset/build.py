@@ -789,6 +789,16 @@ def _check_written(check: Check, results: Sequence[CardResult]) -> None:
         result.checked = (stamp, problems)
 
 
+def chosen_cards(library: Library, slugs: Sequence[str] = ()) -> list[Card]:
+    """The cards a build of ``slugs`` prints (all when empty), in library order: those
+    with their English card."""
+    return [
+        card
+        for _, card in sorted(library.cards.items())
+        if card.source is not None and (not slugs or card.slug in slugs)
+    ]
+
+
 def build_cards(
     library: Library,
     lang: str,
@@ -815,11 +825,7 @@ def build_cards(
     # Refused here, before any work, if it leads out; what killed builds left in it
     # (a converted image or its seal half-written) removed.
     sweep(cache_folder(options, out))
-    cards = [
-        card
-        for _, card in sorted(library.cards.items())
-        if card.source is not None and (not slugs or card.slug in slugs)
-    ]
+    cards = chosen_cards(library, slugs)
     library_roots = [Path(d.directory).resolve() for d in library.decks.values()]
     library_roots += [Path(r).resolve() for r in roots]
     theme = load_theme(options.theme_dir)

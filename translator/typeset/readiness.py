@@ -32,22 +32,16 @@ class Readiness:
     state: CardState
     #: Render it.
     printed: bool
-    #: Printed in the fallback language (no translation).
+    #: Printed in the fallback language, in whole or in part (no translation, or one
+    #: lacking the second name or text of its English card).
     fallback: bool = False
     #: A warning line (printed, but a person should look: stale, draft).
     warning: str | None = None
-    #: Why it is not printed although it could be (missing, or refused by --strict).
+    #: Why it is not printed although it could be (missing, lacking a part, or
+    #: refused by --strict), as a line and in a few words (for the deck files not
+    #: written).
     withheld: str | None = None
-
-    @property
-    def reason(self) -> str:
-        """Why it was withheld, in a few words (for the deck files not written)."""
-        state = self.state
-        if state.state == "missing":
-            return f"no {state.lang} translation"
-        if self.withheld and self.withheld.endswith("(--strict)"):
-            return f"{state.state}, --strict"
-        return english_said([p for p in state.english if p in ("name2", "text")])
+    reason: str = ""
 
 
 def readiness(card: Card, lang: str, *, fallback: str | None, strict: bool) -> Readiness:
@@ -56,25 +50,23 @@ def readiness(card: Card, lang: str, *, fallback: str | None, strict: bool) -> R
     if lang == SOURCE_LANGUAGE:
         return Readiness(state, True)
     where = f"{card.slug} ({lang})"
-    english = fallback == SOURCE_LANGUAGE
-    lacking = _lacking(state, where)
-    if lacking is not None:  # the English would be printed, in whole or in part
-        if not english:
-            return Readiness(state, False, withheld=lacking)
-        if state.state == "missing":
-            return Readiness(state, True, fallback=True)
-    inherited = state.state == "missing" or any(p in ("name2", "text") for p in state.english)
+    inherited = state.state == "missing" or bool(state.inherited)
+    if inherited and fallback != SOURCE_LANGUAGE:
+        return _lacking(state, where)
+    if state.state == "missing":
+        return Readiness(state, True, fallback=True)
     reasons = [
         f"stale: {state.why} (translator status --diff {card.slug} --lang {lang})"
         if state.state == "stale"
         else "a draft (wip: true): parts of it may still be in English"
         if state.state == "draft"
         else "",
-        english_said([part for part in state.english if part.startswith("paragraph ")]),
+        english_said(state.left),
     ]
     what = "; ".join(reason for reason in reasons if reason)
     if what and strict:
-        return Readiness(state, False, withheld=f"{where}: {what}: not printed (--strict)")
+        withheld = f"{where}: {what}: not printed (--strict)"
+        return Readiness(state, False, withheld=withheld, reason=f"{state.state}, --strict")
     return Readiness(
         state,
         True,
@@ -83,19 +75,20 @@ def readiness(card: Card, lang: str, *, fallback: str | None, strict: bool) -> R
     )
 
 
-def _lacking(state: CardState, where: str) -> str | None:
-    """Why the card is not printed without ``--fallback en``: it has no translation,
-    or its translation lacks a second name or card text its English card has."""
+def _lacking(state: CardState, where: str) -> Readiness:
+    """Not printed without ``--fallback en``: no translation, or one that lacks a
+    second name or card text its English card has."""
     if state.state == "missing":
-        return (
-            f"{where}: no {state.lang} translation: not printed (a deck or sheet holding "
-            "it is not written; 'translator translate' drafts one; --fallback en prints "
-            "the English card in its place)"
+        reason = f"no {state.lang} translation"
+        withheld = (
+            f"{where}: {reason}: not printed (a deck or sheet holding it is not written; "
+            "'translator translate' drafts one; --fallback en prints the English card in "
+            "its place)"
         )
-    inherited = [part for part in state.english if part in ("name2", "text")]
-    if inherited:
-        return (
-            f"{where}: {english_said(inherited)}: not printed (a deck or sheet holding it "
-            "is not written; --fallback en prints the English in its place)"
+    else:
+        reason = english_said(state.inherited)
+        withheld = (
+            f"{where}: {reason}: not printed (a deck or sheet holding it is not written; "
+            "--fallback en prints the English in its place)"
         )
-    return None
+    return Readiness(state, False, withheld=withheld, reason=reason)

@@ -89,7 +89,7 @@ from .incoming import (
     shown,
 )
 from .memory import Memory, normalize, paragraphs
-from .states import card_state, source_changes
+from .states import source_changes
 from .suggestions import Suggestion, suggest_units
 
 FORMATS = ("po", "xliff")
@@ -240,9 +240,10 @@ def _remembered(found: list[Entry], memory: Memory | Callable[[], Memory], lang:
 
 
 def _draft(card: Card, lang: str) -> bool:
-    """Whether the translation is a draft, as its state says (a stale draft too: its
-    entries that did not go stale are still the draft's)."""
-    return card_state(card, lang).wip
+    """Whether the translation is a draft (``wip``: a stale draft too, its entries that
+    did not go stale are still the draft's)."""
+    version = card.translations.get(lang)
+    return bool(version is not None and version.fields.get("wip"))
 
 
 def _card_entries(card: Card, lang: str, language: Language, english: Language) -> list[Entry]:
