@@ -1026,6 +1026,13 @@ def _stop(jobs: int) -> bool:
     return True
 
 
+def stop_workers() -> None:
+    """Stop every pool's worker processes (the next build forks new ones): what a
+    long-running client (the watch server) does before it ends."""
+    for jobs in list(_POOLS):
+        _stop(jobs)
+
+
 @contextmanager
 def _sigint_blocked() -> Iterator[None]:
     """Ctrl-C (SIGINT) held back in this thread's signal mask until the block ends (then

@@ -585,8 +585,7 @@ def _problem_lines(error: Exception) -> list[str]:
 
 def stop_workers() -> None:
     """Stop the build's worker processes (the next build forks new ones)."""
-    for jobs in list(build._POOLS):
-        build._stop(jobs)
+    build.stop_workers()
 
 
 @contextmanager
