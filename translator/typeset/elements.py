@@ -1,9 +1,9 @@
 """Every printed element measured in its box: names, type line, cost, stats, footer.
 
 The rule text is fitted by :func:`translator.typeset.build.fit`; the one-line elements
-are measured here, on the same WeasyPrint layout (pinned version: the box tree is
-internal API), without another render.  A one-line element holds its text on one line
-(``white-space: nowrap``), so the text is too long exactly when it is wider than the
+are measured here, on the same WeasyPrint layout (its box tree, read through
+:mod:`translator.typeset.weasy`), without another render.  A one-line element holds its
+text on one line (``white-space: nowrap``), so the text is too long exactly when it is wider than the
 box's content: its width, proportional to its font size, tells the scale that fits.
 The type line holds the type and the faction side by side: the type is shrunk to leave
 room for the faction.  Every text size printed is read from the layout, so that a theme
@@ -16,6 +16,8 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+from . import weasy
 
 #: WeasyPrint's CSS pixel, in mm and in points.
 PX_MM = 25.4 / 96
@@ -122,33 +124,24 @@ class PageMeasure:
         return self.smallest[0] if self.smallest is not None else None
 
 
-def _classes(box: Any) -> list[str]:
-    element = getattr(box, "element", None)
-    return (element.get("class") or "").split() if element is not None else []
+def _classes(box: Any) -> tuple[str, ...]:
+    return weasy.classes(box)
 
 
 def _rect(box: Any, content: bool = False) -> tuple[float, float, float, float]:
-    if content:
-        x, y = box.content_box_x(), box.content_box_y()
-        return (x * PX_MM, y * PX_MM, (x + box.width) * PX_MM, (y + box.height) * PX_MM)
-    x, y = box.border_box_x(), box.border_box_y()
-    return (
-        x * PX_MM,
-        y * PX_MM,
-        (x + box.border_width()) * PX_MM,
-        (y + box.border_height()) * PX_MM,
-    )
+    left, top, right, bottom = weasy.content_rect(box) if content else weasy.border_rect(box)
+    return (left * PX_MM, top * PX_MM, right * PX_MM, bottom * PX_MM)
 
 
 def _walk(box: Any, owners: tuple[str, ...]) -> Iterator[tuple[Any, tuple[str, ...]]]:
     """Every box under ``box`` with the measured classes of it and its ancestors
     (into absolutely positioned boxes, which WeasyPrint keeps behind placeholders)."""
-    box = getattr(box, "_box", box)
+    box = weasy.laid_out(box)
     classes = _classes(box)
     if classes:
         owners = (*owners, *classes)
     yield box, owners
-    for child in getattr(box, "children", ()):
+    for child in weasy.children(box):
         yield from _walk(child, owners)
 
 
@@ -162,14 +155,14 @@ def measure_page(page: Any) -> PageMeasure:
     rule text (see :func:`text_heights`), in one walk of its boxes."""
     found = PageMeasure()
     boxes: dict[str, Any] = {}
-    for box, owners in _walk(page._page_box, ()):
+    for box, owners in _walk(weasy.page_box(page), ()):
         classes = _classes(box)
         for name in classes:
-            if name in _BOX_CLASSES and name not in boxes and hasattr(box, "border_box_x"):
+            if name in _BOX_CLASSES and name not in boxes and weasy.has_geometry(box):
                 boxes[name] = box
-        if type(box).__name__ != "TextBox" or not box.text.strip():
+        if not weasy.is_text(box) or not weasy.text(box).strip():
             continue
-        size = box.style["font_size"] * PX_PT
+        size = weasy.style(box, "font_size") * PX_PT
         owner = next((c for c in reversed(owners) if c in _TEXT_CLASSES), None)
         where = owner or next((c for c in reversed(owners)), "page")
         if found.smallest is None or size < found.smallest[0]:
@@ -185,8 +178,9 @@ def measure_page(page: Any) -> PageMeasure:
             measure = found.elements[spec.name] = Measure(
                 spec.name, _rect(container), _rect(container, content=True)
             )
-        measure.left = min(measure.left, box.position_x * PX_MM)
-        measure.right = max(measure.right, (box.position_x + box.width) * PX_MM)
+        left, width = weasy.position(box)[0], weasy.size(box)[0]
+        measure.left = min(measure.left, left * PX_MM)
+        measure.right = max(measure.right, (left + width) * PX_MM)
         measure.size_pt = size if measure.size_pt is None else min(measure.size_pt, size)
     for name in ("loyalty", "art"):
         container = boxes.get(name)
@@ -208,10 +202,11 @@ def text_heights(page: Any, frame: Any, content: Any) -> tuple[float, float]:
     a taller page: ``Renderer.render(measure=True)``)."""
     if frame is None or content is None:
         return (0.0, 0.0)
-    height = content.margin_height() * PX_MM
-    if (content.position_y + content.margin_height()) * PX_MM > page.height * PX_MM - TRUNCATED_MM:
+    height = weasy.margin_height(content) * PX_MM
+    bottom = weasy.position(content)[1] + weasy.margin_height(content)
+    if bottom * PX_MM > page.height * PX_MM - TRUNCATED_MM:
         height = math.inf  # cut at the page's bottom: taller than can be seen here
-    return (height, frame.height * PX_MM)
+    return (height, weasy.size(frame)[1] * PX_MM)
 
 
 def too_wide(measures: PageMeasure, spec: Spec) -> float:

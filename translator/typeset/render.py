@@ -31,6 +31,7 @@ from ..markup.html import paragraph_html
 from ..markup.ruletext import symbol_text
 from ..markup.tree import Document, DropCap, Symbol, Text
 from ..textio import InputError, read_file
+from . import weasy
 from .elements import PX_MM, SPECS, measure_page
 from .hyphenation import hyphenated_html
 from .labels import card_labels
@@ -323,8 +324,8 @@ class Renderer:
             string=self.html(pages, measure), base_url=self._base_url, url_fetcher=self.fetcher
         )
         if self.boxless_pseudo_unused and not _may_use_boxless_pseudo(html):
-            html._ua_stylesheets = partial(
-                _card_ua_stylesheets, page_areas=not self.page_areas_unused
+            weasy.use_ua_stylesheets(
+                html, partial(_card_ua_stylesheets, page_areas=not self.page_areas_unused)
             )
         sheets = [self.stylesheet, self.measuring] if measure else [self.stylesheet]
         return html.render(font_config=self.fonts, stylesheets=sheets)
@@ -364,22 +365,23 @@ _BOXLESS_STYLE = re.compile(r"list-item|note|\\", re.IGNORECASE)
 
 
 @cache
-def _card_ua_sheet(page_areas: bool = True) -> weasyprint.CSS:
-    """WeasyPrint's HTML UA stylesheet but for its rules of :data:`BOXLESS_PSEUDO`
-    (pinned: ``weasyprint.html.UA`` is its text): every other rule in its order, so
-    that every element's computed style is the same (tests/test_typeset_render_ua.py).
-    Without ``page_areas``, without its rules of :data:`PAGE_AREAS` either."""
-    from weasyprint.css.counters import CounterStyle  # noqa: PLC0415 - pinned
-    from weasyprint.html import UA  # noqa: PLC0415 - pinned: internal API
-
-    text, removed = _BOXLESS_RULE.subn("", UA)
+def _card_ua_sheet(page_areas: bool = True) -> weasyprint.CSS | None:
+    """WeasyPrint's HTML UA stylesheet but for its rules of :data:`BOXLESS_PSEUDO`:
+    every other rule in its order, so that every element's computed style is the same
+    (tests/test_typeset_render_ua.py).  Without ``page_areas``, without its rules of
+    :data:`PAGE_AREAS` either.  None when this WeasyPrint does not give its text
+    (its own is used)."""
+    text = weasy.ua_stylesheet_text()
+    if text is None:
+        return None
+    text, removed = _BOXLESS_RULE.subn("", text)
     if removed != len(BOXLESS_PSEUDO):
         raise RuntimeError(f"WeasyPrint's UA stylesheet has {removed} rules of {BOXLESS_PSEUDO}")
     if not page_areas:
         text, removed = _PAGE_AREA_RULE.subn("", text)
         if removed != len(PAGE_AREAS):
             raise RuntimeError(f"WeasyPrint's UA stylesheet has {removed} rules of {PAGE_AREAS}")
-    return weasyprint.CSS(string=text, counter_style=CounterStyle())
+    return weasy.ua_stylesheet(text)
 
 
 def _card_ua_stylesheets(forms: bool = False, page_areas: bool = True) -> list[weasyprint.CSS]:
@@ -389,38 +391,25 @@ def _card_ua_stylesheets(forms: bool = False, page_areas: bool = True) -> list[w
     no box.  Without ``page_areas`` (a theme that styles no margin box either), without
     the rules of :data:`PAGE_AREAS`: WeasyPrint lays out each page's 16 empty margin
     boxes, its footnote area and its note area with the page's anonymous style, one
-    computed style instead of 18 (1.7 ms of CPU a card).  In place of
-    ``weasyprint.HTML._ua_stylesheets`` (pinned: internal API); with ``forms``,
-    WeasyPrint's own."""
-    if forms:
-        from weasyprint.html import UA_FORM_STYLESHEET, UA_STYLESHEET  # noqa: PLC0415
-
-        return [UA_STYLESHEET, UA_FORM_STYLESHEET]
-    return [_card_ua_sheet(page_areas)]
+    computed style instead of 18 (1.7 ms of CPU a card).  With ``forms``, or when
+    WeasyPrint's text is not to be had, WeasyPrint's own."""
+    sheet = None if forms else _card_ua_sheet(page_areas)
+    return weasy.default_ua_stylesheets(forms) if sheet is None else [sheet]
 
 
 def _styles_boxless_pseudo(sheet: weasyprint.CSS) -> bool:
-    """Whether a declaration of ``sheet`` (as WeasyPrint parsed it: pinned, its
-    matcher's rules and its page rules are internal API) may make a list item, a
-    footnote or a note, whose pseudo-elements are styled by the UA stylesheet."""
-    matcher = sheet.matcher
-    buckets = [
-        *matcher.id_selectors.values(),
-        *matcher.class_selectors.values(),
-        *matcher.lower_local_name_selectors.values(),
-        *matcher.namespace_selectors.values(),
-        *matcher.lang_attr_selectors,
-        matcher.other_selectors,
-    ]
-    declarations = [d for bucket in buckets for *_, (found, _) in bucket for d in found]
-    declarations += [d for *_, found in sheet.page_rules for d in found]
-    return any(_boxless_declaration(name, value) for name, value, _ in declarations)
+    """Whether a declaration of ``sheet`` may make a list item, a footnote or a note,
+    whose pseudo-elements are styled by the UA stylesheet (True when WeasyPrint does
+    not say what it parsed)."""
+    found = weasy.declarations(sheet)
+    return found is None or any(_boxless_declaration(name, value) for name, value in found)
 
 
 def _styles_page_areas(sheet: weasyprint.CSS) -> bool:
-    """Whether ``sheet`` has a rule for one of a page's :data:`PAGE_AREAS` (as WeasyPrint
-    parsed it, pinned: internal API: a page rule's selector names the area)."""
-    return any(pseudo for _, selectors, _ in sheet.page_rules for _, pseudo, _ in selectors)
+    """Whether ``sheet`` has a rule for one of a page's :data:`PAGE_AREAS` (True when
+    WeasyPrint does not say what it parsed)."""
+    found = weasy.page_area_rules(sheet)
+    return found is None or bool(found)
 
 
 def _boxless_declaration(name: str, value: Any) -> bool:
@@ -440,7 +429,7 @@ def _boxless_declaration(name: str, value: Any) -> bool:
 def _may_use_boxless_pseudo(html: weasyprint.HTML) -> bool:
     """Whether the parsed document may make a list item, a footnote or a note by
     itself: an ``li``, a stylesheet of its own, or a style attribute asking for one."""
-    for element in html.etree_element.iter():
+    for element in weasy.html_elements(html):
         tag = element.tag
         if isinstance(tag, str) and tag.rpartition("}")[2] in _UNREAD_TAGS:
             return True
@@ -463,8 +452,8 @@ def _em(scale: float) -> str:
 
 def overflows(document: weasyprint.Document) -> list[tuple[float, float]]:
     """For each page: the height of its text and of the text's frame, in mm
-    (:func:`translator.typeset.elements.text_heights`, measured on WeasyPrint's layout;
-    pinned version: the box tree is internal API)."""
+    (:func:`translator.typeset.elements.text_heights`, measured on WeasyPrint's layout
+    through :mod:`translator.typeset.weasy`)."""
     return [measure_page(page).text for page in document.pages]
 
 
@@ -472,13 +461,6 @@ def overflows(document: weasyprint.Document) -> list[tuple[float, float]]:
 #: attribute sets the text's scale).
 TEXT_FRAME = next(spec.box for spec in SPECS if spec.name == "text")
 TEXT_CONTENT = next(spec.text for spec in SPECS if spec.name == "text")
-#: What must be the same of a text frame laid out on a card and on a measuring page for
-#: the one to stand for the other: its place and every side of its box.
-_FRAME_GEOMETRY = tuple(
-    f"{part}_{side}"
-    for part in ("margin", "padding")
-    for side in ("top", "right", "bottom", "left")
-) + tuple(f"border_{side}_width" for side in ("top", "right", "bottom", "left"))
 
 
 def _text_frame(page_box: Any) -> tuple[Any, int, Any, tuple[str, ...]] | None:
@@ -487,10 +469,9 @@ def _text_frame(page_box: Any) -> tuple[Any, int, Any, tuple[str, ...]] | None:
     found = []
 
     def walk(box: Any, owners: tuple[str, ...]) -> None:
-        for index, child in enumerate(getattr(box, "children", ())):
-            real = getattr(child, "_box", child)
-            element = getattr(real, "element", None)
-            classes = tuple((element.get("class") or "").split()) if element is not None else ()
+        for index, child in enumerate(weasy.children(box)):
+            real = weasy.laid_out(child)
+            classes = weasy.classes(real)
             if TEXT_FRAME in classes:
                 found.append((box, index, real, owners))
             else:
@@ -532,24 +513,13 @@ def with_measured_text(page: weasyprint.Page, measured: weasyprint.Page) -> weas
     otherwise is laid out whole; its ``measure`` mode must not style the text box by
     the elements it leaves out, templates/README.md).  ``page``'s boxes are changed: it
     is the page being replaced."""
-    full, alone = _text_frame(page._page_box), _text_frame(measured._page_box)
+    full, alone = _text_frame(weasy.page_box(page)), _text_frame(weasy.page_box(measured))
     if full is None or alone is None:
         return None
     parent, index, box, owners = full
     _, _, new, new_owners = alone
-    if owners != new_owners or not _same_markup(box.element, new.element):
+    if owners != new_owners or not _same_markup(weasy.element(box), weasy.element(new)):
         return None
-    for name in ("position_x", "position_y", "width", "height", *_FRAME_GEOMETRY):
-        if getattr(box, name, None) != getattr(new, name, None):
-            return None
-    from weasyprint.css.properties import INITIAL_VALUES  # noqa: PLC0415 - pinned
-    from weasyprint.document import Page  # noqa: PLC0415 - pinned: internal API
-
-    if any(box.style[key] != new.style[key] for key in INITIAL_VALUES):
+    if weasy.geometry(box) != weasy.geometry(new) or not weasy.same_style(box, new):
         return None
-    holder = parent.children[index]
-    if hasattr(holder, "set_laid_out_box"):  # an absolutely positioned box's placeholder
-        holder.set_laid_out_box(new)
-    else:
-        parent.children[index] = new
-    return Page(page._page_box)
+    return weasy.swap_child(page, parent, index, new)
