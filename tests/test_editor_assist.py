@@ -20,9 +20,9 @@ from translator.editor.assist import (
     symbol_data,
     symbols_file,
 )
-from translator.glossary.loader import shipped_root
 from translator.lint.context import Resources
 from translator.markup.tree import BREAK_CODE, EMPTY_PARAGRAPH_CODE, SYMBOL_CODES
+from translator.shipped import glossaries_root
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "cards" / "sample"
@@ -591,7 +591,7 @@ def test_symbol_data_describes_every_code() -> None:
 def test_symbol_data_ships_with_the_package() -> None:
     """It lies where the package data glob takes it, and no glossary reads it."""
     path = symbols_file()
-    root = shipped_root()
+    root = glossaries_root()
     assert path is not None and root is not None
     relative = path.relative_to(root).as_posix()
     assert fnmatch.fnmatch(relative, "*/*.yaml")

@@ -299,8 +299,8 @@ def test_glossaries_ship_with_the_installed_package(tmp_path: Path) -> None:
         [
             sys.executable,
             "-c",
-            "import translator.glossary.loader as l, json; "
-            "print(json.dumps([str(l.shipped_root()), "
+            "import translator.glossary.loader as l, translator.shipped as s, json; "
+            "print(json.dumps([str(s.glossaries_root()), "
             "len(l.load_glossary('fr')[0].entries)]))",
         ],
         cwd=elsewhere,

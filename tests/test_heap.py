@@ -13,7 +13,8 @@ import pytest
 
 from translator import heap
 from translator.cards import load_library
-from translator.typeset.build import BuildOptions, build_cards, in_workers
+from translator.typeset.build import build_cards, in_workers
+from translator.typeset.options import BuildOptions
 from translator.typeset.sizes import PRESETS
 
 from .lintkit import copy_sample

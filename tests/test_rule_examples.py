@@ -45,7 +45,9 @@ def _ids(rules: list[Rule]) -> list[str]:
 @pytest.fixture(scope="module")
 def resources() -> lint.Resources:
     problems: list = []
-    found = lint.load_resources(["fr", "eo"], lint.Options(), problems)
+    from translator.typeset.overflow import overflowing
+
+    found = lint.load_resources(["fr", "eo"], lint.Options(fit=overflowing), problems)
     assert problems == []
     return found
 

@@ -28,7 +28,7 @@ from PIL import Image
 
 from translator.cache import sealed
 from translator.typeset import batch, build, manifest
-from translator.typeset.build import BuildOptions
+from translator.typeset.options import BuildOptions
 from translator.typeset.preflight import bound
 from translator.typeset.preflight.record import RECORD_NAME, ProofRecord, valid_findings
 from translator.typeset.sizes import PRESETS

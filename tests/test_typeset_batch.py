@@ -17,7 +17,8 @@ from PIL import Image
 
 from translator.cards import load_library
 from translator.typeset import batch, manifest, preflight
-from translator.typeset.build import BuildOptions, build_cards
+from translator.typeset.build import build_cards
+from translator.typeset.options import BuildOptions
 from translator.typeset.sizes import PRESETS
 
 from .lintkit import SAMPLE, copy_sample, edit, run

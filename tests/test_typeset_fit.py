@@ -12,7 +12,7 @@ from pathlib import Path
 import pypdfium2
 import pypdfium2.raw as pdfium_c
 
-from translator.typeset.build import text_floor
+from translator.typeset.options import text_floor
 
 from .conftest import ROOT
 from .lintkit import run

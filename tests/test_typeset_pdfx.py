@@ -19,10 +19,10 @@ import pikepdf
 import pytest
 from PIL import Image, ImageCms
 
+from translator.shipped import templates_root
 from translator.typeset import pdfx, preview
 from translator.typeset.artwork import ArtworkError, find_profile
 from translator.typeset.preflight.ink import pam_pages
-from translator.typeset.symbols import templates_root
 
 from .lintkit import copy_sample, run
 from .printkit import cmyk_profile
@@ -596,7 +596,7 @@ def test_a_build_proofs_its_previews_in_few_ghostscript_runs(
     built: tuple[Path, Path, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from translator.typeset import batch
-    from translator.typeset.build import BuildOptions
+    from translator.typeset.options import BuildOptions
     from translator.typeset.sizes import PRESETS
 
     _, out, _ = built

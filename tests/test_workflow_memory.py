@@ -19,7 +19,8 @@ from translator.cards import load_library
 from translator.cards.files import parse_card_text
 from translator.cards.model import source_fingerprint
 from translator.workflow import memory
-from translator.workflow.memory import Memory, Origin, Unit, build_memory, load_memory
+from translator.workflow.memory import Memory, Origin, Unit, build_memory
+from translator.workflow.stored import load_memory
 
 from .conftest import ROOT
 from .lintkit import run, stamp_reviews

@@ -14,7 +14,8 @@ from translate.storage.tmx import tmxfile
 
 from translator import cards
 from translator.workflow import tmx
-from translator.workflow.memory import NAME, build_memory, load_memory
+from translator.workflow.memory import NAME, build_memory
+from translator.workflow.stored import load_memory
 
 from .lintkit import run
 from .memorykit import library

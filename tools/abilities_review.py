@@ -59,11 +59,12 @@ from translator.cards.model import (
     source_fingerprint,
 )
 from translator.diagnostics import REGISTRY
-from translator.glossary.loader import load_glossary, shipped_root
+from translator.glossary.loader import load_glossary
 from translator.glossary.model import Ability, Glossary
 from translator.lint.engine import Options, lint, load_resources
 from translator.lint.model import Finding
 from translator.problems import Problem
+from translator.shipped import glossaries_root
 
 #: The virtual deck holding one card per ability.
 DECK = "wiki-abilities"
@@ -247,7 +248,7 @@ REVIEW_FILE = "abilities-review.yaml"
 
 
 def _review_path() -> Path:
-    root = shipped_root()
+    root = glossaries_root()
     if root is None or not (root / "lint" / REVIEW_FILE).is_file():
         raise FileNotFoundError(f"glossaries/lint/{REVIEW_FILE} is missing")
     return root / "lint" / REVIEW_FILE

@@ -81,7 +81,6 @@ import yaml
 
 from translator.cards.model import Card, CardFile
 from translator.diagnostics import REGISTRY
-from translator.glossary.loader import shipped_root
 from translator.glossary.matcher import words
 from translator.lint.context import CardSource, Subject
 from translator.lint.engine import Options, load_resources
@@ -89,6 +88,7 @@ from translator.lint.model import Finding, PlainParagraph, PlainText
 from translator.lint.rule import TRANSLATION
 from translator.lint.spelling import dictionary
 from translator.markup.tree import Paragraph, Position, Text
+from translator.shipped import glossaries_root
 
 #: The rules measured by default, by language: typography.
 DEFAULT_RULES = {"fr": ["FR2"], "eo": ["EO2"]}
@@ -246,7 +246,7 @@ def newest(revisions: Iterable[Page]) -> list[Page]:
 @functools.lru_cache(maxsize=4)
 def _pages_data(path: Path | None) -> dict[str, Any]:
     """``glossaries/lint/prose-pages.yaml`` (or ``path``), read once."""
-    root = shipped_root()
+    root = glossaries_root()
     path = path or (root / "lint" / PAGES_FILE if root else Path(PAGES_FILE))
     return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
 
@@ -487,7 +487,7 @@ class Review:
 
 def load_review(path: Path | None = None) -> Review:
     """The reviewers' verdicts (the format is in the module's documentation)."""
-    root = shipped_root()
+    root = glossaries_root()
     path = path or (root / "lint" / REVIEW_FILE if root else Path(REVIEW_FILE))
     data = (yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}) or {}
     verdicts = data.get("verdicts") or []

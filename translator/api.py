@@ -39,7 +39,7 @@ report, a review sheet, the configuration) are named here too (:data:`BuildRepor
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -59,12 +59,12 @@ if TYPE_CHECKING:
     from .sync.push import Outgoing, PushResult
     from .typeset.batch import Report as BuildReport
     from .typeset.batch import Request
-    from .typeset.build import BuildOptions
+    from .typeset.options import BuildOptions
     from .typeset.preflight import FileReport
     from .typeset.sizes import CardSize
     from .workflow.memory import Memory, Unit
+    from .workflow.stored import TmxImport
     from .workflow.suggestions import Text
-    from .workflow.tmx import TmxImport
 
 __all__ = [
     "BuildPlan",
@@ -207,8 +207,17 @@ def lint_options(
         allow_english=config.allow_english,
         glossary_paths=[*config.glossary, *glossary],
         settings=dict(config.settings),
+        fit=measure_fit,
     )
     return options, Severity(fail_on or config.fail_on or "warning")
+
+
+def measure_fit(cards: Sequence[tuple[Card, str, Any]]) -> Iterator[tuple[Any, float, float]]:
+    """PR101's measure (:data:`translator.lint.context.FitMeasure`): the typesetter's,
+    loaded when a run measures (WeasyPrint loads slowly)."""
+    from .typeset.overflow import overflowing  # noqa: PLC0415
+
+    return overflowing(cards)
 
 
 # --------------------------------------------------------------------------------------
@@ -244,7 +253,7 @@ def load_memory(library: Library | Paths | None, lang: str, *, whole: bool = Tru
     'Messager'
     """
     from .cards.model import Library as LoadedLibrary  # noqa: PLC0415
-    from .workflow.memory import load_memory as read_memory  # noqa: PLC0415
+    from .workflow.stored import load_memory as read_memory  # noqa: PLC0415
 
     loaded = library if isinstance(library, LoadedLibrary) else load_library(library)
     return read_memory(loaded, target_language(lang), whole=whole)
@@ -861,7 +870,7 @@ def plan_review_sheets(
     >>> plan.languages, plan.total, str(plan.build_dir)
     (['fr'], 48, 'out/review/build')
     """
-    from .typeset.build import BuildOptions  # noqa: PLC0415 - WeasyPrint loads slowly
+    from .typeset.options import BuildOptions  # noqa: PLC0415 - WeasyPrint loads slowly
 
     chosen = _paths(paths)
     library = load_library(chosen)
@@ -991,7 +1000,7 @@ def plan_build(
     (['en', 'eo', 'fr'], 72)
     """
     from .typeset import batch  # noqa: PLC0415 - WeasyPrint loads slowly
-    from .typeset.build import BuildOptions  # noqa: PLC0415
+    from .typeset.options import BuildOptions  # noqa: PLC0415
 
     card_size = _size(size)
     _check_fit(floor, min_size)
@@ -1165,7 +1174,7 @@ def preview_card(
     import time  # noqa: PLC0415
 
     from .typeset import card_preview  # noqa: PLC0415 - WeasyPrint loads slowly
-    from .typeset.build import BuildOptions  # noqa: PLC0415
+    from .typeset.options import BuildOptions  # noqa: PLC0415
 
     start = time.perf_counter()
     if not 24 <= dpi <= 1200:
@@ -1542,11 +1551,11 @@ def import_tmx(
 ) -> TmxImport:
     """Add a TMX file's units to the library's memory of ``lang``
     (``LIBRARY/memory/LANG.tmx``), and say what they bring to the cards to translate."""
-    from .workflow import tmx  # noqa: PLC0415 - translate-toolkit loads slowly
+    from .workflow import stored, tmx  # noqa: PLC0415 - translate-toolkit loads slowly
 
     lang = target_language(lang)
     content = tmx.read_tmx(file, lang)  # first: a file that cannot be read says so at once
-    return tmx.import_tmx(content, load_library(library), lang, dry_run=dry_run)
+    return stored.import_tmx(content, load_library(library), lang, dry_run=dry_run)
 
 
 # --------------------------------------------------------------------------------------

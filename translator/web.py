@@ -6,18 +6,18 @@ Two stages talk to Aminduna servers (the template set download of
 one set of numbers here means that a slow or flaky server is treated the same way by
 both, and that a server's operator sees one recognisable client.  Nothing is imported
 here but the version, so that either stage can use these without loading the other
-(the HTTP client and its transport, :mod:`.deadlines`, when a command asks for one).
+(the HTTP client and its transport, :mod:`.transport`, when a command asks for one).
 """
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from . import __version__
+
+# The thread's deadline, which every request made here waits within: part of this
+# module's interface (translator.deadlines holds it, below the transport).
+from .deadlines import deadline, expired, time_left
 
 if TYPE_CHECKING:
     import httpx
@@ -58,49 +58,6 @@ MAX_REDIRECTS = 5
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
 
 
-# -- deadlines -------------------------------------------------------------------------
-#
-# A time-out on each read of the network does not bound an answer: a server that sends
-# one byte a second never leaves a read waiting long, and keeps the command for hours.
-# So every request of translator runs under a deadline for the whole answer (and a
-# command under one for all of its requests): :func:`deadline` sets it for the calling
-# thread, and the client :func:`http_client` makes waits no read, write or connection
-# beyond it.  A read cut short by the deadline raises the time-out the read would have
-# raised; :func:`expired` tells the caller which it was.
-
-_LOCAL = threading.local()
-
-
-@contextmanager
-def deadline(seconds: float | None) -> Iterator[None]:
-    """Within the block, this thread's requests end within ``seconds`` (None: no new
-    bound): nested deadlines keep the earliest."""
-    stack: list[float] = _LOCAL.__dict__.setdefault("stack", [])
-    if seconds is None:
-        yield
-        return
-    moment = time.monotonic() + max(0.0, seconds)
-    stack.append(min(moment, stack[-1]) if stack else moment)
-    try:
-        yield
-    finally:
-        stack.pop()
-
-
-def time_left() -> float | None:
-    """Seconds until this thread's deadline (0 once passed), None without one."""
-    stack: list[float] | None = _LOCAL.__dict__.get("stack")
-    if not stack:
-        return None
-    return max(0.0, stack[-1] - time.monotonic())
-
-
-def expired() -> bool:
-    """Whether this thread's deadline has passed."""
-    left = time_left()
-    return left is not None and left <= 0
-
-
 def http_client(
     *,
     headers: dict[str, str],
@@ -112,7 +69,7 @@ def http_client(
     caller's to follow (it checks where they lead)."""
     import httpx  # noqa: PLC0415 - only the commands that talk to a server need it
 
-    from .deadlines import DeadlineTransport  # noqa: PLC0415
+    from .transport import DeadlineTransport  # noqa: PLC0415
 
     return httpx.Client(
         headers=headers,

@@ -27,8 +27,8 @@ from .output import plural
 
 if TYPE_CHECKING:
     from ..workflow.memory import Unit
+    from ..workflow.stored import TmxImport
     from ..workflow.suggestions import Text
-    from ..workflow.tmx import TmxImport
 
 # --------------------------------------------------------------------------------------
 # translator suggest

@@ -39,7 +39,6 @@ from .. import languages
 from ..api import GlossaryAbility, GlossaryEntry
 from ..cards.model import SOURCE_LANGUAGE
 from ..glossary import forms as inflect
-from ..glossary.loader import shipped_root
 from ..glossary.matcher import Hit, Match, words
 from ..glossary.model import PHRASE, Ability, Entry, Glossary
 from ..markup.parser import ParseResult, parse
@@ -53,6 +52,7 @@ from ..markup.tree import (
     Symbol,
     symbol_kind,
 )
+from ..shipped import glossaries_root
 from ..textio import split_front_matter
 from ..yamlfile import safe_load
 
@@ -141,7 +141,7 @@ class SymbolData:
 
 def symbols_file() -> Path | None:
     """The shipped symbol descriptions (inside the package once installed)."""
-    root = shipped_root()
+    root = glossaries_root()
     path = None if root is None else root / "editor" / "symbols.yaml"
     return path if path is not None and path.is_file() else None
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Iterable
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from ..cache import kept
 from ..languages.data import LANGUAGE_FILE
 from ..limits import MAX_GLOSSARY_BYTES
 from ..problems import Problem, did_you_mean
+from ..shipped import glossaries_root
 from ..textio import InputError, decode, read_file
 from .model import (
     ADJECTIVE_FORMS,
@@ -70,20 +70,10 @@ ABILITY_KEYS = (
 )
 
 
-def shipped_root() -> Path | None:
-    """Where the shipped glossaries are: in an installed package, ``translator/glossaries``
-    (package data); in a source tree (or an editable install), ``glossaries/`` at its top."""
-    installed = resources.files("translator") / "glossaries"
-    if isinstance(installed, Path) and installed.is_dir():
-        return installed
-    source_tree = Path(__file__).resolve().parents[2] / "glossaries"
-    return source_tree if source_tree.is_dir() else None
-
-
 def shipped_files(lang: str) -> list[Path]:
     """The glossary files that ship with the package, for ``lang`` (not the
     language's own data beside them, ``language.yaml``: :mod:`translator.languages`)."""
-    root = shipped_root()
+    root = glossaries_root()
     if root is None or not (root / lang).is_dir():
         return []
     return sorted(p for p in (root / lang).glob("*.yaml") if p.name != LANGUAGE_FILE)
@@ -123,7 +113,7 @@ def load_glossary(
 
     # What the files hold is kept for the next run (translator.cache): validated by
     # this package's code with the language's data (genders), read from the same files.
-    root = shipped_root()
+    root = glossaries_root()
     data = [root / lang / LANGUAGE_FILE] if root is not None else []
     code = sorted(Path(__file__).parent.glob("*.py"))
     shape = tuple[Glossary, list[Problem]]

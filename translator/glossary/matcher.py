@@ -14,14 +14,11 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..words import normalize
 from .inflection import forms as inflect
 from .model import Glossary
 
 _WORD_RE = re.compile(r"[^\W_](?:[\w-]*[^\W_])?")
-
-
-def normalize(word: str) -> str:
-    return unicodedata.normalize("NFC", word).casefold()
 
 
 def words(text: str) -> list[tuple[str, int, int]]:

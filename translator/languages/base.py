@@ -20,7 +20,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import ClassVar
 
-from .data import LANGUAGE_FILE, DataFile, language_data, shipped_root
+from ..shipped import glossaries_root
+from .data import LANGUAGE_FILE, DataFile, language_data
 
 #: What replaces a space that must not break.
 NO_BREAK_SPACE = "\u00a0"
@@ -223,7 +224,7 @@ class Language:
     def data_files(self) -> list[Path]:
         """The shipped files this language's answers come from, for what depends on
         them (a build records them: new typography or hyphenation makes new PDFs)."""
-        root = shipped_root()
+        root = glossaries_root()
         if root is None or not self.has_data:
             return []
         return [root / self.code / LANGUAGE_FILE, *(root / name for name in self.other_files)]

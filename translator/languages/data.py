@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..limits import MAX_CONFIG_BYTES
 from ..problems import Problem
+from ..shipped import glossaries_root
 from ..textio import InputError, decode, read_file
+from ..words import normalize
 
 if TYPE_CHECKING:  # PyYAML loads with the first file read, not with the package
     import yaml
@@ -28,24 +30,8 @@ if TYPE_CHECKING:  # PyYAML loads with the first file read, not with the package
 LANGUAGE_FILE = "language.yaml"
 
 
-def shipped_root() -> Path | None:
-    """Where the shipped data is (``glossaries/``: the glossary loader's answer).
-
-    Imported here, not at the top: :mod:`translator.glossary` inflects terms through
-    this package, so this package cannot import it while it loads.
-    """
-    from ..glossary.loader import shipped_root as root  # noqa: PLC0415 - import cycle
-
-    return root()
-
-
 def normalized(words: Iterable[str]) -> frozenset[str]:
-    """``words`` as the glossary matcher compares words (NFC, case-folded).
-
-    Imported here, not at the top, for the same reason as :func:`shipped_root`.
-    """
-    from ..glossary.matcher import normalize  # noqa: PLC0415 - import cycle
-
+    """``words`` as the glossary matcher compares words (NFC, case-folded)."""
     return frozenset(normalize(word) for word in words)
 
 
@@ -169,7 +155,7 @@ def _as_written(value: object) -> str:
 @functools.cache
 def shipped(relative: str) -> DataFile:
     """The data file ``glossaries/<relative>``, read once per process."""
-    root = shipped_root()
+    root = glossaries_root()
     if root is None:
         raise InputError("glossaries", "translator's data folder is missing: reinstall translator")
     return read(root / relative)

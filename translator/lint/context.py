@@ -7,7 +7,7 @@ every card of a language.  Rules stay small functions over a :class:`Subject`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -19,12 +19,12 @@ from .. import languages
 from ..cards.model import SOURCE_LANGUAGE, Card, CardFile, source_fingerprint
 from ..diagnostics import Applicability, RegistryError, Rule
 from ..glossary.inflection import forms as inflect
-from ..glossary.loader import shipped_root
 from ..glossary.matcher import Match, Matcher, normalize, words
 from ..glossary.model import Glossary
 from ..markup.parser import ParseResult, parse
 from ..markup.tree import Document
 from ..problems import Problem
+from ..shipped import glossaries_root
 from ..yamlfile import safe_load
 from .model import About, Edit, Finding, PlainText, plain_text
 from .numbers import NO_PHRASES, Phrases
@@ -37,7 +37,7 @@ Locator = Callable[[CardFile, str, int], tuple[str, int, int]]
 
 def language_file(lang: str) -> Path | None:
     """The linter's data for ``lang`` (number words, English words): glossaries/lint/."""
-    root = shipped_root()
+    root = glossaries_root()
     path = None if root is None else root / "lint" / f"{lang}.yaml"
     return path if path is not None and path.is_file() else None
 
@@ -178,6 +178,13 @@ class Language:
         return {normalize(a.en): a.id for a in self.glossary.abilities.values()}
 
 
+#: What tells which card versions' text does not fit its box (PR101): given (card,
+#: language, tag) triples, it yields (tag, mm too tall, scale tried) for each that does
+#: not.  The typesetter measures it (``translator.typeset.overflow.overflowing``); it
+#: comes after the linter, so whoever runs the linter hands it in (``Options.fit``).
+FitMeasure = Callable[[Sequence[tuple[Card, str, Any]]], Iterable[tuple[Any, float, float]]]
+
+
 @dataclass
 class Resources:
     """Languages, English data and library-wide facts shared by every subject."""
@@ -195,6 +202,8 @@ class Resources:
     _allowed: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     #: Style settings (``french-spaces``, ``apostrophe``, ``spelling``).
     settings: dict[str, object] = field(default_factory=dict)
+    #: How text is measured for fit (PR101), if the caller gave a measure.
+    fit: FitMeasure | None = None
 
     def set_names(self, name_words: dict[str, set[str]]) -> None:
         """The card-name words of the library being linted."""

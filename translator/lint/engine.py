@@ -24,6 +24,7 @@ from ..problems import Problem
 from .capitals import card_titles
 from .context import (
     CardSource,
+    FitMeasure,
     Language,
     Locator,
     Reporter,
@@ -98,6 +99,9 @@ class Options:
     #: Style settings (see :data:`translator.lint.config.CHOICES`): ``french-spaces``,
     #: ``apostrophe``, ``spelling``; defaults where absent.
     settings: dict[str, object] = field(default_factory=dict)
+    #: How PR101 measures whether a text fits (the typesetter's measure, which comes
+    #: after the linter: ``translator.api`` gives it); without it PR101 cannot run.
+    fit: FitMeasure | None = None
 
 
 @dataclass
@@ -153,6 +157,7 @@ def load_resources(
         resources.languages[lang] = language(lang, read_language_data(lang, problems))
     resources.allowed_words.update(w.casefold() for w in options.allow_english)
     resources.settings = {**DEFAULT_SETTINGS, **options.settings}
+    resources.fit = options.fit
     return resources
 
 

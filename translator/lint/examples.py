@@ -52,8 +52,8 @@ from ..cards.model import (
     source_fingerprint,
 )
 from ..diagnostics import REGISTRY
-from ..glossary.loader import shipped_root
 from ..problems import Problem
+from ..shipped import glossaries_root
 from ..textio import InputError
 from ..yamlfile import safe_load
 from .config import CHOICES
@@ -219,7 +219,7 @@ def _listed(values: Iterable[str]) -> str:
 @lru_cache(maxsize=1)
 def _defaults() -> dict[str, Any]:
     """What an example leaves out: ``glossaries/lint/examples.yaml``."""
-    root = shipped_root()
+    root = glossaries_root()
     if root is None:
         raise FileNotFoundError("glossaries/lint/examples.yaml is not installed")
     data = safe_load((root / "lint" / "examples.yaml").read_text(encoding="utf-8"))

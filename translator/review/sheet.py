@@ -35,7 +35,8 @@ from ..lint.context import Subject
 from ..lint.engine import Options, Report, Resources, lint, subjects_of
 from ..lint.model import Finding, plain_text
 from ..markup.parser import parse
-from ..typeset.symbols import symbol_svg, templates_root
+from ..shipped import templates_root
+from ..typeset.symbols import symbol_svg
 from ..workflow.states import STATES, CardState, card_state
 from .highlight import text_html, text_marks
 

@@ -14,7 +14,8 @@ and never cut silently (:mod:`.build`).
 
 from __future__ import annotations
 
-from .build import BuildOptions, CardResult, build_cards
+from .build import CardResult, build_cards
+from .options import BuildOptions
 from .sizes import PRESETS, CardSize, card_size
 
 __all__ = ["PRESETS", "BuildOptions", "CardResult", "CardSize", "build_cards", "card_size"]

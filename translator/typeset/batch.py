@@ -29,15 +29,8 @@ from ..heap import fewer_collections
 from ..paths import check_inside
 from . import assemble, manifest, preflight
 from .artwork import Profile, find_profile
-from .build import (
-    BuildOptions,
-    CardResult,
-    _renderer,
-    build_cards,
-    cache_folder,
-    chosen_cards,
-    in_workers,
-)
+from .build import CardResult, _renderer, build_cards, cache_folder, chosen_cards, in_workers
+from .options import BuildOptions
 from .preflight.record import valid_findings
 from .preview import render_png, rendering, soft_proofs
 from .readiness import readiness

@@ -44,8 +44,12 @@ from .elements import LINE_ELEMENTS, PageMeasure, Spec, ceil_step, floor_step, m
 from .elements import room as element_room
 from .elements import too_wide as element_too_wide
 from .manifest import safe_artwork
+from .options import (
+    STEP,
+    TOLERANCE_MM,
+    BuildOptions,
+)
 from .render import (
-    BODY_PT,
     CardPage,
     Renderer,
     art_box,
@@ -56,42 +60,8 @@ from .render import (
 from .sizes import MM_PT, CardSize
 from .theme import Theme, ThemeError, load_theme
 
-#: Text scales tried, as the reference does: 1.00 down to the floor in steps of 0.02.
-STEP = 0.02
-DEFAULT_FLOOR = 0.52
-#: The smallest text size printed by default (pt): smaller is unreadable on a card.
-DEFAULT_MIN_SIZE = 6.0
-#: The smallest scale of a one-line element (name, type line, cost, stats).
-SHRINK_FLOOR = 0.8
-#: Overflow below this many mm is rounding, not text.
-TOLERANCE_MM = 0.05
 #: A check of the PDFs a batch wrote: their problems, in the order of the paths.
 Check = Callable[[Sequence[Path]], list[list[Any]]]
-
-
-@dataclass
-class BuildOptions:
-    size: CardSize
-    theme_dir: str | None = None
-    icc: str | None = None
-    floor: float = DEFAULT_FLOOR
-    allow_overflow: bool = False
-    jobs: int = 1
-    #: Total ink (%) the print shop accepts: artwork is converted under it (with
-    #: headroom) and the preflight holds every file to it.
-    ink_limit: float = 300.0
-    #: Where converted artwork is kept between builds.
-    cache_dir: Path | None = None
-    #: The smallest text size printed (pt): the text's floor is raised to it.
-    min_size: float = DEFAULT_MIN_SIZE
-    #: How far a name, type line, cost or stat too long for its box may shrink.
-    shrink_floor: float = SHRINK_FLOOR
-
-    @property
-    def text_floor(self) -> float:
-        """The smallest scale of the rule text: ``floor``, raised so that nothing is
-        printed under ``min_size``."""
-        return text_floor(self.floor, self.min_size)
 
 
 @dataclass
@@ -140,12 +110,6 @@ class CardResult:
         return self.path is None and (
             self.overflow is not None or bool(self.missing_glyphs) or bool(self.errors)
         )
-
-
-def text_floor(floor: float, min_size: float) -> float:
-    """The rule text's smallest scale: ``floor``, raised to the first step printing it
-    at ``min_size`` points or more."""
-    return max(floor, ceil_step(min_size / BODY_PT))
 
 
 def percent(scale: float) -> str:

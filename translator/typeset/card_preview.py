@@ -37,9 +37,10 @@ from ..problems import Problem
 from ..textio import InputError, decode, read_file
 from . import build, manifest, symbols, theme
 from .artwork import find_profile
-from .build import BuildOptions, CardResult, fit_words, percent
+from .build import CardResult, fit_words, percent
 from .elements import LINE_ELEMENTS, PageMeasure
 from .elements import too_wide as element_too_wide
+from .options import BuildOptions
 from .preview import render_png
 from .render import CardPage, card_page
 

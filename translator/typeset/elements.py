@@ -2,12 +2,13 @@
 
 The rule text is fitted by :func:`translator.typeset.build.fit`; the one-line elements
 are measured here, on the same WeasyPrint layout (its box tree, read through
-:mod:`translator.typeset.weasy`), without another render.  A one-line element holds its
-text on one line (``white-space: nowrap``), so the text is too long exactly when it is wider than the
-box's content: its width, proportional to its font size, tells the scale that fits.
-The type line holds the type and the faction side by side: the type is shrunk to leave
-room for the faction.  Every text size printed is read from the layout, so that a theme
-printing something under the minimum size is caught whatever its CSS says.
+:mod:`translator.typeset.weasy`), without another render.  A one-line element holds
+its text on one line (``white-space: nowrap``), so the text is too long exactly when
+it is wider than the box's content: its width, proportional to its font size, tells
+the scale that fits.  The type line holds the type and the faction side by side: the
+type is shrunk to leave room for the faction.  Every text size printed is read from
+the layout, so that a theme printing something under the minimum size is caught
+whatever its CSS says.
 """
 
 from __future__ import annotations

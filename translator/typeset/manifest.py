@@ -38,7 +38,7 @@ from ..limits import MAX_PDF_BYTES
 from ..textio import InputError, read_file
 
 if TYPE_CHECKING:
-    from .build import BuildOptions
+    from .options import BuildOptions
 
 MANIFEST = ".translator-build.json"
 #: The translator package (its Python code: what makes the outputs).

@@ -13,7 +13,8 @@ from typing import TypeVar
 
 from ..cards.model import Card
 from ..glossary.loader import load_glossary
-from .build import DEFAULT_FLOOR, DEFAULT_MIN_SIZE, fit, text_floor
+from .build import fit
+from .options import DEFAULT_FLOOR, DEFAULT_MIN_SIZE, text_floor
 from .render import Renderer, card_page
 from .sizes import PRESETS
 from .theme import load_theme

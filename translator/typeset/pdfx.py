@@ -72,10 +72,10 @@ from PIL import Image, ImageCms
 
 from .. import __version__
 from ..errors import InvalidValue
+from ..shipped import templates_root
 from ..yamlfile import safe_load
 from .artwork import INK_LIMIT, ArtworkError, Profile
 from .geometry import IDENTITY, Box, Matrix, Point, apply, multiply
-from .symbols import templates_root
 
 PDFX_VERSION = "PDF/X-4"
 """What every print file claims to be (``GTS_PDFXVersion``)."""

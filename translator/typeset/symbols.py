@@ -31,12 +31,12 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import cache
 from html import escape
-from importlib import resources
 from pathlib import Path
 
 from ..errors import UserError
 from ..limits import MAX_CONFIG_BYTES
 from ..markup.tree import SYMBOL_CODES
+from ..shipped import templates_root
 from ..textio import InputError, read_file
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -49,15 +49,6 @@ _URL_REF = re.compile(r"url\(\s*#([^)\s]+)\s*\)")
 
 class SymbolError(UserError, ValueError):
     """A symbol file that cannot be used (unreadable, not SVG, no viewBox)."""
-
-
-def templates_root() -> Path:
-    """``translator/templates`` in an installed package, else the source tree's
-    top-level ``templates/``."""
-    installed = resources.files("translator") / "templates"
-    if isinstance(installed, Path) and installed.is_dir():
-        return installed
-    return Path(__file__).resolve().parents[2] / "templates"
 
 
 def default_symbols_dir() -> Path:

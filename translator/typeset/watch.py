@@ -54,8 +54,8 @@ from .. import api
 from ..atomic import replacing
 from ..cards.library import deck_directories
 from ..errors import UsageError, UserError
-from ..glossary.loader import shipped_root
 from ..paths import check_inside
+from ..shipped import glossaries_root
 from ..textio import InputError, read_file
 from . import build, card_preview
 from .preview import soft_proofs
@@ -378,7 +378,7 @@ class Watch:
         problems: list[Any] = []
         found = [*deck_directories(self.settings.paths, problems)]
         found += [Path(p) for p in self.settings.paths if Path(p).is_dir()]
-        shipped = shipped_root()
+        shipped = glossaries_root()
         if shipped is not None and (shipped.parent / "pyproject.toml").is_file():
             found.append(shipped)  # a source tree: its glossaries are edited too
         with suppress(UserError):

@@ -472,39 +472,3 @@ def memory_files(roots: Iterable[Path], lang: str) -> list[Path]:
         # written (translator.paths.inside).
         if (path := root / MEMORY_FOLDER / f"{lang}.tmx").is_file() and inside(path, root)
     ]
-
-
-def load_memory(
-    library: Library, lang: str, *, whole: bool = True, imported: bool = True
-) -> Memory:
-    """The memory of ``lang`` for work on ``library``: every translated card of the
-    library it is part of (the other decks beside its decks, when ``whole``), and the
-    TMX files imported into it (when ``imported``: ``import tmx`` reads the one it
-    merges into itself).  A sibling deck that cannot be read adds nothing (its
-    problems are the business of ``translator cards check``), it does not stop the
-    work on this one."""
-    from ..cards.files import DECK_FILE  # noqa: PLC0415
-    from ..cards.library import load_library  # noqa: PLC0415
-
-    roots = library_roots(library)
-    source = library
-    own = {Path(deck.directory).resolve() for deck in library.decks.values()}
-    # The decks beside the library's own, one folder level only: a deck kept in a
-    # home directory must not make us read the whole home directory.
-    siblings = [
-        str(folder)
-        for root in (roots if whole else ())
-        for folder in sorted(root.iterdir())
-        if (folder / DECK_FILE).is_file() and folder.resolve() not in own
-    ]
-    if siblings:
-        around, _ = load_library(siblings)
-        around.cards.update(library.cards)
-        source = around
-    extra: list[Unit] = []
-    files = memory_files(roots, lang) if imported else []
-    if files:
-        from . import tmx  # noqa: PLC0415  (translate-toolkit: only when there is a file)
-
-        extra = [unit for path in files for unit in tmx.read_units(path, lang)]
-    return build_memory(source, lang, extra)

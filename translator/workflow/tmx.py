@@ -46,7 +46,6 @@ library wins over it.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -57,11 +56,9 @@ from lxml import etree
 from translate.storage import tmx
 
 from .. import __version__
-from ..cards.model import SOURCE_LANGUAGE, Library
-from ..errors import UsageError
+from ..cards.model import SOURCE_LANGUAGE
 from ..limits import MAX_EXCHANGE_BYTES, MAX_EXCHANGE_ENTRIES
-from ..paths import inside
-from ..textio import InputError, atomic_write, decode, read_file
+from ..textio import InputError, decode, read_file
 from ..untrusted import field_problem
 from .incoming import (
     DECLARATION,
@@ -74,16 +71,12 @@ from .incoming import (
 )
 from .memory import (
     KINDS,
-    MEMORY_FOLDER,
     NAME,
     Origin,
     Unit,
     agree,
-    library_roots,
-    load_memory,
     segments,
 )
-from .suggestions import Gain, gains
 
 #: What the messages call the file.
 WHAT = "TMX file"
@@ -243,7 +236,7 @@ def read_tmx(path: str, lang: str, data: bytes | None = None) -> TmxContent:
 
 def read_units(path: Path, lang: str) -> list[Unit]:
     """The units of a TMX file kept in a library's memory folder (what
-    :func:`~.memory.load_memory` adds): what ``translator import tmx`` checked and
+    :func:`~.stored.load_memory` adds): what ``translator import tmx`` checked and
     wrote there; a unit that is refused now (the file was edited by hand) is left
     out, a file that cannot be read is an :class:`InputError`."""
     return read_tmx(str(path), lang).units
@@ -448,93 +441,3 @@ def _origin(value: str | None) -> str | None:
 
 # --------------------------------------------------------------------------------------
 # The library's memory folder
-
-
-def memory_path(root: Path, lang: str) -> Path:
-    """``<root>/memory/<lang>.tmx``: where the TMX files imported into a library are
-    kept (what :func:`~.memory.memory_files` finds)."""
-    return root / MEMORY_FOLDER / f"{lang}.tmx"
-
-
-def merge(stored: Iterable[Unit], new: Iterable[Unit]) -> tuple[list[Unit], list[Unit]]:
-    """(every unit, the new ones): ``stored`` then those of ``new`` it lacks, one
-    unit per kind, English and translation (the card's own name as the memory keys it:
-    "Courier deals 2" translated on Courier is "Herald deals 2" translated on Herald)."""
-    kept = list(stored)
-    seen = {(u.key, u.target_for(NAME)) for u in kept}
-    added = []
-    for unit in new:
-        identity = (unit.key, unit.target_for(NAME))
-        if identity not in seen:
-            seen.add(identity)
-            added.append(unit)
-    return kept + added, added
-
-
-def stored_units(units: Iterable[Unit]) -> list[Unit]:
-    """``units`` in the order a memory file keeps them (stable, so that an import that
-    brings nothing new rewrites the same file)."""
-    return sorted(units, key=lambda u: (KINDS.index(u.kind), u.key[1], u.target))
-
-
-@dataclass
-class TmxImport:
-    """What ``translator import tmx`` did (or, dry, would do) to a library's memory."""
-
-    content: TmxContent
-    #: The library's memory file of the language.
-    target: Path
-    #: The units new to it, and how many it holds now.
-    added: list[Unit]
-    stored: int
-    #: What the new units bring to the cards to translate.
-    gains: list[Gain]
-    dry_run: bool = False
-
-    @property
-    def known(self) -> int:
-        return len(self.content.units) - len(self.added)
-
-
-def library_root(library: Library) -> Path:
-    """The one folder holding the library's decks, where its memory is kept."""
-    roots = library_roots(library)
-    if len(roots) == 1:
-        return roots[0]
-    raise UsageError(
-        f"the decks are in {len(roots)} folders ({', '.join(map(str, roots))}): "
-        "give --library with the one whose memory this is"
-    )
-
-
-def import_tmx(
-    content: TmxContent, library: Library, lang: str, *, dry_run: bool = False
-) -> TmxImport:
-    """Add the units of a TMX file (read by :func:`read_tmx`) to ``library``'s memory
-    of ``lang`` (``<root>/memory/<lang>.tmx``, merged, written atomically unless
-    ``dry_run``), and say what they bring to the cards to translate."""
-    root = library_root(library)
-    target = memory_path(root, lang)
-    if not inside(target, root):
-        raise InputError(
-            str(target),
-            f"leads out of the library (to {os.path.realpath(target)}): nothing is written "
-            "there; make it a plain folder and file",
-        )
-    stored = read_units(target, lang) if target.is_file() else []
-    merged, added = merge(stored, content.units)
-    if len(merged) > MAX_EXCHANGE_ENTRIES:
-        raise InputError(
-            content.path,
-            f"the {lang} memory would hold {len(merged):,} units, more than a TMX file may "
-            f"({MAX_EXCHANGE_ENTRIES:,}): is this the right file?",
-        )
-    if added and not dry_run:
-        target.parent.mkdir(exist_ok=True)
-        text = write_tmx(stored_units(merged), lang).decode("utf-8")
-        atomic_write(str(target), text, within=root)
-    # The library's memory with the file merged, read once (not again from disk).
-    memory = load_memory(library, lang, imported=False)
-    memory.add(merged)
-    found = gains(library, lang, memory, set(added))
-    return TmxImport(content, target, added, len(merged), found, dry_run)

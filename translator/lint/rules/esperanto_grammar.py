@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ...diagnostics import Severity, rule
-from ...glossary.loader import shipped_root
 from ...languages.eo import LANGUAGE as ESPERANTO
+from ...shipped import glossaries_root
 from ...yamlfile import safe_load
 from ..context import Reporter, Subject
 from ..model import Finding
@@ -89,7 +89,7 @@ class Grammar:
 
 
 def grammar_file() -> Path:
-    root = shipped_root()
+    root = glossaries_root()
     if root is None or not (root / "lint" / GRAMMAR_FILE).is_file():
         raise FileNotFoundError(f"glossaries/lint/{GRAMMAR_FILE} is missing")
     return root / "lint" / GRAMMAR_FILE

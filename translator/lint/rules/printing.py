@@ -1,10 +1,11 @@
 """PR rules: what only typesetting the card can tell (opt-in: it renders every card).
 
-PR101 lays every card version out as ``translator build`` does, in the default theme
-at the Arcmage size, and reports the text that does not fit its box even at the
-smallest scale: translations run longer than English, and the reference prints them
-cut without a word.  Select it (``--select PR``) before a print run; it costs about
-as much as building the deck.
+PR101 lays every card version out as ``translator build`` does (through the measure its
+caller gives, :data:`translator.lint.context.FitMeasure`: the typesetter comes after the
+linter), in the default theme at the Arcmage size, and reports the text that does not
+fit its box even at the smallest scale: translations run longer than English, and the
+reference prints them cut without a word.  Select it (``--select PR``) before a print
+run; it costs about as much as building the deck.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...diagnostics import Severity, rule
+from ...errors import UsageError
 from ..context import Reporter, Subject
 from ..model import Finding
 from ..rule import LIBRARY
@@ -70,9 +72,15 @@ from ..rule import LIBRARY
     opt_in=True,
 )
 def check_text_overflow(subjects: list[Subject], report: Reporter) -> Iterator[Finding]:
-    from ...typeset.overflow import overflowing  # noqa: PLC0415 - WeasyPrint loads slowly
-
-    for subject, amount, scale in overflowing([(s.card, s.lang, s) for s in subjects]):
+    if not subjects:
+        return
+    measure = subjects[0].resources.fit
+    if measure is None:
+        raise UsageError(
+            "PR101 measures text with the typesetter, which this run was not given "
+            "(run it through translator.api.lint, or give lint.Options(fit=...))"
+        )
+    for subject, amount, scale in measure([(s.card, s.lang, s) for s in subjects]):
         yield report.paragraph(
             subject,
             None,

@@ -43,9 +43,10 @@ from fontTools.ttLib import TTFont
 from ...atomic import write_file
 from ...limits import MAX_CONFIG_BYTES
 from ...markup.tree import SYMBOL_CODES, symbol_kind
+from ...shipped import templates_root
 from ...textio import InputError, read_file, read_text
 from ...yamlfile import safe_load
-from ..symbols import SVG_NS, symbol_size, symbol_svg, templates_root
+from ..symbols import SVG_NS, symbol_size, symbol_svg
 from ..theme import FONT_SIGNATURES, MAX_FONT_BYTES, cmyk
 
 #: The table of codes, sizes and boxes, in the shipped ``templates/arcmage``.

@@ -66,6 +66,7 @@ from ... import jsonfile
 from ...atomic import replacing
 from ...limits import MAX_CONFIG_BYTES, MAX_DEPTH, MAX_IMAGE_BYTES
 from ...paths import OutsideError
+from ...shipped import templates_root
 from ...textio import InputError, read_file, read_text
 from ...web import (
     CONNECT_TIMEOUT,
@@ -80,7 +81,6 @@ from ...web import (
     time_left,
 )
 from ...yamlfile import safe_load
-from ..symbols import templates_root
 from ..theme import FONT_SIGNATURES
 
 __all__ = [
