@@ -53,9 +53,11 @@ from _timing import repeat, summary  # noqa: E402
 from floor import Floor  # noqa: E402
 
 from translator import cards  # noqa: E402
-from translator.typeset import batch, preflight  # noqa: E402
+from translator.pdf import preflight  # noqa: E402
+from translator.pdf.sizes import PRESETS  # noqa: E402
+from translator.typeset import batch, workers  # noqa: E402
 from translator.typeset import build as typeset  # noqa: E402
-from translator.typeset.sizes import PRESETS  # noqa: E402
+from translator.typeset.options import BuildOptions  # noqa: E402
 
 #: The default build's time per card, at most this many times the floor's (issue 22).
 FLOOR_TARGET = 1.5
@@ -96,7 +98,7 @@ def main() -> None:
         deck = make_library(directory, args.copies)
         library, problems = cards.load_library([str(deck)])
         assert not problems, problems[:3]
-        options = typeset.BuildOptions(
+        options = BuildOptions(
             PRESETS["arcmage"], args.theme, jobs=args.jobs, cache_dir=directory / "cache"
         )
         print(f"theme: {args.theme or 'default'}")
@@ -132,7 +134,7 @@ class _Bench:
     args: argparse.Namespace
     deck: Path
     library: cards.Library
-    options: typeset.BuildOptions
+    options: BuildOptions
     out: Path
 
     def deck_build(self, force: bool = True, check: bool = False) -> batch.Report:
@@ -228,7 +230,7 @@ def _time_card_pdfs(bench: _Bench, warm: list) -> None:
     peak = max(
         [
             resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-            *(_peak_mb(pid) for pool in typeset._POOLS.values() for pid in pool._processes),
+            *(_peak_mb(pid) for pid in workers.worker_pids()),
         ]
     )
     print(

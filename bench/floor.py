@@ -40,7 +40,7 @@ if str(ROOT) not in sys.path:
 
 from _timing import summary  # noqa: E402
 
-from translator.typeset.sizes import PRESETS, CardSize  # noqa: E402
+from translator.pdf.sizes import PRESETS, CardSize  # noqa: E402
 from translator.typeset.theme import load_theme  # noqa: E402
 
 #: The sample's artwork the floor's cards print (any would do: all are 1200 x 992 px).

@@ -37,9 +37,10 @@ import pikepdf  # noqa: E402
 from _timing import summary  # noqa: E402
 
 from translator import cards  # noqa: E402
+from translator.pdf import pdfx  # noqa: E402
+from translator.pdf.sizes import PRESETS  # noqa: E402
 from translator.typeset import build as typeset  # noqa: E402
-from translator.typeset import pdfx  # noqa: E402
-from translator.typeset.sizes import PRESETS  # noqa: E402
+from translator.typeset.options import BuildOptions  # noqa: E402
 
 
 def build_pages(directory: Path, lang: str, theme: str | None) -> tuple[list[bytes], list[Path]]:
@@ -47,7 +48,7 @@ def build_pages(directory: Path, lang: str, theme: str | None) -> tuple[list[byt
     hands it to ``overprint_black`` (a one-page PDF's bytes), and the card PDFs."""
     library, problems = cards.load_library([str(ROOT / "cards" / "sample")])
     assert not problems, problems[:3]
-    options = typeset.BuildOptions(PRESETS["arcmage"], theme, cache_dir=directory / "cache")
+    options = BuildOptions(PRESETS["arcmage"], theme, cache_dir=directory / "cache")
     kept: list[bytes] = []
     overprint = pdfx.overprint_black
 

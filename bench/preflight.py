@@ -27,8 +27,8 @@ import pikepdf  # noqa: E402
 from _timing import repeat, summary  # noqa: E402
 
 from translator import api  # noqa: E402
-from translator.typeset import preflight as pf  # noqa: E402
-from translator.typeset.sizes import PRESETS  # noqa: E402
+from translator.pdf import preflight as pf  # noqa: E402
+from translator.pdf.sizes import PRESETS  # noqa: E402
 
 
 def build_cards(out: Path) -> list[Path]:

@@ -237,12 +237,13 @@ def french_sample() -> tuple[Path, list]:
 
     def make(out: Path) -> list:
         from translator import cards
+        from translator.pdf.sizes import PRESETS
         from translator.typeset import build
-        from translator.typeset.sizes import PRESETS
+        from translator.typeset.options import BuildOptions
 
         library, problems = cards.load_library([str(ROOT / "cards" / "sample")])
         assert not problems, problems
-        options = build.BuildOptions(PRESETS["arcmage"], jobs=2, cache_dir=out / ".cache")
+        options = BuildOptions(PRESETS["arcmage"], jobs=2, cache_dir=out / ".cache")
         return build.build_cards(library, "fr", out, options)
 
     return shared_build("sample-fr", make)

@@ -12,8 +12,8 @@ import pypdfium2
 import pypdfium2.raw as pdfium_c
 import pytest
 
+from translator.pdf.profiles import Profile, find_profile
 from translator.typeset.arcmage.importer import import_arcmage
-from translator.typeset.artwork import Profile, find_profile
 
 from .conftest import shared_build, shared_dir
 

@@ -101,9 +101,9 @@ def test_importing_the_api_loads_nothing_heavy() -> None:
 
 def test_the_result_types_are_named_in_the_api() -> None:
     from translator.lint.config import Config
+    from translator.pdf.preflight import FileReport
     from translator.review.sheet import Sheet
     from translator.typeset.batch import Report
-    from translator.typeset.preflight import FileReport
 
     assert (api.Config, api.Sheet, api.BuildReport, api.FileReport) == (
         Config,

@@ -24,6 +24,7 @@ from PIL import Image
 from translator import cards
 from translator.markup import parse
 from translator.markup.tree import SYMBOL_CODES, symbol_kind
+from translator.pdf.sizes import PRESETS
 from translator.typeset.arcmage import glyphs
 from translator.typeset.arcmage.glyphs import (
     GlyphError,
@@ -33,7 +34,6 @@ from translator.typeset.arcmage.glyphs import (
     write_symbols,
 )
 from translator.typeset.render import Renderer, card_page, text_html, weasyprint_markup
-from translator.typeset.sizes import PRESETS
 from translator.typeset.symbols import symbol_drawing, symbol_path, symbol_svg
 from translator.typeset.theme import load_theme
 

@@ -9,8 +9,9 @@ import pytest
 
 from translator import atomic
 from translator.cards import load_library
+from translator.pdf.sizes import PRESETS
 from translator.typeset import build
-from translator.typeset.sizes import PRESETS
+from translator.typeset.options import BuildOptions
 
 from .lintkit import copy_sample
 
@@ -50,7 +51,7 @@ def test_a_batch_of_card_pdfs_syncs_its_folder_once(
 
     monkeypatch.setattr(build, "synced_directory", for_the_batch)
     out = tmp_path / "out"
-    options = build.BuildOptions(PRESETS["arcmage"], cache_dir=tmp_path / "cache")
+    options = BuildOptions(PRESETS["arcmage"], cache_dir=tmp_path / "cache")
     results = build.build_cards(library, "en", out, options, slugs=["courier", "flame-lash"])
     assert all(result.path for result in results) and len(results) == 2
     assert len(batches) == 1 and batches[0].parent == out.resolve()

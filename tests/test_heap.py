@@ -13,9 +13,10 @@ import pytest
 
 from translator import heap
 from translator.cards import load_library
-from translator.typeset.build import build_cards, in_workers
+from translator.pdf.sizes import PRESETS
+from translator.typeset.build import build_cards
 from translator.typeset.options import BuildOptions
-from translator.typeset.sizes import PRESETS
+from translator.typeset.workers import in_workers
 
 from .lintkit import copy_sample
 

@@ -17,9 +17,9 @@ import weasyprint
 from PIL import Image
 
 from translator.cli.build import run_preflight
+from translator.pdf import pdfx
+from translator.pdf.sizes import MM_PT, PRESETS
 from translator.shipped import templates_root
-from translator.typeset import pdfx
-from translator.typeset.sizes import MM_PT, PRESETS
 
 from .lintkit import copy_sample, run
 from .printkit import (

@@ -27,11 +27,11 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from translator.cache import sealed
+from translator.pdf.preflight import bound
+from translator.pdf.preflight.record import RECORD_NAME, ProofRecord, valid_findings
+from translator.pdf.sizes import PRESETS
 from translator.typeset import batch, build, manifest
 from translator.typeset.options import BuildOptions
-from translator.typeset.preflight import bound
-from translator.typeset.preflight.record import RECORD_NAME, ProofRecord, valid_findings
-from translator.typeset.sizes import PRESETS
 
 from .lintkit import copy_sample, run
 from .printkit import cmyk_profile

@@ -188,13 +188,14 @@ def test_a_pool_forked_by_another_thread_survives_it_and_dies_with_the_build(
     script = """if True:
         import os, sys, threading
         from translator.typeset import build
+        from translator.typeset import workers
         def fork():
-            build._pool(2).submit(os.getpid).result()
+            workers._pool(2).submit(os.getpid).result()
         thread = threading.Thread(target=fork)
         thread.start()
         thread.join()
         for _ in range(20):  # BrokenProcessPool had the thread's end killed them
-            build._pool(2).submit(os.getpid).result()
+            workers._pool(2).submit(os.getpid).result()
         print("ready", flush=True)
         sys.stdin.read()
     """

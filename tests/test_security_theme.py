@@ -18,8 +18,8 @@ import pytest
 
 from translator import cards
 from translator.cli import main
+from translator.pdf.sizes import PRESETS
 from translator.typeset.render import Renderer, card_page
-from translator.typeset.sizes import PRESETS
 from translator.typeset.theme import (
     MAX_FONT_BYTES,
     TEMPLATE_FILTERS,
@@ -515,7 +515,7 @@ def test_every_entry_point_raises_theme_errors(tmp_path: Path) -> None:
 
 @pytest.fixture
 def profile() -> None:
-    from translator.typeset.artwork import find_profile
+    from translator.pdf.profiles import find_profile
 
     try:
         find_profile()

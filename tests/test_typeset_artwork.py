@@ -12,16 +12,10 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageCms
 
+from translator.pdf import profiles
+from translator.pdf.profiles import Profile, ProfileError, find_profile
 from translator.typeset import artwork
-from translator.typeset.artwork import (
-    PRINT_PPI,
-    Artwork,
-    ArtworkError,
-    Profile,
-    effective_ppi,
-    find_profile,
-    prepare,
-)
+from translator.typeset.artwork import PRINT_PPI, Artwork, effective_ppi, prepare
 
 GS_DIR = Path("/usr/share/color/icc/ghostscript")
 SWOP = GS_DIR / "default_cmyk.icc"
@@ -39,7 +33,7 @@ pytestmark = needs_swop
 
 @pytest.fixture
 def profile(monkeypatch: pytest.MonkeyPatch) -> Profile:
-    monkeypatch.delenv(artwork.ENV_VAR, raising=False)
+    monkeypatch.delenv(profiles.ENV_VAR, raising=False)
     return find_profile(str(SWOP))
 
 
@@ -421,8 +415,8 @@ def test_profile_is_a_plain_value(profile: Profile) -> None:
 
 
 def test_find_profile_searches_the_system(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(artwork.ENV_VAR, raising=False)
-    assert artwork.SYSTEM_PROFILES[0] == str(SWOP)
+    monkeypatch.delenv(profiles.ENV_VAR, raising=False)
+    assert profiles.SYSTEM_PROFILES[0] == str(SWOP)
     assert find_profile().path == SWOP.resolve()
 
 
@@ -441,7 +435,7 @@ def test_a_missing_profile_in_the_environment_is_an_error(
 ) -> None:
     gone = tmp_path / "gone.icc"
     monkeypatch.setenv("TRANSLATOR_ICC", str(gone))
-    with pytest.raises(ArtworkError) as error:
+    with pytest.raises(ProfileError) as error:
         find_profile()
     message = str(error.value)
     assert str(gone) in message and "TRANSLATOR_ICC" in message
@@ -450,7 +444,7 @@ def test_a_missing_profile_in_the_environment_is_an_error(
 
 def test_a_missing_profile_is_a_clear_error(tmp_path: Path) -> None:
     gone = tmp_path / "press.icc"
-    with pytest.raises(ArtworkError) as error:
+    with pytest.raises(ProfileError) as error:
         find_profile(str(gone))
     assert str(error.value) == (
         f"ICC profile {gone} (given with --icc) not found: install one "
@@ -461,7 +455,7 @@ def test_a_missing_profile_is_a_clear_error(tmp_path: Path) -> None:
 def test_a_file_that_is_no_profile_is_a_clear_error(tmp_path: Path) -> None:
     fake = tmp_path / "press.icc"
     fake.write_bytes(b"\x00" * 300)
-    with pytest.raises(ArtworkError) as error:
+    with pytest.raises(ProfileError) as error:
         find_profile(str(fake))
     assert str(error.value) == (
         f"{fake} (given with --icc) is not an ICC profile: give a "
@@ -472,17 +466,17 @@ def test_a_file_that_is_no_profile_is_a_clear_error(tmp_path: Path) -> None:
 def test_an_rgb_profile_is_refused(tmp_path: Path) -> None:
     rgb = tmp_path / "srgb.icc"
     rgb.write_bytes(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
-    with pytest.raises(ArtworkError, match=r"is a profile for RGB, not CMYK: .*--icc FILE"):
+    with pytest.raises(ProfileError, match=r"is a profile for RGB, not CMYK: .*--icc FILE"):
         find_profile(str(rgb))
 
 
 def test_no_profile_anywhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(artwork.ENV_VAR, raising=False)
+    monkeypatch.delenv(profiles.ENV_VAR, raising=False)
     monkeypatch.setattr(
         artwork, "SYSTEM_PROFILES", (str(tmp_path / "none.icc"), str(tmp_path / "*" / "x.icc"))
     )
     with pytest.raises(
-        ArtworkError,
+        ProfileError,
         match=r"no CMYK ICC profile found .*apt-get install "
         r"ghostscript.*--icc FILE.*TRANSLATOR_ICC",
     ):

@@ -13,10 +13,11 @@ import pytest
 from PIL import Image
 
 from translator import cards
+from translator.pdf.sizes import PRESETS, card_size
 from translator.typeset import assemble
 from translator.typeset import build as typeset
+from translator.typeset.options import BuildOptions
 from translator.typeset.render import Renderer
-from translator.typeset.sizes import PRESETS, card_size
 from translator.typeset.theme import ThemeError, load_theme
 
 from .lintkit import SAMPLE
@@ -37,7 +38,7 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("cards")
     library, problems = cards.load_library([str(SAMPLE)])
     assert not problems
-    options = typeset.BuildOptions(SIZE, jobs=1, cache_dir=out / "cache")
+    options = BuildOptions(SIZE, jobs=1, cache_dir=out / "cache")
     results = typeset.build_cards(library, "en", out, options, slugs=SLUGS)
     assert all(r.path for r in results), results
     paths = {r.slug: Path(r.path) for r in results if r.path}

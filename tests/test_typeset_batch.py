@@ -16,10 +16,11 @@ import pytest
 from PIL import Image
 
 from translator.cards import load_library
-from translator.typeset import batch, manifest, preflight
+from translator.pdf import preflight
+from translator.pdf.sizes import PRESETS
+from translator.typeset import batch, manifest
 from translator.typeset.build import build_cards
 from translator.typeset.options import BuildOptions
-from translator.typeset.sizes import PRESETS
 
 from .lintkit import SAMPLE, copy_sample, edit, run
 from .printkit import cmyk_profile

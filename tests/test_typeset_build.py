@@ -13,8 +13,10 @@ import pypdfium2
 import pytest
 
 from translator import cards, lint
+from translator.pdf.sizes import PRESETS, card_size
 from translator.typeset import build as typeset
-from translator.typeset.sizes import PRESETS, card_size
+from translator.typeset import fitting, results
+from translator.typeset.options import DEFAULT_FLOOR, STEP, TOLERANCE_MM, BuildOptions
 
 from .conftest import ROOT
 from .lintkit import SAMPLE, copy_sample, edit, run
@@ -26,7 +28,7 @@ cmyk_profile()
 
 
 @pytest.fixture(scope="module")
-def built(french_sample: tuple[Path, list]) -> tuple[Path, list[typeset.CardResult]]:
+def built(french_sample: tuple[Path, list]) -> tuple[Path, list[results.CardResult]]:
     """The sample deck in French, built once for the run (tests/conftest.py)."""
     return french_sample
 
@@ -195,7 +197,7 @@ def test_missing_artwork_prints_a_placeholder(
     library_dir = copy_sample(tmp_path)
     (library_dir / "art" / "courier.jpg").unlink()
     library, _ = cards.load_library([str(library_dir)])  # cards check would say so too
-    options = typeset.BuildOptions(PRESETS["arcmage"], cache_dir=tmp_path / "cache")
+    options = BuildOptions(PRESETS["arcmage"], cache_dir=tmp_path / "cache")
     [result] = typeset.build_cards(library, "en", tmp_path / "out", options, slugs=["courier"])
     assert result.path and any("not found: a placeholder is printed" in w for w in result.warnings)
     document = pypdfium2.PdfDocument(result.path)
@@ -213,7 +215,7 @@ def test_card_text_cannot_read_files_or_the_network(tmp_path: Path) -> None:
     )
     library, _ = cards.load_library([str(library_dir)])
     # The text is long (it fits at 56 %): its size is not what this test is about.
-    options = typeset.BuildOptions(PRESETS["arcmage"], cache_dir=tmp_path / "cache", min_size=4.0)
+    options = BuildOptions(PRESETS["arcmage"], cache_dir=tmp_path / "cache", min_size=4.0)
     [result] = typeset.build_cards(library, "en", tmp_path / "out", options, slugs=["courier"])
     document = pypdfium2.PdfDocument(result.path)
     text = document[0].get_textpage().get_text_range()
@@ -237,9 +239,7 @@ def test_a_theme_cannot_read_outside(tmp_path: Path) -> None:
     )
     (theme / "card.css.j2").write_text(css, encoding="utf-8")
     library, _ = cards.load_library([str(SAMPLE)])
-    options = typeset.BuildOptions(
-        PRESETS["arcmage"], theme_dir=str(theme), cache_dir=tmp_path / "cache"
-    )
+    options = BuildOptions(PRESETS["arcmage"], theme_dir=str(theme), cache_dir=tmp_path / "cache")
     [result] = typeset.build_cards(library, "en", tmp_path / "out", options, slugs=["courier"])
     refused = [w for w in result.warnings if "refused" in w]
     assert any("/etc/hostname" in w for w in refused)
@@ -323,14 +323,14 @@ def test_each_card_gets_the_largest_scale_that_fits() -> None:
         pages = [
             card_page(card, lang, theme, glossary) for _, card in sorted(library.cards.items())
         ]
-        typeset.fit(renderer, pages, typeset.DEFAULT_FLOOR)
+        fitting.fit(renderer, pages, DEFAULT_FLOOR)
         shrunk = [page for page in pages if page.scale < 1.0]
         checked += len(shrunk)
         at_scale = overflows(renderer.render(shrunk, measure=True))
         for page in shrunk:
-            page.scale = round(page.scale + typeset.STEP, 2)
+            page.scale = round(page.scale + STEP, 2)
         above = overflows(renderer.render(shrunk, measure=True))
         for page, (content, frame), (larger, _) in zip(shrunk, at_scale, above, strict=True):
-            assert content - frame <= typeset.TOLERANCE_MM, page.label
-            assert larger - frame > typeset.TOLERANCE_MM, page.label
+            assert content - frame <= TOLERANCE_MM, page.label
+            assert larger - frame > TOLERANCE_MM, page.label
     assert checked >= 10

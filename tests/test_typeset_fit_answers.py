@@ -16,8 +16,9 @@ import pytest
 
 from translator import cards
 from translator.glossary.loader import load_glossary
+from translator.pdf.sizes import PRESETS
 from translator.typeset import build, render
-from translator.typeset.sizes import PRESETS
+from translator.typeset.options import BuildOptions
 from translator.typeset.theme import load_theme
 
 from .conftest import ROOT
@@ -36,7 +37,7 @@ def answers(library: str, lang: str, out: Path) -> dict[str, dict]:
     """Each card's scale, overflow and elements, built now in ``lang``."""
     loaded, problems = cards.load_library([str(LIBRARIES[library])])
     assert not problems or library == "stress", problems
-    options = build.BuildOptions(PRESETS["arcmage"], jobs=1, cache_dir=out / ".cache")
+    options = BuildOptions(PRESETS["arcmage"], jobs=1, cache_dir=out / ".cache")
     return {
         f"{library}/{result.slug}.{lang}": {
             "scale": result.scale,

@@ -19,9 +19,10 @@ import pytest
 from PIL import Image
 
 from translator import __version__, cards
+from translator.pdf.sizes import PRESETS
 from translator.typeset import build as typeset
-from translator.typeset import manifest
-from translator.typeset.sizes import PRESETS
+from translator.typeset import manifest, results
+from translator.typeset.options import BuildOptions
 
 from .lintkit import copy_sample, edit
 from .printkit import cmyk_profile
@@ -35,16 +36,16 @@ SLUGS = ["courier", "flame-lash", "mossgate", "harbor-lord"]
 READY_TIMEOUT = 300
 
 
-def build(library_dir: Path, out: Path, **settings: object) -> dict[str, typeset.CardResult]:
+def build(library_dir: Path, out: Path, **settings: object) -> dict[str, results.CardResult]:
     library, problems = cards.load_library([str(library_dir)])
     assert not problems
     force = bool(settings.pop("force", False))
-    options = typeset.BuildOptions(PRESETS["arcmage"], jobs=1, cache_dir=out / ".cache", **settings)  # type: ignore[arg-type]
+    options = BuildOptions(PRESETS["arcmage"], jobs=1, cache_dir=out / ".cache", **settings)  # type: ignore[arg-type]
     results = typeset.build_cards(library, "fr", out, options, slugs=SLUGS, force=force)
     return {r.slug: r for r in results}
 
 
-def rendered(results: dict[str, typeset.CardResult]) -> set[str]:
+def rendered(results: dict[str, results.CardResult]) -> set[str]:
     return {slug for slug, r in results.items() if not r.reused}
 
 
@@ -148,7 +149,7 @@ def test_an_interrupted_build_does_not_vouch_for_what_it_wrote(sample: tuple[Pat
     original = card.read_text(encoding="utf-8")
     edit(card, "pioche une carte", "pioche deux cartes")
     library, _ = cards.load_library([str(library_dir)])
-    options = typeset.BuildOptions(PRESETS["arcmage"], jobs=1, cache_dir=out / ".cache")
+    options = BuildOptions(PRESETS["arcmage"], jobs=1, cache_dir=out / ".cache")
 
     calls = []
 
@@ -224,7 +225,7 @@ def test_ctrl_c_leaves_no_half_written_file(tmp_path: Path) -> None:
     assert set(recorded) <= {p.name for p in pdfs}
     # The next build finishes the job and keeps what was recorded.
     library, _ = cards.load_library([str(library_dir)])
-    options = typeset.BuildOptions(PRESETS["arcmage"], jobs=2, cache_dir=out / ".cache")
+    options = BuildOptions(PRESETS["arcmage"], jobs=2, cache_dir=out / ".cache")
     results = typeset.build_cards(library, "fr", out, options)
     assert all(r.path for r in results)
     assert {r.slug for r in results if r.reused} == {

@@ -29,6 +29,7 @@ from translator.glossary.loader import load_glossary
 from translator.markup import parse
 from translator.markup.html import to_html
 from translator.markup.tree import Text
+from translator.pdf.sizes import PRESETS
 from translator.typeset import hyphenation
 from translator.typeset.hyphenation import (
     MIN_LEFT,
@@ -47,7 +48,6 @@ from translator.typeset.render import (
     text_html,
     weasyprint_markup,
 )
-from translator.typeset.sizes import PRESETS
 from translator.typeset.theme import load_theme
 
 from .conftest import ROOT

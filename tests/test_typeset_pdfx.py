@@ -19,10 +19,11 @@ import pikepdf
 import pytest
 from PIL import Image, ImageCms
 
+from translator.pdf import pdfx
+from translator.pdf.preflight.ink import pam_pages
+from translator.pdf.profiles import ProfileError, find_profile
 from translator.shipped import templates_root
-from translator.typeset import pdfx, preview
-from translator.typeset.artwork import ArtworkError, find_profile
-from translator.typeset.preflight.ink import pam_pages
+from translator.typeset import preview
 
 from .lintkit import copy_sample, run
 from .printkit import cmyk_profile
@@ -277,7 +278,7 @@ def test_a_broken_registry_names_its_file(
     registry = tmp_path / "conditions.yaml"
     registry.write_text(text, encoding="utf-8")
     monkeypatch.setattr(pdfx, "registry_path", lambda: registry)
-    with pytest.raises(ArtworkError, match=words) as raised:
+    with pytest.raises(ProfileError, match=words) as raised:
         pdfx.output_condition(PROFILE)
     assert str(raised.value).startswith(str(registry))
 
@@ -595,9 +596,9 @@ def test_the_contact_sheet_proofs_every_card_in_one_run(built: tuple[Path, Path,
 def test_a_build_proofs_its_previews_in_few_ghostscript_runs(
     built: tuple[Path, Path, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from translator.pdf.sizes import PRESETS
     from translator.typeset import batch
     from translator.typeset.options import BuildOptions
-    from translator.typeset.sizes import PRESETS
 
     _, out, _ = built
     cards = [out / f"{slug}.en.pdf" for slug in CARDS]

@@ -11,8 +11,8 @@ from decimal import Decimal
 import pikepdf
 import pytest
 
-from translator.typeset import pdfx
-from translator.typeset.geometry import apply
+from translator.pdf import pdfx
+from translator.pdf.geometry import apply
 
 
 def stream(content: bytes) -> tuple[pikepdf.Pdf, pikepdf.Stream]:
@@ -181,7 +181,7 @@ def test_a_composite_font_s_widths_are_read_once_for_its_copies() -> None:
     widths = [3, [250, 333], 10, 12, 500]
     first = pdfx._kept_metrics(composite(one, pikepdf.Array(widths)))
     assert pdfx._kept_metrics(composite(other, pikepdf.Array(widths))) is first
-    assert first == pdfx._metrics(composite(one, pikepdf.Array(widths)))
+    assert first == pdfx.text_metrics(composite(one, pikepdf.Array(widths)))
     assert first.widths == {3: 250.0, 4: 333.0, 10: 500.0, 11: 500.0, 12: 500.0}
     assert first.default == 900.0
     changed = pdfx._kept_metrics(composite(other, pikepdf.Array([3, [251]])))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pikepdf
 import pytest
 
-from translator.typeset import pdfx
+from translator.pdf import pdfx
 
 TITLES = [
     "Fouet de flammes (fr)",

@@ -14,8 +14,8 @@ import pikepdf
 import pytest
 
 from translator.cli.build import run_preflight
-from translator.typeset import preflight as pf
-from translator.typeset.sizes import PRESETS, CardSize
+from translator.pdf import preflight as pf
+from translator.pdf.sizes import PRESETS, CardSize
 
 from .printkit import cmyk_profile
 

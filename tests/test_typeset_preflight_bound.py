@@ -23,9 +23,9 @@ import pikepdf
 import pytest
 from PIL import Image
 
-from translator.typeset import preflight as pf
-from translator.typeset.preflight import bound, report
-from translator.typeset.preflight.ink import InkScan, Render, threshold
+from translator.pdf import preflight as pf
+from translator.pdf.preflight import bound, report
+from translator.pdf.preflight.ink import InkScan, Render, threshold
 
 from .conftest import ROOT
 from .lintkit import SAMPLE, copy_sample, run
@@ -454,7 +454,7 @@ def test_the_trailer_id_is_made_from_the_content(
     saved twice (under two names) has one /ID, and is the same bytes.  (Only then: a
     build without SOURCE_DATE_EPOCH has other dates anyway, and qpdf's deterministic
     /ID aborts the process on a full disk.)"""
-    from translator.typeset.build import write_atomic
+    from translator.pdf.pages import write_atomic
 
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
     ids = []

@@ -25,8 +25,10 @@ import weasyprint
 
 from translator import cards
 from translator.cli.build import run_preflight
-from translator.typeset import build, pdfx
-from translator.typeset.sizes import PRESETS
+from translator.pdf import pdfx
+from translator.pdf.sizes import PRESETS
+from translator.typeset import build
+from translator.typeset.options import BuildOptions
 
 from .conftest import ROOT
 from .printkit import (
@@ -68,7 +70,7 @@ def built_cards(out: Path, theme: Path, slugs: list[str]) -> dict[str, Path]:
     ``<slug>.<lang>``."""
     library, problems = cards.load_library([str(ROOT / "cards" / "sample")])
     assert not problems, problems
-    options = build.BuildOptions(ARCMAGE, theme_dir=str(theme), jobs=1, cache_dir=out / ".cache")
+    options = BuildOptions(ARCMAGE, theme_dir=str(theme), jobs=1, cache_dir=out / ".cache")
     made: dict[str, Path] = {}
     for lang in ("en", "fr"):
         for result in build.build_cards(library, lang, out, options, slugs=slugs):

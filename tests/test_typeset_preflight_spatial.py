@@ -17,9 +17,9 @@ from fontTools.ttLib import TTFont
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from translator.typeset import pdfx
-from translator.typeset import preflight as pf
-from translator.typeset.preflight import content, extent
+from translator.pdf import pdfx
+from translator.pdf import preflight as pf
+from translator.pdf.preflight import content, extent
 
 from .test_typeset_preflight_bound import OVERPRINT, agrees, cmyk_image, page_pdf
 

@@ -17,9 +17,9 @@ from fontTools.ttLib import TTFont
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from translator.typeset import pdfx
-from translator.typeset.geometry import bounds
-from translator.typeset.preflight import bound, content, extent
+from translator.pdf import pdfx
+from translator.pdf.geometry import bounds
+from translator.pdf.preflight import bound, content, extent
 
 
 def test_numeric_operands_are_floats_and_the_others_pikepdf_objects() -> None:

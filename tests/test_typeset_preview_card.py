@@ -16,7 +16,7 @@ from PIL import Image
 
 from translator import api
 from translator.errors import UserError
-from translator.typeset.sizes import MM_PT, card_size
+from translator.pdf.sizes import MM_PT, card_size
 
 from .conftest import ROOT
 
@@ -198,16 +198,16 @@ def test_a_dpi_out_of_range(here: Path) -> None:
 def test_a_changed_glossary_drops_the_cached_glossaries(tmp_path: Path) -> None:
     """What keeps a long-lived process (an editor's server, a watching build) from
     printing with a glossary or theme older than its files."""
-    from translator.typeset import build, card_preview
+    from translator.typeset import card_preview, fitting
 
     glossary = tmp_path / "glossary.fr.yaml"
     glossary.write_text("language: fr\n", "utf-8")
     roots = [tmp_path]
     card_preview.refresh(None, roots, ["fr"])  # what the caches are made from now
-    build._glossary("fr", tuple(roots))
+    fitting.cached_glossary("fr", tuple(roots))
     assert not card_preview.refresh(None, roots, ["fr"])
-    assert build._glossary.cache_info().currsize > 0
+    assert fitting.cached_glossary.cache_info().currsize > 0
     glossary.write_text("language: fr\nentries: []\n", "utf-8")
     assert card_preview.refresh(None, roots, ["fr"])
-    assert build._glossary.cache_info().currsize == 0
+    assert fitting.cached_glossary.cache_info().currsize == 0
     assert not card_preview.refresh(None, roots, ["fr"])

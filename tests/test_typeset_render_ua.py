@@ -18,9 +18,9 @@ from weasyprint.html import UA_STYLESHEET
 from weasyprint.text.fonts import FontConfiguration
 
 from translator import cards
+from translator.pdf.sizes import PRESETS
 from translator.typeset import render
 from translator.typeset.render import BOXLESS_PSEUDO, PAGE_AREAS, Renderer, card_page
-from translator.typeset.sizes import PRESETS
 from translator.typeset.theme import load_theme
 
 from .conftest import ROOT

@@ -14,8 +14,8 @@ from pathlib import Path
 import pikepdf
 import pytest
 
+from translator.pdf.sizes import MM_PT, PRESETS
 from translator.typeset import assemble, manifest
-from translator.typeset.sizes import MM_PT, PRESETS
 
 from .lintkit import copy_sample, edit, run
 from .printkit import cmyk_profile

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 from translator import cards
+from translator.pdf.sizes import PRESETS
 from translator.typeset.render import CardPage, Renderer, card_page
-from translator.typeset.sizes import PRESETS
 from translator.typeset.theme import load_theme
 
 from .lintkit import SAMPLE

@@ -198,9 +198,9 @@ def test_a_card_measures_the_same_through_the_fallbacks(monkeypatch: Any) -> Non
     """A sample card laid out with WeasyPrint's own UA stylesheet (the fallback) has the
     same elements and text heights as with the card UA stylesheet."""
     from translator import cards
+    from translator.pdf.sizes import PRESETS
     from translator.typeset.elements import measure_page
     from translator.typeset.render import Renderer, card_page
-    from translator.typeset.sizes import PRESETS
     from translator.typeset.theme import load_theme
 
     sample = ROOT / "cards" / "sample"

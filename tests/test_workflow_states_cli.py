@@ -25,9 +25,9 @@ import pytest
 from translator.cards.files import parse_card_text
 from translator.cards.model import field_hash
 from translator.cli.build import _build_summary
+from translator.pdf.preflight import Problem
 from translator.typeset.batch import Report
-from translator.typeset.build import CardResult
-from translator.typeset.preflight import Problem
+from translator.typeset.results import CardResult
 
 from .lintkit import edit, git_sample, run
 

@@ -53,6 +53,8 @@ if TYPE_CHECKING:
     from .lint import Finding, Options, Report
     from .lint.config import Config
     from .lint.context import Locator, Resources
+    from .pdf.preflight import FileReport
+    from .pdf.sizes import CardSize
     from .review.sheet import Sheet
     from .sync.client import ServerChoice
     from .sync.pull import PullResult
@@ -60,8 +62,6 @@ if TYPE_CHECKING:
     from .typeset.batch import Report as BuildReport
     from .typeset.batch import Request
     from .typeset.options import BuildOptions
-    from .typeset.preflight import FileReport
-    from .typeset.sizes import CardSize
     from .workflow.memory import Memory, Unit
     from .workflow.stored import TmxImport
     from .workflow.suggestions import Text
@@ -918,7 +918,7 @@ def review_sheets(
 def _size(size: str | CardSize) -> CardSize:
     """A card size by name (``arcmage``, ``poker``) or ``WxH+B`` in mm (anything else
     is an :class:`~translator.errors.InvalidOption`)."""
-    from .typeset.sizes import card_size  # noqa: PLC0415
+    from .pdf.sizes import card_size  # noqa: PLC0415
 
     return card_size(size) if isinstance(size, str) else size
 
@@ -1233,8 +1233,8 @@ def preflight(
     >>> report.ok, report.pages
     (True, 1)
     """
+    from .pdf import preflight as checks  # noqa: PLC0415
     from .textio import InputError  # noqa: PLC0415
-    from .typeset import preflight as checks  # noqa: PLC0415
 
     card_size = _size(size) if size else None
     if not 100 <= ink_limit <= 400:

@@ -11,7 +11,7 @@ from a bug.
   ``error:``, as argparse does).
 
 Library modules subclass :class:`UserError` for their own problems (``InputError``,
-``ThemeError``, ``ArtworkError``...); classes that callers catch as ``ValueError`` keep
+``ThemeError``, ``ProfileError``...); classes that callers catch as ``ValueError`` keep
 ``ValueError`` as a second base.  Nothing of the project is imported here (but for
 type checkers), so that every module can use these classes without an import cycle;
 the command line imports them without loading the API.

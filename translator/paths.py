@@ -21,6 +21,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from contextlib import suppress
 from pathlib import Path, PurePosixPath
 
 from .errors import UserError
@@ -186,3 +187,19 @@ def _open_checked(
         os.close(descriptor)
         raise LinkRefused(shown, "is not a regular file")
     return descriptor
+
+
+def clear_odd(path: Path) -> None:
+    """Remove what stands at ``path`` if it is neither a regular file nor a folder (a
+    link, wherever it leads, a FIFO, a socket, a device): a record or cache file of
+    the build's own folders is then made anew in its place, where the check of every
+    write (:func:`translator.paths.check_inside`) would refuse a link leading out, and
+    nothing is read or written through it.  A folder is left as it is (the write then
+    fails, naming it)."""
+    try:
+        mode = path.lstat().st_mode
+    except OSError:
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        with suppress(OSError):  # the write that follows says why
+            path.unlink()

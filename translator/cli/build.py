@@ -23,10 +23,10 @@ from .common import (
 from .output import plural
 
 if TYPE_CHECKING:
+    from ..pdf.preflight import FileReport
+    from ..pdf.sizes import CardSize
     from ..typeset.batch import Report as BuildReport
-    from ..typeset.build import CardResult
-    from ..typeset.preflight import FileReport
-    from ..typeset.sizes import CardSize
+    from ..typeset.results import CardResult
 
 
 def cmd_build(args: argparse.Namespace, out: TextIO) -> int:

@@ -14,8 +14,9 @@ and never cut silently (:mod:`.build`).
 
 from __future__ import annotations
 
-from .build import CardResult, build_cards
+from ..pdf.sizes import PRESETS, CardSize, card_size
+from .build import build_cards
 from .options import BuildOptions
-from .sizes import PRESETS, CardSize, card_size
+from .results import CardResult
 
 __all__ = ["PRESETS", "BuildOptions", "CardResult", "CardSize", "build_cards", "card_size"]

@@ -50,26 +50,23 @@ Choices, and why:
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import hmac
 import io
-import operator
 import os
 import shutil
 import stat
 from dataclasses import dataclass
 from functools import lru_cache
-from glob import glob
 from pathlib import Path
 
 from PIL import Image, ImageCms, ImageFile, ImageMath, ImageOps, UnidentifiedImageError
 
 from ..atomic import replacing
 from ..cache import mac
-from ..errors import UserError
-from ..limits import MAX_IMAGE_BYTES, MAX_PROFILE_BYTES
+from ..limits import MAX_IMAGE_BYTES
 from ..paths import open_beneath
+from ..pdf.profiles import INK_LIMIT, Profile, band_extrema, band_sum
 from ..textio import InputError, read_file
 
 PRINT_PPI = 300
@@ -83,9 +80,6 @@ about 40 % larger, 88 about 15 % smaller."""
 CONVERSION_VERSION = 2  # 2: black point compensation
 """Part of the cache key: raise it whenever the conversion's output changes."""
 
-INK_LIMIT = 300.0
-"""Total ink (C+M+Y+K, in %) a print shop accepts by default on coated paper."""
-
 INK_HEADROOM = 10.0
 """Percent kept under the ink limit when converting: a profile's blacks reach its own
 limit (298 % with Ghostscript's SWOP profile), and JPEG's ringing around dark detail
@@ -93,54 +87,6 @@ adds up to ~9 % more, which the preflight would then find."""
 
 RENDERING_INTENT = ImageCms.Intent.PERCEPTUAL
 """Perceptual: out-of-gamut screen colours are compressed, not clipped (see above)."""
-
-ENV_VAR = "TRANSLATOR_ICC"
-"""An environment variable naming the CMYK profile when ``--icc`` is not given."""
-
-SYSTEM_PROFILES: tuple[str, ...] = (
-    # Debian and Ubuntu: package libgs-common, installed with ghostscript.
-    "/usr/share/color/icc/ghostscript/default_cmyk.icc",
-    # Ghostscript's own layout, versioned or not (Debian links it to the above; other
-    # systems and Homebrew are expected there, but were not checked).
-    "/usr/share/ghostscript/iccprofiles/default_cmyk.icc",
-    "/usr/share/ghostscript/*/iccprofiles/default_cmyk.icc",
-    "/usr/local/share/ghostscript/*/iccprofiles/default_cmyk.icc",
-    "/opt/homebrew/share/ghostscript/*/iccprofiles/default_cmyk.icc",
-)
-"""Where :func:`find_profile` looks, in order, when neither a path nor
-:data:`ENV_VAR` names a profile (glob patterns allowed).  Ghostscript's
-``default_cmyk.icc`` is the "Artifex CMYK SWOP Profile" (AGPL): used from the
-system, never shipped with the package."""
-
-_INSTALL_HINT = "install one (apt-get install ghostscript) or give one with --icc FILE"
-
-
-class ArtworkError(UserError):
-    """A CMYK profile that cannot be used: the message names the file and what to do.
-
-    Only profile problems raise; a bad *image* is a warning and a placeholder, since
-    one card's artwork must not stop a deck from printing."""
-
-
-@dataclass(frozen=True)
-class Profile:
-    """The CMYK output profile: what artwork is converted to and the PDF's output intent.
-
-    A plain value (hashable, picklable for worker processes); the parsed LittleCMS
-    profile is cached per process by :meth:`cms_profile`."""
-
-    path: Path
-    description: str
-    sha256: str
-
-    def icc_bytes(self) -> bytes:
-        """The profile file's bytes (e.g. for the PDF's ``DestOutputProfile``),
-        checked against :attr:`sha256` so that the PDF and the images agree."""
-        return _load_profile(str(self.path), self.sha256)[0]
-
-    def cms_profile(self) -> ImageCms.ImageCmsProfile:
-        """The parsed profile for ImageCms; parsed once per process."""
-        return _load_profile(str(self.path), self.sha256)[1]
 
 
 @dataclass(frozen=True)
@@ -166,79 +112,6 @@ class Artwork:
 
 
 # --------------------------------------------------------------------------- profiles
-
-
-def find_profile(path: str | os.PathLike[str] | None = None) -> Profile:
-    """The CMYK profile to print with: ``path`` (``--icc``), else the file named by
-    :data:`ENV_VAR`, else the first of :data:`SYSTEM_PROFILES` that exists.
-
-    A profile named explicitly (argument or environment) that is missing or unusable
-    is an error rather than a silent fall-back: the user asked for that press's
-    colours.  Raises :class:`ArtworkError` with the path and what to do."""
-    if path is not None and str(path):
-        return _open_profile(Path(path), "given with --icc")
-    env = os.environ.get(ENV_VAR, "")
-    if env:
-        return _open_profile(Path(env), f"named by {ENV_VAR}")
-    for pattern in SYSTEM_PROFILES:
-        for candidate in sorted(glob(pattern)) if "*" in pattern else [pattern]:
-            if Path(candidate).is_file():
-                return _open_profile(Path(candidate), "found on the system")
-    raise ArtworkError(
-        f"no CMYK ICC profile found (looked at {', '.join(SYSTEM_PROFILES)}): "
-        f"{_INSTALL_HINT}, or set {ENV_VAR}"
-    )
-
-
-def _open_profile(path: Path, how: str) -> Profile:
-    """Read, hash, parse and check a profile; every failure names the file."""
-    try:
-        data = read_file(path, MAX_PROFILE_BYTES, "colour profile")
-    except InputError as exc:
-        if exc.message == "no such file":
-            raise ArtworkError(f"ICC profile {path} ({how}) not found: {_INSTALL_HINT}") from None
-        raise ArtworkError(
-            f"ICC profile {path} ({how}) cannot be used: {exc.message}"
-            "; give a readable CMYK profile with --icc FILE"
-        ) from None
-    resolved = path.resolve()
-    sha = hashlib.sha256(data).hexdigest()
-    try:
-        cms = _load_profile(str(resolved), sha)[1]
-    except (OSError, ImageCms.PyCMSError):
-        raise ArtworkError(
-            f"{path} ({how}) is not an ICC profile: give a CMYK printer "
-            "profile (.icc) with --icc FILE"
-        ) from None
-    space = cms.profile.xcolor_space.strip()
-    if space != "CMYK":
-        raise ArtworkError(
-            f"{path} ({how}) is a profile for {space}, not CMYK: give the "
-            "printer's CMYK profile with --icc FILE"
-        )
-    if cms.profile.device_class != "prtr":
-        raise ArtworkError(
-            f"{path} ({how}) is a '{cms.profile.device_class}' profile, not "
-            "an output (printer) profile: give one with --icc FILE"
-        )
-    # The description ends with a newline in Ghostscript's profiles.
-    description = ImageCms.getProfileDescription(cms).strip() or resolved.name
-    return Profile(resolved, description, sha)
-
-
-@lru_cache(maxsize=8)
-def _load_profile(path: str, sha256: str) -> tuple[bytes, ImageCms.ImageCmsProfile]:
-    """The bytes and parsed profile of ``path``, once per process (and per worker
-    process: a :class:`Profile` travels as a plain value).  A file that changed since
-    :func:`find_profile` hashed it is refused: images and output intent would
-    disagree."""
-    try:
-        data = read_file(path, MAX_PROFILE_BYTES, "colour profile")
-    except InputError as exc:
-        raise ArtworkError(f"ICC profile {path} cannot be read any more: {exc.message}") from None
-    if hashlib.sha256(data).hexdigest() != sha256:
-        raise ArtworkError(f"ICC profile {path} changed while printing: run again")
-    return data, ImageCms.ImageCmsProfile(io.BytesIO(data))
 
 
 @lru_cache(maxsize=1)
@@ -497,24 +370,6 @@ def _to_cmyk(image: Image.Image, icc: bytes | None, profile: Profile) -> Image.I
         cmyk = converted
     cmyk.info = {}  # no ICC profile (it would be copied into the PDF per image), no EXIF
     return cmyk
-
-
-def band_sum(*bands: Image.Image) -> Image.Image:
-    """Each pixel's sum over one-band images, as 32-bit integers (ImageMath, in C):
-    a CMYK image's split summed is its total ink (C+M+Y+K, 0-1020 levels), the first
-    three its C+M+Y.  The ink limit, the ink bound and the ink check all read it."""
-    names = [f"b{index}" for index in range(len(bands))]
-    return ImageMath.lambda_eval(
-        lambda e: functools.reduce(operator.add, (e[name] for name in names)),
-        **dict(zip(names, bands, strict=True)),
-    )
-
-
-def band_extrema(band: Image.Image) -> tuple[float, float]:
-    """A one-band image's least and most value."""
-    low, high = band.getextrema()
-    assert isinstance(low, int | float) and isinstance(high, int | float)
-    return float(low), float(high)
 
 
 def limit_ink(image: Image.Image, limit: float) -> Image.Image:

@@ -39,12 +39,13 @@ import pikepdf
 import weasyprint
 
 from ..limits import MAX_IMAGE_BYTES
+from ..pdf import pdfx
+from ..pdf.pages import label_pages, set_page_boxes, write_atomic
+from ..pdf.profiles import INK_LIMIT, Profile
+from ..pdf.sizes import MM_PT, Box, CardSize, pdf_box
 from ..textio import read_file
-from . import pdfx
-from .artwork import INK_LIMIT, Profile, prepare
-from .build import _page_boxes, label_pages, write_atomic
+from .artwork import prepare
 from .render import Renderer
-from .sizes import MM_PT, Box, CardSize, pdf_box
 from .theme import ThemeError
 
 #: Where a deck's backs go: after each card, all at the end, or nowhere.
@@ -117,7 +118,7 @@ def render_back(
             "pages: a card back is one page"
         )
     with pikepdf.open(io.BytesIO(rendered.write_pdf())) as pdf:
-        _page_boxes(pdf.pages[0], size)
+        set_page_boxes(pdf.pages[0], size)
         label_pages(pdf, ["back"])
         pdfx.finish(pdf, profile, "Card back", overprint=True, ink_limit=ink_limit)
         write_atomic(Path(out), pdf)

@@ -27,14 +27,18 @@ from ..atomic import replacing
 from ..cards.model import Library
 from ..heap import fewer_collections
 from ..paths import check_inside
-from . import assemble, manifest, preflight
-from .artwork import Profile, find_profile
-from .build import CardResult, _renderer, build_cards, cache_folder, chosen_cards, in_workers
+from ..pdf import preflight
+from ..pdf.preflight.record import valid_findings
+from ..pdf.profiles import Profile, find_profile
+from . import assemble, manifest
+from .build import build_cards, cache_folder, chosen_cards
+from .fitting import cached_renderer
 from .options import BuildOptions
-from .preflight.record import valid_findings
 from .preview import render_png, rendering, soft_proofs
 from .readiness import readiness
+from .results import CardResult
 from .theme import load_theme
+from .workers import in_workers
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -448,7 +452,7 @@ def _back(request: Request, profile: Profile, record: _Record, report: Report) -
     )
 
     def make(path: Path) -> None:
-        renderer = _renderer(options.theme_dir, options.size, (_cache(options, record.out),))
+        renderer = cached_renderer(options.theme_dir, options.size, (_cache(options, record.out),))
         assemble.render_back(renderer, path, profile, ink_limit=options.ink_limit)
 
     [back] = _derive(record, report, [(f".back.{options.size.name}.pdf", digest, make)])

@@ -2,7 +2,7 @@
 live preview (:func:`translator.api.preview_card`) and ``translator build --watch``.
 
 The card goes through the build's own steps (:func:`.render.card_page`, the frame and
-artwork conversion, :func:`.build._lay_out` and its fitting, :func:`.build._judge`,
+artwork conversion, :func:`.fitting.lay_out` and its fitting, :func:`.fitting.judge`,
 :func:`.build.write_cards`), so that what the preview says fits is what the build
 prints.  Unlike the build, a card the build would refuse still gets its picture (from
 the same final layout, written to a PDF that is not kept): its faults are outlined in
@@ -10,7 +10,7 @@ red on it, so that a translator sees which box overflows and by how much.
 
 Kept warm, a preview costs one render and one picture: the renderer (fonts,
 templates, stylesheets) and the glossaries are the build's process-wide caches
-(:func:`.build._renderer`, :func:`.build._glossary`), and :func:`refresh` drops them
+(:func:`.fitting.cached_renderer`, :func:`.fitting.cached_glossary`), and :func:`refresh` drops them
 when a theme, font or glossary file they were made from changes, so that a long-lived
 process (an editor's language server, a watching build) never shows stale output.
 """
@@ -33,16 +33,17 @@ from ..cards.library import deck_directories, load_library
 from ..cards.model import SOURCE_LANGUAGE, Card, Library
 from ..glossary.loader import library_files, shipped_files
 from ..limits import MAX_CARD_FILE_BYTES
+from ..pdf.profiles import find_profile
 from ..problems import Problem
 from ..textio import InputError, decode, read_file
-from . import build, manifest, symbols, theme
-from .artwork import find_profile
-from .build import CardResult, fit_words, percent
+from . import build, fitting, manifest, symbols, theme
 from .elements import LINE_ELEMENTS, PageMeasure
 from .elements import too_wide as element_too_wide
+from .fitting import fit_words, percent
 from .options import BuildOptions
 from .preview import render_png
 from .render import CardPage, card_page
+from .results import CardResult
 
 #: The colour faults are outlined in (RGB), and the outline's width at 150 dpi (px).
 FAULT_COLOUR = (220, 30, 30)
@@ -196,9 +197,9 @@ def refresh(theme_dir: str | None, roots: Sequence[Path], langs: Iterable[str]) 
     theme_key = ("theme", theme_dir)
     digest = manifest.tree_digest([*loaded.directories, *loaded.font_files])
     if _SEEN.get(theme_key, digest) != digest:
-        build._renderer.cache_clear()
-        build._cmap.cache_clear()
-        symbols._load.cache_clear()
+        fitting.cached_renderer.cache_clear()
+        fitting.font_codepoints.cache_clear()
+        symbols.forget_drawings()
         theme.font_metrics.cache_clear()
         dropped = True
     _SEEN[theme_key] = digest
@@ -211,7 +212,7 @@ def refresh(theme_dir: str | None, roots: Sequence[Path], langs: Iterable[str]) 
         ]
         digest = manifest.tree_digest(files)
         if _SEEN.get(key, digest) != digest:
-            build._glossary.cache_clear()
+            fitting.cached_glossary.cache_clear()
             dropped = True
         _SEEN[key] = digest
     return dropped
@@ -271,16 +272,16 @@ def _laid_out(
     many mm its text is too tall at the floor (None: it fits), and its PDF (one page)
     made from that layout whatever the verdict."""
     profile = find_profile(options.icc)
-    renderer = build._renderer(options.theme_dir, options.size, (*roots, cache))
-    page = card_page(card, lang, renderer.theme, build._glossary(lang, tuple(roots)))
-    build._print_frame(page, renderer.theme, profile, cache, options, {})
+    renderer = fitting.cached_renderer(options.theme_dir, options.size, (*roots, cache))
+    page = card_page(card, lang, renderer.theme, fitting.cached_glossary(lang, tuple(roots)))
+    fitting.print_frame(page, renderer.theme, profile, cache, options, {})
     build.place_artwork(page, card, profile, cache, options)
     result = CardResult(
         page.slug, lang, None, 1.0, warnings=page.warnings, errors=list(page.errors)
     )
-    result.missing_glyphs = build.missing_glyphs(page, build.covered(renderer.theme))
-    final, measured, too_tall = build._lay_out(renderer, [page], options)
-    build._judge([result], [page], measured, too_tall, options)
+    result.missing_glyphs = fitting.missing_glyphs(page, fitting.covered(renderer.theme))
+    final, measured, too_tall = fitting.lay_out(renderer, [page], options)
+    fitting.judge([result], [page], measured, too_tall, options)
     for refused in renderer.fetcher.refused:
         result.warnings.append(f"the renderer refused to read {refused}")
     renderer.fetcher.refused.clear()  # the next preview's own

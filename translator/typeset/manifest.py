@@ -22,7 +22,6 @@ import json
 import math
 import stat
 from collections.abc import Iterable
-from contextlib import suppress
 from dataclasses import astuple, dataclass
 from functools import lru_cache
 from importlib import metadata
@@ -35,6 +34,7 @@ from ..cache import MAX_RECORD_BYTES, read_section, sealed
 from ..cards.files import ArtworkMissing, OutsideLibrary, artwork_path
 from ..cards.model import Card
 from ..limits import MAX_PDF_BYTES
+from ..paths import clear_odd
 from ..textio import InputError, read_file
 
 if TYPE_CHECKING:
@@ -274,22 +274,6 @@ def write(out: Path, outputs: dict[str, dict]) -> None:
     clear_odd(path)
     with replacing(path, within=out) as temporary:
         temporary.write_bytes(data)
-
-
-def clear_odd(path: Path) -> None:
-    """Remove what stands at ``path`` if it is neither a regular file nor a folder (a
-    link, wherever it leads, a FIFO, a socket, a device): a record or cache file of
-    the build's own folders is then made anew in its place, where the check of every
-    write (:func:`translator.paths.check_inside`) would refuse a link leading out, and
-    nothing is read or written through it.  A folder is left as it is (the write then
-    fails, naming it)."""
-    try:
-        mode = path.lstat().st_mode
-    except OSError:
-        return
-    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-        with suppress(OSError):  # the write that follows says why
-            path.unlink()
 
 
 def settings_key(options: BuildOptions) -> tuple:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..pdf.sizes import CardSize
 from .elements import ceil_step
 from .render import BODY_PT
-from .sizes import CardSize
 
 #: Text scales tried, as the reference does: 1.00 down to the floor in steps of 0.02.
 STEP = 0.02

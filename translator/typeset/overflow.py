@@ -13,10 +13,10 @@ from typing import TypeVar
 
 from ..cards.model import Card
 from ..glossary.loader import load_glossary
-from .build import fit
+from ..pdf.sizes import PRESETS
+from .fitting import fit
 from .options import DEFAULT_FLOOR, DEFAULT_MIN_SIZE, text_floor
 from .render import Renderer, card_page
-from .sizes import PRESETS
 from .theme import load_theme
 
 T = TypeVar("T")

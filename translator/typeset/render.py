@@ -30,12 +30,12 @@ from ..markup import parse
 from ..markup.html import paragraph_html
 from ..markup.ruletext import symbol_text
 from ..markup.tree import Document, DropCap, Symbol, Text
+from ..pdf.sizes import CardSize, card_size
 from ..textio import InputError, read_file
 from . import weasy
 from .elements import PX_MM, SPECS, measure_page
 from .hyphenation import hyphenated_html
 from .labels import card_labels
-from .sizes import CardSize, card_size
 from .symbols import inline_drawing, symbol_svg
 from .theme import Theme, ThemeError, cmyk, faction_slug
 

@@ -261,3 +261,9 @@ def symbol_svg(
     if ink is not None and not drawing.path.is_relative_to(default_symbols_dir()):
         content = content.replace(f'"{BLACK_INK}"', f'"{escape(ink, quote=True)}"')
     return f"<svg {' '.join(attributes)}>{content}</svg>"
+
+
+def forget_drawings() -> None:
+    """Drop the drawings read so far: a long-lived process (the editor's preview, the
+    watch server) reads them again once a theme's files changed."""
+    _load.cache_clear()

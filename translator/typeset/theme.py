@@ -36,10 +36,10 @@ from .. import yamlfile
 from ..cards.model import CARD_TYPES
 from ..errors import UserError
 from ..limits import MAX_CONFIG_BYTES
+from ..pdf.sizes import card_size
 from ..problems import did_you_mean
 from ..shipped import templates_root
 from ..textio import InputError, decode, read_file
-from .sizes import card_size
 
 FACTION_KEYS = ("Gaian", "Dark Legion", "Red Banner", "House of Nobles", "The Empire", "None")
 FACES = ("regular", "bold", "italic", "bold-italic")

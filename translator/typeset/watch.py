@@ -55,18 +55,18 @@ from ..atomic import replacing
 from ..cards.library import deck_directories
 from ..errors import UsageError, UserError
 from ..paths import check_inside
+from ..pdf.sizes import card_size
 from ..shipped import glossaries_root
 from ..textio import InputError, read_file
-from . import build, card_preview
+from . import card_preview, fitting, workers
 from .preview import soft_proofs
-from .sizes import card_size
 from .theme import load_theme
 
 if TYPE_CHECKING:
     from ..cards.model import Card, Library
     from ..lint import Finding
     from .batch import Report
-    from .build import CardResult
+    from .results import CardResult
 
 #: The previews' resolution: an editor's, not a reviewer's (``--dpi`` is for ``--png``).
 PREVIEW_DPI = 150
@@ -529,7 +529,7 @@ def _card(library: Library, slug: str) -> Card:
 def _fit(result: CardResult) -> str:
     """A printed card's fit: ``fits``, ``shrunk to 92 %`` (its warnings are on the
     page)."""
-    line = build.fit_words(result.scale)
+    line = fitting.fit_words(result.scale)
     if result.warnings:
         count = len(result.warnings)
         line += f" ({count} build warning{'' if count == 1 else 's'})"
@@ -585,7 +585,7 @@ def _problem_lines(error: Exception) -> list[str]:
 
 def stop_workers() -> None:
     """Stop the build's worker processes (the next build forks new ones)."""
-    build.stop_workers()
+    workers.stop_workers()
 
 
 @contextmanager

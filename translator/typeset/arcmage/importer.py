@@ -57,8 +57,9 @@ import yaml
 from ... import __version__
 from ...atomic import SUFFIX, abandoned, sweep, write_file
 from ...errors import UserError
+from ...pdf.profiles import Profile, find_profile
 from ...textio import InputError
-from ..artwork import Profile, find_profile, solid_cmyk
+from ..artwork import solid_cmyk
 from ..theme import FACTION_KEYS, TYPE_SLUGS, cmyk, faction_slug, load_theme, themes_home
 from . import glyphs, raster
 from .layout import (

@@ -64,9 +64,9 @@ from ... import yamlfile
 from ...cards.model import CARD_TYPES, FACTIONS
 from ...errors import UserError
 from ...limits import MAX_CONFIG_BYTES
+from ...pdf.geometry import IDENTITY, Matrix, Point, apply, multiply
 from ...shipped import templates_root
 from ...textio import InputError, read_file
-from ..geometry import IDENTITY, Matrix, Point, apply, multiply
 from ..symbols import SVG_NS, XLINK_NS, serialise_svg
 from ..theme import faction_slug
 from .source import MAX_SVG_BYTES, svg_problem

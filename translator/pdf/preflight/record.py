@@ -31,8 +31,8 @@ from pathlib import Path
 from ... import __version__
 from ...cache import keep_newest, read_section
 from ...limits import MAX_PDF_BYTES
+from ...paths import clear_odd
 from ...textio import InputError, read_file
-from ..manifest import clear_odd
 
 #: The proofs kept in a build's cache folder.
 RECORD_NAME = "preflight-proofs.json"

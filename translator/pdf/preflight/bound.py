@@ -59,10 +59,10 @@ import pikepdf
 from PIL import Image
 
 from ...cache import keep_newest, read_section
-from ..artwork import band_extrema, band_sum
+from ...paths import clear_odd
 from ..geometry import IDENTITY, Matrix, multiply, transformed_box
-from ..manifest import clear_odd
 from ..pdfx import operand_numbers, set_text_parameter
+from ..profiles import band_extrema, band_sum
 from .colour import SPACE_ABBREVIATIONS
 from .extent import (
     DEFAULT_MITER,

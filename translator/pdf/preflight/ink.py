@@ -22,7 +22,7 @@ from typing import IO
 
 from PIL import Image, ImageFilter, ImageMath
 
-from ..artwork import band_extrema, band_sum
+from ..profiles import band_extrema, band_sum
 
 DEFAULT_DPI = 150.0
 """The ink check's render resolution.  Cards are printed with a screen of about 150

@@ -74,8 +74,8 @@ from .. import __version__
 from ..errors import InvalidValue
 from ..shipped import templates_root
 from ..yamlfile import safe_load
-from .artwork import INK_LIMIT, ArtworkError, Profile
 from .geometry import IDENTITY, Box, Matrix, Point, apply, multiply
+from .profiles import INK_LIMIT, Profile, ProfileError
 
 PDFX_VERSION = "PDF/X-4"
 """What every print file claims to be (``GTS_PDFXVersion``)."""
@@ -144,10 +144,10 @@ def _normal(text: str) -> str:
 @lru_cache(maxsize=4)
 def _registry(path: Path) -> tuple[str, tuple[_Entry, ...]]:
     """The registry name and the conditions of ``path``; a malformed file is an
-    :class:`ArtworkError` naming it (it ships with translator: reinstall, or fix it)."""
+    :class:`ProfileError` naming it (it ships with translator: reinstall, or fix it)."""
 
-    def fault(what: str) -> ArtworkError:
-        return ArtworkError(
+    def fault(what: str) -> ProfileError:
+        return ProfileError(
             f"{path}: {what} (see the comment at its top; reinstall "
             "translator if you did not edit it)"
         )
@@ -854,7 +854,7 @@ def _shown(operands: Sequence[Any]) -> list[bytes | float]:
     return items
 
 
-def _metrics(font: pikepdf.Object | None) -> _Metrics:
+def text_metrics(font: pikepdf.Object | None) -> _Metrics:
     """The widths of ``font``: a Type0 font's /W and /DW (two-byte codes, as
     WeasyPrint's Identity-H), a simple font's /Widths, a Type3 font's scaled by its
     /FontMatrix; an unreadable font gives every glyph half an em."""
@@ -909,7 +909,7 @@ _NUMBERS_ONLY = re.compile(rb"[0-9.+\-\[\]\s]*")
 
 
 def _widths_key(font: pikepdf.Object | None) -> tuple[bytes, str] | None:
-    """What :func:`_metrics` reads a composite font's widths from, written out (its
+    """What :func:`text_metrics` reads a composite font's widths from, written out (its
     /W, and its /DW); None for another font, or one whose /W is not numbers alone."""
     if not isinstance(font, pikepdf.Dictionary) or font.get("/Subtype") != "/Type0":
         return None
@@ -927,15 +927,15 @@ def _widths_key(font: pikepdf.Object | None) -> tuple[bytes, str] | None:
 
 
 def _kept_metrics(font: pikepdf.Object | None) -> _Metrics:
-    """:func:`_metrics` of ``font``, read once for the copies of one composite font."""
+    """:func:`text_metrics` of ``font``, read once for the copies of one composite font."""
     key = _widths_key(font)
     if key is None:
-        return _metrics(font)
+        return text_metrics(font)
     found = _WIDTHS.get(key)
     if found is None:
         if len(_WIDTHS) >= _WIDTHS_KEPT:
             _WIDTHS.clear()
-        found = _WIDTHS[key] = _metrics(font)
+        found = _WIDTHS[key] = text_metrics(font)
     return found
 
 
@@ -1035,7 +1035,7 @@ class _Painter:
         self.shows: list[_Show] = []
         self.rules: list[_Rule] = []
         self.text_gs: set[int] = set()
-        self._metrics: dict[tuple[int, int], _Metrics] = {}
+        self.text_metrics: dict[tuple[int, int], _Metrics] = {}
         self._walking: list[tuple[int, int]] = []
 
     # -- entry
@@ -1430,10 +1430,10 @@ class _Painter:
     def _font_metrics(self, font: pikepdf.Object | None) -> _Metrics:
         key = font.objgen if isinstance(font, pikepdf.Object) and font.is_indirect else None
         if key is None:
-            return _metrics(font)
-        if key not in self._metrics:
-            self._metrics[key] = _kept_metrics(font)
-        return self._metrics[key]
+            return text_metrics(font)
+        if key not in self.text_metrics:
+            self.text_metrics[key] = _kept_metrics(font)
+        return self.text_metrics[key]
 
     def _show(
         self,
