@@ -27,7 +27,7 @@ import pikepdf
 from PIL import Image, ImageChops, ImageCms, ImageDraw
 
 from translator.typeset import preview
-from translator.typeset.arcmage import raster
+from translator.themes.arcmage import raster
 
 MM_PER_INCH = 25.4
 
@@ -173,7 +173,7 @@ def template_on_page(
 ) -> Image.Image:
     """The official ``template_png`` placed where the theme prints it, as an RGBA image
     of ``page_size_px`` (a render of the whole print page at ``dpi``): at the offsets of
-    :func:`translator.typeset.arcmage.raster.compose_frame`, on its pixel grid, with
+    :func:`translator.themes.arcmage.raster.compose_frame`, on its pixel grid, with
     that frame image stretched over the ``page_mm`` page box as the PDF draws it, then
     resampled (Lanczos) to the render's pixels.  Transparent outside the template and
     where it is (give its alpha to :func:`delta_e76`), unless ``border_png`` is given:

@@ -13,7 +13,7 @@ import pypdfium2.raw as pdfium_c
 import pytest
 
 from translator.pdf.profiles import Profile, find_profile
-from translator.typeset.arcmage.importer import import_arcmage
+from translator.themes.arcmage.importer import import_arcmage
 
 from .conftest import shared_build, shared_dir
 

@@ -22,13 +22,14 @@ STAGES = (
     "lint",
     "pdf",
     "typeset",
+    "themes",
     "workflow",
     "review",
     "sync",
 )
 #: The clients of the stages: they may import any stage (and the ones listed before
 #: them), no stage imports them.
-APPLICATIONS = ("api", "themes", "watch", "editor", "cli", "_entry", "__main__")
+APPLICATIONS = ("api", "watch", "editor", "cli", "_entry", "__main__")
 
 
 @dataclass

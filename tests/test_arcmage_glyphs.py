@@ -1,4 +1,4 @@
-"""The official look's symbols (translator.typeset.arcmage.glyphs): drawn from the
+"""The official look's symbols (translator.themes.arcmage.glyphs): drawn from the
 official symbol font, at the official size, on the baseline, in CMYK.
 
 The font is read from the template set in ``../shared/arcmage-official`` (never copied
@@ -25,14 +25,8 @@ from translator import cards
 from translator.markup import parse
 from translator.markup.tree import SYMBOL_CODES, symbol_kind
 from translator.pdf.sizes import PRESETS
-from translator.typeset.arcmage import glyphs
-from translator.typeset.arcmage.glyphs import (
-    GlyphError,
-    Metrics,
-    contact_sheet,
-    load_table,
-    write_symbols,
-)
+from translator.themes.arcmage import glyphs
+from translator.themes.arcmage.glyphs import GlyphError, Metrics, contact_sheet, load_table, write_symbols
 from translator.typeset.render import Renderer, card_page, text_html, weasyprint_markup
 from translator.typeset.symbols import symbol_drawing, symbol_path, symbol_svg
 from translator.typeset.theme import load_theme

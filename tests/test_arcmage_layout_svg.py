@@ -1,4 +1,4 @@
-"""translator.typeset.arcmage.layout: where the official cards print what.
+"""translator.themes.arcmage.layout: where the official cards print what.
 
 The tests on the official templates read them from /work/shared/arcmage-official (never
 copied into the repository) and are skipped without it; the others use small SVGs
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from translator.typeset.arcmage import layout as L
+from translator.themes.arcmage import layout as L
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "arcmage-official"
 TEMPLATES = SHARED / "CardTemplates"

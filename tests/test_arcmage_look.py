@@ -41,8 +41,8 @@ from PIL import Image, ImageChops, ImageCms, ImageStat
 from translator.cards.library import load_library
 from translator.pdf.profiles import Profile
 from translator.typeset import preview
-from translator.typeset.arcmage import raster
-from translator.typeset.arcmage.layout import Layout, Line, faction_slugs, generator, layouts
+from translator.themes.arcmage import raster
+from translator.themes.arcmage.layout import Layout, Line, faction_slugs, generator, layouts
 from translator.typeset.theme import load_theme
 
 from .conftest import ROOT

@@ -1,4 +1,4 @@
-"""The official look's raster images (translator/typeset/arcmage/raster.py) and the
+"""The official look's raster images (translator/themes/arcmage/raster.py) and the
 comparison helpers of tests/official_look.py.
 
 The tests on the official template set read it from ``../shared/arcmage-official`` (or
@@ -19,7 +19,7 @@ from PIL import Image, ImageChops, ImageCms
 from translator.atomic import SUFFIX
 from translator.textio import InputError
 from translator.typeset import preview
-from translator.typeset.arcmage import raster
+from translator.themes.arcmage import raster
 
 from .official_look import delta_e76, mask_outside, render_page_srgb, template_on_page
 from .printkit import cmyk_profile

@@ -1,4 +1,4 @@
-"""The official template set from a folder or a server (translator/typeset/arcmage/source.py).
+"""The official template set from a folder or a server (translator/themes/arcmage/source.py).
 
 The set itself is reference material next to the checkout (``../shared/arcmage-official``,
 82 MB), never copied into the repository: the module is skipped without it.  Broken sets
@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from translator.typeset.arcmage import source
-from translator.typeset.arcmage.source import SourceError, TemplateSet, open_source
+from translator.themes.arcmage import source
+from translator.themes.arcmage.source import SourceError, TemplateSet, open_source
 
 ROOT = Path(__file__).resolve().parents[1]
 

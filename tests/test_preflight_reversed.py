@@ -1,4 +1,4 @@
-"""The preflight's ``reversed`` warning (translator/typeset/pdfx.py TextCheck): small
+"""The preflight's ``reversed`` warning (translator/pdf/pdfx.py TextCheck): small
 light text on a darker ground, on real PDFs made here with WeasyPrint (device-cmyk
 colours, a CMYK JPEG under the text) and labelled PDF/X-4 with the build's profile, on
 one made with pikepdf (a Flate CMYK image, a simple font), through ``translator

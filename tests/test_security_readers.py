@@ -51,19 +51,19 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("sync/auth.py", "os.open"): "the configuration folder itself, locked with flock",
     ("typeset/artwork.py", "os.fdopen"): "a converted image opened by paths.open_beneath",
     ("typeset/artwork.py", "Image.open"): IN_MEMORY,
-    ("typeset/arcmage/raster.py", "Image.open"): IN_MEMORY,
-    ("typeset/arcmage/source.py", "Image.open"): IN_MEMORY,
-    ("typeset/pdfx.py", "Image.open"): IN_MEMORY,
-    ("typeset/preflight/bound.py", "Image.open"): IN_MEMORY,
+    ("themes/arcmage/raster.py", "Image.open"): IN_MEMORY,
+    ("themes/arcmage/source.py", "Image.open"): IN_MEMORY,
+    ("pdf/pdfx.py", "Image.open"): IN_MEMORY,
+    ("pdf/preflight/bound.py", "Image.open"): IN_MEMORY,
     # Package data.
     ("editor/assist.py", "path.read_text"): SHIPPED,
     ("lint/context.py", "path.read_text"): SHIPPED,
     ("lint/examples.py", "(root / 'lint' / 'examples.yaml').read_text"): SHIPPED,
     ("lint/rules/esperanto_grammar.py", "grammar_file().read_text"): SHIPPED,
-    ("typeset/pdfx.py", "path.read_text"): SHIPPED,
+    ("pdf/pdfx.py", "path.read_text"): SHIPPED,
     ("lint/hunspell_files.py", "(package / name).read_bytes"): "spylls's own installed "
     "code, whose digest tells which reader it is",
-    ("typeset/preflight/record.py", "path.read_bytes"): "the preflight's own code files "
+    ("pdf/preflight/record.py", "path.read_bytes"): "the preflight's own code files "
     "(their digest keys the proofs)",
     # The system's dictionaries (Debian's hunspell packages, or $DICPATH).
     ("lint/hunspell_files.py", "path.open"): "a Hunspell .dic of the system",
@@ -75,24 +75,24 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("typeset/batch.py", "pikepdf.open"): "a card PDF this build wrote",
     ("typeset/build.py", "pikepdf.open"): "a PDF WeasyPrint made, in memory",
     ("typeset/preview.py", "pikepdf.open"): "a PDF the build wrote",
-    ("typeset/preflight/bound.py", "pikepdf.open"): "a PDF the preflight checked regular",
-    ("typeset/preflight/report.py", "pikepdf.open"): "a PDF the preflight checked regular "
+    ("pdf/preflight/bound.py", "pikepdf.open"): "a PDF the preflight checked regular",
+    ("pdf/preflight/report.py", "pikepdf.open"): "a PDF the preflight checked regular "
     "and within MAX_PDF_BYTES by its stat first",
-    ("typeset/preflight/report.py", "Path(path).open"): "a probe of a PDF whose stat "
+    ("pdf/preflight/report.py", "Path(path).open"): "a probe of a PDF whose stat "
     "said regular and within MAX_PDF_BYTES",
     ("typeset/theme.py", "os.open"): "a theme's font, opened non-blocking and checked "
     "regular and within its limit by fstat",
     # PDF objects.
     ("typeset/build.py", "contents.read_bytes"): PDF_OBJECT,
     ("typeset/build.py", "s.read_bytes"): PDF_OBJECT,
-    ("typeset/pdfx.py", "profile.read_bytes"): PDF_OBJECT,
-    ("typeset/pdfx.py", "image.read_bytes"): PDF_OBJECT,
-    ("typeset/pdfx.py", "pdf.Root.Metadata.read_bytes"): PDF_OBJECT,
-    ("typeset/preflight/bound.py", "function.read_bytes"): PDF_OBJECT,
-    ("typeset/preflight/bound.py", "table.read_bytes"): PDF_OBJECT,
-    ("typeset/preflight/bound.py", "image.read_bytes"): PDF_OBJECT,
-    ("typeset/preflight/extent.py", "stream.read_bytes"): PDF_OBJECT,
-    ("typeset/preflight/extent.py", "glyph_map.read_bytes"): PDF_OBJECT,
+    ("pdf/pdfx.py", "profile.read_bytes"): PDF_OBJECT,
+    ("pdf/pdfx.py", "image.read_bytes"): PDF_OBJECT,
+    ("pdf/pdfx.py", "pdf.Root.Metadata.read_bytes"): PDF_OBJECT,
+    ("pdf/preflight/bound.py", "function.read_bytes"): PDF_OBJECT,
+    ("pdf/preflight/bound.py", "table.read_bytes"): PDF_OBJECT,
+    ("pdf/preflight/bound.py", "image.read_bytes"): PDF_OBJECT,
+    ("pdf/preflight/extent.py", "stream.read_bytes"): PDF_OBJECT,
+    ("pdf/preflight/extent.py", "glyph_map.read_bytes"): PDF_OBJECT,
 }
 
 

@@ -31,8 +31,8 @@ import pytest
 
 from translator.cli import main
 from translator.paths import OutsideError
-from translator.typeset.arcmage import source
-from translator.typeset.arcmage.source import SourceError, open_source
+from translator.themes.arcmage import source
+from translator.themes.arcmage.source import SourceError, open_source
 from translator.typeset.watch import Page, Server
 
 from .conftest import ROOT

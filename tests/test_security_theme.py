@@ -626,7 +626,7 @@ def test_review_sheet_with_a_bad_theme(tmp_path: Path, capsys: pytest.CaptureFix
 # A template set is someone else's folder: ``theme import-arcmage`` reads only its own
 # regular files (no link below the folder named, no FIFO), uses only the bytes it
 # verified, enforces the SVG limits, and leaves nothing behind when killed
-# (translator/typeset/arcmage/source.py, importer.py; docs/security.md).
+# (translator/themes/arcmage/source.py, importer.py; docs/security.md).
 
 #: The files of a cut-down catalogue: enough to reach every kind of file (images, an
 #: SVG template, licences) in a second instead of verifying 60 files.
@@ -655,7 +655,7 @@ def small_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     credentials in ``tmp_path/credentials.json``: the set's folder."""
     import dataclasses
 
-    from translator.typeset.arcmage import source
+    from translator.themes.arcmage import source
 
     official = official_set()
     full = source.catalogue()
@@ -746,7 +746,7 @@ def test_a_template_swapped_after_its_verification_is_refused(
     """The set changes between its verification and its use (the window a second
     opening of the paths would leave): the import uses only the verified bytes, read
     again without links and compared with their sha256, so the swap is refused."""
-    from translator.typeset.arcmage import importer
+    from translator.themes.arcmage import importer
 
     verified = importer.open_source
     licence = small_set / "Lic/README.txt"
@@ -800,7 +800,7 @@ def test_svg_limits_are_enforced_quickly(
     and by the layout reader alike, in one line naming the file."""
     import tracemalloc
 
-    from translator.typeset.arcmage.layout import LayoutError, read_layout
+    from translator.themes.arcmage.layout import LayoutError, read_layout
 
     svg = make(small_set / "CardTemplates/gaian/creature_overlay_plain.svg")
     tracemalloc.start()
@@ -826,8 +826,8 @@ def test_the_import_puts_back_a_theme_a_killed_import_moved_aside(tmp_path: Path
     """Killed between its two renames, an import leaves no theme and the old one aside
     (``.NAME-old.PID.X.tmp``): the next import puts it back before anything else, and
     sweeps the dead import's work folder; a live import's folders are left alone."""
-    from translator.typeset.arcmage.importer import import_arcmage
-    from translator.typeset.arcmage.source import SourceError
+    from translator.themes.arcmage.importer import import_arcmage
+    from translator.themes.arcmage.source import SourceError
 
     dead = subprocess.Popen(["true"])
     dead.wait()

@@ -473,7 +473,7 @@ def test_an_rgb_profile_is_refused(tmp_path: Path) -> None:
 def test_no_profile_anywhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(profiles.ENV_VAR, raising=False)
     monkeypatch.setattr(
-        artwork, "SYSTEM_PROFILES", (str(tmp_path / "none.icc"), str(tmp_path / "*" / "x.icc"))
+        profiles, "SYSTEM_PROFILES", (str(tmp_path / "none.icc"), str(tmp_path / "*" / "x.icc"))
     )
     with pytest.raises(
         ProfileError,

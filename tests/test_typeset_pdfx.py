@@ -1,5 +1,5 @@
 """PDF/X-4 labelling, output intents, black overprint, the knockout warning and the soft
-proof previews (translator/typeset/pdfx.py, preview.py), on real builds of a few
+proof previews (translator/pdf/pdfx.py, preview.py), on real builds of a few
 sample cards and on small PDFs made here; and Ghostscript reading every output
 without a warning."""
 

@@ -1,5 +1,5 @@
 """How the overprint's and the text check's painter reads content
-(translator/typeset/pdfx.py ``_Painter``): its shortcuts give what pikepdf's objects
+(translator/pdf/pdfx.py ``_Painter``): its shortcuts give what pikepdf's objects
 and a point-by-point reading give, on small PDFs made here."""
 
 from __future__ import annotations

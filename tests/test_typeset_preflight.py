@@ -1,4 +1,4 @@
-"""translator.typeset.preflight on real PDFs: the sample's card PDFs pass clean, and
+"""translator.pdf.preflight on real PDFs: the sample's card PDFs pass clean, and
 each fault, written into a copy of a real card with pikepdf, is found with its page,
 card, code and object.  The ink checks render with Ghostscript."""
 

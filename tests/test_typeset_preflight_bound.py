@@ -3,7 +3,7 @@ measure, the proxies, the record of files already proved, and card PDFs that are
 same bytes when built again.
 
 Every page here is decided twice: by the preflight as it runs (the bound, a proxy's
-render, or the page's render: :class:`translator.typeset.preflight.InkTally` says
+render, or the page's render: :class:`translator.pdf.preflight.InkTally` says
 which) and by Ghostscript's render of the page itself, read whole.  A page decided
 without its own render must be within the limit on that render; a page over the limit
 there must have been rendered, and found."""

@@ -11,7 +11,7 @@ SOURCE is a folder shaped like ``Arcmage.Server.Api/wwwroot/arcmage`` of wtactic
 The file is what ``translator theme import-arcmage`` falls back on for a faction x type
 whose SVG the source lacks (a server that serves only PNGs, a partial copy): the numbers
 only (positions, sizes, colours), never the upstream's drawings.  Every layout is read
-by :func:`translator.typeset.arcmage.layout.read_layout`, the same code that reads a
+by :func:`translator.themes.arcmage.layout.read_layout`, the same code that reads a
 source's SVGs, so both give the same numbers.
 """
 
@@ -24,15 +24,7 @@ from pathlib import Path
 import yaml
 
 from translator.textio import atomic_write
-from translator.typeset.arcmage.layout import (
-    Generator,
-    LayoutError,
-    faction_slugs,
-    read_layout,
-    template_svg,
-    templates_dir,
-    type_slugs,
-)
+from translator.themes.arcmage.layout import Generator, LayoutError, faction_slugs, read_layout, template_svg, templates_dir, type_slugs
 
 #: Where the numbers come from.
 UPSTREAM = "wtactics/arcmage commit f385bec"
@@ -49,7 +41,7 @@ HEADER = f"""\
 # of <type>.svg, which Aminduna prints).  Do not edit the layouts by hand: regenerate.
 #
 # Used only for a template a source lacks (translator theme import-arcmage reads the
-# source's own SVGs when it has them: translator/typeset/arcmage/layout.py).  Only
+# source's own SVGs when it has them: translator/themes/arcmage/layout.py).  Only
 # numbers are kept here, none of the upstream's drawings: for a faction without SVG the
 # theme draws a loyalty mark of its own in the box, with the two colours given.
 #

@@ -1718,7 +1718,7 @@ def push(
 _LAZY: Mapping[str, tuple[str, str]] = {
     "BuildReport": ("translator.typeset.batch", "Report"),
     "Config": ("translator.lint.config", "Config"),
-    "FileReport": ("translator.typeset.preflight", "FileReport"),
+    "FileReport": ("translator.pdf.preflight", "FileReport"),
     "Sheet": ("translator.review.sheet", "Sheet"),
     "PullResult": ("translator.sync.pull", "PullResult"),
     "PushResult": ("translator.sync.push", "PushResult"),

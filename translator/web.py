@@ -2,7 +2,7 @@
 waits, how often it tries again, and which hosts plain ``http://`` may name.
 
 Two stages talk to Aminduna servers (the template set download of
-:mod:`translator.typeset.arcmage.source`, the card sync of :mod:`translator.sync`):
+:mod:`translator.themes.arcmage.source`, the card sync of :mod:`translator.sync`):
 one set of numbers here means that a slow or flaky server is treated the same way by
 both, and that a server's operator sees one recognisable client.  Nothing is imported
 here but the version, so that either stage can use these without loading the other

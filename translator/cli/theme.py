@@ -13,10 +13,10 @@ from .output import plural
 
 
 def cmd_theme_import_arcmage(args: argparse.Namespace, out: TextIO) -> int:
-    """Import the official template set as a theme (translator.typeset.arcmage).  A
+    """Import the official template set as a theme (translator.themes.arcmage).  A
     template set, a font or a theme that cannot be used is a ``UserError`` that
     :func:`translator.cli.main` prints (exit 2)."""
-    from ..typeset.arcmage.importer import import_arcmage  # noqa: PLC0415 - Pillow, httpx
+    from ..themes.arcmage.importer import import_arcmage  # noqa: PLC0415 - Pillow, httpx
 
     report = import_arcmage(
         args.source,

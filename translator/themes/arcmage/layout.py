@@ -67,8 +67,8 @@ from ...limits import MAX_CONFIG_BYTES
 from ...pdf.geometry import IDENTITY, Matrix, Point, apply, multiply
 from ...shipped import templates_root
 from ...textio import InputError, read_file
-from ..symbols import SVG_NS, XLINK_NS, serialise_svg
-from ..theme import faction_slug
+from ...typeset.symbols import SVG_NS, XLINK_NS, serialise_svg
+from ...typeset.theme import faction_slug
 from .source import MAX_SVG_BYTES, svg_problem
 from .source import MAX_SVG_DEPTH as SOURCE_SVG_DEPTH
 

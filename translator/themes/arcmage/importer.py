@@ -59,18 +59,10 @@ from ...atomic import SUFFIX, abandoned, sweep, write_file
 from ...errors import UserError
 from ...pdf.profiles import Profile, find_profile
 from ...textio import InputError
-from ..artwork import solid_cmyk
-from ..theme import FACTION_KEYS, TYPE_SLUGS, cmyk, faction_slug, load_theme, themes_home
+from ...typeset.artwork import solid_cmyk
+from ...typeset.theme import FACTION_KEYS, TYPE_SLUGS, cmyk, faction_slug, load_theme, themes_home
 from . import glyphs, raster
-from .layout import (
-    Layout,
-    faction_slugs,
-    hex_rgb,
-    layouts,
-    loyalty_svg,
-    template_svg,
-    templates_dir,
-)
+from .layout import Layout, faction_slugs, hex_rgb, layouts, loyalty_svg, template_svg, templates_dir
 from .source import TemplateSet, open_source
 
 #: The name of the theme in the user's themes folder (``--theme arcmage``).

@@ -46,8 +46,8 @@ from ...markup.tree import SYMBOL_CODES, symbol_kind
 from ...shipped import templates_root
 from ...textio import InputError, read_file, read_text
 from ...yamlfile import safe_load
-from ..symbols import SVG_NS, symbol_size, symbol_svg
-from ..theme import FONT_SIGNATURES, MAX_FONT_BYTES, cmyk
+from ...typeset.symbols import SVG_NS, symbol_size, symbol_svg
+from ...typeset.theme import FONT_SIGNATURES, MAX_FONT_BYTES, cmyk
 
 #: The table of codes, sizes and boxes, in the shipped ``templates/arcmage``.
 TABLE = "glyphs.yaml"
@@ -250,7 +250,7 @@ def number(value: float) -> str:
 def official_text() -> Metrics:
     """The metrics of the official look's text font (its base theme's regular face,
     Liberation Serif), read from the font as the stylesheet's are."""
-    from ..theme import font_metrics, load_theme  # noqa: PLC0415 - the theme needs symbols
+    from ...typeset.theme import font_metrics, load_theme  # noqa: PLC0415 - the theme needs symbols
 
     return Metrics(**font_metrics(load_theme(templates_root() / "arcmage").fonts["regular"]))
 
