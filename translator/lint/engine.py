@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from ..cards.model import SOURCE_LANGUAGE, CardFile, Library
-from ..diagnostics import REGISTRY, Diagnostic, Rule, Severity, rule
+from ..diagnostics import REGISTRY, Diagnostic, Family, Rule, Severity
 from ..glossary.loader import load_glossary
 from ..glossary.matcher import normalize
 from ..heap import fewer_collections
@@ -39,6 +39,10 @@ from .model import Edit, Finding
 from .numbers import Phrases
 from .rule import COLLECTORS, ENGINE, LIBRARY, MARKUP, TRANSLATION, Collector
 
+#: The LN rules: the engine reports them itself.
+ENGINE_RULES = Family(prefix="LN", target=ENGINE)
+
+
 #: Style settings used when the configuration names none.
 DEFAULT_SETTINGS: dict[str, object] = {
     "french-spaces": "either",
@@ -49,36 +53,34 @@ DEFAULT_SETTINGS: dict[str, object] = {
 
 
 #: The engine's own rules: it reports them itself, with these declarations' reporters.
-UNUSED_SUPPRESSION = rule(
-    "LN001",
-    "unused-suppression",
-    Severity.WARNING,
-    "A `lint-ignore` code that suppresses nothing on this card.",
-    "Suppressions are for findings a reviewer has judged wrong for one card.  Once the "
+UNUSED_SUPPRESSION = ENGINE_RULES.rule(
+    code="LN001",
+    name="unused-suppression",
+    severity=Severity.WARNING,
+    summary="A `lint-ignore` code that suppresses nothing on this card.",
+    rationale="Suppressions are for findings a reviewer has judged wrong for one card.  Once the "
     "card or the rule changes, a suppression that matches nothing hides the next real "
     "problem: remove it.",
-    "en.name: Harbor Lord\n"
+    bad="en.name: Harbor Lord\n"
     "fr.name: Seigneur du port\n"
     "# the name was kept in English, then translated\n"
     "fr.lint-ignore: [TR502]",
-    "en.name: Harbor Lord\nfr.name: Seigneur du port",
-    target=ENGINE,
+    good="en.name: Harbor Lord\nfr.name: Seigneur du port",
 )
-UNKNOWN_SUPPRESSION = rule(
-    "LN002",
-    "unknown-suppression",
-    Severity.ERROR,
-    "A `lint-ignore` entry that is not a rule code or prefix.",
-    "A misspelt code suppresses nothing and would silently leave a finding reported.",
-    "en.name: Saltmere\n"
+UNKNOWN_SUPPRESSION = ENGINE_RULES.rule(
+    code="LN002",
+    name="unknown-suppression",
+    severity=Severity.ERROR,
+    summary="A `lint-ignore` entry that is not a rule code or prefix.",
+    rationale="A misspelt code suppresses nothing and would silently leave a finding reported.",
+    bad="en.name: Saltmere\n"
     "fr.name: Saltmere\n"
     "# a place's name, kept in English\n"
     "fr.lint-ignore: [TR52]",
-    "en.name: Saltmere\n"
+    good="en.name: Saltmere\n"
     "fr.name: Saltmere\n"
     "# a place's name, kept in English\n"
     "fr.lint-ignore: [TR502]",
-    target=ENGINE,
 )
 
 
