@@ -211,6 +211,17 @@ RULE_MODULES: dict[str, tuple[str, ...]] = {
 }
 _CODE = re.compile(r"[A-Z]{2}\d{3}")
 
+#: Codes rules no longer have, and the code of the rule that does their work now
+#: (ruff's rule redirects): ``--select``, ``--ignore``, the configuration and a card's
+#: ``lint-ignore`` naming an old code mean the new one, with a warning naming it.  A
+#: redirected code is a whole code, not a prefix; it is never a rule's code again.
+REDIRECTS: dict[str, str] = {
+    # FR403 longue-portee-defendre (« défendre » next to « longue portée »), dropped on
+    # 2026-11-30 (d2eb923): it only ever repeated GL201, for which « défendre contre »
+    # is a deprecated term of the Lexique, replaced by « bloquer ».
+    "FR403": "GL201",
+}
+
 
 @dataclass
 class Registry:
@@ -218,6 +229,8 @@ class Registry:
     reporter of its rule."""
 
     modules: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(RULE_MODULES))
+    #: Former codes and the codes now (:data:`REDIRECTS`).
+    redirects: dict[str, str] = field(default_factory=lambda: dict(REDIRECTS))
     _rules: dict[str, Rule] = field(default_factory=dict)
     _targets: dict[str, object] = field(default_factory=dict)
     _checks: dict[str, Callable[..., Iterator[object]]] = field(default_factory=dict)
@@ -345,6 +358,24 @@ class Registry:
             if any(rule.code.startswith(p) and (p or not rule.opt_in) for p in chosen)
             and not any(rule.code.startswith(p) for p in ignored)
         ]
+
+    def redirect(self, code: str) -> str | None:
+        """The code now of a former rule code (``code`` in any case); None for any
+        other code or prefix."""
+        return self.redirects.get(code.strip().upper())
+
+    def redirected(self, codes: Iterable[str]) -> tuple[list[str], list[str]]:
+        """``codes`` (upper case), each former code replaced by its code now, and a
+        warning for each of those (``FR403 is now GL201``)."""
+        current: list[str] = []
+        warnings: list[str] = []
+        for written in codes:
+            code = written.upper()
+            new = self.redirect(code)
+            if new is not None:
+                warnings.append(f"{code} is now {new}: write {new}")
+            current.append(new or code)
+        return current, warnings
 
     def unknown_prefixes(self, prefixes: Iterable[str]) -> list[str]:
         """Prefixes that select no rule at all (typos worth reporting)."""

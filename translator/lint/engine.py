@@ -83,6 +83,25 @@ UNKNOWN_SUPPRESSION = ENGINE_RULES.rule(
     "fr.lint-ignore: [TR502]",
 )
 
+REDIRECTED_SUPPRESSION = ENGINE_RULES.rule(
+    code="LN003",
+    name="redirected-suppression",
+    severity=Severity.WARNING,
+    summary="A `lint-ignore` code a rule no longer has: write the rule's code now.",
+    rationale="A rule whose code changed (or whose work another rule took over) is found "
+    "under its former code still (docs/lint.md, Former codes): the suppression keeps "
+    "suppressing that rule's findings.  Written with the code now, it names the rule "
+    "that `--explain` and the reference know.",
+    bad="en: I can defend against flying creatures.\n"
+    "fr: Je peux défendre contre les créatures volantes.\n"
+    "# the card's wording, approved by the designer\n"
+    "fr.lint-ignore: [FR403]",
+    good="en: I can defend against flying creatures.\n"
+    "fr: Je peux défendre contre les créatures volantes.\n"
+    "# the card's wording, approved by the designer\n"
+    "fr.lint-ignore: [GL201]",
+)
+
 
 @dataclass
 class Options:
@@ -100,6 +119,9 @@ class Options:
     #: Style settings (see :data:`translator.lint.config.CHOICES`): ``french-spaces``,
     #: ``apostrophe``, ``spelling``; defaults where absent.
     settings: dict[str, object] = field(default_factory=dict)
+    #: Warnings about former rule codes in ``select`` and ``ignore``, replaced by their
+    #: codes now (:meth:`translator.diagnostics.Registry.redirected`).
+    redirected: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -171,8 +193,11 @@ def _card_names(library: Library) -> dict[str, set[str]]:
     return found
 
 
-def _suppressions(file: CardFile) -> list[str]:
-    return [code.strip().upper() for code in file.ignored_codes() if code.strip()]
+def _suppressions(file: CardFile) -> list[tuple[str, str]]:
+    """The codes and prefixes of a card file's ``lint-ignore``: as written (upper case),
+    and as meant (a former rule code means the code now)."""
+    written = [code.strip().upper() for code in file.ignored_codes() if code.strip()]
+    return [(code, REGISTRY.redirect(code) or code) for code in written]
 
 
 def _apply_suppressions(
@@ -180,9 +205,10 @@ def _apply_suppressions(
 ) -> list[Finding]:
     """Drop suppressed findings; report suppressions that are misspelt, or that
     suppress nothing although a rule they name has run."""
-    codes = _suppressions(subject.file)
-    if not codes:
+    suppressions = _suppressions(subject.file)
+    if not suppressions:
         return findings
+    codes = [code for _, code in suppressions]
     used: set[str] = set()
     kept = []
     for finding in findings:
@@ -191,11 +217,20 @@ def _apply_suppressions(
             used.update(matching)
         else:
             kept.append(finding)
-    for code in codes:
+    for written, code in suppressions:
+        if written != code:
+            kept.append(
+                REDIRECTED_SUPPRESSION.report.at(
+                    subject,
+                    "lint-ignore",
+                    0,
+                    f"lint-ignore '{written}' is now {code}: write {code}",
+                )
+            )
         if REGISTRY.unknown_prefixes([code]):
             kept.append(
                 UNKNOWN_SUPPRESSION.report.at(
-                    subject, "lint-ignore", 0, f"'{code}' in lint-ignore is not a rule code"
+                    subject, "lint-ignore", 0, f"'{written}' in lint-ignore is not a rule code"
                 )
             )
         elif code not in used and any(c.startswith(code) for c in selected):
@@ -204,7 +239,7 @@ def _apply_suppressions(
                     subject,
                     "lint-ignore",
                     0,
-                    f"lint-ignore '{code}' suppresses nothing on this card: remove it",
+                    f"lint-ignore '{written}' suppresses nothing on this card: remove it",
                 )
             )
     return kept
