@@ -26,8 +26,8 @@ from pathlib import Path
 import pikepdf
 from PIL import Image, ImageChops, ImageCms, ImageDraw
 
-from translator.typeset import preview
 from translator.themes.arcmage import raster
+from translator.typeset import preview
 
 MM_PER_INCH = 25.4
 

@@ -26,7 +26,13 @@ from translator.markup import parse
 from translator.markup.tree import SYMBOL_CODES, symbol_kind
 from translator.pdf.sizes import PRESETS
 from translator.themes.arcmage import glyphs
-from translator.themes.arcmage.glyphs import GlyphError, Metrics, contact_sheet, load_table, write_symbols
+from translator.themes.arcmage.glyphs import (
+    GlyphError,
+    Metrics,
+    contact_sheet,
+    load_table,
+    write_symbols,
+)
 from translator.typeset.render import Renderer, card_page, text_html, weasyprint_markup
 from translator.typeset.symbols import symbol_drawing, symbol_path, symbol_svg
 from translator.typeset.theme import load_theme

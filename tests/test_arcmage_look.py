@@ -40,9 +40,9 @@ from PIL import Image, ImageChops, ImageCms, ImageStat
 
 from translator.cards.library import load_library
 from translator.pdf.profiles import Profile
-from translator.typeset import preview
 from translator.themes.arcmage import raster
 from translator.themes.arcmage.layout import Layout, Line, faction_slugs, generator, layouts
+from translator.typeset import preview
 from translator.typeset.theme import load_theme
 
 from .conftest import ROOT

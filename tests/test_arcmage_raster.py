@@ -18,8 +18,8 @@ from PIL import Image, ImageChops, ImageCms
 
 from translator.atomic import SUFFIX
 from translator.textio import InputError
-from translator.typeset import preview
 from translator.themes.arcmage import raster
+from translator.typeset import preview
 
 from .official_look import delta_e76, mask_outside, render_page_srgb, template_on_page
 from .printkit import cmyk_profile

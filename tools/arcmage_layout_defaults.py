@@ -24,7 +24,15 @@ from pathlib import Path
 import yaml
 
 from translator.textio import atomic_write
-from translator.themes.arcmage.layout import Generator, LayoutError, faction_slugs, read_layout, template_svg, templates_dir, type_slugs
+from translator.themes.arcmage.layout import (
+    Generator,
+    LayoutError,
+    faction_slugs,
+    read_layout,
+    template_svg,
+    templates_dir,
+    type_slugs,
+)
 
 #: Where the numbers come from.
 UPSTREAM = "wtactics/arcmage commit f385bec"

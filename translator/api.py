@@ -183,7 +183,9 @@ def lint_options(
     glossary files, after the configured ones).
 
     A rule code or prefix that matches no rule is refused (a typo would silently
-    check nothing), naming the configuration file when the code comes from it.
+    check nothing), naming the configuration file when the code comes from it.  A
+    former rule code means the code now (:data:`translator.diagnostics.REDIRECTS`),
+    with a warning in ``options.redirected``.
 
     >>> options, fail_on = lint_options(load_config(), select=["TR1"], languages=["fr"])
     >>> options.select, fail_on.value
@@ -192,8 +194,16 @@ def lint_options(
     from .diagnostics import REGISTRY, Severity  # noqa: PLC0415
     from .lint import Options  # noqa: PLC0415
 
-    chosen = [c.upper() for c in select] or [c.upper() for c in config.select]
-    skipped = [c.upper() for c in config.ignore] + [c.upper() for c in ignore]
+    in_file = f" (in {config.path})" if config.path else ""
+    if select:
+        chosen, redirected = REGISTRY.redirected(select)
+    else:
+        chosen, redirected = REGISTRY.redirected(config.select)
+        redirected = [message + in_file for message in redirected]
+    configured, in_config = REGISTRY.redirected(config.ignore)
+    added, on_command_line = REGISTRY.redirected(ignore)
+    skipped = configured + added
+    redirected += [message + in_file for message in in_config] + on_command_line
     unknown = REGISTRY.unknown_prefixes(chosen + skipped)
     if unknown:
         where = f" (in {config.path})" if config.path and not select else ""
@@ -208,6 +218,7 @@ def lint_options(
         glossary_paths=[*config.glossary, *glossary],
         settings=dict(config.settings),
         fit=measure_fit,
+        redirected=redirected,
     )
     return options, Severity(fail_on or config.fail_on or "warning")
 
@@ -365,7 +376,8 @@ class LintResult:
 
     ``problems`` are files that could not be read as cards or glossaries (the command
     line exits 2 for them, after the report); ``unchecked`` says which languages had
-    no spelling dictionary.
+    no spelling dictionary; ``redirected``, which former rule codes the selection
+    named, and their codes now.
     """
 
     report: Report
@@ -373,6 +385,7 @@ class LintResult:
     fail_on: Severity
     problems: list[Problem] = field(default_factory=list)
     unchecked: list[str] = field(default_factory=list)
+    redirected: list[str] = field(default_factory=list)
 
     @property
     def findings(self) -> list[Finding]:
@@ -421,6 +434,7 @@ class _Linting:
             self.fail_on,
             list(self.problems),
             missing_dictionaries(),
+            list(self.options.redirected),
         )
 
 

@@ -191,15 +191,36 @@ class Declaration(Generic[In, R, Out]):
 
 #: The modules that declare rules, by target: imported once by the registry, the first
 #: time it is asked about the rules of their target (about all rules: all of them).
-#: The markup checks, the lint rule families, and the lint engine (its own rules about
-#: ``lint-ignore``).  Checking markup alone does not load the linter.
+#: The markup checks, the lint rule families (a package a family with parts, one module
+#: a part), and the lint engine (its own rules about ``lint-ignore``).  Checking markup
+#: alone does not load the linter.  A new family module is added here (and its package
+#: to ``[tool.setuptools] packages`` in pyproject.toml).
 RULE_MODULES: dict[str, tuple[str, ...]] = {
     "markup": ("translator.markup.checks",),
-    "translation": ("translator.lint.rules",),
-    "library": ("translator.lint.rules",),
+    "translation": (
+        "translator.lint.rules.translation",
+        "translator.lint.rules.emphasis",
+        "translator.lint.rules.glossary",
+        "translator.lint.rules.french",
+        "translator.lint.rules.esperanto",
+        "translator.lint.rules.esperanto_grammar",
+        "translator.lint.rules.spelling",
+    ),
+    "library": ("translator.lint.rules.glossary", "translator.lint.rules.printing"),
     "engine": ("translator.lint.engine",),
 }
 _CODE = re.compile(r"[A-Z]{2}\d{3}")
+
+#: Codes rules no longer have, and the code of the rule that does their work now
+#: (ruff's rule redirects): ``--select``, ``--ignore``, the configuration and a card's
+#: ``lint-ignore`` naming an old code mean the new one, with a warning naming it.  A
+#: redirected code is a whole code, not a prefix; it is never a rule's code again.
+REDIRECTS: dict[str, str] = {
+    # FR403 longue-portee-defendre (« défendre » next to « longue portée »), dropped on
+    # 2026-11-30 (d2eb923): it only ever repeated GL201, for which « défendre contre »
+    # is a deprecated term of the Lexique, replaced by « bloquer ».
+    "FR403": "GL201",
+}
 
 
 @dataclass
@@ -208,6 +229,8 @@ class Registry:
     reporter of its rule."""
 
     modules: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(RULE_MODULES))
+    #: Former codes and the codes now (:data:`REDIRECTS`).
+    redirects: dict[str, str] = field(default_factory=lambda: dict(REDIRECTS))
     _rules: dict[str, Rule] = field(default_factory=dict)
     _targets: dict[str, object] = field(default_factory=dict)
     _checks: dict[str, Callable[..., Iterator[object]]] = field(default_factory=dict)
@@ -336,6 +359,24 @@ class Registry:
             and not any(rule.code.startswith(p) for p in ignored)
         ]
 
+    def redirect(self, code: str) -> str | None:
+        """The code now of a former rule code (``code`` in any case); None for any
+        other code or prefix."""
+        return self.redirects.get(code.strip().upper())
+
+    def redirected(self, codes: Iterable[str]) -> tuple[list[str], list[str]]:
+        """``codes`` (upper case), each former code replaced by its code now, and a
+        warning for each of those (``FR403 is now GL201``)."""
+        current: list[str] = []
+        warnings: list[str] = []
+        for written in codes:
+            code = written.upper()
+            new = self.redirect(code)
+            if new is not None:
+                warnings.append(f"{code} is now {new}: write {new}")
+            current.append(new or code)
+        return current, warnings
+
     def unknown_prefixes(self, prefixes: Iterable[str]) -> list[str]:
         """Prefixes that select no rule at all (typos worth reporting)."""
         self._load()
@@ -347,6 +388,7 @@ REGISTRY = Registry()
 
 
 def rule(
+    *,
     code: str,
     name: str,
     severity: Severity,
@@ -355,7 +397,6 @@ def rule(
     bad: str,
     good: str,
     fix: str | None = None,
-    *,
     target: Target[In, R, Out],
     applicability: Applicability = Applicability.NONE,
     languages: Iterable[str] | None = None,
@@ -367,23 +408,85 @@ def rule(
     rule the engine reports itself; the declaration's ``report`` is the rule's
     reporter.  ``languages`` (translation languages) defaults to every language;
     ``fix`` says what the check's fixes do, ``applicability`` whether ``--fix`` may
-    apply them.
+    apply them.  A rule family declares its rules through its :class:`Family`, which
+    supplies ``target`` and ``languages``.
     """
     declared = Rule(
-        code,
-        name,
-        severity,
-        summary,
-        rationale,
-        bad,
-        good,
-        fix,
-        opt_in,
-        applicability,
-        target.name,
-        None if languages is None else frozenset(languages),
+        code=code,
+        name=name,
+        severity=severity,
+        summary=summary,
+        rationale=rationale,
+        bad=bad,
+        good=good,
+        fix=fix,
+        opt_in=opt_in,
+        applicability=applicability,
+        target=target.name,
+        languages=None if languages is None else frozenset(languages),
     )
     return REGISTRY.declare(declared, target)
+
+
+@dataclass(frozen=True, slots=True)
+class Family(Generic[In, R, Out]):
+    """A family of rules (``FR``) or a part of one (``FR2``): what its declarations share.
+
+    Its rules are declared with :meth:`rule`, which supplies the family's ``target``
+    and ``languages``, and refuses a code outside the family's ``prefix``: a rule
+    lives in the module of its code's family.  :meth:`part` gives a sub-family with
+    the same defaults, for the module of one part::
+
+        FRENCH = Family(prefix="FR", target=TRANSLATION, languages=("fr",))
+        TYPOGRAPHY = FRENCH.part("FR2")
+
+        @TYPOGRAPHY.rule(code="FR201", name="no-break-space", severity=..., ...)
+        def check_no_break_space(subject: Subject, report: Reporter) -> Iterator[Finding]:
+            ...
+    """
+
+    prefix: str
+    target: Target[In, R, Out]
+    #: The translation languages of every rule of the family; None: every language.
+    languages: tuple[str, ...] | None = None
+
+    def part(self, prefix: str) -> Family[In, R, Out]:
+        """The sub-family of the codes starting with ``prefix`` (within this one's)."""
+        if not prefix.startswith(self.prefix):
+            raise RegistryError(f"family {prefix} is not part of family {self.prefix}")
+        return Family(prefix, self.target, self.languages)
+
+    def rule(
+        self,
+        *,
+        code: str,
+        name: str,
+        severity: Severity,
+        summary: str,
+        rationale: str,
+        bad: str,
+        good: str,
+        fix: str | None = None,
+        applicability: Applicability = Applicability.NONE,
+        opt_in: bool = False,
+    ) -> Declaration[In, R, Out]:
+        """Declare a rule of this family (see :func:`rule`)."""
+        if not code.startswith(self.prefix):
+            raise RegistryError(f"rule {code}: declared in family {self.prefix}")
+        return rule(
+            code=code,
+            name=name,
+            severity=severity,
+            summary=summary,
+            rationale=rationale,
+            bad=bad,
+            good=good,
+            fix=fix,
+            target=self.target,
+            applicability=applicability,
+            languages=self.languages,
+            opt_in=opt_in,
+        )
 
 
 class Replacement(Protocol):

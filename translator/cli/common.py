@@ -97,7 +97,12 @@ def split_codes(values: list[str] | None) -> list[str]:
 
 
 def explain(code: str, out: TextIO) -> int:
-    """``--explain CODE``: a rule's documentation, or the rules of its family."""
+    """``--explain CODE``: a rule's documentation (a former code's: the rule's now), or
+    the rules of its family."""
+    now = diagnostics.REGISTRY.redirect(code)
+    if now is not None:
+        print(f"translator: warning: {code.upper()} is now {now}", file=sys.stderr)
+        code = now
     rule = diagnostics.REGISTRY.get(code)
     if rule is None:
         close = [r.code for r in diagnostics.REGISTRY.rules() if r.code[:3] == code.upper()[:3]]

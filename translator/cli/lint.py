@@ -42,6 +42,12 @@ def _report_unchecked_spelling(messages: list[str]) -> None:
         print(f"translator: {message}", file=sys.stderr)
 
 
+def _report_redirected(messages: list[str]) -> None:
+    """Say which former rule codes the selection named, and their codes now."""
+    for message in messages:
+        print(f"translator: warning: {message}", file=sys.stderr)
+
+
 def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
     """``lint``: the report (or the fixes applied, or shown as a diff); exit 1 when
     findings reach ``--fail-on``."""
@@ -64,6 +70,7 @@ def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
     if args.fix or args.diff:
         fixes = api.fix(args.paths, write=args.fix, **settings)
         result = fixes.remaining
+        _report_redirected(result.redirected)
         if args.diff:
             out.write(fixes.diff)
             _report_unchecked_spelling(result.unchecked)
@@ -74,6 +81,7 @@ def cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
         fixed = fixes.fixed
     else:
         result = api.lint(args.paths, **settings)
+        _report_redirected(result.redirected)
     if args.statistics:
         if args.format not in ("text", "json"):
             raise UsageError("--statistics writes text or json (--format text|json)")

@@ -142,8 +142,10 @@ def cmd_format(args: argparse.Namespace, out: TextIO) -> int:
 
 def _selected_rules(args: argparse.Namespace) -> list:
     """The markup rules ``--select`` and ``--ignore`` leave; unknown codes are refused."""
-    select = split_codes(args.select)
-    ignore = split_codes(args.ignore)
+    select, warned = diagnostics.REGISTRY.redirected(split_codes(args.select))
+    ignore, warned_ignore = diagnostics.REGISTRY.redirected(split_codes(args.ignore))
+    for message in warned + warned_ignore:
+        print(f"translator: warning: {message}", file=sys.stderr)
     unknown = diagnostics.REGISTRY.unknown_prefixes(select + ignore)
     if unknown:
         raise UsageError(

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from ..cards.model import SOURCE_LANGUAGE, CardFile, Library
-from ..diagnostics import REGISTRY, Diagnostic, Rule, Severity, rule
+from ..diagnostics import REGISTRY, Diagnostic, Family, Rule, Severity
 from ..glossary.loader import load_glossary
 from ..glossary.matcher import normalize
 from ..heap import fewer_collections
@@ -40,6 +40,10 @@ from .model import Edit, Finding
 from .numbers import Phrases
 from .rule import COLLECTORS, ENGINE, LIBRARY, MARKUP, TRANSLATION, Collector
 
+#: The LN rules: the engine reports them itself.
+ENGINE_RULES = Family(prefix="LN", target=ENGINE)
+
+
 #: Style settings used when the configuration names none.
 DEFAULT_SETTINGS: dict[str, object] = {
     "french-spaces": "either",
@@ -50,36 +54,53 @@ DEFAULT_SETTINGS: dict[str, object] = {
 
 
 #: The engine's own rules: it reports them itself, with these declarations' reporters.
-UNUSED_SUPPRESSION = rule(
-    "LN001",
-    "unused-suppression",
-    Severity.WARNING,
-    "A `lint-ignore` code that suppresses nothing on this card.",
-    "Suppressions are for findings a reviewer has judged wrong for one card.  Once the "
+UNUSED_SUPPRESSION = ENGINE_RULES.rule(
+    code="LN001",
+    name="unused-suppression",
+    severity=Severity.WARNING,
+    summary="A `lint-ignore` code that suppresses nothing on this card.",
+    rationale="Suppressions are for findings a reviewer has judged wrong for one card.  Once the "
     "card or the rule changes, a suppression that matches nothing hides the next real "
     "problem: remove it.",
-    "en.name: Harbor Lord\n"
+    bad="en.name: Harbor Lord\n"
     "fr.name: Seigneur du port\n"
     "# the name was kept in English, then translated\n"
     "fr.lint-ignore: [TR502]",
-    "en.name: Harbor Lord\nfr.name: Seigneur du port",
-    target=ENGINE,
+    good="en.name: Harbor Lord\nfr.name: Seigneur du port",
 )
-UNKNOWN_SUPPRESSION = rule(
-    "LN002",
-    "unknown-suppression",
-    Severity.ERROR,
-    "A `lint-ignore` entry that is not a rule code or prefix.",
-    "A misspelt code suppresses nothing and would silently leave a finding reported.",
-    "en.name: Saltmere\n"
+UNKNOWN_SUPPRESSION = ENGINE_RULES.rule(
+    code="LN002",
+    name="unknown-suppression",
+    severity=Severity.ERROR,
+    summary="A `lint-ignore` entry that is not a rule code or prefix.",
+    rationale="A misspelt code suppresses nothing and would silently leave a finding reported.",
+    bad="en.name: Saltmere\n"
     "fr.name: Saltmere\n"
     "# a place's name, kept in English\n"
     "fr.lint-ignore: [TR52]",
-    "en.name: Saltmere\n"
+    good="en.name: Saltmere\n"
     "fr.name: Saltmere\n"
     "# a place's name, kept in English\n"
     "fr.lint-ignore: [TR502]",
-    target=ENGINE,
+)
+
+REDIRECTED_SUPPRESSION = ENGINE_RULES.rule(
+    code="LN003",
+    name="redirected-suppression",
+    severity=Severity.WARNING,
+    summary="A `lint-ignore` code a rule no longer has: write the rule's code now.",
+    rationale="A rule whose code changed (or whose work another rule took over) is found "
+    "under its former code still (docs/lint.md, Former codes): the suppression keeps "
+    "suppressing that rule's findings.  Written with the code now, it names the rule "
+    "that `--explain` and the reference know.",
+    bad="en: I can defend against flying creatures.\n"
+    "fr: Je peux défendre contre les créatures volantes.\n"
+    "# the card's wording, approved by the designer\n"
+    "fr.lint-ignore: [FR403]",
+    good="en: I can defend against flying creatures.\n"
+    "fr: Je peux défendre contre les créatures volantes.\n"
+    "# the card's wording, approved by the designer\n"
+    "fr.lint-ignore: [GL201]",
 )
 
 
@@ -102,6 +123,9 @@ class Options:
     #: How PR101 measures whether a text fits (the typesetter's measure, which comes
     #: after the linter: ``translator.api`` gives it); without it PR101 cannot run.
     fit: FitMeasure | None = None
+    #: Warnings about former rule codes in ``select`` and ``ignore``, replaced by their
+    #: codes now (:meth:`translator.diagnostics.Registry.redirected`).
+    redirected: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -174,8 +198,11 @@ def _card_names(library: Library) -> dict[str, set[str]]:
     return found
 
 
-def _suppressions(file: CardFile) -> list[str]:
-    return [code.strip().upper() for code in file.ignored_codes() if code.strip()]
+def _suppressions(file: CardFile) -> list[tuple[str, str]]:
+    """The codes and prefixes of a card file's ``lint-ignore``: as written (upper case),
+    and as meant (a former rule code means the code now)."""
+    written = [code.strip().upper() for code in file.ignored_codes() if code.strip()]
+    return [(code, REGISTRY.redirect(code) or code) for code in written]
 
 
 def _apply_suppressions(
@@ -183,9 +210,10 @@ def _apply_suppressions(
 ) -> list[Finding]:
     """Drop suppressed findings; report suppressions that are misspelt, or that
     suppress nothing although a rule they name has run."""
-    codes = _suppressions(subject.file)
-    if not codes:
+    suppressions = _suppressions(subject.file)
+    if not suppressions:
         return findings
+    codes = [code for _, code in suppressions]
     used: set[str] = set()
     kept = []
     for finding in findings:
@@ -194,11 +222,20 @@ def _apply_suppressions(
             used.update(matching)
         else:
             kept.append(finding)
-    for code in codes:
+    for written, code in suppressions:
+        if written != code:
+            kept.append(
+                REDIRECTED_SUPPRESSION.report.at(
+                    subject,
+                    "lint-ignore",
+                    0,
+                    f"lint-ignore '{written}' is now {code}: write {code}",
+                )
+            )
         if REGISTRY.unknown_prefixes([code]):
             kept.append(
                 UNKNOWN_SUPPRESSION.report.at(
-                    subject, "lint-ignore", 0, f"'{code}' in lint-ignore is not a rule code"
+                    subject, "lint-ignore", 0, f"'{written}' in lint-ignore is not a rule code"
                 )
             )
         elif code not in used and any(c.startswith(code) for c in selected):
@@ -207,7 +244,7 @@ def _apply_suppressions(
                     subject,
                     "lint-ignore",
                     0,
-                    f"lint-ignore '{code}' suppresses nothing on this card: remove it",
+                    f"lint-ignore '{written}' suppresses nothing on this card: remove it",
                 )
             )
     return kept

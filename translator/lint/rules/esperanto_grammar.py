@@ -27,15 +27,18 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ...diagnostics import Severity, rule
+from ...diagnostics import Severity
 from ...languages.eo import LANGUAGE as ESPERANTO
 from ...shipped import glossaries_root
 from ...yamlfile import safe_load
 from ..context import Reporter, Subject
 from ..model import Finding
-from ..rule import TRANSLATION
-from .esperanto import _sentence_start, looks_esperanto
+from .esperanto import ESPERANTO_RULES, looks_esperanto, sentence_start
 from .glossary import list_reminders
+
+#: The family of this module's rules (EO4).
+FAMILY = ESPERANTO_RULES.part("EO4")
+
 
 GRAMMAR_FILE = "eo-grammar.yaml"
 
@@ -298,7 +301,7 @@ def _tokens(
             "-" in word and text[end - len(word.rsplit("-", 1)[-1])].isupper()
         ):
             written = text[start:end]
-            if written[1:].islower() and _sentence_start(text, start):
+            if written[1:].islower() and sentence_start(text, start):
                 info = cache.get(word) or cache.setdefault(word, _classify(word, grammar, foreign))
             else:
                 info = _OTHER  # a name (an ability, a faction, a parameter: K, N)
@@ -591,12 +594,12 @@ def _report(subject: Subject, report: Reporter) -> Iterator[Finding]:
         yield report.span(subject, index, found.start, found.message, None)
 
 
-@rule(
-    "EO401",
-    "accusative-object",
-    Severity.WARNING,
-    "The direct object of a transitive verb lacks the accusative -n (eltiru du kartoj).",
-    "Esperanto marks the direct object with -n (Fundamento §13), on the noun and on "
+@FAMILY.rule(
+    code="EO401",
+    name="accusative-object",
+    severity=Severity.WARNING,
+    summary="The direct object of a transitive verb lacks the accusative -n (eltiru du kartoj).",
+    rationale="Esperanto marks the direct object with -n (Fundamento §13), on the noun and on "
     "every adjective that agrees with it: « eltiru du kartojn », « detruu celan "
     "estaĵon ».  Arcmage Reguloj slips once: « Ĉiu kartaro devas enteni precize "
     "kvardek kvin kartoj ».  The rule reads the noun phrase right after a finite, "
@@ -608,22 +611,20 @@ def _report(subject: Subject, report: Reporter) -> Iterator[Finding]:
     "subject of the next clause: « kiam vi atakas la urbo perdas »), nor after a "
     "finite verb whose clause has no subject or has its object before it (« kiun mi "
     "regas »: the phrase after the verb may be the subject).",
-    "en: Draw two cards.\neo: Eltiru du kartoj.",
-    "en: Draw two cards.\neo: Eltiru du kartojn.",
-    target=TRANSLATION,
-    languages=("eo",),
+    bad="en: Draw two cards.\neo: Eltiru du kartoj.",
+    good="en: Draw two cards.\neo: Eltiru du kartojn.",
 )
 def check_accusative_object(subject: Subject, report: Reporter) -> Iterator[Finding]:
     yield from _report(subject, report)
 
 
-@rule(
-    "EO402",
-    "adjective-agreement",
-    Severity.WARNING,
-    "An adjective does not agree with its noun in number (-j) or case (-n) (viaj "
+@FAMILY.rule(
+    code="EO402",
+    name="adjective-agreement",
+    severity=Severity.WARNING,
+    summary="An adjective does not agree with its noun in number (-j) or case (-n) (viaj "
     "estaĵo, cela estaĵon).",
-    "An adjective, a possessive (mia, via, sia, ...) and the correlatives tiu, ĉiu, "
+    rationale="An adjective, a possessive (mia, via, sia, ...) and the correlatives tiu, ĉiu, "
     "iu, neniu, tia, ĉia, ia, nenia take the -j and the -n of their noun (Fundamento "
     "§§4, 5): « ĉiuj viaj estaĵoj », « celan estaĵon ».  The rule reads the words "
     "before a noun, adjacent to it (only spaces, articles and numbers between); "
@@ -636,21 +637,19 @@ def check_accusative_object(subject: Subject, report: Reporter) -> Iterator[Find
     "(« viaj estaĵo kaj urbo », « la enluda kaj eksterluda statoj ») are not "
     "reported.  Arcmage Reguloj: « nova okazaĵokartoj », « kontraŭ atakanta "
     "estaĵoj ».",
-    "en: All your creatures get +1/+0.\neo: Ĉiuj viaj estaĵo akiras +1/+0.",
-    "en: All your creatures get +1/+0.\neo: Ĉiuj viaj estaĵoj akiras +1/+0.",
-    target=TRANSLATION,
-    languages=("eo",),
+    bad="en: All your creatures get +1/+0.\neo: Ĉiuj viaj estaĵo akiras +1/+0.",
+    good="en: All your creatures get +1/+0.\neo: Ĉiuj viaj estaĵoj akiras +1/+0.",
 )
 def check_adjective_agreement(subject: Subject, report: Reporter) -> Iterator[Finding]:
     yield from _report(subject, report)
 
 
-@rule(
-    "EO403",
-    "accusative-after-preposition",
-    Severity.WARNING,
-    "An accusative -n after a preposition that never takes it (al vian armeon, kun ĝin).",
-    "A preposition takes the nominative (Fundamento §8); the -n is right after one "
+@FAMILY.rule(
+    code="EO403",
+    name="accusative-after-preposition",
+    severity=Severity.WARNING,
+    summary="An accusative -n after a preposition that never takes it (al vian armeon, kun ĝin).",
+    rationale="A preposition takes the nominative (Fundamento §8); the -n is right after one "
     "only where it marks a direction, after the prepositions of place (« metu ĝin en "
     "vian armeon », « sur la tablon »), and in a few uses of ĝis, po, krom and "
     "anstataŭ.  The rule reports the -n after the prepositions that never take it "
@@ -659,10 +658,8 @@ def check_adjective_agreement(subject: Subject, report: Reporter) -> Iterator[Fi
     "when every word of the phrase has it (a phrase that disagrees is EO402's).  "
     "Listo de kapabloj has it twice: « metu unu S ... el via mano al vian armeon » "
     "(Evoluonto), « ludata rekte al vian armeon » (Subita), for « en vian armeon ».",
-    "en: Put it from your hand into your army.\neo: Metu ĝin el via mano al vian armeon.",
-    "en: Put it from your hand into your army.\neo: Metu ĝin el via mano en vian armeon.",
-    target=TRANSLATION,
-    languages=("eo",),
+    bad="en: Put it from your hand into your army.\neo: Metu ĝin el via mano al vian armeon.",
+    good="en: Put it from your hand into your army.\neo: Metu ĝin el via mano en vian armeon.",
 )
 def check_accusative_after_preposition(subject: Subject, report: Reporter) -> Iterator[Finding]:
     yield from _report(subject, report)

@@ -20,16 +20,16 @@ from ..rule import LIBRARY
 
 
 @rule(
-    "PR101",
-    "text-overflow",
-    Severity.ERROR,
-    "The card text does not fit its box, even shrunk to the smallest scale.",
-    "A card's text is laid out in a fixed box; translator shrinks it in steps of 0.02 "
+    code="PR101",
+    name="text-overflow",
+    severity=Severity.ERROR,
+    summary="The card text does not fit its box, even shrunk to the smallest scale.",
+    rationale="A card's text is laid out in a fixed box; translator shrinks it in steps of 0.02 "
     "down to 52 % (as the reference does) and refuses to print a card whose text is "
     "still too tall (`translator build`).  Translations run longer than English: this "
     "rule makes the same measurement in lint, per language, with how many millimetres "
     "are too many.  Opt-in (`--select PR`): it typesets every card.",
-    "en: ***Bodyguard 2***\\\n"
+    bad="en: ***Bodyguard 2***\\\n"
     "  *Each turn, I may divert up to 2 damage from target creature you control and put that "
     "damage on myself instead.*\n"
     "\n"
@@ -49,7 +49,7 @@ from ..rule import LIBRARY
     "\n"
     "  ***Débordement***\\\n"
     "  *Le surplus de dégâts non bloqués que j’inflige est reporté sur la cité attaquée.*",
-    "en: ***Bodyguard 2***\\\n"
+    good="en: ***Bodyguard 2***\\\n"
     "  *Each turn, I may divert up to 2 damage from target creature you control and put that "
     "damage on myself instead.*\n"
     "\n"

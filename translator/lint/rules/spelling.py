@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from ... import languages
 from ...cards.model import SOURCE_LANGUAGE
-from ...diagnostics import Severity, rule
+from ...diagnostics import Family, Severity
 from ...glossary.matcher import normalize
 from ...markup.tree import DropCap
 from ..context import Reporter, Subject
@@ -22,16 +22,20 @@ from ..rule import TRANSLATION
 from ..spelling import lexicon, missing_dictionaries
 from .esperanto import foreign_letters, h_system, x_system
 
+#: The SP rules: spelling, in the languages with a dictionary.
+FAMILY = Family(prefix="SP", target=TRANSLATION, languages=("fr", "eo"))
+
+
 __all__ = ["check_spelling", "missing_dictionaries"]
 
 
-@rule(
-    "SP101",
-    "misspelling",
-    Severity.WARNING,
-    "A word of the printed text is in neither the language's Hunspell dictionary nor "
+@FAMILY.rule(
+    code="SP101",
+    name="misspelling",
+    severity=Severity.WARNING,
+    summary="A word of the printed text is in neither the language's Hunspell dictionary nor "
     "the glossaries nor the library's card names.",
-    "Typos survive every other check: a misspelt word is no number, symbol or glossary "
+    rationale="Typos survive every other check: a misspelt word is no number, symbol or glossary "
     "term.  The card text (rules and flavour) of French and Esperanto translations is "
     "looked up in the Debian Hunspell dictionaries (hunspell-fr-comprehensive: classic "
     "and 1990 spellings; myspell-eo); words of "
@@ -56,10 +60,8 @@ __all__ = ["check_spelling", "missing_dictionaries"]
     "a name that differs from its other mentions is a consistency matter).  Without "
     "a dictionary installed a language is not checked, and `translator lint` says "
     "so once; `spelling = false` in the configuration turns the rule off.",
-    "en: Target player discards one card.\nfr: La joueureuse ciblée défausse une crate.",
-    "en: Target player discards one card.\nfr: La joueureuse ciblée défausse une carte.",
-    target=TRANSLATION,
-    languages=("fr", "eo"),
+    bad="en: Target player discards one card.\nfr: La joueureuse ciblée défausse une crate.",
+    good="en: Target player discards one card.\nfr: La joueureuse ciblée défausse une carte.",
 )
 def check_spelling(subject: Subject, report: Reporter) -> Iterator[Finding]:
     language = languages.get(subject.lang)

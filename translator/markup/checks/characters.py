@@ -10,9 +10,13 @@ from collections.abc import Iterator
 
 from markdown_it.token import Token
 
-from ...diagnostics import Applicability, Diagnostic, Fix, Severity, rule
+from ...diagnostics import Applicability, Diagnostic, Fix, Severity
 from ..parser import ENTITIES, ParsedParagraph, ParseResult, parse
-from .common import MARKUP, Reporter, _preview, _printed_text_tokens
+from .common import MARKUP_RULES, Reporter, _preview, _printed_text_tokens
+
+#: The family of this module's rules (MK4).
+FAMILY = MARKUP_RULES.part("MK4")
+
 
 #: Characters the reference's (unreachable) escape code would have escaped.
 _ESCAPABLE = frozenset("\\`*_{}[]()#+-.!|~^&:<>/")
@@ -22,18 +26,17 @@ _ENTITY = re.compile(r"&(#[0-9]+|#[xX][0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);")
 MAX_AT_AT_CHECKS = 50
 
 
-@rule(
-    "MK401",
-    "at-at",
-    Severity.WARNING,
-    "`@@` where a plain space would print the same.",
-    "Aminduna uses `@@` internally for spaces and turns every `@@` of a card into a "
+@FAMILY.rule(
+    code="MK401",
+    name="at-at",
+    severity=Severity.WARNING,
+    summary="`@@` where a plain space would print the same.",
+    rationale="Aminduna uses `@@` internally for spaces and turns every `@@` of a card into a "
     "space.  Typed by hand it is only useful where a space would be deleted (between "
     "two symbols); elsewhere it is a surprise waiting for the next editor.",
-    "Name@@of the card",
-    "Name of the card",
-    "Replaces `@@` by a space.",
-    target=MARKUP,
+    bad="Name@@of the card",
+    good="Name of the card",
+    fix="Replaces `@@` by a space.",
     applicability=Applicability.SAFE,
 )
 def check_at_at(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
@@ -57,17 +60,16 @@ def check_at_at(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
         index = source.find("@@", index + 2)
 
 
-@rule(
-    "MK402",
-    "backslash-escape",
-    Severity.WARNING,
-    "A backslash before a markdown character: there are no escapes, it is a line break.",
-    "Aminduna turns every `\\` into a line break before parsing, so `\\*` is a line "
+@FAMILY.rule(
+    code="MK402",
+    name="backslash-escape",
+    severity=Severity.WARNING,
+    summary="A backslash before a markdown character: there are no escapes, it is a line break.",
+    rationale="Aminduna turns every `\\` into a line break before parsing, so `\\*` is a line "
     "break followed by `*`, and `\\:` cannot protect a colon.  A backslash is only "
     "right at the end of a line (or alone on a line, for an empty paragraph).",
-    "Deal 2\\*X damage.",
-    "Deal twice X damage.",
-    target=MARKUP,
+    bad="Deal 2\\*X damage.",
+    good="Deal twice X damage.",
 )
 def check_backslash_escape(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
     source = result.source
@@ -105,18 +107,17 @@ def _entities(result: ParseResult) -> Iterator[tuple[ParsedParagraph, Token, re.
                 yield paragraph, token, match
 
 
-@rule(
-    "MK403",
-    "decoded-entity",
-    Severity.INFO,
-    "An HTML entity that Aminduna decodes: write the character itself.",
-    "Aminduna decodes the HTML 4 named entities (`&nbsp;`, `&laquo;`, ...).  The "
+@FAMILY.rule(
+    code="MK403",
+    name="decoded-entity",
+    severity=Severity.INFO,
+    summary="An HTML entity that Aminduna decodes: write the character itself.",
+    rationale="Aminduna decodes the HTML 4 named entities (`&nbsp;`, `&laquo;`, ...).  The "
     "character itself is easier to read and to check, and other tools (and the "
     "numeric forms) do not decode entities the same way.",
-    "«&nbsp;Vite&nbsp;!&nbsp;»",
-    "«\u00a0Vite\u00a0!\u00a0»",
-    "Replaces the entity by its character.",
-    target=MARKUP,
+    bad="«&nbsp;Vite&nbsp;!&nbsp;»",
+    good="«\u00a0Vite\u00a0!\u00a0»",
+    fix="Replaces the entity by its character.",
     applicability=Applicability.SAFE,
 )
 def check_decoded_entity(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
@@ -137,18 +138,17 @@ def check_decoded_entity(result: ParseResult, report: Reporter) -> Iterator[Diag
         )
 
 
-@rule(
-    "MK404",
-    "literal-entity",
-    Severity.ERROR,
-    "An HTML entity that Aminduna does not decode: it is printed as typed.",
-    "Only HTML 4 named entities are decoded.  `&#8239;` (the narrow no-break space of "
+@FAMILY.rule(
+    code="MK404",
+    name="literal-entity",
+    severity=Severity.ERROR,
+    summary="An HTML entity that Aminduna does not decode: it is printed as typed.",
+    rationale="Only HTML 4 named entities are decoded.  `&#8239;` (the narrow no-break space of "
     "French typography), `&#x202F;` or HTML 5 names like `&NoBreak;` are printed "
     "literally, ampersand and all.",
-    "Pioche&#8239;!",
-    "Pioche\u202f!",
-    "Replaces the entity by its character.",
-    target=MARKUP,
+    bad="Pioche&#8239;!",
+    good="Pioche\u202f!",
+    fix="Replaces the entity by its character.",
     applicability=Applicability.SAFE,
 )
 def check_literal_entity(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
@@ -171,16 +171,15 @@ def check_literal_entity(result: ParseResult, report: Reporter) -> Iterator[Diag
         )
 
 
-@rule(
-    "MK405",
-    "html-tag",
-    Severity.WARNING,
-    "An HTML tag: Aminduna prints it as text.",
-    'HTML is not interpreted: `<b>` prints "<b>".  Use `**` for bold and `*` for '
+@FAMILY.rule(
+    code="MK405",
+    name="html-tag",
+    severity=Severity.WARNING,
+    summary="An HTML tag: Aminduna prints it as text.",
+    rationale='HTML is not interpreted: `<b>` prints "<b>".  Use `**` for bold and `*` for '
     "italics.  (`<sup>`, `<sub>` and `<a>` are worse: they drop their content, see MK205.)",
-    "Deal <b>2</b> damage.",
-    "Deal **2** damage.",
-    target=MARKUP,
+    bad="Deal <b>2</b> damage.",
+    good="Deal **2** damage.",
 )
 def check_html_tag(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
     for paragraph, token in _printed_text_tokens(result):

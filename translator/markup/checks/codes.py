@@ -7,10 +7,14 @@ from collections.abc import Iterator
 
 from markdown_it.token import Token
 
-from ...diagnostics import Applicability, Diagnostic, Fix, Severity, rule
+from ...diagnostics import Applicability, Diagnostic, Fix, Severity
 from ..parser import ParsedParagraph, ParseResult
 from ..tree import BREAK_CODE, EMPTY_PARAGRAPH_CODE, DropCap, LineBreak, Symbol, Text
-from .common import KNOWN_CODES, MARKUP, Reporter, _node_text, _preview, _printed
+from .common import KNOWN_CODES, MARKUP_RULES, Reporter, _node_text, _preview, _printed
+
+#: The family of this module's rules (MK1).
+FAMILY = MARKUP_RULES.part("MK1")
+
 
 _CODE_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9]{0,3}")
 
@@ -60,18 +64,17 @@ def _next_char(paragraph: ParsedParagraph, token: Token) -> str:
     return text[end] if end < len(text) else " "
 
 
-@rule(
-    "MK101",
-    "colon-pair",
-    Severity.ERROR,
-    "Two colons in running text pair up into a drop cap.",
-    "A `:` followed, later in the paragraph, by another `:` is read as a code; when "
+@FAMILY.rule(
+    code="MK101",
+    name="colon-pair",
+    severity=Severity.ERROR,
+    summary="Two colons in running text pair up into a drop cap.",
+    rationale="A `:` followed, later in the paragraph, by another `:` is read as a code; when "
     "the text between them is not a known code, Aminduna prints it as a drop cap: "
     '`At 10:30 and 11:45` prints a huge "30 and 11".  A colon followed by a space '
     "cannot open a code, which is why `Cost: 3` is safe.",
-    "At 10:30 and 11:45, draw a card.",
-    "At 10 h 30 and 11 h 45, draw a card.",
-    target=MARKUP,
+    bad="At 10:30 and 11:45, draw a card.",
+    good="At 10 h 30 and 11 h 45, draw a card.",
 )
 def check_colon_pair(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
     for paragraph, token in _code_tokens(result):
@@ -102,18 +105,17 @@ def _did_you_mean(name: str) -> str | None:
     return None
 
 
-@rule(
-    "MK102",
-    "unknown-code",
-    Severity.ERROR,
-    "A `:code:` that is not a symbol: Aminduna prints it as a drop cap.",
-    "Codes are case-sensitive: `:G1:` is not the cypher disc `:g1:` but a drop cap "
+@FAMILY.rule(
+    code="MK102",
+    name="unknown-code",
+    severity=Severity.ERROR,
+    summary="A `:code:` that is not a symbol: Aminduna prints it as a drop cap.",
+    rationale="Codes are case-sensitive: `:G1:` is not the cypher disc `:g1:` but a drop cap "
     '"G1", `:Br:` is not a line break.  Any code Aminduna does not know becomes a drop '
     "cap.  Known codes: g0-g9, gx, gt, m, m0-m9, ma, mt, mx, mi, mc, mic, mis, br, pa.",
-    "Pay :G1: to draw a card.",
-    "Pay :g1: to draw a card.",
-    "Lower-cases a code that differs from a known one only by case.",
-    target=MARKUP,
+    bad="Pay :G1: to draw a card.",
+    good="Pay :g1: to draw a card.",
+    fix="Lower-cases a code that differs from a known one only by case.",
     applicability=Applicability.SAFE,
 )
 def check_unknown_code(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
@@ -144,20 +146,19 @@ def check_unknown_code(result: ParseResult, report: Reporter) -> Iterator[Diagno
             )
 
 
-@rule(
-    "MK103",
-    "drop-cap-letter",
-    Severity.WARNING,
-    "A drop cap that is not one capital letter.",
-    "A drop cap is meant to be the first letter of the paragraph, as a capital: "
+@FAMILY.rule(
+    code="MK103",
+    name="drop-cap-letter",
+    severity=Severity.WARNING,
+    summary="A drop cap that is not one capital letter.",
+    rationale="A drop cap is meant to be the first letter of the paragraph, as a capital: "
     "`:W:hen`.  Aminduna prints `:w:hen` with a small w and `:Wh:en` with two letters "
     "in the drop cap, and its reverse conversion (used when cards are copied) keeps "
     "only the first letter, upper-cased, so the card changes the next time it is "
     "copied.",
-    ":wh:en I come into play, draw a card.",
-    ":W:hen I come into play, draw a card.",
-    "Keeps the first letter, capitalised, in the drop cap and moves the others into the text.",
-    target=MARKUP,
+    bad=":wh:en I come into play, draw a card.",
+    good=":W:hen I come into play, draw a card.",
+    fix="Keeps the first letter, capitalised, in the drop cap and moves the others into the text.",
     applicability=Applicability.SAFE,
 )
 def check_drop_cap_letter(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
@@ -180,18 +181,17 @@ def check_drop_cap_letter(result: ParseResult, report: Reporter) -> Iterator[Dia
         )
 
 
-@rule(
-    "MK104",
-    "misplaced-drop-cap",
-    Severity.WARNING,
-    "A drop cap or large mark that does not start its paragraph.",
-    "The layout reserves space for a drop cap (two lines), a large mark (`:m:`, "
+@FAMILY.rule(
+    code="MK104",
+    name="misplaced-drop-cap",
+    severity=Severity.WARNING,
+    summary="A drop cap or large mark that does not start its paragraph.",
+    rationale="The layout reserves space for a drop cap (two lines), a large mark (`:m:`, "
     "`:m0:`-`:m9:`, `:ma:`, `:mt:`, `:mx:`, `:mi:`: two lines) or a column mark (`:mc:`, "
     "`:mic:`) only at the start of a paragraph.  Elsewhere the symbol lands in the "
     "middle of a line.  Inline symbols are `:g0:`-`:g9:`, `:gx:`, `:gt:` and `:mis:`.",
-    "Deal 1 damage. :m: Draw a card.",
-    "Deal 1 damage.\n\n:m: Draw a card.",
-    target=MARKUP,
+    bad="Deal 1 damage. :m: Draw a card.",
+    good="Deal 1 damage.\n\n:m: Draw a card.",
 )
 def check_misplaced_drop_cap(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
     for paragraph in result.paragraphs:
@@ -212,17 +212,16 @@ def check_misplaced_drop_cap(result: ParseResult, report: Reporter) -> Iterator[
             )
 
 
-@rule(
-    "MK105",
-    "space-after-drop-cap",
-    Severity.WARNING,
-    "A space between a drop cap and the rest of its word.",
-    "The drop cap is the first letter of the first word: a space after it prints a gap "
+@FAMILY.rule(
+    code="MK105",
+    name="space-after-drop-cap",
+    severity=Severity.WARNING,
+    summary="A space between a drop cap and the rest of its word.",
+    rationale="The drop cap is the first letter of the first word: a space after it prints a gap "
     'inside the word (`:C: herche` prints "C herche").',
-    ":T: he end.",
-    ":T:he end.",
-    "Deletes the spaces after the drop cap.",
-    target=MARKUP,
+    bad=":T: he end.",
+    good=":T:he end.",
+    fix="Deletes the spaces after the drop cap.",
     applicability=Applicability.SAFE,
 )
 def check_space_after_drop_cap(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
@@ -252,17 +251,16 @@ def check_space_after_drop_cap(result: ParseResult, report: Reporter) -> Iterato
             )
 
 
-@rule(
-    "MK106",
-    "erasing-empty-paragraph",
-    Severity.ERROR,
-    "`:pa:` in the middle of a paragraph erases the text before it.",
-    "`:pa:` (what a line holding only `\\` becomes) empties its paragraph, so that it "
+@FAMILY.rule(
+    code="MK106",
+    name="erasing-empty-paragraph",
+    severity=Severity.ERROR,
+    summary="`:pa:` in the middle of a paragraph erases the text before it.",
+    rationale="`:pa:` (what a line holding only `\\` becomes) empties its paragraph, so that it "
     "prints as an empty line.  Anywhere but at the start of a paragraph it silently "
     "deletes everything before it in that paragraph.",
-    "Draw a card. :pa: Discard a card.",
-    "Draw a card.\n\n\\\n\nDiscard a card.",
-    target=MARKUP,
+    bad="Draw a card. :pa: Discard a card.",
+    good="Draw a card.\n\n\\\n\nDiscard a card.",
 )
 def check_erasing_pa(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
     for erasure in result.erasures:
@@ -276,18 +274,17 @@ def check_erasing_pa(result: ParseResult, report: Reporter) -> Iterator[Diagnost
         )
 
 
-@rule(
-    "MK107",
-    "vanishing-space",
-    Severity.WARNING,
-    "A space between two symbols, or between two styled runs, that Aminduna deletes.",
-    "Aminduna drops any run of text made only of spaces: the space in `:g1: :g2:` or "
+@FAMILY.rule(
+    code="MK107",
+    name="vanishing-space",
+    severity=Severity.WARNING,
+    summary="A space between two symbols, or between two styled runs, that Aminduna deletes.",
+    rationale="Aminduna drops any run of text made only of spaces: the space in `:g1: :g2:` or "
     "in `__bold__ _italic_` is not printed, and the two touch.  A space next to a `*` "
     "survives (the reference protects it), and so does `@@`, which Aminduna prints as "
     "a space.",
-    "Pay :g1: :g2:.",
-    "Pay :g1:@@:g2:.",
-    target=MARKUP,
+    bad="Pay :g1: :g2:.",
+    good="Pay :g1:@@:g2:.",
 )
 def check_vanishing_space(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
     paragraphs = {id(p.inline): p for p in result.paragraphs}
@@ -315,18 +312,17 @@ def _separates(token: Token) -> bool:
     return token.type in ("strong_open", "strong_close", "em_open", "em_close", "text")
 
 
-@rule(
-    "MK108",
-    "trailing-line-break",
-    Severity.WARNING,
-    "A line break at the end of a paragraph prints an empty line.",
-    "A `\\` at the end of the last line of a paragraph breaks the line once more, which "
+@FAMILY.rule(
+    code="MK108",
+    name="trailing-line-break",
+    severity=Severity.WARNING,
+    summary="A line break at the end of a paragraph prints an empty line.",
+    rationale="A `\\` at the end of the last line of a paragraph breaks the line once more, which "
     "adds an empty line before the next paragraph (paragraphs already have space "
     "between them).  For a deliberate empty line, use a paragraph holding only `\\`.",
-    "Draw a card.\\\n\nDiscard a card.",
-    "Draw a card.\n\nDiscard a card.",
-    "Deletes the final line break.",
-    target=MARKUP,
+    bad="Draw a card.\\\n\nDiscard a card.",
+    good="Draw a card.\n\nDiscard a card.",
+    fix="Deletes the final line break.",
     applicability=Applicability.SAFE,
 )
 def check_trailing_break(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:

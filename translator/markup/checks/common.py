@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 
 from markdown_it.token import Token
 
-from ...diagnostics import Applicability, Diagnostic, Fix, RegistryError, Rule, Target
+from ...diagnostics import Applicability, Diagnostic, Family, Fix, RegistryError, Rule, Target
 from ..blocks import Block, InlineText
 from ..parser import ParsedParagraph, ParseResult
 from ..tree import (
@@ -83,6 +83,8 @@ class Reporter:
 
 #: What a markup check reads (the parsed text) and reports (diagnostics).
 MARKUP: Target[ParseResult, Reporter, Diagnostic] = Target("markup", Reporter)
+#: The markup rules: they read a parse result, in every language.
+MARKUP_RULES = Family(prefix="MK", target=MARKUP)
 #: The markup target (its former name, still imported as such).
 TARGET = MARKUP
 #: A markup check: ``(parsed text, its rule's reporter) -> diagnostics``.

@@ -8,23 +8,25 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
-from ...diagnostics import Applicability, Diagnostic, Fix, Severity, rule
+from ...diagnostics import Applicability, Diagnostic, Fix, Severity
 from ..parser import ParseResult
-from .common import MARKUP, Reporter
+from .common import MARKUP_RULES, Reporter
+
+#: The family of this module's rules (MK0).
+FAMILY = MARKUP_RULES.part("MK0")
 
 
-@rule(
-    "MK001",
-    "reference-crash",
-    Severity.ERROR,
-    "The Arcmage converter throws an exception on this text.",
-    "Aminduna's markdown parser has bugs that make it throw instead of producing a "
+@FAMILY.rule(
+    code="MK001",
+    name="reference-crash",
+    severity=Severity.ERROR,
+    summary="The Arcmage converter throws an exception on this text.",
+    rationale="Aminduna's markdown parser has bugs that make it throw instead of producing a "
     "layout: a `www.` address right after a link, a list starting on a line that "
     "continues a quote, elements nested hundreds of levels deep.  The card then "
     "cannot be rendered at all.  The position is where the parser fails.",
-    "See u/www.arcmage.org for more.",
-    "See arcmage.org for more.",
-    target=MARKUP,
+    bad="See u/www.arcmage.org for more.",
+    good="See arcmage.org for more.",
 )
 def check_crash(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
     for crash in result.crashes:
@@ -43,20 +45,19 @@ _INVISIBLE = {"\ufeff": "BYTE ORDER MARK", "\ufffe": "NONCHARACTER", "\uffff": "
 _SUSPECT_CHARACTER = re.compile(r"[\x00-\x08\x0b-\x1f\ufeff\ufffe\uffff]")
 
 
-@rule(
-    "MK002",
-    "invalid-character",
-    Severity.ERROR,
-    "A control or invisible character that Aminduna cannot store or print.",
-    "Control characters (NUL, escape, form feed, ...) cannot be written in the layout "
+@FAMILY.rule(
+    code="MK002",
+    name="invalid-character",
+    severity=Severity.ERROR,
+    summary="A control or invisible character that Aminduna cannot store or print.",
+    rationale="Control characters (NUL, escape, form feed, ...) cannot be written in the layout "
     "XML: Aminduna throws when it meets one in printed text.  A carriage return on its "
     "own (old Mac line ends, or pasted from a word processor) becomes a raw line feed "
     "inside a run of text.  A byte order mark in the middle of a text is invisible "
     "noise.  None of them is ever meant.",
-    "Draw a card.\x0c",
-    "Draw a card.",
-    "Deletes the character; a lone carriage return becomes a line feed.",
-    target=MARKUP,
+    bad="Draw a card.\x0c",
+    good="Draw a card.",
+    fix="Deletes the character; a lone carriage return becomes a line feed.",
     applicability=Applicability.SAFE,
 )
 def check_invalid_character(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...diagnostics import Diagnostic, Severity, rule
+from ...diagnostics import Diagnostic, Severity
 from ..parser import ParseResult
-from .common import MARKUP, Reporter, _paragraph_tokens, _preview, block_span
+from .common import MARKUP_RULES, Reporter, _paragraph_tokens, _preview, block_span
+
+#: The family of this module's rules (MK2).
+FAMILY = MARKUP_RULES.part("MK2")
+
 
 _DROPPED_INLINE = {
     "s_open": "strike-through (~~...~~)",
@@ -38,19 +42,18 @@ _BLOCK_MESSAGES = {
 }
 
 
-@rule(
-    "MK201",
-    "dropped-block",
-    Severity.ERROR,
-    "Markdown block syntax: Aminduna does not print the block.",
-    "Aminduna keeps only paragraphs.  A line starting with `#` (heading), `- `, `+ ` or "
+@FAMILY.rule(
+    code="MK201",
+    name="dropped-block",
+    severity=Severity.ERROR,
+    summary="Markdown block syntax: Aminduna does not print the block.",
+    rationale="Aminduna keeps only paragraphs.  A line starting with `#` (heading), `- `, `+ ` or "
     "`1. ` (list), `>` (quote) or a tab (code), a line of `---`, a `|` table, a "
     "``` fence or a `[id]: url` line is parsed as its markdown block and dropped, "
     "with the lines that belong to it.  An unclosed ``` swallows the rest of the "
     "card.  (`* ` does not start a list: Aminduna's space rewrite breaks it first.)",
-    "Choose one:\n\n- Draw a card.\n- Gain 2 life.",
-    "Choose one:\\\n– Draw a card.\\\n– Gain 2 life.",
-    target=MARKUP,
+    bad="Choose one:\n\n- Draw a card.\n- Gain 2 life.",
+    good="Choose one:\\\n– Draw a card.\\\n– Gain 2 life.",
 )
 def check_dropped_block(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
     for block in result.blocks:
@@ -63,19 +66,18 @@ def check_dropped_block(result: ParseResult, report: Reporter) -> Iterator[Diagn
         yield report.at(result, start, end, message)
 
 
-@rule(
-    "MK202",
-    "underlined-heading",
-    Severity.ERROR,
-    "A line of `-` or `=` right under a line of text makes that line a heading, "
+@FAMILY.rule(
+    code="MK202",
+    name="underlined-heading",
+    severity=Severity.ERROR,
+    summary="A line of `-` or `=` right under a line of text makes that line a heading, "
     "which Aminduna does not print.",
-    "In markdown, a line of dashes or equal signs under text underlines it as a heading. "
+    rationale="In markdown, a line of dashes or equal signs under text underlines it as a heading. "
     "Aminduna then drops the heading: the line above the dashes disappears from the "
     "card, not just the dashes.  Leave a blank line before a separator line (which "
     "is itself not printed either).",
-    "Draw a card.\n---",
-    "Draw a card.",
-    target=MARKUP,
+    bad="Draw a card.\n---",
+    good="Draw a card.",
 )
 def check_setext_heading(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
     for block in result.blocks:
@@ -91,18 +93,17 @@ def check_setext_heading(result: ParseResult, report: Reporter) -> Iterator[Diag
         )
 
 
-@rule(
-    "MK203",
-    "dropped-link",
-    Severity.ERROR,
-    "A link, image, URL, `www.` address, e-mail address or `r/`/`u/` name: Aminduna "
+@FAMILY.rule(
+    code="MK203",
+    name="dropped-link",
+    severity=Severity.ERROR,
+    summary="A link, image, URL, `www.` address, e-mail address or `r/`/`u/` name: Aminduna "
     "does not print it.",
-    "Aminduna's parser recognises links of every kind (`[text](url)`, `http://...`, "
+    rationale="Aminduna's parser recognises links of every kind (`[text](url)`, `http://...`, "
     "`www.x.org`, `name@x.org`, even reddit's `r/name` and `u/name`) and then drops "
     "them, text included.  A URL-like word is enough: `u/x` disappears.",
-    "Rules at www.arcmage.org.",
-    "Rules at arcmage.org.",
-    target=MARKUP,
+    bad="Rules at www.arcmage.org.",
+    good="Rules at arcmage.org.",
 )
 def check_dropped_link(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
     for paragraph, token, printed in _paragraph_tokens(result):
@@ -121,16 +122,15 @@ def check_dropped_link(result: ParseResult, report: Reporter) -> Iterator[Diagno
         yield report.at_inline(result, paragraph.inline, meta["start"], meta["end"], message)
 
 
-@rule(
-    "MK204",
-    "reference-link-text",
-    Severity.WARNING,
-    "`[text][id]` without a matching `[id]: url` line prints its text without brackets.",
-    "Square brackets followed by more brackets read as a reference link; when no "
+@FAMILY.rule(
+    code="MK204",
+    name="reference-link-text",
+    severity=Severity.WARNING,
+    summary="`[text][id]` without a matching `[id]: url` line prints its text without brackets.",
+    rationale="Square brackets followed by more brackets read as a reference link; when no "
     "`[id]: url` line defines it, Aminduna prints only the text of the first brackets.",
-    "Search your library for [Elder] [dragon] cards.",
-    "Search your library for Elder dragon cards.",
-    target=MARKUP,
+    bad="Search your library for [Elder] [dragon] cards.",
+    good="Search your library for Elder dragon cards.",
 )
 def check_reference_link_text(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
     for paragraph, token, printed in _paragraph_tokens(result):
@@ -144,18 +144,17 @@ def check_reference_link_text(result: ParseResult, report: Reporter) -> Iterator
             )
 
 
-@rule(
-    "MK205",
-    "dropped-inline",
-    Severity.ERROR,
-    "Strike-through, superscript, subscript, code, HTML comments and anchors: "
+@FAMILY.rule(
+    code="MK205",
+    name="dropped-inline",
+    severity=Severity.ERROR,
+    summary="Strike-through, superscript, subscript, code, HTML comments and anchors: "
     "Aminduna does not print them.",
-    "`~~x~~`, `^x` (up to the next space), `^(x)`, `<sup>x</sup>`, `<sub>x</sub>`, "
+    rationale="`~~x~~`, `^x` (up to the next space), `^(x)`, `<sup>x</sup>`, `<sub>x</sub>`, "
     "`` `x` ``, `<!-- x -->` and `<a ...>` are parsed as markdown and dropped with their "
     'content.  A lone `^` before a word is enough: `X^2` prints "X".',
-    "Costs X^2 resources.",
-    "Costs X squared resources.",
-    target=MARKUP,
+    bad="Costs X^2 resources.",
+    good="Costs X squared resources.",
 )
 def check_dropped_inline(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
     for paragraph, token, printed in _paragraph_tokens(result):

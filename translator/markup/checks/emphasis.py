@@ -8,23 +8,25 @@ from collections.abc import Iterator
 
 from markdown_it.token import Token
 
-from ...diagnostics import Diagnostic, Severity, rule
+from ...diagnostics import Diagnostic, Severity
 from ..parser import ParseResult
-from .common import MARKUP, Reporter, _preview, _printed, _printed_text_tokens
+from .common import MARKUP_RULES, Reporter, _preview, _printed, _printed_text_tokens
+
+#: The family of this module's rules (MK3).
+FAMILY = MARKUP_RULES.part("MK3")
 
 
-@rule(
-    "MK301",
-    "stray-emphasis-marker",
-    Severity.WARNING,
-    "A `*` or `_` that did not pair up and is printed as is.",
-    "Emphasis markers pair with the next identical marker in the paragraph.  One left "
+@FAMILY.rule(
+    code="MK301",
+    name="stray-emphasis-marker",
+    severity=Severity.WARNING,
+    summary="A `*` or `_` that did not pair up and is printed as is.",
+    rationale="Emphasis markers pair with the next identical marker in the paragraph.  One left "
     "over, stuck to a word, is printed literally: `**Deal 2 damage` prints the two "
     "asterisks, and so does `**Horde rouge*,` (the `*` before the comma).  A marker "
     "between spaces (`2 * 3`) or inside a word (`x_y`) is taken as meant.",
-    "**Deal 2 damage to target creature.",
-    "**Deal 2 damage** to target creature.",
-    target=MARKUP,
+    bad="**Deal 2 damage to target creature.",
+    good="**Deal 2 damage** to target creature.",
 )
 def check_stray_marker(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
     source = result.source
@@ -45,17 +47,16 @@ def check_stray_marker(result: ParseResult, report: Reporter) -> Iterator[Diagno
             )
 
 
-@rule(
-    "MK302",
-    "intraword-underscore",
-    Severity.WARNING,
-    "Underscores inside a word make italics.",
-    "Unlike common markdown, Aminduna's parser lets `_` open and close emphasis inside a "
+@FAMILY.rule(
+    code="MK302",
+    name="intraword-underscore",
+    severity=Severity.WARNING,
+    summary="Underscores inside a word make italics.",
+    rationale="Unlike common markdown, Aminduna's parser lets `_` open and close emphasis inside a "
     "word: `a_b_c` prints a, an italic b, and c.  Use `*` for emphasis and avoid "
     "underscores in words.",
-    "Put a token_1_ into play.",
-    "Put a token 1 into play.",
-    target=MARKUP,
+    bad="Put a token_1_ into play.",
+    good="Put a token 1 into play.",
 )
 def check_intraword_underscore(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
     for paragraph in result.paragraphs:
@@ -84,17 +85,16 @@ def check_intraword_underscore(result: ParseResult, report: Reporter) -> Iterato
                     )
 
 
-@rule(
-    "MK303",
-    "italic-swallows-bold",
-    Severity.WARNING,
-    "`**` inside an italic span closes and reopens the italics: the bold is lost.",
-    "Emphasis markers are not nested by Aminduna's parser: in `*a **b** c*` the first "
+@FAMILY.rule(
+    code="MK303",
+    name="italic-swallows-bold",
+    severity=Severity.WARNING,
+    summary="`**` inside an italic span closes and reopens the italics: the bold is lost.",
+    rationale="Emphasis markers are not nested by Aminduna's parser: in `*a **b** c*` the first "
     "`*` pairs with the first `*` of `**`.  The result is three italic runs and no "
     "bold.  Use `***b***` for bold italic inside italics.",
-    "*Gain **2** life.*",
-    "*Gain* ***2*** *life.*",
-    target=MARKUP,
+    bad="*Gain **2** life.*",
+    good="*Gain* ***2*** *life.*",
 )
 def check_italic_swallows_bold(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
     for paragraph in result.paragraphs:

@@ -4,24 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...diagnostics import Applicability, Diagnostic, Fix, Severity, rule
+from ...diagnostics import Applicability, Diagnostic, Fix, Severity
 from ..parser import ParseResult
-from .common import MARKUP, Reporter
+from .common import MARKUP_RULES, Reporter
+
+#: The family of this module's rules (MK5).
+FAMILY = MARKUP_RULES.part("MK5")
 
 
-@rule(
-    "MK501",
-    "double-space-line-break",
-    Severity.WARNING,
-    "Two spaces at the end of a line put a raw line feed into the text.",
-    "Markdown's hard line break (two trailing spaces) is turned by Aminduna into a line "
+@FAMILY.rule(
+    code="MK501",
+    name="double-space-line-break",
+    severity=Severity.WARNING,
+    summary="Two spaces at the end of a line put a raw line feed into the text.",
+    rationale="Markdown's hard line break (two trailing spaces) is turned by Aminduna into a line "
     "feed character inside a run of text, not into a layout line break: the card "
     "layout then breaks or not depending on the renderer.  `\\` at the end of the line "
     "is the dialect's line break.",
-    "Draw a card.  \nDiscard a card.",
-    "Draw a card.\\\nDiscard a card.",
-    "Replaces the trailing spaces by `\\`.",
-    target=MARKUP,
+    bad="Draw a card.  \nDiscard a card.",
+    good="Draw a card.\\\nDiscard a card.",
+    fix="Replaces the trailing spaces by `\\`.",
     applicability=Applicability.SAFE,
 )
 def check_double_space_break(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:

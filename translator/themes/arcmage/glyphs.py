@@ -45,9 +45,9 @@ from ...limits import MAX_CONFIG_BYTES
 from ...markup.tree import SYMBOL_CODES, symbol_kind
 from ...shipped import templates_root
 from ...textio import InputError, read_file, read_text
-from ...yamlfile import safe_load
 from ...typeset.symbols import SVG_NS, symbol_size, symbol_svg
 from ...typeset.theme import FONT_SIGNATURES, MAX_FONT_BYTES, cmyk
+from ...yamlfile import safe_load
 
 #: The table of codes, sizes and boxes, in the shipped ``templates/arcmage``.
 TABLE = "glyphs.yaml"

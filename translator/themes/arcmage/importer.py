@@ -62,7 +62,15 @@ from ...textio import InputError
 from ...typeset.artwork import solid_cmyk
 from ...typeset.theme import FACTION_KEYS, TYPE_SLUGS, cmyk, faction_slug, load_theme, themes_home
 from . import glyphs, raster
-from .layout import Layout, faction_slugs, hex_rgb, layouts, loyalty_svg, template_svg, templates_dir
+from .layout import (
+    Layout,
+    faction_slugs,
+    hex_rgb,
+    layouts,
+    loyalty_svg,
+    template_svg,
+    templates_dir,
+)
 from .source import TemplateSet, open_source
 
 #: The name of the theme in the user's themes folder (``--theme arcmage``).

@@ -68,9 +68,20 @@ from ...limits import MAX_CONFIG_BYTES, MAX_DEPTH, MAX_IMAGE_BYTES
 from ...paths import OutsideError
 from ...shipped import templates_root
 from ...textio import InputError, read_file, read_text
-from ...web import CONNECT_TIMEOUT, LOOPBACK_HOSTS, MAX_REDIRECTS, READ_TIMEOUT, RETRY_DELAYS, USER_AGENT, deadline, expired, http_client, time_left
-from ...yamlfile import safe_load
 from ...typeset.theme import FONT_SIGNATURES
+from ...web import (
+    CONNECT_TIMEOUT,
+    LOOPBACK_HOSTS,
+    MAX_REDIRECTS,
+    READ_TIMEOUT,
+    RETRY_DELAYS,
+    USER_AGENT,
+    deadline,
+    expired,
+    http_client,
+    time_left,
+)
+from ...yamlfile import safe_load
 
 __all__ = [
     "Catalogue",

@@ -6,25 +6,27 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ....diagnostics import Severity, rule
+from ....diagnostics import Severity
 from ....glossary.matcher import words
 from ...context import Reporter, Subject
 from ...drafts import all_allowed, draft_english, english_runs
 from ...model import Finding
-from ...rule import TRANSLATION
+from .shared import TRANSLATION_RULES
+
+#: The family of this module's rules (TR5).
+FAMILY = TRANSLATION_RULES.part("TR5")
 
 
-@rule(
-    "TR501",
-    "same-as-english",
-    Severity.WARNING,
-    "The card text is the English text, unchanged.",
-    "A text identical to its source was copied and not translated (a draft, or a file "
+@FAMILY.rule(
+    code="TR501",
+    name="same-as-english",
+    severity=Severity.WARNING,
+    summary="The card text is the English text, unchanged.",
+    rationale="A text identical to its source was copied and not translated (a draft, or a file "
     "overwritten by mistake).  A text made only of the target language's glossary words "
     "(`***Boost***`) is not reported.",
-    "en: Draw one card.\nfr: Draw one card.",
-    "en: Draw one card.\nfr: Pioche une carte.",
-    target=TRANSLATION,
+    bad="en: Draw one card.\nfr: Draw one card.",
+    good="en: Draw one card.\nfr: Pioche une carte.",
 )
 def check_same_text(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not subject.is_translation or draft_english(subject)[1]:
@@ -40,17 +42,16 @@ def check_same_text(subject: Subject, report: Reporter) -> Iterator[Finding]:
         yield report.paragraph(subject, None, "the card text is the English text")
 
 
-@rule(
-    "TR502",
-    "same-name-as-english",
-    Severity.INFO,
-    "The card name (or subtype) is the English one.",
-    "Card names are translated, except proper nouns.  Reported as information: a name "
+@FAMILY.rule(
+    code="TR502",
+    name="same-name-as-english",
+    severity=Severity.INFO,
+    summary="The card name (or subtype) is the English one.",
+    rationale="Card names are translated, except proper nouns.  Reported as information: a name "
     "kept on purpose can be marked with `lint-ignore: [TR502]`.  A name made of the "
     "target glossary's own words (Unique, Charge) is not reported.",
-    "en.name: Harbor Lord\nfr.name: Harbor Lord",
-    "en.name: Harbor Lord\nfr.name: Seigneur du port",
-    target=TRANSLATION,
+    bad="en.name: Harbor Lord\nfr.name: Harbor Lord",
+    good="en.name: Harbor Lord\nfr.name: Seigneur du port",
 )
 def check_same_name(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not subject.is_translation:
@@ -67,17 +68,16 @@ def check_same_name(subject: Subject, report: Reporter) -> Iterator[Finding]:
         yield report.at(subject, key, 0, f"'{here}' is the English {key}")
 
 
-@rule(
-    "TR503",
-    "english-term",
-    Severity.WARNING,
-    "An English glossary term or ability name in the translation.",
-    "Game words left in English ('army', 'Overrun') are the most common trace of an "
+@FAMILY.rule(
+    code="TR503",
+    name="english-term",
+    severity=Severity.WARNING,
+    summary="An English glossary term or ability name in the translation.",
+    rationale="Game words left in English ('army', 'Overrun') are the most common trace of an "
     "unfinished translation.  Words that are also the target language's (a term of its "
     "glossary, 'Charge', 'Boost') and card names are not reported.",
-    "en: Deal 2 damage to target creature.\nfr: Inflige 2 damage à la créature ciblée.",
-    "en: Deal 2 damage to target creature.\nfr: Inflige 2 dégâts à la créature ciblée.",
-    target=TRANSLATION,
+    bad="en: Deal 2 damage to target creature.\nfr: Inflige 2 damage à la créature ciblée.",
+    good="en: Deal 2 damage to target creature.\nfr: Inflige 2 dégâts à la créature ciblée.",
 )
 def check_english_terms(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not subject.is_translation:
@@ -107,18 +107,17 @@ def check_english_terms(subject: Subject, report: Reporter) -> Iterator[Finding]
             )
 
 
-@rule(
-    "TR504",
-    "english-words",
-    Severity.WARNING,
-    "English words in the translation.",
-    "Frequent English words of game text ('the', 'your', 'draw', 'when') are not French "
+@FAMILY.rule(
+    code="TR504",
+    name="english-words",
+    severity=Severity.WARNING,
+    summary="English words in the translation.",
+    rationale="Frequent English words of game text ('the', 'your', 'draw', 'when') are not French "
     "or Esperanto words: a sentence left in English, or half-translated.  The word list "
     "(glossaries/lint/en.yaml) leaves out words a target language shares; glossary "
     "words, card names and the configured `allow-english` words are never reported.",
-    "en: When I come into play, draw one card.\nfr: Quand j’entre en jeu, draw one card.",
-    "en: When I come into play, draw one card.\nfr: Quand j’entre en jeu, pioche une carte.",
-    target=TRANSLATION,
+    bad="en: When I come into play, draw one card.\nfr: Quand j’entre en jeu, draw one card.",
+    good="en: When I come into play, draw one card.\nfr: Quand j’entre en jeu, pioche une carte.",
 )
 def check_english_words(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not subject.is_translation:

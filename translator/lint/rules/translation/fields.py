@@ -7,31 +7,32 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from ....diagnostics import Applicability, Severity, rule
+from ....diagnostics import Applicability, Severity
 from ....glossary.matcher import normalize
 from ...context import Reporter, Subject
 from ...drafts import draft_english, loose, text_missing
 from ...model import AbilityLine, About, Edit, Finding, PlainParagraph
-from ...rule import TRANSLATION
-from .shared import aligned
+from .shared import TRANSLATION_RULES, aligned
+
+#: The family of this module's rules (TR4).
+FAMILY = TRANSLATION_RULES.part("TR4")
 
 
-@rule(
-    "TR401",
-    "untranslated-field",
-    Severity.ERROR,
-    "A field of the English card (second name line, subtype, text) has no translation, "
+@FAMILY.rule(
+    code="TR401",
+    name="untranslated-field",
+    severity=Severity.ERROR,
+    summary="A field of the English card (second name line, subtype, text) has no translation, "
     "or a draft still holds it in English: the English one would be printed.",
-    "A translation inherits what it does not hold, so a missing `name2`, `subtype` or "
+    rationale="A translation inherits what it does not hold, so a missing `name2`, `subtype` or "
     "text prints the English words on the translated card.  A draft (`wip: true`, as "
     "`translator translate` writes it) keeps in English what the glossary could not "
     "fill: each name line, subtype and paragraph still in English is reported until it "
     "is translated.  A translation with no text at all (as `translator import po` writes "
     "one when only the subtype was translated) gets this finding alone on its text: the "
     "rules about what the text says have nothing to judge.",
-    "en.name: Warden\nen.name2: of the Tides\nfr.name: Gardien",
-    "en.name: Warden\nen.name2: of the Tides\nfr.name: Gardien\nfr.name2: des marées",
-    target=TRANSLATION,
+    bad="en.name: Warden\nen.name2: of the Tides\nfr.name: Gardien",
+    good="en.name: Warden\nen.name2: of the Tides\nfr.name: Gardien\nfr.name2: des marées",
 )
 def check_untranslated_field(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not subject.is_translation:
@@ -59,19 +60,18 @@ def check_untranslated_field(subject: Subject, report: Reporter) -> Iterator[Fin
         yield report.paragraph(subject, index, f"draft: paragraph {index + 1} is still in English")
 
 
-@rule(
-    "TR402",
-    "subtype",
-    Severity.WARNING,
-    "The subtype is not the glossary's rendering of the English subtype.",
-    "Subtypes are game words: cards refer to them ('each Human you control'), so every "
+@FAMILY.rule(
+    code="TR402",
+    name="subtype",
+    severity=Severity.WARNING,
+    summary="The subtype is not the glossary's rendering of the English subtype.",
+    rationale="Subtypes are game words: cards refer to them ('each Human you control'), so every "
     "card must spell them the same way.  Compound subtypes follow the language's rule "
     "(French: head noun first, comma, lower case after the first word: 'Seigneur, "
     "humain').",
-    "en.subtype: Human Lord\nfr.subtype: Seigneur Humain",
-    "en.subtype: Human Lord\nfr.subtype: Seigneur, humain",
-    "Replaces the subtype by the glossary's rendering.",
-    target=TRANSLATION,
+    bad="en.subtype: Human Lord\nfr.subtype: Seigneur Humain",
+    good="en.subtype: Human Lord\nfr.subtype: Seigneur, humain",
+    fix="Replaces the subtype by the glossary's rendering.",
     applicability=Applicability.SAFE,
 )
 def check_subtype(subject: Subject, report: Reporter) -> Iterator[Finding]:
@@ -196,24 +196,23 @@ def _reminder(paragraph: PlainParagraph, line: AbilityLine) -> str:
     return "" if line.reminder is None else paragraph.text[slice(*line.reminder)]
 
 
-@rule(
-    "TR403",
-    "ability-name",
-    Severity.WARNING,
-    "The English text uses an ability of the abilities list; the translation does not "
+@FAMILY.rule(
+    code="TR403",
+    name="ability-name",
+    severity=Severity.WARNING,
+    summary="The English text uses an ability of the abilities list; the translation does not "
     "name it as the list does.",
-    "Abilities are keywords: players look them up by name in the abilities list, so a "
+    rationale="Abilities are keywords: players look them up by name in the abilities list, so a "
     "card must use the list's name (in bold italics, followed by its parameters).  "
     "Every ability is checked, also several defined in one paragraph, a line each.",
-    "en: ***Overrun***\\\n"
+    bad="en: ***Overrun***\\\n"
     "  *The surplus of unblocked damage I deal is carried over to the attacked city.*\n"
     "fr: ***Piétinement***\\\n"
     "  *Le surplus de dégâts non bloqués que j’inflige est reporté sur la cité attaquée.*",
-    "en: ***Overrun***\\\n"
+    good="en: ***Overrun***\\\n"
     "  *The surplus of unblocked damage I deal is carried over to the attacked city.*\n"
     "fr: ***Débordement***\\\n"
     "  *Le surplus de dégâts non bloqués que j’inflige est reporté sur la cité attaquée.*",
-    target=TRANSLATION,
 )
 def check_ability_name(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not subject.is_translation:
@@ -246,27 +245,26 @@ def substitute(reminder: str, params: tuple[str, ...], values: list[str]) -> str
     return reminder
 
 
-@rule(
-    "TR404",
-    "ability-reminder",
-    Severity.WARNING,
-    "An ability's reminder text differs from the abilities list, where the English card "
+@FAMILY.rule(
+    code="TR404",
+    name="ability-reminder",
+    severity=Severity.WARNING,
+    summary="An ability's reminder text differs from the abilities list, where the English card "
     "follows the English list.",
-    "The reminder text under an ability name is the list's definition, with the card's "
+    rationale="The reminder text under an ability name is the list's definition, with the card's "
     "parameters.  When the English card uses the English list's wording, the "
     "translation uses the translated list's wording (differences of case, apostrophes "
     "and spaces are not reported).  The reminder is its italic run: text after it on "
     "the same line (`***Vol -*** *rappel* Pioche une carte.`) is the card's own.  Where "
     "the list itself is wrong, say so with `lint-ignore` in the card and fix the list.",
-    "en: ***Salvage 2***\\\n"
+    bad="en: ***Salvage 2***\\\n"
     "  *You may pay 2 resources to return me to your hand from the graveyard.*\n"
     "fr: ***Sauvetage 2***\\\n"
     "  *Tu peux payer 2 ressources pour revenir dans ta main.*",
-    "en: ***Salvage 2***\\\n"
+    good="en: ***Salvage 2***\\\n"
     "  *You may pay 2 resources to return me to your hand from the graveyard.*\n"
     "fr: ***Sauvetage 2***\\\n"
     "  *Tu peux payer 2 ressources pour me faire revenir du cimetière vers ta main.*",
-    target=TRANSLATION,
 )
 def check_ability_reminder(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not subject.is_translation:

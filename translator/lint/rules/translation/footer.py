@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ....cards.model import DEFAULT_FOOTERS, SOURCE_LANGUAGE, is_default_footer
-from ....diagnostics import Applicability, Severity, rule
+from ....diagnostics import Applicability, Severity
 from ....untrusted import invisible_difference, spacing_key
 from ...context import Reporter, Subject
 from ...model import Edit, Finding
-from ...rule import TRANSLATION
+from .shared import TRANSLATION_RULES
+
+#: The family of this module's rules (TR7).
+FAMILY = TRANSLATION_RULES.part("TR7")
 
 
 def expected_footer(subject: Subject) -> tuple[str, list[str]]:
@@ -24,12 +27,12 @@ def _footer(subject: Subject) -> tuple[str, list[str]]:
     return subject.language.glossary.footer(DEFAULT_FOOTERS[SOURCE_LANGUAGE])
 
 
-@rule(
-    "TR701",
-    "footer",
-    Severity.WARNING,
-    "The footer line is not the language's.",
-    "Every card prints a footer line under its text; each language has its own, set by "
+@FAMILY.rule(
+    code="TR701",
+    name="footer",
+    severity=Severity.WARNING,
+    summary="The footer line is not the language's.",
+    rationale="Every card prints a footer line under its text; each language has its own, set by "
     "the community (French: 'arcmage.org - un jeu de carte libre - rejoignez-nous\u00a0!', "
     "with the no-break space the French typography wants before « ! »; Esperanto: "
     "'arcmage.org - aligu nin!').  A translation leaves `info` out to get it, or writes "
@@ -37,10 +40,9 @@ def _footer(subject: Subject) -> tuple[str, list[str]]:
     "space (plain, no-break, narrow) is the typography rules' matter (FR201), not a "
     "different footer; when two footers differ only in characters that look alike, "
     "the message names them (U+0020 SPACE where it should be U+00A0 NO-BREAK SPACE).",
-    "en: Draw one card.\neo: Eltiru unu karton.\neo.info: arcmage.org - aligi nin!",
-    "en: Draw one card.\neo: Eltiru unu karton.\neo.info: arcmage.org - aligu nin!",
-    "Replaces the footer by the language's.",
-    target=TRANSLATION,
+    bad="en: Draw one card.\neo: Eltiru unu karton.\neo.info: arcmage.org - aligi nin!",
+    good="en: Draw one card.\neo: Eltiru unu karton.\neo.info: arcmage.org - aligu nin!",
+    fix="Replaces the footer by the language's.",
     applicability=Applicability.SAFE,
 )
 def check_footer(subject: Subject, report: Reporter) -> Iterator[Finding]:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ....diagnostics import Severity, rule
+from ....diagnostics import Severity
 from ...context import Reporter, Subject
 from ...model import About, Finding
 from ...numbers import Comparison, Number, compare, read_numbers
-from ...rule import TRANSLATION
+from .shared import TRANSLATION_RULES
+
+#: The family of this module's rules (TR1).
+FAMILY = TRANSLATION_RULES.part("TR1")
 
 
 def _number_pairs(subject: Subject) -> Iterator[tuple[int | None, list[Number], list[Number]]]:
@@ -70,18 +73,17 @@ def _where(index: int | None) -> str:
     return "" if index is None else " in this paragraph"
 
 
-@rule(
-    "TR101",
-    "stat-modifier",
-    Severity.ERROR,
-    "A stat modifier of the English text (`+1/+1`, `-x/+0`) is missing or changed.",
-    "Signs and order are the meaning of a stat modifier: `+1/+1` is a blessing, `-1/-1` "
+@FAMILY.rule(
+    code="TR101",
+    name="stat-modifier",
+    severity=Severity.ERROR,
+    summary="A stat modifier of the English text (`+1/+1`, `-x/+0`) is missing or changed.",
+    rationale="Signs and order are the meaning of a stat modifier: `+1/+1` is a blessing, `-1/-1` "
     "a curse, and `+2/+0` is not `+0/+2`.  Translation tools compare digits without "
     "their signs and let such slips through.  Every modifier of the English text must "
     "be in the translation as written (a typographic minus counts as a minus).",
-    "en: Target creature gets -1/-1.\nfr: La créature ciblée reçoit +1/+1.",
-    "en: Target creature gets -1/-1.\nfr: La créature ciblée reçoit -1/-1.",
-    target=TRANSLATION,
+    bad="en: Target creature gets -1/-1.\nfr: La créature ciblée reçoit +1/+1.",
+    good="en: Target creature gets -1/-1.\nfr: La créature ciblée reçoit -1/-1.",
 )
 def check_stat_modifiers(subject: Subject, report: Reporter) -> Iterator[Finding]:
     for index, result in _comparisons(subject):
@@ -100,16 +102,15 @@ def check_stat_modifiers(subject: Subject, report: Reporter) -> Iterator[Finding
             )
 
 
-@rule(
-    "TR102",
-    "stat-order",
-    Severity.WARNING,
-    "The stat modifiers are all there, but in another order.",
-    "When a text gives several modifiers (`+1/+0`, then `+0/+1`), their order follows "
+@FAMILY.rule(
+    code="TR102",
+    name="stat-order",
+    severity=Severity.WARNING,
+    summary="The stat modifiers are all there, but in another order.",
+    rationale="When a text gives several modifiers (`+1/+0`, then `+0/+1`), their order follows "
     "the order of the effects; swapping them swaps the effects.",
-    "en: I get +1/+0, then +0/+1.\nfr: Je reçois +0/+1, puis +1/+0.",
-    "en: I get +1/+0, then +0/+1.\nfr: Je reçois +1/+0, puis +0/+1.",
-    target=TRANSLATION,
+    bad="en: I get +1/+0, then +0/+1.\nfr: Je reçois +0/+1, puis +1/+0.",
+    good="en: I get +1/+0, then +0/+1.\nfr: Je reçois +1/+0, puis +0/+1.",
 )
 def check_stat_order(subject: Subject, report: Reporter) -> Iterator[Finding]:
     for index, result in _comparisons(subject):
@@ -126,17 +127,16 @@ def check_stat_order(subject: Subject, report: Reporter) -> Iterator[Finding]:
             )
 
 
-@rule(
-    "TR103",
-    "missing-number",
-    Severity.ERROR,
-    "A number of the English text (digits, a number word or X) is not in the translation.",
-    "Costs, damage, card counts and the variable X must survive translation.  A number "
+@FAMILY.rule(
+    code="TR103",
+    name="missing-number",
+    severity=Severity.ERROR,
+    summary="A number of the English text (digits, a number word or X) is not in the translation.",
+    rationale="Costs, damage, card counts and the variable X must survive translation.  A number "
     "word counts as its number in every language ('two cards' matches 'deux cartes' and "
     "'du kartojn', not 'trois cartes'); a sign is part of the number (+2 is not 2).",
-    "en: Draw two cards.\nfr: Pioche trois cartes.",
-    "en: Draw two cards.\nfr: Pioche deux cartes.",
-    target=TRANSLATION,
+    bad="en: Draw two cards.\nfr: Pioche trois cartes.",
+    good="en: Draw two cards.\nfr: Pioche deux cartes.",
 )
 def check_missing_numbers(subject: Subject, report: Reporter) -> Iterator[Finding]:
     for index, result in _comparisons(subject):
@@ -152,17 +152,17 @@ def check_missing_numbers(subject: Subject, report: Reporter) -> Iterator[Findin
             )
 
 
-@rule(
-    "TR104",
-    "extra-number",
-    Severity.WARNING,
-    "Digits in the translation that the English text does not have.",
-    "A number that appears only in the translation is usually a typo or a value "
+@FAMILY.rule(
+    code="TR104",
+    name="extra-number",
+    severity=Severity.WARNING,
+    summary="Digits in the translation that the English text does not have.",
+    rationale="A number that appears only in the translation is usually a typo or a value "
     "carried over from another card.  Number words are not reported (French 'un', "
     "'une' are also articles).",
-    "en: Deal 2 damage to target creature.\nfr: Inflige 2 dégâts à la créature ciblée et 1 à toi.",
-    "en: Deal 2 damage to target creature.\nfr: Inflige 2 dégâts à la créature ciblée.",
-    target=TRANSLATION,
+    bad="en: Deal 2 damage to target creature.\nfr: Inflige 2 dégâts à la créature ciblée et 1 à "
+    "toi.",
+    good="en: Deal 2 damage to target creature.\nfr: Inflige 2 dégâts à la créature ciblée.",
 )
 def check_extra_numbers(subject: Subject, report: Reporter) -> Iterator[Finding]:
     for index, result in _comparisons(subject):

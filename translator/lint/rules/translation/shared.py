@@ -6,7 +6,12 @@ are in :mod:`translator.lint.drafts` (the engine needs them too).
 
 from __future__ import annotations
 
+from ....diagnostics import Family
 from ...context import Subject
+from ...rule import TRANSLATION
+
+#: The TR rules: each reads one translation, in every language.
+TRANSLATION_RULES = Family(prefix="TR", target=TRANSLATION)
 
 
 def aligned(subject: Subject, index: int) -> int | None:

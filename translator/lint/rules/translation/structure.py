@@ -7,25 +7,28 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ....cards.model import SOURCE_LANGUAGE
-from ....diagnostics import Severity, rule
+from ....diagnostics import Severity
 from ....markup.ruletext import FLAVOR_QUOTES
 from ....markup.tree import Text
 from ...context import Reporter, Subject
 from ...model import Finding, PlainParagraph
-from ...rule import TRANSLATION
+from .shared import TRANSLATION_RULES
+
+#: The family of this module's rules (TR3).
+FAMILY = TRANSLATION_RULES.part("TR3")
 
 
-@rule(
-    "TR301",
-    "paragraphs",
-    Severity.WARNING,
-    "Not the same number of rule paragraphs as the English text.",
-    "Each paragraph of rule text is an ability or an effect; a merged or split paragraph "
+@FAMILY.rule(
+    code="TR301",
+    name="paragraphs",
+    severity=Severity.WARNING,
+    summary="Not the same number of rule paragraphs as the English text.",
+    rationale="Each paragraph of rule text is an ability or an effect; a merged or split paragraph "
     "usually means a lost or duplicated rule, and it moves the layout (marks and drop "
     "caps belong to paragraphs).",
-    "en: Draw one card.\n\n  Discard one card.\nfr: Pioche une carte. Défausse une carte.",
-    "en: Draw one card.\n\n  Discard one card.\nfr: Pioche une carte.\n\n  Défausse une carte.",
-    target=TRANSLATION,
+    bad="en: Draw one card.\n\n  Discard one card.\nfr: Pioche une carte. Défausse une carte.",
+    good="en: Draw one card.\n\n  Discard one card.\nfr: Pioche une carte.\n\n  Défausse une "
+    "carte.",
 )
 def check_paragraphs(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not subject.is_translation:
@@ -45,24 +48,23 @@ def check_paragraphs(subject: Subject, report: Reporter) -> Iterator[Finding]:
         )
 
 
-@rule(
-    "TR302",
-    "flavour",
-    Severity.WARNING,
-    "The English text has flavour text and the translation has none, or the reverse, "
+@FAMILY.rule(
+    code="TR302",
+    name="flavour",
+    severity=Severity.WARNING,
+    summary="The English text has flavour text and the translation has none, or the reverse, "
     "or not as many flavour paragraphs.",
-    'Flavour text is the last italic paragraph opening with a quote (`"` in English, '
+    rationale='Flavour text is the last italic paragraph opening with a quote (`"` in English, '
     "`«` in French and Esperanto).  A translation that drops it loses it.  (Flavour "
     "text in another quotation mark, which Aminduna files as rule text, is the "
     "language's quote rule's: FR202, EO.)",
-    'en: Draw one card.\n\n  *"Steel does not hesitate."*\nfr: Pioche une carte.',
-    "en: Draw one card.\n"
+    bad='en: Draw one card.\n\n  *"Steel does not hesitate."*\nfr: Pioche une carte.',
+    good="en: Draw one card.\n"
     "\n"
     '  *"Steel does not hesitate."*\n'
     "fr: Pioche une carte.\n"
     "\n"
     "  *«\u00a0L’acier n’hésite pas.\u00a0»*",
-    target=TRANSLATION,
 )
 def check_flavour(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not subject.is_translation:
@@ -113,20 +115,20 @@ def _quoted_otherwise(subject: Subject) -> bool:
     return isinstance(first, Text) and first.italic and first.text.lstrip()[:1] in "\"“”„'‘"
 
 
-@rule(
-    "TR303",
-    "line-breaks",
-    Severity.WARNING,
-    "A paragraph has not the same number of line breaks (`\\`) as in English.",
-    "An ability is written as its name, a line break, and its reminder: "
+@FAMILY.rule(
+    code="TR303",
+    name="line-breaks",
+    severity=Severity.WARNING,
+    summary="A paragraph has not the same number of line breaks (`\\`) as in English.",
+    rationale="An ability is written as its name, a line break, and its reminder: "
     "`***Name***\\` then `*reminder*`.  A line break lost (or added) inside bold or "
     "italics moves the reminder onto the name's line.",
-    "en: ***Peaceful***\\\n  *I cannot attack.*\nfr: ***Pacifique*** *Je ne peux pas attaquer.*",
-    "en: ***Peaceful***\\\n"
+    bad="en: ***Peaceful***\\\n  *I cannot attack.*\nfr: ***Pacifique*** *Je ne peux pas "
+    "attaquer.*",
+    good="en: ***Peaceful***\\\n"
     "  *I cannot attack.*\n"
     "fr: ***Pacifique***\\\n"
     "  *Je ne peux pas attaquer.*",
-    target=TRANSLATION,
 )
 def check_line_breaks(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not subject.is_translation:

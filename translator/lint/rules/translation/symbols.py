@@ -6,12 +6,14 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
-from ....diagnostics import Severity, rule
+from ....diagnostics import Severity
 from ....markup.tree import SYMBOL_CODES, DropCap, Symbol
 from ...context import Reporter, Subject
 from ...model import About, Finding, PlainParagraph
-from ...rule import TRANSLATION
-from .shared import aligned
+from .shared import TRANSLATION_RULES, aligned
+
+#: The family of this module's rules (TR2).
+FAMILY = TRANSLATION_RULES.part("TR2")
 
 
 def _symbols(subject: Subject, source: bool) -> list[Symbol]:
@@ -33,16 +35,15 @@ def _symbols(subject: Subject, source: bool) -> list[Symbol]:
     return found
 
 
-@rule(
-    "TR201",
-    "symbols",
-    Severity.ERROR,
-    "The translation does not have the same cypher and mark symbols as the English text.",
-    "Symbols (`:g2:` cypher discs, `:m:` marks, ...) are game information, like numbers: "
+@FAMILY.rule(
+    code="TR201",
+    name="symbols",
+    severity=Severity.ERROR,
+    summary="The translation does not have the same cypher and mark symbols as the English text.",
+    rationale="Symbols (`:g2:` cypher discs, `:m:` marks, ...) are game information, like numbers: "
     "none may be lost, added or changed in translation.",
-    "en: :m: Pay :g2: to draw one card.\nfr: :m: Paye :g3: pour piocher une carte.",
-    "en: :m: Pay :g2: to draw one card.\nfr: :m: Paye :g2: pour piocher une carte.",
-    target=TRANSLATION,
+    bad="en: :m: Pay :g2: to draw one card.\nfr: :m: Paye :g3: pour piocher une carte.",
+    good="en: :m: Pay :g2: to draw one card.\nfr: :m: Paye :g2: pour piocher une carte.",
 )
 def check_symbols(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not subject.is_translation:
@@ -68,26 +69,25 @@ def check_symbols(subject: Subject, report: Reporter) -> Iterator[Finding]:
         yield report.at(subject, "text", offset, message, about=about)
 
 
-@rule(
-    "TR202",
-    "symbol-order",
-    Severity.WARNING,
-    "The symbols are the same as in English, but in another order.",
-    "The order of symbols is part of their meaning (a cost before an effect, the marks "
+@FAMILY.rule(
+    code="TR202",
+    name="symbol-order",
+    severity=Severity.WARNING,
+    summary="The symbols are the same as in English, but in another order.",
+    rationale="The order of symbols is part of their meaning (a cost before an effect, the marks "
     "of successive abilities).",
-    "en: :m1: Draw one card.\n"
+    bad="en: :m1: Draw one card.\n"
     "\n"
     "  :m3: Discard one card.\n"
     "fr: :m3: Pioche une carte.\n"
     "\n"
     "  :m1: Défausse une carte.",
-    "en: :m1: Draw one card.\n"
+    good="en: :m1: Draw one card.\n"
     "\n"
     "  :m3: Discard one card.\n"
     "fr: :m1: Pioche une carte.\n"
     "\n"
     "  :m3: Défausse une carte.",
-    target=TRANSLATION,
 )
 def check_symbol_order(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not subject.is_translation:
@@ -106,19 +106,18 @@ def check_symbol_order(subject: Subject, report: Reporter) -> Iterator[Finding]:
     )
 
 
-@rule(
-    "TR203",
-    "drop-cap",
-    Severity.WARNING,
-    "The English text opens with a drop cap and the translation has none, or not on "
+@FAMILY.rule(
+    code="TR203",
+    name="drop-cap",
+    severity=Severity.WARNING,
+    summary="The English text opens with a drop cap and the translation has none, or not on "
     "the first letter of its first word.",
-    "A drop cap (`:W:hen`) is part of the card's layout; the translation keeps it, on "
+    rationale="A drop cap (`:W:hen`) is part of the card's layout; the translation keeps it, on "
     "its own first letter: the first letter of the paragraph's first word "
     "(`:Q:uand`), not the English letter kept before the translated word (`:W:Quand`) "
     "nor a letter further in the text.",
-    "en: :W:hen I die, draw one card.\nfr: Quand je meurs, pioche une carte.",
-    "en: :W:hen I die, draw one card.\nfr: :Q:uand je meurs, pioche une carte.",
-    target=TRANSLATION,
+    bad="en: :W:hen I die, draw one card.\nfr: Quand je meurs, pioche une carte.",
+    good="en: :W:hen I die, draw one card.\nfr: :Q:uand je meurs, pioche une carte.",
 )
 def check_drop_cap(subject: Subject, report: Reporter) -> Iterator[Finding]:
     if not subject.is_translation:
