@@ -12,7 +12,7 @@ from markdown_it.token import Token
 
 from ...diagnostics import Applicability, Diagnostic, Fix, Severity
 from ..parser import ENTITIES, ParsedParagraph, ParseResult, parse
-from .common import MARKUP_RULES, Reporter, _preview, _printed_text_tokens
+from .common import MARKUP_RULES, Reporter, preview, printed_text_tokens
 
 #: The family of this module's rules (MK4).
 FAMILY = MARKUP_RULES.part("MK4")
@@ -101,7 +101,7 @@ def _entity_char(name: str) -> str | None:
 
 
 def _entities(result: ParseResult) -> Iterator[tuple[ParsedParagraph, Token, re.Match[str]]]:
-    for paragraph, token in _printed_text_tokens(result):
+    for paragraph, token in printed_text_tokens(result):
         if "&" in token.content:
             for match in _ENTITY.finditer(token.content):
                 yield paragraph, token, match
@@ -182,7 +182,7 @@ def check_literal_entity(result: ParseResult, report: Reporter) -> Iterator[Diag
     good="Deal **2** damage.",
 )
 def check_html_tag(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
-    for paragraph, token in _printed_text_tokens(result):
+    for paragraph, token in printed_text_tokens(result):
         if "<" not in token.content:
             continue
         for match in _HTML_TAG.finditer(token.content):
@@ -192,5 +192,5 @@ def check_html_tag(result: ParseResult, report: Reporter) -> Iterator[Diagnostic
                 paragraph.inline,
                 start,
                 start + len(match.group(0)),
-                f"'{_preview(match.group(0))}' is printed as text",
+                f"'{preview(match.group(0))}' is printed as text",
             )

@@ -10,7 +10,7 @@ from markdown_it.token import Token
 from ...diagnostics import Applicability, Diagnostic, Fix, Severity
 from ..parser import ParsedParagraph, ParseResult
 from ..tree import BREAK_CODE, EMPTY_PARAGRAPH_CODE, DropCap, LineBreak, Symbol, Text
-from .common import KNOWN_CODES, MARKUP_RULES, Reporter, _node_text, _preview, _printed
+from .common import KNOWN_CODES, MARKUP_RULES, Reporter, node_text, paragraph_printed, preview
 
 #: The family of this module's rules (MK1).
 FAMILY = MARKUP_RULES.part("MK1")
@@ -21,7 +21,7 @@ _CODE_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9]{0,3}")
 
 def _code_tokens(result: ParseResult) -> Iterator[tuple[ParsedParagraph, Token]]:
     for paragraph in result.paragraphs:
-        for token, printed in _printed(paragraph):
+        for token, printed in paragraph_printed(paragraph):
             if printed and token.type == "arc_code":
                 yield paragraph, token
 
@@ -85,8 +85,8 @@ def check_colon_pair(result: ParseResult, report: Reporter) -> Iterator[Diagnost
                 paragraph.inline,
                 token.meta["start"],
                 token.meta["end"],
-                f"':{_preview(name)}:' prints as a drop cap "
-                f'"{_preview(name)}": these colons pair up',
+                f"':{preview(name)}:' prints as a drop cap "
+                f'"{preview(name)}": these colons pair up',
             )
 
 
@@ -264,13 +264,13 @@ def check_space_after_drop_cap(result: ParseResult, report: Reporter) -> Iterato
 )
 def check_erasing_pa(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
     for erasure in result.erasures:
-        erased = "".join(_node_text(n) for n in erasure.erased)
+        erased = "".join(node_text(n) for n in erasure.erased)
         yield report.at_inline(
             result,
             erasure.inline,
             erasure.code_start,
             erasure.code_start + 4,
-            f"':pa:' erases what comes before it: \"{_preview(erased)}\" is not printed",
+            f"':pa:' erases what comes before it: \"{preview(erased)}\" is not printed",
         )
 
 

@@ -124,21 +124,21 @@ def _drops_content(token: Token) -> bool:
     return token.type in ("s_open", "sup_open", "sub_open")
 
 
-def _printed(paragraph: ParsedParagraph) -> list[tuple[Token, bool]]:
+def paragraph_printed(paragraph: ParsedParagraph) -> list[tuple[Token, bool]]:
     """:func:`printed_tokens` of a paragraph, computed once per parse."""
     if paragraph.printed is None:
         paragraph.printed = list(printed_tokens(paragraph.tokens))
     return paragraph.printed
 
 
-def _printed_text_tokens(result: ParseResult) -> Iterator[tuple[ParsedParagraph, Token]]:
+def printed_text_tokens(result: ParseResult) -> Iterator[tuple[ParsedParagraph, Token]]:
     for paragraph in result.paragraphs:
-        for token, printed in _printed(paragraph):
+        for token, printed in paragraph_printed(paragraph):
             if printed and token.type == "text":
                 yield paragraph, token
 
 
-def _node_text(node: Inline) -> str:
+def node_text(node: Inline) -> str:
     if isinstance(node, Text):
         return node.text
     if isinstance(node, DropCap):
@@ -148,12 +148,12 @@ def _node_text(node: Inline) -> str:
     return " "
 
 
-def _preview(text: str, limit: int = 40) -> str:
+def preview(text: str, limit: int = 40) -> str:
     text = text.replace("\n", " ")
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _paragraph_tokens(result: ParseResult) -> Iterator[tuple[ParsedParagraph, Token, bool]]:
+def paragraph_tokens(result: ParseResult) -> Iterator[tuple[ParsedParagraph, Token, bool]]:
     for paragraph in result.paragraphs:
-        for token, printed in _printed(paragraph):
+        for token, printed in paragraph_printed(paragraph):
             yield paragraph, token, printed

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ...diagnostics import Diagnostic, Severity
 from ..parser import ParseResult
-from .common import MARKUP_RULES, Reporter, _paragraph_tokens, _preview, block_span
+from .common import MARKUP_RULES, Reporter, block_span, paragraph_tokens, preview
 
 #: The family of this module's rules (MK2).
 FAMILY = MARKUP_RULES.part("MK2")
@@ -89,7 +89,7 @@ def check_setext_heading(result: ParseResult, report: Reporter) -> Iterator[Diag
             result,
             start,
             end,
-            f'the line under "{_preview(text)}" makes it a heading: Aminduna does not print it',
+            f'the line under "{preview(text)}" makes it a heading: Aminduna does not print it',
         )
 
 
@@ -106,13 +106,13 @@ def check_setext_heading(result: ParseResult, report: Reporter) -> Iterator[Diag
     good="Rules at arcmage.org.",
 )
 def check_dropped_link(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
-    for paragraph, token, printed in _paragraph_tokens(result):
+    for paragraph, token, printed in paragraph_tokens(result):
         if not printed:
             continue
         meta = token.meta
         if token.type == "hyperlink":
             what = _DROPPED_LINK[meta["kind"]]
-            message = f'{what} "{_preview(meta["text"])}" is not printed'
+            message = f'{what} "{preview(meta["text"])}" is not printed'
         elif token.type == "image":
             message = "an image is not printed"
         elif token.type == "link_open" and not meta.get("as_text"):
@@ -133,7 +133,7 @@ def check_dropped_link(result: ParseResult, report: Reporter) -> Iterator[Diagno
     good="Search your library for Elder dragon cards.",
 )
 def check_reference_link_text(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
-    for paragraph, token, printed in _paragraph_tokens(result):
+    for paragraph, token, printed in paragraph_tokens(result):
         if printed and token.type == "link_open" and token.meta.get("as_text"):
             yield report.at_inline(
                 result,
@@ -157,7 +157,7 @@ def check_reference_link_text(result: ParseResult, report: Reporter) -> Iterator
     good="Costs X squared resources.",
 )
 def check_dropped_inline(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
-    for paragraph, token, printed in _paragraph_tokens(result):
+    for paragraph, token, printed in paragraph_tokens(result):
         what = _DROPPED_INLINE.get(token.type)
         if printed and what:
             yield report.at_inline(

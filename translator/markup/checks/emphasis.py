@@ -10,7 +10,7 @@ from markdown_it.token import Token
 
 from ...diagnostics import Diagnostic, Severity
 from ..parser import ParseResult
-from .common import MARKUP_RULES, Reporter, _preview, _printed, _printed_text_tokens
+from .common import MARKUP_RULES, Reporter, paragraph_printed, preview, printed_text_tokens
 
 #: The family of this module's rules (MK3).
 FAMILY = MARKUP_RULES.part("MK3")
@@ -30,7 +30,7 @@ FAMILY = MARKUP_RULES.part("MK3")
 )
 def check_stray_marker(result: ParseResult, report: Reporter) -> Iterator[Diagnostic]:
     source = result.source
-    for paragraph, token in _printed_text_tokens(result):
+    for paragraph, token in printed_text_tokens(result):
         content = token.content
         for match in re.finditer(r"\*+|_+", content):
             start = result.source_offset(paragraph.inline, token.meta["start"] + match.start())
@@ -62,7 +62,7 @@ def check_intraword_underscore(result: ParseResult, report: Reporter) -> Iterato
     for paragraph in result.paragraphs:
         text = paragraph.inline.text
         stack: list[Token] = []
-        for token, printed in _printed(paragraph):
+        for token, printed in paragraph_printed(paragraph):
             if token.type in ("em_open", "strong_open"):
                 stack.append(token)
             elif token.type in ("em_close", "strong_close") and stack:
@@ -81,7 +81,7 @@ def check_intraword_underscore(result: ParseResult, report: Reporter) -> Iterato
                         paragraph.inline,
                         start,
                         end,
-                        f"'{markup}' inside a word makes \"{_preview(inner)}\" italic or bold",
+                        f"'{markup}' inside a word makes \"{preview(inner)}\" italic or bold",
                     )
 
 
