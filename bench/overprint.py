@@ -1,8 +1,9 @@
 """Benchmark: the black overprint of card pages, and the preflight's text check.
 
-Both read a page as painted (``pdfx._Painter``): the overprint on every card page a
-build writes (``pdfx.overprint_black``, from ``pdfx.finish``), the text check on every
-card page the preflight reads (``pdfx.TextCheck``, knockouts and reversed text).
+Both read a page as painted (``painter.Painter``): the overprint on every card page a
+build writes (``overprint.overprint_black``, from ``pdfx.finish``), the text check on
+every card page the preflight reads (``textcheck.TextCheck``, knockouts and reversed
+text).
 
     .venv/bin/python bench/overprint.py            # median of 5 runs
     .venv/bin/python bench/overprint.py --runs 9 --lang all
@@ -38,7 +39,9 @@ from _timing import summary  # noqa: E402
 
 from translator import cards  # noqa: E402
 from translator.pdf import pdfx  # noqa: E402
+from translator.pdf.overprint import overprint_black  # noqa: E402
 from translator.pdf.sizes import PRESETS  # noqa: E402
+from translator.pdf.textcheck import TextCheck, intent_profile  # noqa: E402
 from translator.typeset import build as typeset  # noqa: E402
 from translator.typeset.options import BuildOptions  # noqa: E402
 
@@ -50,7 +53,7 @@ def build_pages(directory: Path, lang: str, theme: str | None) -> tuple[list[byt
     assert not problems, problems[:3]
     options = BuildOptions(PRESETS["arcmage"], theme, cache_dir=directory / "cache")
     kept: list[bytes] = []
-    overprint = pdfx.overprint_black
+    overprint = pdfx.overprint_black  # what finish() calls
 
     def keeping(page: pikepdf.Page, ink_limit: float = pdfx.INK_LIMIT) -> int:
         alone = pikepdf.new()
@@ -96,11 +99,11 @@ def _parsed(page: pikepdf.Page) -> list[tuple[str, list[Any]]]:
 
 
 def _overprint(pdf: pikepdf.Pdf, page: pikepdf.Page, prepared: None) -> int:
-    return pdfx.overprint_black(page)
+    return overprint_black(page)
 
 
 def _check(pdf: pikepdf.Pdf, page: pikepdf.Page, parsed: list | None) -> int:
-    return len(pdfx.TextCheck(pdfx.intent_profile(pdf)).page(page, parsed))
+    return len(TextCheck(intent_profile(pdf)).page(page, parsed))
 
 
 def main() -> None:

@@ -19,6 +19,7 @@ from PIL import Image
 from translator.cli.build import run_preflight
 from translator.pdf import pdfx
 from translator.pdf.sizes import MM_PT, PRESETS
+from translator.pdf.textcheck import Lightness, TextCheck, _Reversed, intent_profile, knockouts
 from translator.shipped import templates_root
 
 from .lintkit import copy_sample, run
@@ -93,7 +94,7 @@ def ground(colour: str) -> str:
 def found(path: Path) -> list[tuple[str, str]]:
     """(code, message) of the text warnings of the file's first page."""
     with pikepdf.open(path) as pdf:
-        return pdfx.TextCheck(pdfx.intent_profile(pdf)).page(pdf.pages[0])
+        return TextCheck(intent_profile(pdf)).page(pdf.pages[0])
 
 
 def reversed_of(path: Path) -> list[str]:
@@ -103,7 +104,7 @@ def reversed_of(path: Path) -> list[str]:
 def test_pale_gold_6pt_text_on_dark_brown_is_reversed(tmp_path: Path) -> None:
     path = pdf_of(tmp_path, ground(DARK_BROWN) + text(PALE_GOLD, 6))
     [message] = reversed_of(path)
-    lightness = pdfx.Lightness(PROFILE.path.read_bytes())
+    lightness = Lightness(PROFILE.path.read_bytes())
     light = round(lightness.colour([float(v) for v in PALE_GOLD.split()]))
     dark = round(lightness.colour([float(v) for v in DARK_BROWN.split()]))
     assert 80 <= light <= 95 and 20 <= dark <= 40, (light, dark)
@@ -150,7 +151,7 @@ def test_pale_text_over_a_dark_cmyk_jpeg_is_reversed(tmp_path: Path) -> None:
     frame = (0.55, 0.65, 0.75, 0.55)
     body = '<img src="frame.jpg">' + text(PALE_GOLD, 6, "Over the frame")
     [message] = reversed_of(pdf_of(tmp_path, body, images={"frame.jpg": frame}))
-    dark = pdfx.Lightness(PROFILE.path.read_bytes()).colour(frame)
+    dark = Lightness(PROFILE.path.read_bytes()).colour(frame)
     assert message.startswith("reversed text under 7 pt: 'Over the frame' at 6.0 pt")
     [shown] = [part for part in message.split(", ") if "on dark" in part]
     measured = float(shown.split("on dark (L* ")[1].split(")")[0])
@@ -190,17 +191,17 @@ def test_small_white_text_on_several_inks_is_a_knockout_and_reversed(tmp_path: P
 
 
 def test_the_knockout_check_alone_is_unchanged(tmp_path: Path) -> None:
-    """pdfx.knockouts reads only the knockouts: pale gold is no knockout."""
+    """knockouts reads only the knockouts: pale gold is no knockout."""
     path = pdf_of(tmp_path, ground(DARK_BROWN) + text(PALE_GOLD, 6))
     with pikepdf.open(path) as pdf:
-        assert pdfx.knockouts(pdf.pages[0]) == []
+        assert knockouts(pdf.pages[0]) == []
 
 
 def test_without_an_output_intent_the_naive_conversion_judges() -> None:
     """Through the profile paper is 100 and K 100 % about 22 (SWOP); the naive
     conversion makes K 100 % L* 0, and both order colours alike."""
-    profiled = pdfx.Lightness(PROFILE.path.read_bytes())
-    naive = pdfx.Lightness(None)
+    profiled = Lightness(PROFILE.path.read_bytes())
+    naive = Lightness(None)
     for lightness in (profiled, naive):
         assert lightness.colour((0, 0, 0, 0)) == pytest.approx(100, abs=0.5)
         values = [lightness.colour((0, 0, 0, k / 10)) for k in range(11)]
@@ -239,8 +240,8 @@ def test_a_flate_cmyk_image_under_a_simple_font() -> None:
         b"q 100 0 0 40 0 0 cm /Im1 Do Q\nq 0 0 0 0 k BT /F1 5 Tf 10 15 Td (Bold caps) Tj ET Q\n"
     )
     # White on an image: a knockout too (the image's inks are not known to it).
-    [(_, knocked), (code, message)] = pdfx.TextCheck(None).page(page)
-    expected = round(pdfx.Lightness(None).of([bytes((150, 170, 190, 140))])[0])
+    [(_, knocked), (code, message)] = TextCheck(None).page(page)
+    expected = round(Lightness(None).of([bytes((150, 170, 190, 140))])[0])
     assert "an image (inks not known)" in knocked and code == "reversed"
     assert message.startswith(
         "reversed bold text under 6 pt: 'Bold caps' at 5.0 pt, "
@@ -313,7 +314,7 @@ def test_a_build_warns_of_reversed_text_and_goes_on(
 def test_the_quoted_text_joins_its_runs_as_printed() -> None:
     """Runs of text (a font change, a line's end) are quoted as the page reads: no
     space before punctuation that follows a run, one between lines."""
-    found = pdfx._Reversed(
+    found = _Reversed(
         6.1,
         False,
         texts=["Quand tu fondes cette ", "cité", ", pioche", "deux cartes."],
@@ -321,5 +322,5 @@ def test_the_quoted_text_joins_its_runs_as_printed() -> None:
         dark=[21],
     )
     assert "'Quand tu fondes cette cité,…' at 6.1 pt (4 runs of text)" in found.message()
-    lines = pdfx._Reversed(6.1, False, texts=["une carte.", "Puis pioche."], light=[87], dark=[21])
+    lines = _Reversed(6.1, False, texts=["une carte.", "Puis pioche."], light=[87], dark=[21])
     assert "'une carte. Puis pioche.'" in lines.message()

@@ -53,7 +53,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("typeset/artwork.py", "Image.open"): IN_MEMORY,
     ("themes/arcmage/raster.py", "Image.open"): IN_MEMORY,
     ("themes/arcmage/source.py", "Image.open"): IN_MEMORY,
-    ("pdf/pdfx.py", "Image.open"): IN_MEMORY,
+    ("pdf/textcheck.py", "Image.open"): IN_MEMORY,
     ("pdf/preflight/bound.py", "Image.open"): IN_MEMORY,
     # Package data.
     ("editor/assist.py", "path.read_text"): SHIPPED,
@@ -83,10 +83,10 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("typeset/theme.py", "os.open"): "a theme's font, opened non-blocking and checked "
     "regular and within its limit by fstat",
     # PDF objects.
-    ("typeset/build.py", "contents.read_bytes"): PDF_OBJECT,
-    ("typeset/build.py", "s.read_bytes"): PDF_OBJECT,
-    ("pdf/pdfx.py", "profile.read_bytes"): PDF_OBJECT,
-    ("pdf/pdfx.py", "image.read_bytes"): PDF_OBJECT,
+    ("pdf/pages.py", "contents.read_bytes"): PDF_OBJECT,
+    ("pdf/pages.py", "s.read_bytes"): PDF_OBJECT,
+    ("pdf/textcheck.py", "profile.read_bytes"): PDF_OBJECT,
+    ("pdf/textcheck.py", "image.read_bytes"): PDF_OBJECT,
     ("pdf/pdfx.py", "pdf.Root.Metadata.read_bytes"): PDF_OBJECT,
     ("pdf/preflight/bound.py", "function.read_bytes"): PDF_OBJECT,
     ("pdf/preflight/bound.py", "table.read_bytes"): PDF_OBJECT,

@@ -19,9 +19,11 @@ import pikepdf
 import pytest
 from PIL import Image, ImageCms
 
-from translator.pdf import pdfx
+from translator.pdf import pdfx, textcheck
+from translator.pdf.overprint import overprint_black
 from translator.pdf.preflight.ink import pam_pages
 from translator.pdf.profiles import ProfileError, find_profile
+from translator.pdf.textcheck import intent_profile, knockouts
 from translator.shipped import templates_root
 from translator.typeset import preview
 
@@ -384,7 +386,7 @@ def test_black_overprints_only_where_the_ink_limit_allows(
     ground: str, image: bool, overprints: bool
 ) -> None:
     pdf = small_page(ground, image=image)
-    done = pdfx.overprint_black(pdf.pages[0], ink_limit=300)
+    done = overprint_black(pdf.pages[0], ink_limit=300)
     text = [state for fill, state in shows(pdf) if fill == (0.0, 0.0, 0.0, 1.0)]
     assert len(text) == 1
     assert (text[0] == (True, True, 1)) is overprints
@@ -393,7 +395,7 @@ def test_black_overprints_only_where_the_ink_limit_allows(
 
 def test_a_lower_ink_limit_keeps_black_knocking_out() -> None:
     pdf = small_page("0.55 0.7 0.2 0.45")
-    assert pdfx.overprint_black(pdf.pages[0], ink_limit=240) == 0
+    assert overprint_black(pdf.pages[0], ink_limit=240) == 0
 
 
 def test_overprint_is_rendered_by_ghostscript_and_stays_under_the_limit(
@@ -404,7 +406,7 @@ def test_overprint_is_rendered_by_ghostscript_and_stays_under_the_limit(
     _, out, text = built
     assert "preflight: every file passes" in text and "ink" not in text.split("preflight")[-1]
     pdf = small_page("0.2 0.1 0 0", size=30)
-    pdfx.overprint_black(pdf.pages[0])
+    overprint_black(pdf.pages[0])
     path = out.parent / "overprint.pdf"
     pdf.save(path)
     rendered = subprocess.run(
@@ -446,7 +448,7 @@ def test_small_white_text_on_several_inks_is_found(
     ground: str, colour: str, size: float, image: bool, warned: str | None
 ) -> None:
     pdf = small_page(ground, text_colour=colour, size=size, image=image)
-    found = pdfx.knockouts(pdf.pages[0])
+    found = knockouts(pdf.pages[0])
     if warned is None:
         assert found == []
     else:
@@ -463,7 +465,7 @@ def test_the_default_theme_prints_no_small_knocked_out_text(built: tuple[Path, P
     assert not [p for c in checked for p in c["problems"] if p["code"] == "knockout"]
     for name in ("harbor-lord.en.pdf", "courier.en.pdf"):
         with pikepdf.open(out / name) as pdf:
-            assert pdfx.knockouts(pdf.pages[0]) == []
+            assert knockouts(pdf.pages[0]) == []
 
 
 def test_a_theme_knocking_small_white_text_out_of_four_inks_is_warned(
@@ -657,7 +659,7 @@ def test_ghostscript_reads_every_output_without_a_warning(built: tuple[Path, Pat
 def test_an_output_profile_stored_alike_is_decoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every card PDF of a build embeds the same profile: inflated for the first file
     only; another profile, or the same stored otherwise, is read on its own."""
-    monkeypatch.setattr(pdfx, "_PROFILES", [])
+    monkeypatch.setattr(textcheck, "_PROFILES", [])
     icc = PROFILE.icc_bytes()
 
     def with_intent(profile: bytes, flate: bool = True) -> pikepdf.Pdf:
@@ -670,10 +672,10 @@ def test_an_output_profile_stored_alike_is_decoded_once(monkeypatch: pytest.Monk
         pdf.Root.OutputIntents = pikepdf.Array([intent])
         return pdf
 
-    decoded = pdfx.intent_profile(with_intent(icc))
+    decoded = intent_profile(with_intent(icc))
     assert decoded == icc
-    assert pdfx.intent_profile(with_intent(icc)) is decoded  # not inflated again
-    stored_as_is = pdfx.intent_profile(with_intent(icc, flate=False))
+    assert intent_profile(with_intent(icc)) is decoded  # not inflated again
+    stored_as_is = intent_profile(with_intent(icc, flate=False))
     assert stored_as_is == icc and stored_as_is is not decoded
     other = icc[:-1] + bytes([icc[-1] ^ 1])
-    assert pdfx.intent_profile(with_intent(other)) == other
+    assert intent_profile(with_intent(other)) == other

@@ -11,8 +11,24 @@ from decimal import Decimal
 import pikepdf
 import pytest
 
-from translator.pdf import pdfx
 from translator.pdf.geometry import apply
+from translator.pdf.painter import (
+    _NOWHERE,
+    _UNCLIPPED,
+    Paint,
+    Painter,
+    _GraphicsState,
+    _kept_metrics,
+    _Metrics,
+    _operations,
+    _Region,
+    _State,
+    _text_points,
+    _widths_key,
+    _written_items,
+    shown_items,
+    text_metrics,
+)
 
 
 def stream(content: bytes) -> tuple[pikepdf.Pdf, pikepdf.Stream]:
@@ -26,7 +42,7 @@ def test_numbers_are_read_as_pikepdf_reads_them() -> None:
         b"/P0 scn 0.2 /P1 scn 0 0 0 1 k (a b) Tj [(x) -20 <0041>] TJ 1 true m 1 null m Q"
     )
     instructions = pikepdf.parse_content_stream(content)
-    read = list(pdfx._operations(instructions))
+    read = list(_operations(instructions))
     assert [op for _, op, _ in read] == [str(i.operator) for i in instructions]
     numbers = 0
     for (index, op, operands), instruction in zip(read, instructions, strict=True):
@@ -43,14 +59,14 @@ def test_numbers_are_read_as_pikepdf_reads_them() -> None:
 def test_an_inline_image_leaves_every_operand_to_pikepdf() -> None:
     _, content = stream(b"1 2 m BI /W 2 /H 1 /CS /G /BPC 8 ID \n\n EI 3 4 l")
     instructions = pikepdf.parse_content_stream(content)
-    read = list(pdfx._operations(instructions))
+    read = list(_operations(instructions))
     assert [op for _, op, _ in read] == ["m", "INLINE IMAGE", "l"]
     assert [list(operands) for _, _, operands in read] == [list(i.operands) for i in instructions]
 
 
 def test_parsed_pairs_are_read_as_they_are() -> None:
     pairs = [("q", []), ("d", [[], 0]), ("m", [1, 2])]
-    assert list(pdfx._operations(pairs)) == [(0, "q", []), (2, "m", [1, 2])]
+    assert list(_operations(pairs)) == [(0, "q", []), (2, "m", [1, 2])]
 
 
 @pytest.mark.parametrize(
@@ -73,14 +89,14 @@ def test_a_tj_array_reads_as_its_objects(array: bytes) -> None:
         else:
             with contextlib.suppress(TypeError, ValueError):
                 objects.append(float(item))
-    assert pdfx._shown(list(instruction.operands)) == objects
-    written = pdfx._written_items(instruction.operands[0].unparse())
+    assert shown_items(list(instruction.operands)) == objects
+    written = _written_items(instruction.operands[0].unparse())
     assert written is None or array.startswith(b"[<0044>")
     assert written == (objects if written is not None else None)
 
 
-def region(points: list[tuple[float, float]]) -> pdfx._Region:
-    found = pdfx._Region.of([points], False)
+def region(points: list[tuple[float, float]]) -> _Region:
+    found = _Region.of([points], False)
     assert found is not None
     return found
 
@@ -92,7 +108,7 @@ RING = [
 
 def test_clips_judge_a_point_as_each_of_them_would() -> None:
     square, ring = region([(0, 0), (15, 0), (15, 15), (0, 15)]), region(RING)
-    clips = pdfx._UNCLIPPED.plus(square).plus(ring)
+    clips = _UNCLIPPED.plus(square).plus(ring)
     assert clips.shapes == (ring,)
     points = [(x / 2, y / 2) for x in range(-2, 42) for y in range(-2, 42)]
     inside = [p for p in points if square.contains(*p) and ring.contains(*p)]
@@ -103,23 +119,23 @@ def test_clips_judge_a_point_as_each_of_them_would() -> None:
 
 def test_a_clip_of_nan_contains_nothing() -> None:
     nan = region([(math.nan, 0), (1, 0), (1, 1)])
-    clips = pdfx._UNCLIPPED.plus(nan)
-    assert clips.box == pdfx._NOWHERE
+    clips = _UNCLIPPED.plus(nan)
+    assert clips.box == _NOWHERE
     assert clips.inside([(0.5, 0.5)]) == [] and not nan.contains(0.5, 0.5)
 
 
 def test_the_paints_under_points_are_the_last_that_cover_each() -> None:
-    painter = pdfx._Painter()
+    painter = Painter()
     ring, square = region(RING), region([(0, 0), (15, 0), (15, 15), (0, 15)])
     small = region([(4, 4), (6, 4), (6, 6), (4, 6)])
     for shape, clips in [(square, ()), (ring, (square,)), (small, ()), (ring, (small,))]:
-        clipped = pdfx._UNCLIPPED
+        clipped = _UNCLIPPED
         for clip in clips:
             clipped = clipped.plus(clip)
-        painter.paints.append(pdfx._Paint(shape, clipped, (0.1 * len(painter.paints),) * 4))
+        painter.paints.append(Paint(shape, clipped, (0.1 * len(painter.paints),) * 4))
     points = [(x / 3, y / 3) for x in range(-3, 70) for y in range(-3, 70)]
 
-    def by_hand(x: float, y: float, before: int) -> pdfx._Paint | None:
+    def by_hand(x: float, y: float, before: int) -> Paint | None:
         for paint in reversed(painter.paints[:before]):
             inside = paint.region.contains(x, y)
             if inside and all(clip.contains(x, y) for clip in paint.clips.regions):
@@ -135,7 +151,7 @@ def test_the_paints_under_points_are_the_last_that_cover_each() -> None:
 
 def test_text_points_are_the_matrix_applied() -> None:
     placed = (0.75, 0.1, -0.2, -0.75, 17.3, 266.456693)
-    found = pdfx._text_points(placed, 123.4, 5, (1.5, 4.25))
+    found = _text_points(placed, 123.4, 5, (1.5, 4.25))
     assert found == [
         apply(placed, 123.4 * (0.02 + 0.96 * i / 4), y) for i in range(5) for y in (1.5, 4.25)
     ]
@@ -158,11 +174,11 @@ def test_an_extgstate_sets_what_it_says(entries: dict, before: dict, after: dict
     resources = pikepdf.Dictionary(
         ExtGState=pikepdf.Dictionary(G0=pikepdf.Dictionary(Type=pikepdf.Name.ExtGState, **entries))
     )
-    found = pdfx._GraphicsState.named(resources, "/G0")
-    assert found is not None and pdfx._GraphicsState.named(resources, "/G1") is None
-    state = pdfx._State(**before)
+    found = _GraphicsState.named(resources, "/G0")
+    assert found is not None and _GraphicsState.named(resources, "/G1") is None
+    state = _State(**before)
     found.apply(state)
-    assert state == pdfx._State(**{**before, **after})
+    assert state == _State(**{**before, **after})
 
 
 def composite(pdf: pikepdf.Pdf, widths: pikepdf.Array) -> pikepdf.Object:
@@ -179,21 +195,21 @@ def composite(pdf: pikepdf.Pdf, widths: pikepdf.Array) -> pikepdf.Object:
 def test_a_composite_font_s_widths_are_read_once_for_its_copies() -> None:
     one, other = pikepdf.new(), pikepdf.new()
     widths = [3, [250, 333], 10, 12, 500]
-    first = pdfx._kept_metrics(composite(one, pikepdf.Array(widths)))
-    assert pdfx._kept_metrics(composite(other, pikepdf.Array(widths))) is first
-    assert first == pdfx.text_metrics(composite(one, pikepdf.Array(widths)))
+    first = _kept_metrics(composite(one, pikepdf.Array(widths)))
+    assert _kept_metrics(composite(other, pikepdf.Array(widths))) is first
+    assert first == text_metrics(composite(one, pikepdf.Array(widths)))
     assert first.widths == {3: 250.0, 4: 333.0, 10: 500.0, 11: 500.0, 12: 500.0}
     assert first.default == 900.0
-    changed = pdfx._kept_metrics(composite(other, pikepdf.Array([3, [251]])))
+    changed = _kept_metrics(composite(other, pikepdf.Array([3, [251]])))
     assert changed.widths == {3: 251.0}
     # A width in another object: not kept by what the array says (its reference).
     referred = pikepdf.Array([3, other.make_indirect(pikepdf.Array([300]))])
-    assert pdfx._widths_key(composite(other, referred)) is None
+    assert _widths_key(composite(other, referred)) is None
 
 
 def test_an_advance_sums_as_glyph_by_glyph() -> None:
-    metrics = pdfx._Metrics(True, {65: 600.0, 66: 333.0}, 1000.0)
-    state = pdfx._State(font_size=9.5, char_spacing=0.1, horizontal=0.9)
+    metrics = _Metrics(True, {65: 600.0, 66: 333.0}, 1000.0)
+    state = _State(font_size=9.5, char_spacing=0.1, horizontal=0.9)
     items: list[bytes | float] = [b"\x00A\x00B", -20.0, b"\x00C", 3.5]
     expected = 0.0
     for item in items:

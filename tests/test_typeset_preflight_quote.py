@@ -25,8 +25,17 @@ import weasyprint
 
 from translator import cards
 from translator.cli.build import run_preflight
-from translator.pdf import pdfx
+from translator.pdf import pdfx, textcheck
+from translator.pdf.painter import _OTHER, Painter, Show
 from translator.pdf.sizes import PRESETS
+from translator.pdf.textcheck import (
+    _BREAK,
+    TextCheck,
+    _placed,
+    _Reversed,
+    intent_profile,
+    reading_order,
+)
 from translator.typeset import build
 from translator.typeset.options import BuildOptions
 
@@ -102,9 +111,9 @@ def reversed_messages(path: Path) -> list[str]:
 
 def whole_quotes(path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The texts the ``reversed`` warnings of ``path``'s first page quote, uncut."""
-    monkeypatch.setattr(pdfx, "EXCERPT_CHARS", 100_000)
+    monkeypatch.setattr(textcheck, "EXCERPT_CHARS", 100_000)
     with pikepdf.open(path) as pdf:
-        found = pdfx.TextCheck(pdfx.intent_profile(pdf)).page(pdf.pages[0])
+        found = TextCheck(intent_profile(pdf)).page(pdf.pages[0])
     return [message.split("'")[1] for code, message in found if code == "reversed"]
 
 
@@ -225,8 +234,8 @@ def test_a_word_hyphenated_at_a_lines_end_is_quoted_whole(
     )
     path = page_of(tmp_path, body)
     with pikepdf.open(path) as pdf:
-        painter = pdfx._Painter().walked(pdf.pages[0])
-        check = pdfx.TextCheck(None)
+        painter = Painter().walked(pdf.pages[0])
+        check = TextCheck(None)
         lines = [check._text(show) for show in painter.shows]
     assert any(line.endswith("\u2010") for line in lines), lines  # a break was hyphenated
     assert any(line.endswith("mort-") for line in lines), lines  # and one at a hyphen
@@ -280,7 +289,7 @@ def test_a_type3_font_is_read_by_its_codes() -> None:
         {"/T3": type3_font(pdf)},
         b"BT /T3 5 Tf 10 50 Td (Tiny) Tj 2 0 Td (type) Tj ( three) Tj (s) Tj ET\n",
     )
-    [(code, message)] = pdfx.TextCheck(None).page(page)
+    [(code, message)] = TextCheck(None).page(page)
     assert code == "reversed"
     assert message.startswith("reversed text under 7 pt: 'Tiny type threes' at 5.0 pt"), message
 
@@ -305,7 +314,7 @@ def test_a_composite_font_without_to_unicode_gives_no_quote() -> None:
         )
     )
     page = odd_page(pdf, {"/F0": font}, b"BT /F0 5 Tf 10 50 Td <000100020003> Tj ET\n")
-    [(code, message)] = pdfx.TextCheck(None).page(page)
+    [(code, message)] = TextCheck(None).page(page)
     assert code == "reversed"
     assert message.startswith("reversed text under 7 pt: at 5.0 pt, light"), message
 
@@ -327,7 +336,7 @@ def test_odd_placements_never_fail_the_check() -> None:
         b"BT /Missing 5 Tf 10 30 Td (No font) Tj ET\n"
         b"BT /F1 5 Tf 1 0 0 1 10 10 Tm [(A) -3000 (far)] TJ ET\n",
     )
-    found = pdfx.TextCheck(None).page(page)
+    found = TextCheck(None).page(page)
     messages = [message for code, message in found if code == "reversed"]
     # Widths missing: each text ends where it starts (its own space kept); the text in
     # no font is nothing to quote; a TJ gap of 3 em is a space.
@@ -337,9 +346,9 @@ def test_odd_placements_never_fail_the_check() -> None:
 def test_without_a_reading_the_texts_alone_are_joined() -> None:
     """A group whose page could not be read in order (no quote): the old joining of
     its own texts, unchanged; with one, its quote."""
-    alone = pdfx._Reversed(6.1, False, texts=["une carte.", "Puis pioche."], light=[87], dark=[21])
+    alone = _Reversed(6.1, False, texts=["une carte.", "Puis pioche."], light=[87], dark=[21])
     assert "'une carte. Puis pioche.'" in alone.message()
-    quoted = pdfx._Reversed(
+    quoted = _Reversed(
         6.1, False, texts=["hen you found this "], light=[87], dark=[21], quote="When you"
     )
     assert "'When you' at 6.1 pt, light" in quoted.message()
@@ -348,9 +357,7 @@ def test_without_a_reading_the_texts_alone_are_joined() -> None:
 def test_a_text_without_its_placement_is_a_block_of_its_own() -> None:
     """The first, cheap reading of a page places no text (nor does a degenerate
     matrix): such a text follows nothing and nothing follows it."""
-    show = pdfx._Show(
-        0, [], 6.0, pdfx._OTHER, pdfx._OTHER, 0, True, (False, False, 0), "page", None, None
-    )
-    assert pdfx._placed(show) is None
-    assert pdfx._reading([show, show]) == [(0, pdfx._BREAK), (1, pdfx._BREAK)]
-    assert pdfx._placed(dataclasses.replace(show, line=(0, 0, 0, 0, 10, 10))) is None
+    show = Show(0, [], 6.0, _OTHER, _OTHER, 0, True, (False, False, 0), "page", None, None)
+    assert _placed(show) is None
+    assert reading_order([show, show]) == [(0, _BREAK), (1, _BREAK)]
+    assert _placed(dataclasses.replace(show, line=(0, 0, 0, 0, 10, 10))) is None

@@ -17,8 +17,8 @@ from fontTools.ttLib import TTFont
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from translator.pdf import pdfx
 from translator.pdf import preflight as pf
+from translator.pdf.painter import PAINTED_OPERATORS
 from translator.pdf.preflight import content, extent
 
 from .test_typeset_preflight_bound import OVERPRINT, agrees, cmyk_image, page_pdf
@@ -184,7 +184,7 @@ def test_the_text_check_reads_the_content_walk_s_parse() -> None:
     """The content walk with an ink reader parses every operator the text check reads,
     so that the two share one parse of each page."""
     wanted = set(content._WANTED_INK.split()) | {"INLINE IMAGE"}
-    assert wanted >= pdfx.PAINTED_OPERATORS
+    assert wanted >= PAINTED_OPERATORS
 
 
 def test_a_font_that_cannot_be_measured_gives_up(tmp_path: Path) -> None:

@@ -17,20 +17,20 @@ from fontTools.ttLib import TTFont
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from translator.pdf import pdfx
 from translator.pdf.geometry import bounds
+from translator.pdf.painter import _numbers
 from translator.pdf.preflight import bound, content, extent
 
 
 def test_numeric_operands_are_floats_and_the_others_pikepdf_objects() -> None:
     name = pikepdf.Name("/P0")
-    assert pdfx._numbers("c", [1, Decimal("2.5"), 0, 0, 3, Decimal("-0.25")]) == (
+    assert _numbers("c", [1, Decimal("2.5"), 0, 0, 3, Decimal("-0.25")]) == (
         "c",
         [1.0, 2.5, 0.0, 0.0, 3.0, -0.25],
     )
-    op, operands = pdfx._numbers("scn", [Decimal("0.5"), name])
+    op, operands = _numbers("scn", [Decimal("0.5"), name])
     assert op == "scn" and operands == [Decimal("0.5"), name]  # a pattern's name: as it is
-    assert pdfx._numbers("re", []) == ("re", [])
+    assert _numbers("re", []) == ("re", [])
 
 
 def test_every_operator_the_ink_reader_reads_has_its_reader() -> None:

@@ -49,8 +49,8 @@ import pikepdf
 import pypdfium2
 from PIL import Image, ImageCms, ImageDraw
 
-from ..pdf.pdfx import intent_profile
 from ..pdf.preflight.ink import pam_pages
+from ..pdf.textcheck import intent_profile
 
 PROOF_INTENT = ImageCms.Intent.RELATIVE_COLORIMETRIC
 """Relative colorimetric, with black point compensation (:data:`PROOF_FLAGS`): see

@@ -61,7 +61,7 @@ from PIL import Image
 from ...cache import keep_newest, read_section
 from ...paths import clear_odd
 from ..geometry import IDENTITY, Matrix, multiply, transformed_box
-from ..pdfx import operand_numbers, set_text_parameter
+from ..painter import operand_numbers, set_text_parameter
 from ..profiles import band_extrema, band_sum
 from .colour import SPACE_ABBREVIATIONS
 from .extent import (

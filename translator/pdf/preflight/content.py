@@ -20,7 +20,7 @@ from collections.abc import Callable
 import pikepdf
 
 from ..geometry import IDENTITY, Matrix, multiply
-from ..pdfx import read_instructions
+from ..painter import read_instructions
 from .bound import OPERATORS as INK_OPERATORS
 from .bound import InkReader, InkState, PageInk
 from .colour import Fault, image_fault, shading_fault, space_fault

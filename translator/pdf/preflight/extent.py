@@ -30,7 +30,7 @@ from typing import Any
 import pikepdf
 
 from ..geometry import Box, Matrix, bounds, multiply, transformed_box
-from ..pdfx import text_metrics as pdf_widths  # the widths the text check places text by
+from ..painter import text_metrics as pdf_widths  # the widths the text check places text by
 
 #: Render pixels every box is widened by, on each side.
 MARGIN_PIXELS = 2.0

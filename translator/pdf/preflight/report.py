@@ -22,8 +22,8 @@ from pathlib import Path
 import pikepdf
 
 from ...limits import MAX_PDF_BYTES
-from ..pdfx import TextCheck, intent_profile
 from ..sizes import CardSize
+from ..textcheck import TextCheck, intent_profile
 from .bound import STATS, InkReader, PageInk, proxy_pdf
 from .boxes import box_faults, sheet_faults
 from .colour import intent_fault
