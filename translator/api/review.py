@@ -1,0 +1,186 @@
+"""``translator review`` and ``translator review-sheet``: translations signed off
+(:mod:`translator.review.signoff`) and review sheets made (:mod:`translator.review.sheet`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import UsageError
+from ..paths import Paths, path_list
+from .library import load_library, target_languages
+from .linting import lint_setup
+from .printing import Advance, Stage, _jobs, _size
+
+if TYPE_CHECKING:
+    from ..cards import Library
+    from ..lint.config import Config
+    from ..lint.run import LintSetup
+    from ..review.sheet import Sheet
+    from ..review.signoff import SignOff
+    from ..typeset.build import BuildOptions
+    from ..typeset.sizes import CardSize
+
+__all__ = ["ReviewPlan", "ReviewSheets", "plan_review_sheets", "review_sheets", "sign_off"]
+
+
+def sign_off(
+    cards: Sequence[str],
+    *,
+    lang: str,
+    by: str | None = None,
+    force: bool = False,
+    dry_run: bool = False,
+    library: Paths | None = None,
+    config: Config | None = None,
+) -> SignOff:
+    """Mark the ``lang`` translations of ``cards`` (slugs, ``deck/slug``, guids or
+    paths) reviewed against the current English: today's date, ``by`` as the
+    reviewer, the fingerprints of the English card and of the translation as
+    reviewed, no ``wip``: ``translator review``.
+
+    The cards are linted first; a card with lint errors, or a stale one (its English
+    changed since it was translated), is held back (``force`` reviews it anyway),
+    without holding back the others.  The report is the lint of the cards as left:
+    after the review when it wrote them (a finding the review answered, such as a
+    missing fingerprint, is gone).  ``dry_run`` writes nothing.  ``library``: where
+    the cards are (default: ``cards``).
+
+    >>> done = sign_off(["veil-stalker"], lang="fr", library="cards/sample", dry_run=True)
+    >>> [(r.card, r.was, r.written) for r in done.reviewed], done.held
+    ([('veil-stalker', 'translated', False)], [])
+    """
+    from ..review import signoff  # noqa: PLC0415
+
+    return signoff.sign_off(
+        cards, lang=lang, by=by, force=force, dry_run=dry_run, library=library, config=config
+    )
+
+
+@dataclass
+class ReviewSheets:
+    """The review sheets written: one per deck and language, and their index."""
+
+    out: Path
+    index: Path
+    sheets: list[Sheet]
+
+    def path(self, sheet: Sheet) -> Path:
+        """Where ``sheet`` was written."""
+        from ..review.sheet import sheet_file  # noqa: PLC0415
+
+        return self.out / sheet_file(sheet.deck, sheet.lang)
+
+
+@dataclass
+class ReviewPlan:
+    """Review sheets ready to be made (the library read, the options checked):
+    :attr:`total` says how many renders :meth:`run` will make, for a progress bar."""
+
+    library: Library
+    languages: list[str]
+    out: Path
+    build_dir: Path
+    setup: LintSetup
+    build_options: BuildOptions
+    dpi: float
+    renders: bool
+
+    @property
+    def total(self) -> int:
+        """Card renders to make: every card in English and each language."""
+        if not self.renders:
+            return 0
+        count = sum(1 for card in self.library.cards.values() if card.source is not None)
+        return count * 2 * len(self.languages)
+
+    def run(self, progress: Advance | None = None, stage: Stage | None = None) -> ReviewSheets:
+        """Render the cards (or keep the renders up to date), lint, and write every
+        sheet and the index into :attr:`out`."""
+        from ..review import sheet as review  # noqa: PLC0415
+
+        say = stage or (lambda text: None)
+        self.out.mkdir(parents=True, exist_ok=True)
+        made = []
+        library, setup = self.library, self.setup
+        for lang in self.languages:
+            renders = None
+            if self.renders:
+                renders = review.render_cards(
+                    library, lang, self.build_dir, self.build_options, self.dpi, progress, stage
+                )
+            say(f"sheets ({lang})")
+            report = review.lint_report(library, setup.resources, setup.options, lang)
+            for deck in sorted(library.decks):
+                page = review.make_sheet(
+                    library, deck, lang, setup.resources, setup.options, renders, self.out, report
+                )
+                review.write_sheet(page, self.out)
+                made.append(page)
+        return ReviewSheets(self.out, review.write_index(made, self.out), made)
+
+
+def plan_review_sheets(
+    paths: Paths | None = None,
+    *,
+    languages: Sequence[str] = (),
+    out: str | os.PathLike[str] = "out/review",
+    build_dir: str | os.PathLike[str] | None = None,
+    dpi: float = 96,
+    renders: bool = True,
+    size: str | CardSize = "arcmage",
+    theme: str | None = None,
+    icc: str | None = None,
+    jobs: int | None = None,
+    config: Config | None = None,
+) -> ReviewPlan:
+    """Check what :func:`review_sheets` is asked and read the library, without
+    making anything yet: the command line shows a progress bar of
+    :attr:`ReviewPlan.total` while it runs.
+
+    >>> plan = plan_review_sheets("cards/sample", languages=["fr"], jobs=1)
+    >>> plan.languages, plan.total, str(plan.build_dir)
+    (['fr'], 48, 'out/review/build')
+    """
+    from ..typeset.build import BuildOptions  # noqa: PLC0415 - WeasyPrint loads slowly
+
+    chosen = path_list(paths)
+    library = load_library(chosen)
+    langs = target_languages(library, languages)
+    if not 24 <= dpi <= 300:
+        raise UsageError("--dpi is between 24 and 300 (96: a screen; 150: zoom in)")
+    card_size = _size(size)
+    target = Path(out)
+    setup = lint_setup(langs, chosen, config=config)
+    return ReviewPlan(
+        library,
+        langs,
+        target,
+        Path(build_dir) if build_dir else target / "build",
+        setup,
+        BuildOptions(card_size, theme, icc, jobs=_jobs(jobs)),
+        dpi,
+        renders,
+    )
+
+
+def review_sheets(
+    paths: Paths | None = None,
+    *,
+    progress: Advance | None = None,
+    stage: Stage | None = None,
+    **settings: Any,
+) -> ReviewSheets:
+    """A static HTML page per deck and language for proofreaders, and an index, in
+    ``out`` (default ``out/review``): ``translator review-sheet``.  ``settings`` are
+    those of :func:`plan_review_sheets` (``languages``, ``out``, ``dpi``,
+    ``renders=False`` for texts and findings only, ...).
+
+    >>> made = review_sheets("cards/sample", languages=["fr"], renders=False)
+    >>> [str(made.path(sheet)) for sheet in made.sheets], str(made.index)
+    (['out/review/sample.fr.html'], 'out/review/index.html')
+    """
+    return plan_review_sheets(paths, **settings).run(progress, stage)
