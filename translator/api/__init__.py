@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from ..lint.config import Config
     from ..lint.run import FixResult, LintResult, LintSetup, LintSummary
     from ..paths import DEFAULT_LIBRARY, Paths
+    from ..review.plan import ReviewPlan, ReviewSheets
     from ..review.sheet import Sheet
     from ..review.signoff import Held, Reviewed, SignOff
     from ..sync.client import host_of
@@ -114,7 +115,7 @@ if TYPE_CHECKING:
         preflight,
         preview_card,
     )
-    from .review import ReviewPlan, ReviewSheets, plan_review_sheets, review_sheets, sign_off
+    from .review import plan_review_sheets, review_sheets, sign_off
     from .sync import (
         LoginResult,
         LoginTarget,
@@ -330,8 +331,8 @@ _LAZY: Mapping[str, tuple[str, str]] = {
     "Paths": ("translator.paths", "Paths"),
     "PullResult": ("translator.sync.pull", "PullResult"),
     "PushResult": ("translator.sync.push", "PushResult"),
-    "ReviewPlan": (".review", "ReviewPlan"),
-    "ReviewSheets": (".review", "ReviewSheets"),
+    "ReviewPlan": ("translator.review.plan", "ReviewPlan"),
+    "ReviewSheets": ("translator.review.plan", "ReviewSheets"),
     "Reviewed": ("translator.review.signoff", "Reviewed"),
     "SHOWN_FIELDS": (".cards", "SHOWN_FIELDS"),
     "STATES": ("translator.cards.state", "STATES"),

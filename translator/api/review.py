@@ -1,11 +1,11 @@
 """``translator review`` and ``translator review-sheet``: translations signed off
-(:mod:`translator.review.signoff`) and review sheets made (:mod:`translator.review.sheet`)."""
+(:mod:`translator.review.signoff`), and review sheets planned here (the settings
+checked, the library read) and made by :class:`translator.review.plan.ReviewPlan`."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,15 +16,12 @@ from .linting import lint_setup
 from .printing import Advance, Stage, _jobs, _size
 
 if TYPE_CHECKING:
-    from ..cards import Library
     from ..lint.config import Config
-    from ..lint.run import LintSetup
-    from ..review.sheet import Sheet
+    from ..review.plan import ReviewPlan, ReviewSheets
     from ..review.signoff import SignOff
-    from ..typeset.build import BuildOptions
     from ..typeset.sizes import CardSize
 
-__all__ = ["ReviewPlan", "ReviewSheets", "plan_review_sheets", "review_sheets", "sign_off"]
+__all__ = ["plan_review_sheets", "review_sheets", "sign_off"]
 
 
 def sign_off(
@@ -60,69 +57,6 @@ def sign_off(
     )
 
 
-@dataclass
-class ReviewSheets:
-    """The review sheets written: one per deck and language, and their index."""
-
-    out: Path
-    index: Path
-    sheets: list[Sheet]
-
-    def path(self, sheet: Sheet) -> Path:
-        """Where ``sheet`` was written."""
-        from ..review.sheet import sheet_file  # noqa: PLC0415
-
-        return self.out / sheet_file(sheet.deck, sheet.lang)
-
-
-@dataclass
-class ReviewPlan:
-    """Review sheets ready to be made (the library read, the options checked):
-    :attr:`total` says how many renders :meth:`run` will make, for a progress bar."""
-
-    library: Library
-    languages: list[str]
-    out: Path
-    build_dir: Path
-    setup: LintSetup
-    build_options: BuildOptions
-    dpi: float
-    renders: bool
-
-    @property
-    def total(self) -> int:
-        """Card renders to make: every card in English and each language."""
-        if not self.renders:
-            return 0
-        count = sum(1 for card in self.library.cards.values() if card.source is not None)
-        return count * 2 * len(self.languages)
-
-    def run(self, progress: Advance | None = None, stage: Stage | None = None) -> ReviewSheets:
-        """Render the cards (or keep the renders up to date), lint, and write every
-        sheet and the index into :attr:`out`."""
-        from ..review import sheet as review  # noqa: PLC0415
-
-        say = stage or (lambda text: None)
-        self.out.mkdir(parents=True, exist_ok=True)
-        made = []
-        library, setup = self.library, self.setup
-        for lang in self.languages:
-            renders = None
-            if self.renders:
-                renders = review.render_cards(
-                    library, lang, self.build_dir, self.build_options, self.dpi, progress, stage
-                )
-            say(f"sheets ({lang})")
-            report = review.lint_report(library, setup.resources, setup.options, lang)
-            for deck in sorted(library.decks):
-                page = review.make_sheet(
-                    library, deck, lang, setup.resources, setup.options, renders, self.out, report
-                )
-                review.write_sheet(page, self.out)
-                made.append(page)
-        return ReviewSheets(self.out, review.write_index(made, self.out), made)
-
-
 def plan_review_sheets(
     paths: Paths | None = None,
     *,
@@ -145,6 +79,7 @@ def plan_review_sheets(
     >>> plan.languages, plan.total, str(plan.build_dir)
     (['fr'], 48, 'out/review/build')
     """
+    from ..review.plan import ReviewPlan  # noqa: PLC0415
     from ..typeset.build import BuildOptions  # noqa: PLC0415 - WeasyPrint loads slowly
 
     chosen = path_list(paths)
