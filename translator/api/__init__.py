@@ -67,6 +67,7 @@ if TYPE_CHECKING:
     from ..sync.client import host_of
     from ..sync.pull import PullResult
     from ..sync.push import PushResult
+    from ..sync.run import LoginResult, LoginTarget, Logout
     from ..typeset.arcmage.importer import ImportReport as ThemeImport
     from ..typeset.batch import Report as BuildReport
     from ..typeset.card_preview import CardPreview
@@ -116,18 +117,7 @@ if TYPE_CHECKING:
         preview_card,
     )
     from .review import plan_review_sheets, review_sheets, sign_off
-    from .sync import (
-        LoginResult,
-        LoginTarget,
-        Logout,
-        login,
-        login_target,
-        logout,
-        pull,
-        push,
-        push_server,
-        sync_server,
-    )
+    from .sync import login, login_target, logout, pull, push, push_server, sync_server
     from .theme import import_theme
     from .workflow import Status, StatusDiff, status, status_diff, translate
 
@@ -321,9 +311,9 @@ _LAZY: Mapping[str, tuple[str, str]] = {
     "LintResult": ("translator.lint.run", "LintResult"),
     "LintSetup": ("translator.lint.run", "LintSetup"),
     "LintSummary": ("translator.lint.run", "LintSummary"),
-    "LoginResult": (".sync", "LoginResult"),
-    "LoginTarget": (".sync", "LoginTarget"),
-    "Logout": (".sync", "Logout"),
+    "LoginResult": ("translator.sync.run", "LoginResult"),
+    "LoginTarget": ("translator.sync.run", "LoginTarget"),
+    "Logout": ("translator.sync.run", "Logout"),
     "MAX_SUGGESTIONS": ("translator.workflow.suggestions", "MAX_SUGGESTIONS"),
     "MarkupCheck": (".markup", "MarkupCheck"),
     "MarkupFormat": (".markup", "MarkupFormat"),

@@ -1,34 +1,19 @@
-"""``translator pull`` and ``translator push``: cards between a deck and Aminduna
-(:mod:`translator.sync`), the server chosen and the client opened here."""
+"""``translator pull``, ``push``, ``login`` and ``logout``: cards between a deck and
+Aminduna, and the token a push writes with (thin callers of
+:mod:`translator.sync.run`, where the result types live)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import UsageError
-
 if TYPE_CHECKING:
-    from ..sync.client import ServerChoice
     from ..sync.pull import PullResult
     from ..sync.push import Outgoing, PushResult
+    from ..sync.run import LoginResult, LoginTarget, Logout
 
-__all__ = [
-    "LoginResult",
-    "LoginTarget",
-    "Logout",
-    "login",
-    "login_target",
-    "logout",
-    "pull",
-    "push",
-    "push_server",
-    "sync_server",
-]
+__all__ = ["login", "login_target", "logout", "pull", "push", "push_server", "sync_server"]
 
 
 def sync_server(server: str | None = None, references: Sequence[str] = ()) -> str:
@@ -36,25 +21,9 @@ def sync_server(server: str | None = None, references: Sequence[str] = ()) -> st
     addresses among ``references`` name, else $TRANSLATOR_SERVER, the configuration's
     ``[aminduna] server``, or the public server.  Addresses naming another server than
     ``server`` are a mistake (:class:`UsageError`)."""
-    from ..sync import client as sync_client  # noqa: PLC0415
-    from ..sync.pull import parse_reference  # noqa: PLC0415
+    from ..sync import run  # noqa: PLC0415
 
-    named = {
-        sync_client.server_address(ref.server)
-        for ref in map(parse_reference, references)
-        if ref.server
-    }
-    if len(named) > 1:
-        raise UsageError(f"the addresses name {len(named)} servers; pull from one at a time")
-    if named and server is None:
-        return named.pop()
-    chosen = sync_client.resolve_server(server)
-    if named and named != {chosen}:
-        raise UsageError(
-            f"the address names {named.pop()} but the server is {chosen}: drop --server, "
-            "or give an address on that server"
-        )
-    return chosen
+    return run.sync_server(server, references)
 
 
 def push_server(deck: str | os.PathLike[str], server: str | None = None) -> str:
@@ -63,18 +32,9 @@ def push_server(deck: str | os.PathLike[str], server: str | None = None) -> str:
     pull record names.  Every record of the deck must name that server (else a
     :class:`~translator.sync.records.RecordError` naming the record and both servers):
     checked here, before any request."""
-    return _push_choice(deck, server).address
+    from ..sync import run  # noqa: PLC0415
 
-
-def _push_choice(deck: str | os.PathLike[str], server: str | None) -> ServerChoice:
-    """The :class:`~translator.sync.client.ServerChoice` of a push of ``deck``, its
-    records checked against it (:func:`push_server`)."""
-    from ..sync import client as sync_client  # noqa: PLC0415
-    from ..sync.records import check_servers  # noqa: PLC0415
-
-    choice = sync_client.choose_server(server)
-    check_servers(os.fspath(deck), choice.address, choice.source)
-    return choice
+    return run.push_server(deck, server)
 
 
 def pull(
@@ -100,25 +60,21 @@ def pull(
     30 s), ``deadline`` every request of the pull, retries included (default:
     ``[aminduna] deadline``, else 15 minutes): past it the pull stops, and writes
     nothing."""
-    from ..sync import client as sync_client  # noqa: PLC0415
-    from ..sync import pull as sync_pull  # noqa: PLC0415
+    from ..sync import run  # noqa: PLC0415
 
-    limit = sync_client.resolve_deadline(deadline)
-    refs = [sync_pull.parse_reference(ref) for ref in references]
-    address = sync_server(server, references)
-    wait = sync_client.resolve_timeout(option=timeout)
-    with sync_client.Client(address, timeout=wait, deadline=limit) as remote:
-        return sync_pull.pull(
-            remote,
-            refs,
-            os.fspath(into),
-            search=search,
-            languages=languages,
-            library_root=None if library is None else os.fspath(library),
-            keep_local=keep_local,
-            take_server=take_server,
-            on_progress=on_progress,
-        )
+    return run.pull(
+        references,
+        into,
+        server=server,
+        languages=languages,
+        search=search,
+        library=library,
+        keep_local=keep_local,
+        take_server=take_server,
+        timeout=timeout,
+        deadline=deadline,
+        on_progress=on_progress,
+    )
 
 
 def push(
@@ -147,56 +103,22 @@ def push(
     the public one (:func:`translator.sync.auth.token_for`).  ``timeout`` and
     ``deadline`` as for :func:`pull`; a push stopped by its deadline keeps the records
     of the cards it sent (``result.stopped``)."""
-    from ..sync import auth  # noqa: PLC0415
-    from ..sync import client as sync_client  # noqa: PLC0415
-    from ..sync import push as sync_push  # noqa: PLC0415
+    from ..sync import run  # noqa: PLC0415
 
-    sync_push.check_language(lang)  # before asking for a login the push cannot use
-    limit = sync_client.resolve_deadline(deadline)
-    choice = _push_choice(deck, server)
-    address = choice.address
-    remote = None
-    user = None
-    if not dry_run:
-        wait = sync_client.resolve_timeout(option=timeout)
-        token = token or auth.token_for(choice)
-        user = auth.token_user(token)
-        remote = sync_client.Client(address, token, timeout=wait, deadline=limit)
-    try:
-        return sync_push.push(
-            remote,
-            os.fspath(deck),
-            lang,
-            only=only,
-            dry_run=dry_run,
-            force=force,
-            include_unreviewed=include_unreviewed,
-            library_root=None if library is None else os.fspath(library),
-            on_card=on_card,
-            server=address,
-            user=user,
-        )
-    finally:
-        if remote is not None:
-            remote.close()
-
-
-# --------------------------------------------------------------------------------------
-# login and logout
-
-
-@dataclass(frozen=True)
-class LoginTarget:
-    """The server a login goes to, who named it (``origin``: ``option``,
-    ``environment``, ``config``, ``default``; ``source``: the configuration file), and
-    the time limits of the request."""
-
-    address: str
-    host: str
-    origin: str
-    source: str
-    timeout: float
-    deadline: float
+    return run.push(
+        deck,
+        lang,
+        server=server,
+        token=token,
+        only=only,
+        dry_run=dry_run,
+        force=force,
+        include_unreviewed=include_unreviewed,
+        library=library,
+        timeout=timeout,
+        deadline=deadline,
+        on_card=on_card,
+    )
 
 
 def login_target(
@@ -205,73 +127,23 @@ def login_target(
     """Where ``translator login`` sends the password: ``server``, else
     $TRANSLATOR_SERVER, else ``[aminduna] server``, else the public one; checked before
     anything is asked (a caller warns when a configuration file chose it)."""
-    from ..sync import client as sync_client  # noqa: PLC0415
+    from ..sync import run  # noqa: PLC0415
 
-    choice = sync_client.choose_server(server)
-    return LoginTarget(
-        choice.address,
-        sync_client.host_of(choice.address),
-        choice.origin,
-        choice.source,
-        sync_client.resolve_timeout(option=timeout),
-        sync_client.resolve_deadline(deadline),
-    )
-
-
-@dataclass(frozen=True)
-class LoginResult:
-    """A login stored: the server, the account, until when its token holds (None:
-    the token does not say), and the file it is kept in."""
-
-    server: str
-    host: str
-    email: str
-    expires: datetime | None
-    credentials: Path
-
-    @property
-    def until(self) -> str | None:
-        """``expires`` as messages give it (``2026-12-09 14:00 UTC``)."""
-        from ..sync.auth import shown_time  # noqa: PLC0415
-
-        return None if self.expires is None else shown_time(self.expires)
+    return run.login_target(server, timeout=timeout, deadline=deadline)
 
 
 def login(email: str, password: str, target: LoginTarget) -> LoginResult:
     """Log in to ``target`` (:func:`login_target`) and store the token the server
     gives, in a file only the user can read; never the password: ``translator
     login``."""
-    from ..sync import client as sync_client  # noqa: PLC0415
-    from ..sync.auth import Login, save_login, token_expiry  # noqa: PLC0415
+    from ..sync import run  # noqa: PLC0415
 
-    with sync_client.Client(
-        target.address, timeout=target.timeout, deadline=target.deadline
-    ) as client:
-        token = client.login(email, password)
-    stored = Login(target.address, email, token, token_expiry(token))
-    path = save_login(stored)
-    return LoginResult(target.address, target.host, email, stored.expires, path)
-
-
-@dataclass(frozen=True)
-class Logout:
-    """A login forgotten (``forgotten``: there was one), and whether
-    $TRANSLATOR_TOKEN still gives commands a token."""
-
-    server: str
-    host: str
-    forgotten: bool
-    credentials: Path
-    token_variable: str | None
+    return run.login(email, password, target)
 
 
 def logout(server: str | None = None) -> Logout:
     """Forget the stored token of ``server`` (default: as for :func:`login_target`):
     ``translator logout``."""
-    from ..sync.auth import TOKEN_VARIABLE, credentials_file, forget_login  # noqa: PLC0415
-    from ..sync.client import host_of, resolve_server  # noqa: PLC0415
+    from ..sync import run  # noqa: PLC0415
 
-    address = resolve_server(server)
-    forgotten = forget_login(address)
-    variable = TOKEN_VARIABLE if os.environ.get(TOKEN_VARIABLE, "").strip() else None
-    return Logout(address, host_of(address), forgotten, credentials_file(), variable)
+    return run.logout(server)
