@@ -4,7 +4,7 @@ never through a link, and a FIFO named like a preview does not hang it; a templa
 server that drips its answers is cut off by the download's deadlines; a damaged
 download cache is fetched again, never a traceback or a hang.
 
-Real servers on 127.0.0.1: the watch's own :class:`~translator.typeset.watch.Server`
+Real servers on 127.0.0.1: the watch's own :class:`~translator.watch.Server`
 asked with real HTTP requests, and for the download a socket server that sends a
 byte at a time.  docs/security.md lists these rules.
 """
@@ -33,7 +33,7 @@ from translator.cli import main
 from translator.paths import OutsideError
 from translator.themes.arcmage import source
 from translator.themes.arcmage.source import SourceError, open_source
-from translator.typeset.watch import Page, Server
+from translator.watch import Page, Server
 
 from .conftest import ROOT
 
@@ -169,7 +169,7 @@ def test_a_previews_folder_reached_through_a_link_is_not_served(tmp_path: Path) 
 def test_a_large_file_named_like_a_preview_is_not_served(
     served: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from translator.typeset import watch
+    from translator import watch
 
     folder, base = served
     monkeypatch.setattr(watch, "MAX_SERVED_BYTES", 1000)

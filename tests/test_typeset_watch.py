@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from translator.typeset.watch import Page, Server, Shown
+from translator.watch import Page, Server, Shown
 
 from .conftest import ROOT
 from .test_review_browser import browser  # noqa: F401 - the fixture, reused

@@ -429,12 +429,12 @@ def test_an_imported_memory_leading_out_of_the_library_is_not_read(
 def test_the_memory_is_read_only_when_an_entry_or_a_draft_needs_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from translator import api
+    from translator.workflow import stored
 
     def unread(*_: object, **__: object) -> None:
         raise AssertionError("the memory was read")
 
-    monkeypatch.setattr(api, "load_memory", unread)
+    monkeypatch.setattr(stored, "load_memory", unread)
     library = tmp_path / "library"
     shutil.copytree(KEY / "first", library / "first")
     # The first deck: every card has a translation, so no draft to make.

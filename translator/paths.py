@@ -21,17 +21,21 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Sequence
 from contextlib import suppress
 from pathlib import Path, PurePosixPath
 
 from .errors import UserError
 
 __all__ = [
+    "DEFAULT_LIBRARY",
     "LinkRefused",
     "OutsideError",
+    "Paths",
     "check_inside",
     "inside",
     "open_beneath",
+    "path_list",
     "real",
 ]
 
@@ -203,3 +207,20 @@ def clear_odd(path: Path) -> None:
     if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
         with suppress(OSError):  # the write that follows says why
             path.unlink()
+
+
+#: Where the library is when no path is given, as on the command line.
+DEFAULT_LIBRARY = "cards"
+
+#: A path or several: ``"cards/sample"`` is one path, not eleven.
+Paths = str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
+
+
+def path_list(paths: Paths | None) -> list[str]:
+    """``paths`` as a list of strings, the library when empty: a lone string is one
+    path (iterating it would give its letters)."""
+    if paths is None:
+        return [DEFAULT_LIBRARY]
+    if isinstance(paths, (str, os.PathLike)):
+        return [os.fspath(paths)]
+    return [os.fspath(p) for p in paths] or [DEFAULT_LIBRARY]

@@ -82,12 +82,12 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
 def _watch(args: argparse.Namespace, out: TextIO) -> int:
     """``build --watch``: build, then rebuild what changes until Ctrl-C (exit 0); a
     line per card changed on ``out``, problems on stderr
-    (:mod:`translator.typeset.watch`)."""
+    (:mod:`translator.watch`)."""
     if args.format != "text":
         raise UsageError("--watch prints a line per card changed: --format json is for one build")
     if args.port is not None and not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: a port is between 1 and 65535 (0: a free one)")
-    from ..typeset import watch  # noqa: PLC0415 - WeasyPrint and watchfiles load slowly
+    from .. import watch  # noqa: PLC0415 - WeasyPrint and watchfiles load slowly
 
     def say(line: str) -> None:
         out.write(line + "\n")

@@ -1,7 +1,8 @@
 """What the command modules share: exit codes, the argument parser, how a command
 declares its help, the library's problems as printed, and the errors of a print build.
-What the commands compute (the library, its languages, the lint setup) comes from
-:mod:`translator.api`."""
+What the commands compute comes from :mod:`translator.api`, the one way in: a command
+module imports no stage (the language codes its arguments offer, ``--lang``, are
+:func:`translator.languages.codes`, which loads nothing)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,12 @@ import argparse
 import errno
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from .. import cards, languages
+from .. import languages
 from .._lazy import lazy_module
 from ..errors import UsageError, UserError
 from ..paths import OutsideError
@@ -22,6 +23,7 @@ from .output import plural
 
 if TYPE_CHECKING:
     from .. import api, diagnostics, textio
+    from ..cards import Problem
     from . import reports
 else:
     # What the commands run with, loaded by the command that uses it first:
@@ -116,17 +118,12 @@ def explain(code: str, out: TextIO) -> int:
 # the library
 
 
-def load_library(paths: Sequence[str] | None) -> tuple[cards.Library, list[cards.Problem]]:
-    """The library under ``paths`` (default: ``cards``) and its problems."""
-    return cards.load_library(list(paths or []) or ["cards"])
-
-
 #: Problems printed one by one; beyond, how many more (a file with a problem in every
 #: one of 60,000 cards must not print a million lines before saying what is wrong).
 MAX_PROBLEMS_SHOWN = 1_000
 
 
-def report_problems(problems: list[cards.Problem]) -> None:
+def report_problems(problems: list[Problem]) -> None:
     """The library's problems on stderr (the first :data:`MAX_PROBLEMS_SHOWN`), and
     how many."""
     for problem in problems[:MAX_PROBLEMS_SHOWN]:

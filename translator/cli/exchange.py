@@ -5,26 +5,21 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
 import sys
-from pathlib import Path
 from typing import TextIO
 
-from .. import cards, lint
 from . import memory as tmx_commands
 from . import output
 from .common import (
     EXIT_ERROR,
     EXIT_FINDINGS,
     EXIT_OK,
-    UsageError,
     add_format,
     api,
     command_group,
     command_help,
     report_problems,
     reports,
-    textio,
 )
 from .output import plural
 
@@ -35,8 +30,8 @@ _EXCHANGE_FORMATS = (("po", "po"), ("xliff", "xlf"))
 def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     """``import arcmage``: Aminduna JSON into a deck directory, all or nothing."""
     try:
-        plan = cards.import_files(args.files, args.into, args.library)
-    except cards.ImportError_ as error:
+        plan = api.import_arcmage(args.files, args.into, library=args.library)
+    except api.ImportError_ as error:
         for problem in error.problems:
             print(f"translator: {problem}", file=sys.stderr)
         print("translator: nothing was imported; the library is unchanged", file=sys.stderr)
@@ -53,76 +48,36 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _deck_name(deck: str) -> str:
-    """The deck a ``DECK_DIR`` argument names (the directory, or a file's directory)."""
-    return Path(deck).name if Path(deck).is_dir() else Path(deck).parent.name
-
-
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     """``export arcmage``: a deck as Aminduna's JSON, and its ``deck.txt``."""
-    library, problems = cards.load_library([args.deck])
-    if problems:
-        report_problems(problems)
+    export = api.export_arcmage(args.deck, args.lang, output=args.output)
+    if export.problems:
+        report_problems(export.problems)
         return EXIT_ERROR
-    deck_name = _deck_name(args.deck)
-    if deck_name not in library.decks:
-        raise UsageError(f"{args.deck} is not a deck directory (it has no deck.yaml)")
-    data, deck_txt = cards.export_deck(library, deck_name, args.lang)
-    text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-    if args.output in (None, "-"):
-        out.write(text)
+    if not export.written:
+        out.write(export.text)
         return EXIT_OK
-    destination = Path(args.output)
-    # Files the user named (-o), wherever they lead.
-    textio.atomic_write(str(destination), text, within=None)
-    textio.atomic_write(str(destination.with_suffix(".txt")), deck_txt, within=None)
-    print(f"wrote {destination} and {destination.with_suffix('.txt')}", file=sys.stderr)
+    print(f"wrote {' and '.join(export.written)}", file=sys.stderr)
     return EXIT_OK
 
 
 def cmd_export_exchange(args: argparse.Namespace, out: TextIO) -> int:
     """``export po|xliff``: a deck's translatable text, and the glossary as TBX."""
-    from ..glossary.exchange import to_tbx  # noqa: PLC0415
-    from ..workflow import exchange  # noqa: PLC0415 - translate-toolkit loads slowly
-
-    lang = api.target_language(args.lang)
-    library = api.load_library([args.deck])
-    deck = _deck_name(args.deck)
-    if deck not in library.decks:
-        raise UsageError(f"{args.deck} is not a deck directory (it has no deck.yaml)")
-    found_resources = api.lint_setup([lang], [args.deck]).resources
-    memory = None if args.no_memory else lambda: api.load_memory(library, lang)
-    found = exchange.entries(
-        library, deck, lang, found_resources.language(lang), found_resources.english, memory
+    export = api.export_exchange(
+        args.deck,
+        args.lang,
+        args.subcommand,
+        output=args.output,
+        memory=not args.no_memory,
+        tbx=not args.no_tbx,
     )
-    data = exchange.write_store(found, args.subcommand, lang, deck, library.decks[deck].name)
-    fuzzy = sum(1 for e in found if e.fuzzy)
-    empty = sum(1 for e in found if not e.target)
-    suggested = sum(1 for e in found if e.suggestions)
-    if args.output in (None, "-"):
-        out.write(data.decode("utf-8"))
+    if not export.written:
+        out.write(export.data.decode("utf-8"))
         return EXIT_OK
-    destination = Path(args.output)
-    try:
-        destination.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise textio.InputError(
-            str(destination.parent), f"cannot create: {error.strerror}"
-        ) from None
-    textio.atomic_write(str(destination), data.decode("utf-8"), within=None)  # named (-o)
-    written = [str(destination)]
-    if not args.no_tbx:
-        tbx = destination.with_suffix(".tbx")
-        textio.atomic_write(
-            str(tbx),
-            to_tbx(found_resources.language(lang).glossary, found_resources.english.glossary),
-            within=None,  # beside the file the user named
-        )
-        written.append(str(tbx))
     print(
-        f"wrote {' and '.join(written)}: {len(found)} entries "
-        f"({fuzzy} fuzzy, {empty} untranslated; {suggested} with translation memory "
-        "suggestions)",
+        f"wrote {' and '.join(export.written)}: {len(export.entries)} entries "
+        f"({export.fuzzy} fuzzy, {export.empty} untranslated; {export.suggested} with "
+        "translation memory suggestions)",
         file=sys.stderr,
     )
     return EXIT_OK
@@ -130,29 +85,10 @@ def cmd_export_exchange(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_import_exchange(args: argparse.Namespace, out: TextIO) -> int:
     """``import po|xliff``: translations back into the card files, linted first."""
-    from ..workflow import exchange  # noqa: PLC0415 - translate-toolkit loads slowly
-
-    # The file first: a file that cannot be imported says so before the library loads.
-    store = exchange.read_exchange(args.file)
-    lang = (
-        api.target_language(args.lang) if args.lang else exchange.target_language(args.file, store)
+    done = api.import_exchange(
+        args.file, lang=args.lang, library=args.library, fuzzy=args.fuzzy, dry_run=args.dry_run
     )
-    paths = list(args.library or []) or ["cards"]
-    library = api.load_library(paths)
-    result = exchange.plan_import(args.file, library, lang, args.fuzzy, store)
-    lang = api.target_language(result.lang)
-    # Lint the cards as they would be, before anything is written.
-    for parsed in exchange.reparsed(result.updates):
-        library.add(parsed)
-    setup = api.lint_setup([lang], paths)
-    options, fail_on = setup.options, setup.fail_on
-    options.files = {u.path for u in result.updates}
-    report = (
-        lint.lint(library, setup.resources, options) if options.files else lint.Report([], 0, 0, 0)
-    )
-    if not args.dry_run:
-        for update in result.updates:
-            textio.atomic_write(update.path, update.new, within=Path(update.path).parent)
+    result, lang, report = done.result, done.lang, done.report
     if args.format == "json":
         output.dump_json(
             {
@@ -224,7 +160,7 @@ def cmd_import_exchange(args: argparse.Namespace, out: TextIO) -> int:
             f"{' (--fuzzy imports them as drafts)' if result.fuzzy_skipped else ''}, "
             f"{result.untranslated} untranslated\n"
         )
-    return EXIT_FINDINGS if result.refused or report.failed(fail_on) else EXIT_OK
+    return EXIT_FINDINGS if done.failed else EXIT_OK
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from .. import glossary, languages
+from .. import languages
 from . import output
 from .common import (
     EXIT_ERROR,
@@ -18,7 +18,6 @@ from .common import (
     command_group,
     command_help,
     report_problems,
-    textio,
 )
 from .output import plural
 
@@ -97,43 +96,29 @@ def _describe_entry(result: dict[str, Any], lang: str) -> list[str]:
 
 def cmd_glossary_export(args: argparse.Namespace, out: TextIO) -> int:
     """``glossary export``: TBX or CSV, to a file or standard output."""
-    loaded, problems = api.load_glossaries([args.lang], args.library)
-    if problems:
-        report_problems(problems)
+    export = api.export_glossary(args.lang, args.format, library=args.library, output=args.output)
+    if export.problems:
+        report_problems(export.problems)
         return EXIT_ERROR
-    if args.format == "tbx":
-        text = glossary.to_tbx(loaded[args.lang], loaded["en"])
-    else:
-        text = glossary.to_csv(loaded[args.lang])
-    if args.output in (None, "-"):
-        out.write(text)
-    else:
-        textio.atomic_write(args.output, text, within=None)  # the user named it
+    if export.written:
         print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        out.write(export.text)
     return EXIT_OK
 
 
 def cmd_glossary_check(args: argparse.Namespace, out: TextIO) -> int:
     """``glossary check``: file problems exit 2, inconsistencies exit 1."""
-    languages = [args.lang] if args.lang else list(glossary.LANGUAGES)
-    loaded, problems = api.load_glossaries(languages, args.library)
-    findings = [
-        p for lang in languages for p in glossary.check_glossary(loaded[lang], loaded.get("en"))
-    ]
+    checked = api.check_glossaries([args.lang] if args.lang else [], library=args.library)
+    languages, loaded = checked.languages, checked.glossaries
+    problems, findings = checked.problems, checked.findings
     if args.format == "json":
         output.dump_json(
             {
                 "version": 1,
                 "problems": [p.as_dict() for p in problems],
                 "findings": [p.as_dict() for p in findings],
-                "summary": {
-                    lang: {
-                        "entries": len(loaded[lang].entries),
-                        "abilities": len(loaded[lang].abilities),
-                        "files": len(loaded[lang].files),
-                    }
-                    for lang in languages
-                },
+                "summary": checked.summary,
             },
             out,
         )

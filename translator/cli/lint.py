@@ -30,9 +30,7 @@ def _config(args: argparse.Namespace) -> Config:
     """The configuration: none with ``--no-config``, ``--config FILE``, or the
     nearest file up from here."""
     if args.no_config:
-        from ..lint.config import Config  # noqa: PLC0415
-
-        return Config()
+        return api.Config()
     return api.load_config(file=args.config)
 
 

@@ -1,12 +1,16 @@
 """``translator markup``: card text converted (layout XML, markdown, rules, HTML),
-formatted and checked, exactly as the Arcmage server reads it."""
+formatted and checked, exactly as the Arcmage server reads it.
+
+Formatting and checking go through :mod:`translator.api`; the converters call the
+markup stage's own functions (:func:`translator.markup.to_xml`...), as its API: a
+conversion starts without loading ``translator.api`` (``tests/test_cli.py`` checks
+what ``markup xml`` imports)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TextIO
 
 from .. import languages, markup
@@ -16,6 +20,7 @@ from .common import (
     EXIT_OK,
     UsageError,
     add_format,
+    api,
     command_group,
     command_help,
     diagnostics,
@@ -113,47 +118,20 @@ def cmd_html(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_format(args: argparse.Namespace, out: TextIO) -> int:
     """``markup format``: canonical card text, printed, written or only checked."""
     files = _sources(args.files)
-    if args.write and "-" in files:
-        raise UsageError("--write needs files, not standard input")
-    changed: list[str] = []
-    for path in files:
-        source = textio.read_source(path)
-        formatted = markup.format_text(source.body)
-        if formatted != source.body:
-            changed.append(source.path)
-        if args.write:
-            if formatted != source.body:
-                textio.atomic_write(
-                    path, source.with_body(formatted).content, within=Path(path).parent
-                )
-        elif not args.check:
+    done = api.markup_format(files, write=args.write)
+    if not args.write and not args.check:
+        for source, formatted in done.files:
             out.write(source.with_body(formatted).content if source.front_matter else formatted)
     if args.check:
-        for path in changed:
+        for path in done.changed:
             out.write(f"would reformat {path}\n")
-        return EXIT_FINDINGS if changed else EXIT_OK
+        return EXIT_FINDINGS if done.changed else EXIT_OK
     if args.write:
         print(
-            f"{len(changed)} file(s) reformatted, {len(files) - len(changed)} unchanged",
+            f"{len(done.changed)} file(s) reformatted, {done.unchanged} unchanged",
             file=sys.stderr,
         )
     return EXIT_OK
-
-
-def _selected_rules(args: argparse.Namespace) -> list:
-    """The markup rules ``--select`` and ``--ignore`` leave; unknown codes are refused."""
-    select, warned = diagnostics.REGISTRY.redirected(split_codes(args.select))
-    ignore, warned_ignore = diagnostics.REGISTRY.redirected(split_codes(args.ignore))
-    for message in warned + warned_ignore:
-        print(f"translator: warning: {message}", file=sys.stderr)
-    unknown = diagnostics.REGISTRY.unknown_prefixes(select + ignore)
-    if unknown:
-        raise UsageError(
-            f"no rule matches {', '.join(unknown)} (see 'translator markup check --list-rules')"
-        )
-    from ..markup.checks import TARGET  # noqa: PLC0415 - the parser: only to check
-
-    return diagnostics.REGISTRY.select(select or None, ignore or None, TARGET)
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
@@ -161,36 +139,23 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     if args.explain:
         return explain(args.explain, out)
     if args.list_rules:
-        from ..markup.checks import TARGET  # noqa: PLC0415 - the parser: only to check
-
-        for rule in diagnostics.REGISTRY.rules(TARGET):
+        for rule in api.markup_rules():
             out.write(f"{rule.code}  {rule.severity.value:<7}  {rule.name}: {rule.summary}\n")
         return EXIT_OK
-    rules = _selected_rules(args)
+    # Former codes are read as their codes now, with a warning each (lint.md).
+    select, warned = diagnostics.REGISTRY.redirected(split_codes(args.select))
+    ignore, warned_ignore = diagnostics.REGISTRY.redirected(split_codes(args.ignore))
+    for message in warned + warned_ignore:
+        print(f"translator: warning: {message}", file=sys.stderr)
+    rules = api.markup_rules(select, ignore)
     files = _sources(args.files)
-    if args.fix and "-" in files:
-        raise UsageError("--fix needs files, not standard input")
-    report: reports.MarkupReport = []
-    fixed_total = 0
-    for path in files:
-        source = textio.read_source(path)
-        findings: list[diagnostics.Diagnostic] = markup.check(_body_result(source), rules)
-        if args.fix:
-            # Only the fixes of what was found are applied (one pass: no fix of a
-            # finding the user has not seen); what remains is reported.
-            body, fixed = diagnostics.apply_fixes(source.body, findings)
-            if fixed:
-                textio.atomic_write(path, source.with_body(body).content, within=Path(path).parent)
-                fixed_total += fixed
-                source = source.with_body(body)
-                findings = markup.check(_body_result(source), rules)
-        report.append((source, findings))
+    checked = api.markup_check(files, rules=rules, fix=args.fix)
+    report: reports.MarkupReport = checked.files
     if args.format == "json":
-        reports.write_markup_json(report, out, fixed_total)
+        reports.write_markup_json(report, out, checked.fixed)
     else:
-        reports.write_markup_text(report, out, fixed_total)
-    found = any(findings for _, findings in report)
-    return EXIT_FINDINGS if found else EXIT_OK
+        reports.write_markup_text(report, out, checked.fixed)
+    return EXIT_FINDINGS if checked.found else EXIT_OK
 
 
 def register(commands: argparse._SubParsersAction) -> None:

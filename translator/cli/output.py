@@ -63,9 +63,9 @@ def dump_json(data: Any, out: TextIO, default: Any = None) -> None:
 def word_diff_text(pieces: list[tuple[str, str]], color: bool) -> str:
     """git's --word-diff styles: colours on a terminal, [-old-]{+new+} elsewhere."""
     if not color:
-        from ..workflow.states import marked_diff  # noqa: PLC0415
+        from .. import api  # noqa: PLC0415 - cheap, its stages load when used
 
-        return marked_diff(pieces)
+        return api.marked_diff(pieces)
     return "".join(text if kind == "=" else paint(text, DIFF_COLORS[kind]) for kind, text in pieces)
 
 

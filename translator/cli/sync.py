@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import argparse
 import getpass
-import os
 import sys
 from typing import Any, TextIO
 
-from .. import cards
 from . import output
 from .common import (
     EXIT_ERROR,
@@ -30,18 +28,12 @@ from .output import plural
 
 def cmd_login(args: argparse.Namespace, out: TextIO) -> int:
     """Log in to the server, store the token, say until when it holds."""
-    from ..sync import client as sync_client  # noqa: PLC0415
-    from ..sync.auth import Login, save_login, shown_time, token_expiry  # noqa: PLC0415
-
     if args.password_stdin and args.email is None:
         raise UsageError("--password-stdin needs --email (standard input holds the password)")
-    choice = sync_client.choose_server(args.server)
-    server = choice.address
-    host = sync_client.host_of(server)
-    timeout = sync_client.resolve_timeout(option=args.timeout)
-    deadline = sync_client.resolve_deadline(args.deadline)
-    if choice.origin == "config":  # a file of the library chose where the password goes
-        print(f"translator: note: logging in to {host}, named by {choice.source}", file=sys.stderr)
+    target = api.login_target(args.server, timeout=args.timeout, deadline=args.deadline)
+    host = target.host
+    if target.origin == "config":  # a file of the library chose where the password goes
+        print(f"translator: note: logging in to {host}, named by {target.source}", file=sys.stderr)
     email = args.email if args.email is not None else _ask_email()
     email = email.strip()
     if not email:
@@ -49,41 +41,34 @@ def cmd_login(args: argparse.Namespace, out: TextIO) -> int:
     password = _read_password() if args.password_stdin else _ask_password()
     if not password:
         raise UsageError("the password is empty")
-    with sync_client.Client(server, timeout=timeout, deadline=deadline) as client:
-        token = client.login(email, password)
-    login = Login(server, email, token, token_expiry(token))
-    path = save_login(login)
+    login = api.login(email, password, target)
     if args.format == "json":
         output.dump_json(
             {
                 "version": 1,
-                "server": server,
+                "server": login.server,
                 "host": host,
                 "email": email,
                 "expires": login.expires.isoformat() if login.expires else None,
-                "credentials": str(path),
+                "credentials": str(login.credentials),
             },
             out,
         )
         return EXIT_OK
-    until = f" until {shown_time(login.expires)}" if login.expires else ""
-    out.write(f"logged in to {host} as {email}{until} ({path})\n")
+    until = f" until {login.until}" if login.expires else ""
+    out.write(f"logged in to {host} as {email}{until} ({login.credentials})\n")
     return EXIT_OK
 
 
 def cmd_logout(args: argparse.Namespace, out: TextIO) -> int:
     """Forget the stored token of the server; say whether there was one."""
-    from ..sync.auth import TOKEN_VARIABLE, credentials_file, forget_login  # noqa: PLC0415
-    from ..sync.client import host_of, resolve_server  # noqa: PLC0415
-
-    server = resolve_server(args.server)
-    host = host_of(server)
-    if forget_login(server):
-        out.write(f"logged out of {host} (its token is deleted from {credentials_file()})\n")
+    done = api.logout(args.server)
+    if done.forgotten:
+        out.write(f"logged out of {done.host} (its token is deleted from {done.credentials})\n")
     else:
-        out.write(f"not logged in to {host}: there was no token to forget\n")
-    if os.environ.get(TOKEN_VARIABLE, "").strip():
-        out.write(f"note: ${TOKEN_VARIABLE} is set: commands still send its token\n")
+        out.write(f"not logged in to {done.host}: there was no token to forget\n")
+    if done.token_variable:
+        out.write(f"note: ${done.token_variable} is set: commands still send its token\n")
     return EXIT_OK
 
 
@@ -204,7 +189,7 @@ def cmd_pull(args: argparse.Namespace, out: TextIO) -> int:
                 deadline=args.deadline,
                 on_progress=progress,
             )
-        except cards.ImportError_ as error:
+        except api.ImportError_ as error:
             for problem in error.problems:
                 print(f"translator: {problem}", file=sys.stderr)
             print("translator: nothing was pulled; the library is unchanged", file=sys.stderr)
@@ -260,16 +245,12 @@ def _pull_text(result: Any, out: TextIO, color: bool) -> None:
 
 
 def _host(server: str) -> str:
-    from ..sync.client import host_of  # noqa: PLC0415
-
-    return host_of(server)
+    return api.host_of(server)
 
 
 def write_conflict(conflict: Any, out: TextIO, color: bool) -> None:
     """A conflict: the card, when and by whom the server changed, and each field in
     the three versions (word differences from the pulled version)."""
-    from ..workflow.states import word_diff  # noqa: PLC0415
-
     by = f" by {conflict.by}" if conflict.by else ""
     out.write(
         f"conflict {conflict.path}: changed on the server since the pull "
@@ -285,7 +266,7 @@ def write_conflict(conflict: Any, out: TextIO, color: bool) -> None:
             if text == pulled:
                 out.write(f"    {label:<6}  (as pulled)\n")
                 continue
-            diff = output.word_diff_text(word_diff(pulled, text), color)
+            diff = output.word_diff_text(api.word_diff(pulled, text), color)
             out.write(f"    {label:<6}  " + diff.replace("\n", "\n            ") + "\n")
 
 

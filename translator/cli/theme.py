@@ -4,24 +4,21 @@ card look from an Arcmage template set."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TextIO
 
 from . import output
-from .common import EXIT_OK, add_format, command_group, command_help
+from .common import EXIT_OK, add_format, api, command_group, command_help
 from .output import plural
 
 
 def cmd_theme_import_arcmage(args: argparse.Namespace, out: TextIO) -> int:
-    """Import the official template set as a theme (translator.themes.arcmage).  A
-    template set, a font or a theme that cannot be used is a ``UserError`` that
+    """Import the official template set as a theme (:func:`translator.api.import_theme`).
+    A template set, a font or a theme that cannot be used is a ``UserError`` that
     :func:`translator.cli.main` prints (exit 2)."""
-    from ..themes.arcmage.importer import import_arcmage  # noqa: PLC0415 - Pillow, httpx
-
-    report = import_arcmage(
+    report = api.import_theme(
         args.source,
         args.out,
-        cache_dir=Path(args.cache) if args.cache else None,
+        cache=args.cache,
         progress=False if args.no_progress else None,
         icc=args.icc,
     )

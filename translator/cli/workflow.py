@@ -7,10 +7,8 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
-from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
-from .. import cards
 from . import output
 from .common import (
     EXIT_FINDINGS,
@@ -20,47 +18,25 @@ from .common import (
     api,
     command_help,
     reports,
-    textio,
 )
 from .output import plural
-
-if TYPE_CHECKING:
-    from ..workflow.memory import Memory
 
 
 def cmd_translate(args: argparse.Namespace, out: TextIO) -> int:
     """``translate``: a draft for every English card without a translation in LANG."""
-    from ..workflow import draft  # noqa: PLC0415
-
-    lang = api.target_language(args.lang)
-    paths = list(args.paths) or ["cards"]
-    library = api.load_library(paths)
-    setup = api.lint_setup([lang], paths)
-    used: list[Memory] = []
-
-    def remember() -> Memory:
-        """The memory, read when a draft first needs it (no draft to make: no read)."""
-        used.append(api.load_memory(library, lang))
-        return used[0]
-
-    drafts = draft.plan_drafts(
-        library, setup.resources, lang, memory=None if args.no_memory else remember
+    made_drafts = api.translate(
+        args.paths, lang=args.lang, memory=not args.no_memory, dry_run=args.dry_run
     )
-    written = []
-    for made in drafts:
-        if not args.dry_run:
-            if Path(made.path).exists():
-                print(f"translator: {made.path} appeared meanwhile: left alone", file=sys.stderr)
-                continue
-            textio.atomic_write(made.path, made.content, within=Path(made.path).parent)
-        written.append(made)
+    for path in made_drafts.appeared:
+        print(f"translator: {path} appeared meanwhile: left alone", file=sys.stderr)
+    lang, written = made_drafts.lang, made_drafts.drafts
     if args.format == "json":
         output.dump_json(
             {
                 "version": 1,
                 "lang": lang,
                 "dry_run": args.dry_run,
-                "memory": len(used[0]) if used else None,
+                "memory": made_drafts.memory,
                 "drafts": [d.to_dict() for d in written],
             },
             out,
@@ -77,11 +53,7 @@ def cmd_translate(args: argparse.Namespace, out: TextIO) -> int:
             f"in English: {english}\n"
         )
     verb = "would be created" if args.dry_run else "created"
-    translated = sum(
-        1
-        for card in library.cards.values()
-        if card.source is not None and lang in card.translations
-    )
+    translated = made_drafts.translated
     out.write(
         f"{plural(len(written), 'draft')} {verb} in {lang}; "
         f"{translated} cards already had a translation (never overwritten)\n"
@@ -102,29 +74,19 @@ def cmd_translate(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_status(args: argparse.Namespace, out: TextIO) -> int:
     """``status``: per deck and language, the cards in each state, and those to work on."""
-    from ..workflow import states  # noqa: PLC0415
-
     paths = list(args.paths) or ["cards"]
-    library = api.load_library(paths)
     if args.diff:
-        return _status_diff(library, args, out)
-    languages = api.target_languages(library, args.lang)
-    found = states.library_states(library, languages)
-    table = states.summary(found)
+        return _status_diff(paths, args, out)
+    found_status = api.status(paths, languages=args.lang)
+    found, table = found_status.states, found_status.table
     if args.format == "json":
-        totals: dict[str, dict[str, int]] = {}
-        for per_lang in table.values():
-            for lang, counts in per_lang.items():
-                total = totals.setdefault(lang, dict.fromkeys(states.STATES, 0))
-                for state, count in counts.items():
-                    total[state] += count
         output.dump_json(
             {
                 "version": 1,
                 "cards": [s.to_dict() for s in found],
                 "summary": {
                     "cards": len({(s.deck, s.card) for s in found}),
-                    "languages": totals,
+                    "languages": found_status.totals,
                     "decks": table,
                 },
             },
@@ -135,10 +97,10 @@ def cmd_status(args: argparse.Namespace, out: TextIO) -> int:
     for deck, per_lang in sorted(table.items()):
         count = len({s.card for s in found if s.deck == deck})
         out.write(f"{deck} ({plural(count, 'card')})\n")
-        out.write("  lang  " + "".join(f"{state:>12}" for state in states.STATES) + "\n")
+        out.write("  lang  " + "".join(f"{state:>12}" for state in api.STATES) + "\n")
         for lang, counts in sorted(per_lang.items()):
             out.write(
-                f"  {lang:<4}  " + "".join(f"{counts[state]:>12}" for state in states.STATES) + "\n"
+                f"  {lang:<4}  " + "".join(f"{counts[state]:>12}" for state in api.STATES) + "\n"
             )
         # Every card with something to do: missing, draft, stale, and a translation
         # whose review no longer holds (edited since).
@@ -161,16 +123,12 @@ def cmd_status(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _status_diff(library: cards.Library, args: argparse.Namespace, out: TextIO) -> int:
+def _status_diff(paths: list[str], args: argparse.Namespace, out: TextIO) -> int:
     """``status --diff CARD``: what changed in the English since the translation."""
-    from ..workflow import states  # noqa: PLC0415
-
     if not args.lang or len(args.lang) != 1:
         raise UsageError("--diff needs one --lang: translator status --diff CARD --lang fr")
-    lang = api.target_language(args.lang[0])
-    card = api.find_card(library, args.diff)
-    state = states.card_state(card, lang)
-    changes = states.source_changes(card, lang)
+    diff = api.status_diff(args.diff, args.lang[0], library=paths)
+    card, lang, state, changes = diff.card, diff.lang, diff.state, diff.changes
     if args.format == "json":
         output.dump_json(
             {

@@ -703,11 +703,12 @@ def push(
 def lint_errors(deck: str, lang: str, paths: list[str]) -> list[Any]:
     """The lint errors (not warnings) on the files a push would send: the deck is
     linted whole, since some rules compare a card with the others."""
-    from .. import api  # noqa: PLC0415 - the linter is heavy; a dry run without cards skips it
     from ..diagnostics import Severity  # noqa: PLC0415
+    from ..lint.run import lint_paths  # noqa: PLC0415 - heavy; a dry run without cards skips it
+    from ..typeset.overflow import overflowing  # noqa: PLC0415 - cheap: PR101's measure
 
     wanted = {str(Path(p).resolve()) for p in paths}
-    result = api.lint(deck, languages=[lang])
+    result = lint_paths(deck, languages=[lang], fit=overflowing)
     return [
         f
         for f in result.findings

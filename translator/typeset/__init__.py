@@ -14,9 +14,28 @@ and never cut silently (:mod:`.build`).
 
 from __future__ import annotations
 
-from ..pdf.sizes import PRESETS, CardSize, card_size
-from .build import build_cards
-from .options import BuildOptions
-from .results import CardResult
+from typing import TYPE_CHECKING
+
+from .._lazy import attach
+
+if TYPE_CHECKING:
+    from ..pdf.sizes import PRESETS, CardSize, card_size
+    from .build import build_cards
+    from .options import BuildOptions
+    from .results import CardResult
+
+# Loaded when first used: importing a module of this package (the linter's measure of
+# fit, :mod:`.overflow`) must not load WeasyPrint.
+attach(
+    globals(),
+    {
+        "PRESETS": "..pdf.sizes",
+        "CardSize": "..pdf.sizes",
+        "card_size": "..pdf.sizes",
+        "build_cards": ".build",
+        "BuildOptions": ".options",
+        "CardResult": ".results",
+    },
+)
 
 __all__ = ["PRESETS", "BuildOptions", "CardResult", "CardSize", "build_cards", "card_size"]

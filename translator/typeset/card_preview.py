@@ -21,8 +21,9 @@ import tempfile
 import threading
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -363,3 +364,33 @@ def _without_path(message: str) -> str:
     """A build message without the card file it starts with (the preview names it)."""
     head, _, rest = message.partition(": ")
     return rest if rest and head.endswith(".md") else message
+
+
+@dataclass
+class CardPreview:
+    """A card file pictured as ``translator build`` prints it: what
+    :func:`translator.api.preview_card` returns (the language server's preview, ``build
+    --watch``'s picture of a refused card)."""
+
+    card: str
+    lang: str
+    #: The card file, as given.
+    path: str
+    #: The picture written (cut at the trim): ``<out>/<slug>.<lang>.png``.
+    png: str
+    #: The card's PDF, when one was kept (``keep_pdf``, and the build would print it).
+    pdf: str | None
+    #: Its fit in a few words: ``fits``, ``shrunk to 92 %``, ``refused: the text does
+    #: not fit (3.2 mm too tall at 52 %)``.
+    summary: str
+    #: Whether the build would print it (else ``errors`` say why).
+    printable: bool
+    #: The text's scale, and how many mm it is too tall at its floor (None: it fits).
+    scale: float
+    overflow: float | None
+    warnings: list[str]
+    errors: list[str]
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

@@ -13,14 +13,14 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..cards.files import DECK_FILE
 from ..cards.library import load_library
-from ..cards.model import Library
+from ..cards.model import Card, Library
 from ..errors import UsageError
 from ..limits import MAX_EXCHANGE_ENTRIES
-from ..paths import inside
+from ..paths import Paths, inside
 from ..textio import InputError, atomic_write
 from .memory import (
     KINDS,
@@ -32,7 +32,7 @@ from .memory import (
     library_roots,
     memory_files,
 )
-from .suggestions import Gain, gains
+from .suggestions import Gain, Text, card_texts, gains
 
 if TYPE_CHECKING:
     from .tmx import TmxContent
@@ -161,3 +161,79 @@ def import_tmx(
     memory.add(merged)
     found = gains(library, lang, memory, set(added))
     return TmxImport(content, target, added, len(merged), found, dry_run)
+
+
+#: The most suggestions :func:`suggest_card` gives a text (a screenful).
+MAX_SUGGESTIONS = 20
+
+
+@dataclass
+class CardSuggestions:
+    """What the translation memory offers one card (``translator suggest``)."""
+
+    card: Card
+    lang: str
+    #: The card's state in ``lang`` (missing, draft, ...).
+    state: str
+    #: How many English texts the memory holds.
+    memory: int
+    cutoff: float
+    texts: list[Text]
+
+    @property
+    def summary(self) -> dict[str, int]:
+        exact = sum(1 for t in self.texts if t.exact is not None)
+        fuzzy = sum(1 for t in self.texts if t.exact is None and t.fuzzy)
+        return {
+            "texts": len(self.texts),
+            "exact": exact,
+            "fuzzy": fuzzy,
+            "none": len(self.texts) - exact - fuzzy,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "card": f"{self.card.deck}/{self.card.slug}",
+            "lang": self.lang,
+            "state": self.state,
+            "memory": self.memory,
+            "min": self.cutoff,
+            "texts": [t.to_dict() for t in self.texts],
+            "summary": self.summary,
+        }
+
+
+def suggest_card(
+    card: str,
+    lang: str,
+    *,
+    library: Paths | None = None,
+    cutoff: float = 75.0,
+    limit: int = 3,
+) -> CardSuggestions:
+    """For each text of ``card`` (a slug, ``deck/slug``, guid or file), the exact
+    translation the memory has, or its most similar ones (``cutoff`` percent or more,
+    ``limit`` each); the card's own translation is never a suggestion for itself.
+    """
+    from ..cards.select import card_library, find_card, read_library  # noqa: PLC0415
+    from ..errors import UsageError  # noqa: PLC0415
+    from . import states  # noqa: PLC0415
+    from .stored import load_memory  # noqa: PLC0415
+    from .targets import target_language  # noqa: PLC0415
+
+    lang = target_language(lang)
+    if not 0 < cutoff <= 100:
+        raise UsageError(f"--min {cutoff:g}: a similarity in percent, above 0 and at most 100")
+    if not 1 <= limit <= MAX_SUGGESTIONS:
+        raise UsageError(f"--limit {limit}: from 1 to {MAX_SUGGESTIONS} suggestions a text")
+    loaded = read_library(card_library([card], library))
+    found = find_card(loaded, card)
+    memory = load_memory(loaded, lang)
+    return CardSuggestions(
+        found,
+        lang,
+        states.card_state(found, lang).state,
+        len(memory),
+        cutoff,
+        card_texts(found, lang, memory, cutoff, limit),
+    )

@@ -1,11 +1,14 @@
 """``translator build --watch``: build once, then rebuild what changed whenever a card,
 deck, glossary or theme file changes, with a preview of each card changed.
 
-The loop is a client of the public API, as the command line is: each change makes a
+An application above the API, beside the command line and the language server: the
+loop is a client of the public API, as the command line is (and of the typesetter's
+public names for its previews and workers): each change makes a
 new :func:`translator.api.plan_build` (the library read again: a file broken since is
 reported, and the watch goes on), whose incremental build renders only the cards whose
-inputs changed (:mod:`.manifest`); each of those gets one line on standard output, its
-fit and its lint result (:func:`translator.api.lint` on its file), and its picture in
+inputs changed (:mod:`translator.typeset.manifest`); each of those gets one line on
+standard output, its fit and its lint result (:func:`translator.api.lint` on its
+file), and its picture in
 ``<out>/preview/<slug>.<lang>.png``: a soft proof of the PDF just built, or for a card
 the build refused, :func:`translator.api.preview_card`'s picture with its faults
 outlined.  ``<out>/preview/index.html`` shows the latest pictures; served on the
@@ -20,11 +23,12 @@ a key), a FIFO, a folder or a device is answered 404, and the next request is se
 as usual.  ``<out>/preview`` that leads out of ``<out>`` through a link is refused
 before the watch starts (exit 2), as every write there would be.
 
-The build's caches live as long as the process: :func:`.card_preview.refresh` drops
-the renderers and glossaries a changed theme or glossary file makes stale, and the
-worker processes that hold their own copies are stopped (the next build forks new
-ones).  The languages' own data (``glossaries/<lang>/language.yaml``) is read once per
-process: a change to it is reported, to be used by a new watch.
+The build's caches live as long as the process:
+:func:`translator.typeset.card_preview.refresh` drops the renderers and glossaries a
+changed theme or glossary file makes stale, and the worker processes that hold their
+own copies are stopped (the next build forks new ones).  The languages' own data
+(``glossaries/<lang>/language.yaml``) is read once per process: a change to it is
+reported, to be used by a new watch.
 
 Ctrl-C (SIGINT) and SIGTERM stop it cleanly: the build in progress stops as an
 interrupted build does (no half-written file), the workers and the server are
@@ -50,23 +54,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from .. import api
-from ..atomic import replacing
-from ..cards.library import deck_directories
-from ..errors import UsageError, UserError
-from ..paths import check_inside
-from ..pdf.sizes import card_size
-from ..shipped import glossaries_root
-from ..textio import InputError, read_file
-from . import card_preview, fitting, workers
-from .preview import soft_proofs
-from .theme import load_theme
+from . import api
+from .atomic import replacing
+from .cards.library import deck_directories
+from .errors import UsageError, UserError
+from .paths import check_inside
+from .pdf.sizes import card_size
+from .shipped import glossaries_root
+from .textio import InputError, read_file
+from .typeset import card_preview, fitting, workers
+from .typeset.preview import soft_proofs
+from .typeset.theme import load_theme
 
 if TYPE_CHECKING:
-    from ..cards.model import Card, Library
-    from ..lint import Finding
-    from .batch import Report
-    from .results import CardResult
+    from .cards.model import Card, Library
+    from .lint import Finding
+    from .typeset.batch import Report
+    from .typeset.results import CardResult
 
 #: The previews' resolution: an editor's, not a reviewer's (``--dpi`` is for ``--png``).
 PREVIEW_DPI = 150
