@@ -204,3 +204,16 @@ def test_the_stages_are_the_documented_ones() -> None:
     for package in (*STAGES, *APPLICATIONS[:-2]):
         path = PACKAGE / package
         assert path.is_dir() or path.with_suffix(".py").is_file(), package
+
+
+def test_every_package_is_installed() -> None:
+    """pyproject.toml lists the packages setuptools installs: one left out is missing
+    from a wheel or a non-editable install, while the tests (run from the source tree)
+    still pass."""
+    import tomllib
+
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    found = {".".join(path.parent.relative_to(ROOT).parts) for path in PACKAGE.rglob("__init__.py")}
+    assert found - listed == set()

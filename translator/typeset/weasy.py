@@ -58,7 +58,7 @@ def check_version(version: tuple[int, ...] | None = None) -> None:
     if not found or not low <= found[0] < high:
         shown = ".".join(map(str, found)) or "unknown"
         raise WeasyPrintVersionError(
-            f"translator's typesetter needs WeasyPrint >={low},<{high} (installed: {shown}); "
+            f"the typesetter needs WeasyPrint >={low},<{high} (installed: {shown}); "
             f"install it with `pip install 'weasyprint>={low},<{high}'` (./dev setup does), "
             "or see docs/architecture.md (Dependencies) to move to another version"
         )
