@@ -4,12 +4,13 @@ callers of :mod:`translator.lint.run`."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..paths import Paths
 
 if TYPE_CHECKING:
+    from ..cards.model import Card
     from ..diagnostics import Severity
     from ..lint import Options
     from ..lint.config import Config
@@ -37,6 +38,15 @@ def load_config(start: str | os.PathLike[str] | None = None, *, file: str | None
     return run.load_config(start, file=file)
 
 
+def measure_fit(cards: Sequence[tuple[Card, str, Any]]) -> Iterator[tuple[Any, float, float]]:
+    """PR101's measure of fit (:data:`translator.lint.context.FitMeasure`): the
+    typesetter's, loaded only when a run measures, so that linting without PR101 loads
+    no module of the typesetter."""
+    from ..typeset.overflow import overflowing  # noqa: PLC0415
+
+    return overflowing(cards)
+
+
 def lint_options(
     config: Config,
     *,
@@ -59,7 +69,6 @@ def lint_options(
     (['TR1'], 'warning')
     """
     from ..lint import run  # noqa: PLC0415
-    from ..typeset.overflow import overflowing  # noqa: PLC0415
 
     return run.lint_options(
         config,
@@ -68,7 +77,7 @@ def lint_options(
         languages=languages,
         glossary=glossary,
         fail_on=fail_on,
-        fit=overflowing,
+        fit=measure_fit,
     )
 
 
@@ -97,7 +106,6 @@ def lint(
     (0, 24, False)
     """
     from ..lint import run  # noqa: PLC0415
-    from ..typeset.overflow import overflowing  # noqa: PLC0415
 
     return run.lint_paths(
         paths,
@@ -108,7 +116,7 @@ def lint(
         sources=sources,
         glossary=glossary,
         config=config,
-        fit=overflowing,
+        fit=measure_fit,
     )
 
 
@@ -138,7 +146,6 @@ def fix(
     (0, [])
     """
     from ..lint import run  # noqa: PLC0415
-    from ..typeset.overflow import overflowing  # noqa: PLC0415
 
     return run.fix_paths(
         paths,
@@ -150,7 +157,7 @@ def fix(
         sources=sources,
         glossary=glossary,
         config=config,
-        fit=overflowing,
+        fit=measure_fit,
     )
 
 
@@ -166,6 +173,5 @@ def lint_setup(
     ['fr']
     """
     from ..lint import run  # noqa: PLC0415
-    from ..typeset.overflow import overflowing  # noqa: PLC0415
 
-    return run.lint_setup(languages, paths, config=config, fit=overflowing)
+    return run.lint_setup(languages, paths, config=config, fit=measure_fit)
