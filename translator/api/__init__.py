@@ -48,6 +48,7 @@ imported when first asked for.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable, Mapping
 from pathlib import Path  # noqa: F401 - the examples' (doctest runs them in this namespace)
 from typing import TYPE_CHECKING, Any
@@ -64,11 +65,22 @@ if TYPE_CHECKING:
     from ..pdf.preflight import FileReport
     from ..review.plan import ReviewPlan, ReviewSheets
     from ..review.sheet import Sheet
-    from ..review.signoff import Held, Reviewed, SignOff
+    from ..review.signoff import Held, Reviewed, SignOff, sign_off
     from ..sync.client import host_of
     from ..sync.pull import PullResult
     from ..sync.push import PushResult
-    from ..sync.run import LoginResult, LoginTarget, Logout
+    from ..sync.run import (
+        LoginResult,
+        LoginTarget,
+        Logout,
+        login,
+        login_target,
+        logout,
+        pull,
+        push,
+        push_server,
+        sync_server,
+    )
     from ..themes.arcmage.importer import ImportReport as ThemeImport
     from ..typeset.batch import Report as BuildReport
     from ..typeset.card_preview import CardPreview
@@ -115,8 +127,7 @@ if TYPE_CHECKING:
         preflight,
         preview_card,
     )
-    from .review import plan_review_sheets, review_sheets, sign_off
-    from .sync import login, login_target, logout, pull, push, push_server, sync_server
+    from .review import plan_review_sheets, review_sheets
     from .theme import import_theme
     from .workflow import Status, StatusDiff, status, status_diff, translate
 
@@ -226,7 +237,8 @@ __all__ = [
 ]
 
 #: The entry points, each in the module of its command group (imported when it is
-#: first called).
+#: first called), or, where the API would add nothing to it, the stage's own function
+#: (``..sync.run``, ``..review.signoff``): one signature and one docstring, not two.
 _FUNCTIONS: Mapping[str, str] = {
     "load_config": ".linting",
     "lint_options": ".linting",
@@ -246,20 +258,20 @@ _FUNCTIONS: Mapping[str, str] = {
     "suggest": ".memory",
     "export_tmx": ".memory",
     "import_tmx": ".memory",
-    "sign_off": ".review",
+    "sign_off": "..review.signoff",
     "plan_review_sheets": ".review",
     "review_sheets": ".review",
     "plan_build": ".printing",
     "build": ".printing",
     "preview_card": ".printing",
     "preflight": ".printing",
-    "sync_server": ".sync",
-    "push_server": ".sync",
-    "pull": ".sync",
-    "push": ".sync",
-    "login_target": ".sync",
-    "login": ".sync",
-    "logout": ".sync",
+    "sync_server": "..sync.run",
+    "push_server": "..sync.run",
+    "pull": "..sync.run",
+    "push": "..sync.run",
+    "login_target": "..sync.run",
+    "login": "..sync.run",
+    "logout": "..sync.run",
     "check_library": ".cards",
     "list_cards": ".cards",
     "show_card": ".cards",
@@ -346,9 +358,10 @@ def _entry(name: str, module: str) -> Callable[..., Any]:
     def call(*args: Any, **kwargs: Any) -> Any:
         return getattr(importlib.import_module(module, __name__), name)(*args, **kwargs)
 
+    where = importlib.util.resolve_name(module, __name__)
     call.__name__ = call.__qualname__ = name
-    call.__module__ = f"{__name__}{module}"
-    call.__doc__ = f"See :func:`{__name__}{module}.{name}`."
+    call.__module__ = where
+    call.__doc__ = f"See :func:`{where}.{name}`."
     return call
 
 

@@ -19,42 +19,8 @@ if TYPE_CHECKING:
     from ..lint.config import Config
     from ..pdf.sizes import CardSize
     from ..review.plan import ReviewPlan, ReviewSheets
-    from ..review.signoff import SignOff
 
-__all__ = ["plan_review_sheets", "review_sheets", "sign_off"]
-
-
-def sign_off(
-    cards: Sequence[str],
-    *,
-    lang: str,
-    by: str | None = None,
-    force: bool = False,
-    dry_run: bool = False,
-    library: Paths | None = None,
-    config: Config | None = None,
-) -> SignOff:
-    """Mark the ``lang`` translations of ``cards`` (slugs, ``deck/slug``, guids or
-    paths) reviewed against the current English: today's date, ``by`` as the
-    reviewer, the fingerprints of the English card and of the translation as
-    reviewed, no ``wip``: ``translator review``.
-
-    The cards are linted first; a card with lint errors, or a stale one (its English
-    changed since it was translated), is held back (``force`` reviews it anyway),
-    without holding back the others.  The report is the lint of the cards as left:
-    after the review when it wrote them (a finding the review answered, such as a
-    missing fingerprint, is gone).  ``dry_run`` writes nothing.  ``library``: where
-    the cards are (default: ``cards``).
-
-    >>> done = sign_off(["veil-stalker"], lang="fr", library="cards/sample", dry_run=True)
-    >>> [(r.card, r.was, r.written) for r in done.reviewed], done.held
-    ([('veil-stalker', 'translated', False)], [])
-    """
-    from ..review import signoff  # noqa: PLC0415
-
-    return signoff.sign_off(
-        cards, lang=lang, by=by, force=force, dry_run=dry_run, library=library, config=config
-    )
+__all__ = ["plan_review_sheets", "review_sheets"]
 
 
 def plan_review_sheets(

@@ -103,6 +103,10 @@ def sign_off(
     after the review when it wrote them (a finding the review answered, such as a
     missing fingerprint, is gone).  ``dry_run`` writes nothing.  ``library``: where
     the cards are (default: ``cards``).
+
+    >>> done = sign_off(["veil-stalker"], lang="fr", library="cards/sample", dry_run=True)
+    >>> [(r.card, r.was, r.written) for r in done.reviewed], done.held
+    ([('veil-stalker', 'translated', False)], [])
     """
     from ..cards.edit import EditError, edit_card  # noqa: PLC0415
     from ..cards.select import card_library, find_card, read_library  # noqa: PLC0415
