@@ -43,7 +43,9 @@ CASES = sorted(p for p in FIXTURES.glob("*/*") if p.suffix in (".txt", ".md"))
 @pytest.fixture(scope="module")
 def resources() -> lint.Resources:
     problems: list = []
-    found = lint.load_resources(["fr", "eo"], lint.Options(), problems)
+    from translator.typeset.overflow import overflowing
+
+    found = lint.load_resources(["fr", "eo"], lint.Options(fit=overflowing), problems)
     assert problems == []
     return found
 

@@ -44,7 +44,9 @@ class ArcmageExport:
 
     data: dict[str, Any]
     deck_txt: str
-    written: list[str] = field(default_factory=list)
+    #: What to write where the caller named a file: the JSON there, ``deck.txt``
+    #: beside it (the command line writes them: a file the user named is written there).
+    files: dict[str, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
 
     @property
@@ -64,7 +66,6 @@ def export_arcmage(deck: str, lang: str, *, output: str | None = None) -> Arcmag
     ([], True, '# Sample by translator')
     """
     from ..cards import export_deck, load_library  # noqa: PLC0415
-    from ..textio import atomic_write  # noqa: PLC0415
     from ..workflow.runs import deck_name  # noqa: PLC0415
 
     library, problems = load_library([deck])
@@ -78,10 +79,7 @@ def export_arcmage(deck: str, lang: str, *, output: str | None = None) -> Arcmag
     if output in (None, "-"):
         return result
     destination = Path(output)
-    # Files the user named (-o), wherever they lead.
-    atomic_write(str(destination), result.text, within=None)
-    atomic_write(str(destination.with_suffix(".txt")), deck_txt, within=None)
-    result.written += [str(destination), str(destination.with_suffix(".txt"))]
+    result.files = {str(destination): result.text, str(destination.with_suffix(".txt")): deck_txt}
     return result
 
 
@@ -100,7 +98,7 @@ def export_exchange(
     glossary beside it as TBX (``tbx``): ``translator export po|xliff``.
 
     >>> export = export_exchange("cards/sample", "fr", memory=False)
-    >>> len(export.entries) > 0, export.written
+    >>> len(export.entries) > 0, list(export.files)
     (True, [])
     """
     from ..workflow import runs  # noqa: PLC0415

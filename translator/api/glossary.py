@@ -60,7 +60,8 @@ class GlossaryExport:
     glossary files' problems (nothing exported then)."""
 
     text: str
-    written: list[str] = field(default_factory=list)
+    #: What to write where the caller named a file (the command line writes it).
+    files: dict[str, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -76,7 +77,6 @@ def export_glossary(
     ([], True)
     """
     from ..glossary import to_csv, to_tbx  # noqa: PLC0415
-    from ..textio import atomic_write  # noqa: PLC0415
 
     loaded, problems = load_glossaries([lang], library)
     if problems:
@@ -84,8 +84,7 @@ def export_glossary(
     text = to_tbx(loaded[lang], loaded["en"]) if kind == "tbx" else to_csv(loaded[lang])
     result = GlossaryExport(text)
     if output not in (None, "-"):
-        atomic_write(output, text, within=None)  # the user named it
-        result.written.append(output)
+        result.files[output] = text
     return result
 
 

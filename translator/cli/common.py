@@ -187,3 +187,19 @@ def print_errors(out: str) -> Iterator[None]:
             f"translator: cannot write {where}: {error.strerror or error} ({hint})", file=sys.stderr
         )
         raise Reported from None
+
+
+def write_named(files: dict[str, str]) -> list[str]:
+    """Write each text to the file the user named on the command line (``-o``) or
+    beside it, wherever it leads (the one place where a write names no folder it must
+    stay in), its folder made if needed; the paths written, in order."""
+    for name, text in files.items():
+        destination = Path(name)
+        try:
+            destination.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise textio.InputError(
+                str(destination.parent), f"cannot create: {error.strerror}"
+            ) from None
+        textio.atomic_write(name, text, within=None)  # the user named it
+    return list(files)

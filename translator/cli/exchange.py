@@ -20,6 +20,7 @@ from .common import (
     command_help,
     report_problems,
     reports,
+    write_named,
 )
 from .output import plural
 
@@ -54,10 +55,10 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     if export.problems:
         report_problems(export.problems)
         return EXIT_ERROR
-    if not export.written:
+    if not export.files:
         out.write(export.text)
         return EXIT_OK
-    print(f"wrote {' and '.join(export.written)}", file=sys.stderr)
+    print(f"wrote {' and '.join(write_named(export.files))}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -71,11 +72,12 @@ def cmd_export_exchange(args: argparse.Namespace, out: TextIO) -> int:
         memory=not args.no_memory,
         tbx=not args.no_tbx,
     )
-    if not export.written:
+    if not export.files:
         out.write(export.data.decode("utf-8"))
         return EXIT_OK
+    written = write_named(export.files)
     print(
-        f"wrote {' and '.join(export.written)}: {len(export.entries)} entries "
+        f"wrote {' and '.join(written)}: {len(export.entries)} entries "
         f"({export.fuzzy} fuzzy, {export.empty} untranslated; {export.suggested} with "
         "translation memory suggestions)",
         file=sys.stderr,

@@ -18,6 +18,7 @@ from .common import (
     command_group,
     command_help,
     report_problems,
+    write_named,
 )
 from .output import plural
 
@@ -100,7 +101,8 @@ def cmd_glossary_export(args: argparse.Namespace, out: TextIO) -> int:
     if export.problems:
         report_problems(export.problems)
         return EXIT_ERROR
-    if export.written:
+    if export.files:
+        write_named(export.files)
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         out.write(export.text)

@@ -21,7 +21,7 @@ from .common import (
     add_format,
     api,
     command_help,
-    textio,
+    write_named,
 )
 from .output import plural
 
@@ -108,7 +108,7 @@ def cmd_export_tmx(args: argparse.Namespace, out: TextIO) -> int:
     if to_stdout:
         out.write(data.decode("utf-8"))
     else:
-        _write(Path(args.output), data.decode("utf-8"))
+        write_named({args.output: data.decode("utf-8")})
     kinds = dict(Counter(unit.kind for unit in units))
     origins = dict(Counter(unit.origin.state for unit in units))
     if args.format == "json":
@@ -134,16 +134,6 @@ def cmd_export_tmx(args: argparse.Namespace, out: TextIO) -> int:
             file=sys.stderr,
         )
     return EXIT_OK
-
-
-def _write(destination: Path, text: str) -> None:
-    try:
-        destination.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise textio.InputError(
-            str(destination.parent), f"cannot create: {error.strerror}"
-        ) from None
-    textio.atomic_write(str(destination), text, within=None)  # the user named it
 
 
 # --------------------------------------------------------------------------------------

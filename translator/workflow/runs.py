@@ -102,7 +102,9 @@ class ExchangeExport:
 
     entries: list[Entry]
     data: bytes
-    written: list[str] = field(default_factory=list)
+    #: What to write where the caller named a file: the PO or XLIFF there, the TBX
+    #: glossary beside it (the command line writes them).
+    files: dict[str, str] = field(default_factory=dict)
 
     @property
     def fuzzy(self) -> int:
@@ -140,7 +142,6 @@ def export_exchange(
     from ..cards.select import read_library  # noqa: PLC0415
     from ..glossary.exchange import to_tbx  # noqa: PLC0415
     from ..lint.run import lint_setup  # noqa: PLC0415
-    from ..textio import InputError, atomic_write  # noqa: PLC0415
     from ..typeset.overflow import overflowing  # noqa: PLC0415 - cheap: PR101's measure
     from . import exchange  # noqa: PLC0415 - translate-toolkit loads slowly
     from .targets import target_language  # noqa: PLC0415
@@ -164,20 +165,11 @@ def export_exchange(
     if output in (None, "-"):
         return result
     destination = Path(output)
-    try:
-        destination.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise InputError(str(destination.parent), f"cannot create: {error.strerror}") from None
-    atomic_write(str(destination), data.decode("utf-8"), within=None)  # named (-o)
-    result.written.append(str(destination))
+    result.files[str(destination)] = data.decode("utf-8")
     if tbx:
-        beside = destination.with_suffix(".tbx")
-        atomic_write(
-            str(beside),
-            to_tbx(resources.language(lang).glossary, resources.english.glossary),
-            within=None,  # beside the file the user named
+        result.files[str(destination.with_suffix(".tbx"))] = to_tbx(
+            resources.language(lang).glossary, resources.english.glossary
         )
-        result.written.append(str(beside))
     return result
 
 
