@@ -84,9 +84,9 @@ if TYPE_CHECKING:
     from ..themes.arcmage.importer import ImportReport as ThemeImport
     from ..typeset.batch import Report as BuildReport
     from ..typeset.card_preview import CardPreview
-    from ..workflow.runs import Drafts, ExchangeExport, ExchangeImport
+    from ..workflow.runs import Drafts, ExchangeExport, ExchangeImport, import_exchange
     from ..workflow.states import marked_diff, word_diff
-    from ..workflow.stored import MAX_SUGGESTIONS, CardSuggestions, TmxImport
+    from ..workflow.stored import MAX_SUGGESTIONS, CardSuggestions, TmxImport, suggest
     from .cards import (
         SHOWN_FIELDS,
         CardListing,
@@ -103,7 +103,6 @@ if TYPE_CHECKING:
         export_arcmage,
         export_exchange,
         import_arcmage,
-        import_exchange,
     )
     from .glossary import (
         GlossaryCheck,
@@ -116,7 +115,7 @@ if TYPE_CHECKING:
     from .library import card_library, find_card, load_library, target_language, target_languages
     from .linting import fix, lint, lint_options, lint_setup, load_config
     from .markup import MarkupCheck, MarkupFormat, markup_check, markup_format, markup_rules
-    from .memory import export_tmx, import_tmx, load_memory, suggest
+    from .memory import export_tmx, import_tmx, load_memory
     from .printing import (
         PREVIEW_DIR,
         Advance,
@@ -255,7 +254,7 @@ _FUNCTIONS: Mapping[str, str] = {
     "export_glossary": ".glossary",
     "check_glossaries": ".glossary",
     "load_memory": ".memory",
-    "suggest": ".memory",
+    "suggest": "..workflow.stored",
     "export_tmx": ".memory",
     "import_tmx": ".memory",
     "sign_off": "..review.signoff",
@@ -278,7 +277,7 @@ _FUNCTIONS: Mapping[str, str] = {
     "import_arcmage": ".exchange",
     "export_arcmage": ".exchange",
     "export_exchange": ".exchange",
-    "import_exchange": ".exchange",
+    "import_exchange": "..workflow.runs",
     "markup_format": ".markup",
     "markup_check": ".markup",
     "markup_rules": ".markup",

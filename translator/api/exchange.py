@@ -10,19 +10,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
-from ..paths import Paths
 
 if TYPE_CHECKING:
     from ..cards import Problem
     from ..cards.aminduna import ImportPlan
-    from ..workflow.runs import ExchangeExport, ExchangeImport
+    from ..workflow.runs import ExchangeExport
 
 __all__ = [
     "ArcmageExport",
     "export_arcmage",
     "export_exchange",
     "import_arcmage",
-    "import_exchange",
 ]
 
 
@@ -112,21 +110,3 @@ def export_exchange(
         memory=load_memory if memory else None,
         tbx=tbx,
     )
-
-
-def import_exchange(
-    file: str,
-    *,
-    lang: str | None = None,
-    library: Paths | None = None,
-    fuzzy: bool = False,
-    dry_run: bool = False,
-) -> ExchangeImport:
-    """The translations of the PO or XLIFF ``file`` into the card files of
-    ``library`` (default: ``cards``), in ``lang`` (default: the file's), each card
-    linted as it would be before anything is written; ``fuzzy`` imports fuzzy entries
-    as drafts; ``dry_run`` writes nothing: ``translator import po|xliff``.  The result
-    says what changed, what was refused, and the lint (``failed``: exit 1)."""
-    from ..workflow import runs  # noqa: PLC0415
-
-    return runs.import_exchange(file, lang=lang, library=library, fuzzy=fuzzy, dry_run=dry_run)

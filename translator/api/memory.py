@@ -10,9 +10,9 @@ from ..paths import Paths
 if TYPE_CHECKING:
     from ..cards import Library
     from ..workflow.memory import Memory, Unit
-    from ..workflow.stored import CardSuggestions, TmxImport
+    from ..workflow.stored import TmxImport
 
-__all__ = ["export_tmx", "import_tmx", "load_memory", "suggest"]
+__all__ = ["export_tmx", "import_tmx", "load_memory"]
 
 
 def load_memory(library: Library | Paths | None, lang: str, *, whole: bool = True) -> Memory:
@@ -31,27 +31,6 @@ def load_memory(library: Library | Paths | None, lang: str, *, whole: bool = Tru
 
     loaded = library if isinstance(library, LoadedLibrary) else read_library(library)
     return read_memory(loaded, target_language(lang), whole=whole)
-
-
-def suggest(
-    card: str,
-    lang: str,
-    *,
-    library: Paths | None = None,
-    cutoff: float = 75.0,
-    limit: int = 3,
-) -> CardSuggestions:
-    """For each text of ``card`` (a slug, ``deck/slug``, guid or file), the exact
-    translation the memory has, or its most similar ones (``cutoff`` percent or more,
-    ``limit`` each); the card's own translation is never a suggestion for itself.
-
-    >>> found = suggest("veil-stalker", "fr", library="cards/sample")
-    >>> found.summary["texts"] > 0
-    True
-    """
-    from ..workflow.stored import suggest_card  # noqa: PLC0415
-
-    return suggest_card(card, lang, library=library, cutoff=cutoff, limit=limit)
 
 
 def export_tmx(library: Paths | None, lang: str) -> tuple[bytes, list[Unit]]:

@@ -202,7 +202,8 @@ def import_exchange(
     """The translations of the PO or XLIFF ``file`` into the card files of
     ``library`` (default: ``cards``), in ``lang`` (default: the file's): each card as
     it would be is linted before anything is written; ``fuzzy`` imports fuzzy entries
-    as drafts; ``dry_run`` writes nothing."""
+    as drafts; ``dry_run`` writes nothing: ``translator import po|xliff``.  The result
+    says what changed, what was refused, and the lint (``failed``: exit 1)."""
     from ..cards.select import read_library  # noqa: PLC0415
     from ..lint import Report, lint  # noqa: PLC0415
     from ..lint.run import lint_setup  # noqa: PLC0415

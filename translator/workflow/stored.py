@@ -163,7 +163,7 @@ def import_tmx(
     return TmxImport(content, target, added, len(merged), found, dry_run)
 
 
-#: The most suggestions :func:`suggest_card` gives a text (a screenful).
+#: The most suggestions :func:`suggest` gives a text (a screenful).
 MAX_SUGGESTIONS = 20
 
 
@@ -203,7 +203,7 @@ class CardSuggestions:
         }
 
 
-def suggest_card(
+def suggest(
     card: str,
     lang: str,
     *,
@@ -214,11 +214,14 @@ def suggest_card(
     """For each text of ``card`` (a slug, ``deck/slug``, guid or file), the exact
     translation the memory has, or its most similar ones (``cutoff`` percent or more,
     ``limit`` each); the card's own translation is never a suggestion for itself.
+
+    >>> found = suggest("veil-stalker", "fr", library="cards/sample")
+    >>> found.summary["texts"] > 0
+    True
     """
     from ..cards.select import card_library, find_card, read_library  # noqa: PLC0415
     from ..errors import UsageError  # noqa: PLC0415
     from . import states  # noqa: PLC0415
-    from .stored import load_memory  # noqa: PLC0415
     from .targets import target_language  # noqa: PLC0415
 
     lang = target_language(lang)
