@@ -30,14 +30,6 @@ def shared_dir() -> Path | None:
     return None
 
 
-@pytest.fixture(scope="session")
-def conformance_cases() -> list[dict]:
-    shared = shared_dir()
-    if shared is None:
-        pytest.skip("../shared/conformance is not next to this checkout (set TRANSLATOR_SHARED)")
-    return json.loads((shared / "conformance" / "arcmage-markdown.json").read_text("utf-8"))
-
-
 def reference_cases() -> list[dict]:
     """Inputs run through a build of Aminduna's own converter (see data/README.md)."""
     return json.loads((DATA / "reference-cases.json").read_text("utf-8"))
@@ -228,44 +220,3 @@ def shared_build(name: str, make: Callable[[Path], Any]) -> tuple[Path, Any]:
             folder.mkdir()
             made.write_bytes(pickle.dumps(make(folder)))
     return folder, pickle.loads(made.read_bytes())
-
-
-@pytest.fixture(scope="session")
-def french_sample() -> tuple[Path, list]:
-    """The sample deck built in French (24 card PDFs, the default theme, Arcmage size):
-    (output folder, the build's card results), built once for the run."""
-
-    def make(out: Path) -> list:
-        from translator import cards
-        from translator.typeset import build
-        from translator.typeset.sizes import PRESETS
-
-        library, problems = cards.load_library([str(ROOT / "cards" / "sample")])
-        assert not problems, problems
-        options = build.BuildOptions(PRESETS["arcmage"], jobs=2, cache_dir=out / ".cache")
-        return build.build_cards(library, "fr", out, options)
-
-    return shared_build("sample-fr", make)
-
-
-@pytest.fixture(scope="session")
-def review_sheet() -> tuple[Path, Path, str]:
-    """The French review sheet of a broken copy of the sample (tests/reviewkit.py),
-    made once for the run (its renders take the longest)."""
-    from .reviewkit import make_review_sheet
-
-    return shared_build("review", make_review_sheet)[1]
-
-
-@pytest.fixture(scope="module")
-def seeds() -> list[Path]:
-    """The seed documents (../shared/seeds), for the measurements on their prose."""
-    from .toolkit import tool
-
-    prose = tool("prose_review")
-
-    shared = shared_dir()
-    paths = [shared / "seeds" / name for name in prose.SEEDS] if shared else []
-    if not paths or not all(path.is_file() for path in paths):
-        pytest.skip("../shared/seeds is not next to this checkout (set TRANSLATOR_SHARED)")
-    return paths
