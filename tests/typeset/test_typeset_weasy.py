@@ -12,10 +12,9 @@ import pypdfium2
 import pytest
 import weasyprint
 
+from tests.conftest import ROOT
 from translator.errors import UserError
 from translator.typeset import render, weasy
-
-from .conftest import ROOT
 
 MM_PX = 96 / 25.4
 
