@@ -220,7 +220,7 @@ def test_asking_the_registry_while_it_loads_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "registry_asked_while_loading.py").write_text(
-        "from tests.test_registry import ASKED_WHILE_LOADING\nASKED_WHILE_LOADING.rules()\n",
+        "from tests.lint.test_registry import ASKED_WHILE_LOADING\nASKED_WHILE_LOADING.rules()\n",
         "utf-8",
     )
     monkeypatch.syspath_prepend(str(tmp_path))

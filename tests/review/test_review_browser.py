@@ -5,14 +5,12 @@ the system browser, nothing is downloaded).  These tests skip, saying why, only 
 no browser can be started.  The page is opened from disk (``file://``), as a reviewer
 opens it.
 
-``.venv/bin/python -m tests.test_review_browser docs`` makes the screenshots of the
+``.venv/bin/python -m tests.review.test_review_browser docs`` makes the screenshots of the
 sample deck's sheet shown in the README.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,51 +18,9 @@ from typing import Any
 
 import pytest
 
+from tests.browserkit import CHROMIUM_ARGS, chromium_path
+
 pytestmark = pytest.mark.slow  # a browser, and the review sheet with its renders
-
-#: Chromium flags for a closed network: no background connections, no first-run work.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
-
-
-def chromium_path() -> str | None:
-    for candidate in (
-        os.environ.get("CHROMIUM"),
-        "/usr/bin/chromium",
-        shutil.which("chromium"),
-        shutil.which("chromium-browser"),
-    ):
-        if candidate and Path(candidate).is_file():
-            return candidate
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="Playwright is not installed (./dev test installs it)"
-    )
-    executable = chromium_path()
-    if executable is None:
-        pytest.skip(
-            "no Chromium: ./dev test installs Debian's chromium package "
-            "(or set CHROMIUM to a Chromium executable)"
-        )
-    with sync_api.sync_playwright() as playwright:
-        try:
-            launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        except Exception as error:
-            pytest.skip(f"Chromium at {executable} does not start: {error}")
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

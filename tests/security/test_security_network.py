@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from tests.synckit import FAST_RETRIES, Seeded, files, requests, run, seeded  # noqa: F401
+from tests.synckit import FAST_RETRIES, Seeded, files, requests, run
 from translator.sync import auth
 from translator.sync.records import RECORD_DIR, server_hash
 
@@ -215,7 +215,7 @@ def one_error_line(err: str) -> str:
 # A library pulled from the stand-in, with a reviewed change to push
 
 
-def _pulled(seeded: Seeded, tmp_path: Path) -> Path:  # noqa: F811
+def _pulled(seeded: Seeded, tmp_path: Path) -> Path:
     deck = tmp_path / "library" / "cards" / "deck30"
     code, out = run("pull", seeded.deck_address(), "--into", str(deck), "--lang", "fr")
     assert code == 0, out
@@ -227,7 +227,7 @@ def _review(deck: Path, *slugs: str) -> None:
     assert code == 0, out
 
 
-def _ready(seeded: Seeded, tmp_path: Path) -> Path:  # noqa: F811
+def _ready(seeded: Seeded, tmp_path: Path) -> Path:
     """The deck pulled, one translation changed and reviewed: a push would send it."""
     deck = _pulled(seeded, tmp_path)
     herd = deck / f"{HERD}.fr.md"
@@ -237,7 +237,7 @@ def _ready(seeded: Seeded, tmp_path: Path) -> Path:  # noqa: F811
     return deck
 
 
-def _token(seeded: Seeded) -> str:  # noqa: F811
+def _token(seeded: Seeded) -> str:
     """A login of Ana's, as a CI job's $TRANSLATOR_TOKEN; the stand-in's log cleared
     after it, so that the log holds what the command under test sent."""
     token = seeded.token("ana@example.org")
@@ -264,7 +264,7 @@ def _set_server(deck: Path, server: str) -> None:
 
 @pytest.mark.parametrize("edited", ["records", "config", "both", "records-no-variable"])
 def test_no_byte_of_the_token_reaches_a_server_a_pull_request_names(
-    seeded: Seeded,  # noqa: F811
+    seeded: Seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -304,7 +304,7 @@ def test_no_byte_of_the_token_reaches_a_server_a_pull_request_names(
 
 
 def test_a_stored_login_goes_to_its_own_server_only(
-    seeded: Seeded,  # noqa: F811
+    seeded: Seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -331,7 +331,7 @@ def test_a_stored_login_goes_to_its_own_server_only(
 
 
 def test_the_user_may_confirm_a_configured_server(
-    seeded: Seeded,  # noqa: F811
+    seeded: Seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -357,7 +357,7 @@ def test_the_user_may_confirm_a_configured_server(
 
 @pytest.mark.parametrize("where", ["outside", "another-deck"])
 def test_a_pull_through_a_linked_records_folder_writes_nothing(
-    seeded: Seeded,  # noqa: F811
+    seeded: Seeded,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     where: str,
@@ -381,7 +381,7 @@ def test_a_pull_through_a_linked_records_folder_writes_nothing(
 
 
 def test_a_push_through_a_linked_records_folder_writes_nothing(
-    seeded: Seeded,  # noqa: F811
+    seeded: Seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -463,7 +463,7 @@ READ_ATTACKS = [
 
 @pytest.mark.parametrize("kind", READ_ATTACKS)
 def test_a_record_that_cannot_be_read_stops_the_push_by_name(
-    seeded: Seeded,  # noqa: F811
+    seeded: Seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     kind: str,
@@ -485,7 +485,7 @@ def test_a_record_that_cannot_be_read_stops_the_push_by_name(
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "deep", "status-number"])
 def test_a_record_that_cannot_be_read_stops_the_pull_by_name(
-    seeded: Seeded,  # noqa: F811
+    seeded: Seeded,
     tmp_path: Path,
     kind: str,
 ) -> None:
@@ -503,7 +503,7 @@ def test_a_record_that_cannot_be_read_stops_the_pull_by_name(
 
 
 def test_a_credentials_file_that_is_a_fifo_is_refused(
-    seeded: Seeded,  # noqa: F811
+    seeded: Seeded,
     tmp_path: Path,
 ) -> None:
     deck = _ready(seeded, tmp_path)
@@ -553,7 +553,7 @@ def test_a_dripping_server_is_cut_off_by_the_time_out_of_the_whole_answer(
 
 
 def test_the_command_deadline_cuts_a_pull_of_slow_answers(
-    seeded: Seeded,  # noqa: F811
+    seeded: Seeded,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -575,7 +575,7 @@ def test_the_command_deadline_cuts_a_pull_of_slow_answers(
 
 
 def test_a_push_cut_by_its_deadline_keeps_the_records_of_what_it_sent(
-    seeded: Seeded,  # noqa: F811
+    seeded: Seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -636,7 +636,7 @@ os.replace = _killing
 
 @pytest.mark.slow
 def test_a_pull_killed_in_its_renames_is_completed_by_the_next(
-    seeded: Seeded,  # noqa: F811
+    seeded: Seeded,
     tmp_path: Path,
 ) -> None:
     reference = tmp_path / "reference" / "cards" / "deck30"

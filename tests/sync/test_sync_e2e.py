@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.synckit import edit as _edit
-from tests.synckit import files, requests, run, seeded  # noqa: F401 - seeded is a fixture
+from tests.synckit import files, requests, run
 
 RAID_FR = """\
 ---
@@ -27,11 +27,11 @@ jusqu’à la fin du tour.
 LOCAL_KEYS = ("source", "reviewed", "reviewer", "reviewed-fingerprint")
 
 
-def _pull(seeded, into: Path, *extra: str) -> tuple[int, str]:  # noqa: F811
+def _pull(seeded, into: Path, *extra: str) -> tuple[int, str]:
     return run("pull", seeded.deck_address(), "--into", str(into), "--lang", "fr,eo", *extra)
 
 
-def _login(seeded, monkeypatch: pytest.MonkeyPatch, email: str = "ana@example.org") -> None:  # noqa: F811
+def _login(seeded, monkeypatch: pytest.MonkeyPatch, email: str = "ana@example.org") -> None:
     monkeypatch.setenv("TRANSLATOR_TOKEN", seeded.token(email))
 
 
@@ -47,7 +47,7 @@ def _without_local_keys(text: bytes) -> bytes:
 
 
 def test_pull_translate_review_push_and_pull_back(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -107,7 +107,7 @@ def test_pull_translate_review_push_and_pull_back(
 
 
 def test_a_change_on_the_server_since_the_pull_is_never_overwritten(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -146,7 +146,7 @@ def test_a_change_on_the_server_since_the_pull_is_never_overwritten(
 
 
 def test_a_final_card_is_refused_with_the_servers_reason_and_the_push_goes_on(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -166,7 +166,7 @@ def test_a_final_card_is_refused_with_the_servers_reason_and_the_push_goes_on(
 
 
 def test_a_dry_run_sends_nothing_and_says_what_it_would_send(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
 ) -> None:
     deck = tmp_path / "cards" / "deck30"
@@ -210,7 +210,7 @@ class _Terminal:
 
 
 def test_a_long_pull_and_a_push_show_a_progress_bar_on_a_terminal(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

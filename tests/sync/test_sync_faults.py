@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.synckit import requests, run, seeded  # noqa: F401 - seeded is a fixture
+from tests.synckit import requests, run
 from translator.sync.records import read_record, server_hash
 
 from .test_sync_e2e import RAID_FR
@@ -23,7 +23,7 @@ HERD_BEFORE = "un jeton 1/1 **addax** dans la *cité ciblée*"
 HERD_AFTER = "un jeton 1/1 ***addax*** dans la ***cité*** ciblée"
 
 
-def _prepare(seeded, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:  # noqa: F811
+def _prepare(seeded, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     deck = tmp_path / "cards" / "deck30"
     code, out = run("pull", seeded.deck_address(), "--into", str(deck), "--lang", "fr")
     assert code == 0, out
@@ -45,7 +45,7 @@ def _prepare(seeded, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:  
     return deck
 
 
-def _translations(seeded, master_name: str) -> list[dict]:  # noqa: F811
+def _translations(seeded, master_name: str) -> list[dict]:
     masters = [c for c in seeded.server.cards() if c.get("name") == master_name]
     assert len(masters) == 1
     guid = masters[0]["guid"]
@@ -56,7 +56,7 @@ def _translations(seeded, master_name: str) -> list[dict]:  # noqa: F811
     ]
 
 
-def _check_whole(seeded, deck: Path) -> None:  # noqa: F811
+def _check_whole(seeded, deck: Path) -> None:
     """The invariant: no half-written card on either side."""
     code, out = run("cards", "check", str(deck.parent))
     assert code == 0, out
@@ -75,13 +75,13 @@ def _check_whole(seeded, deck: Path) -> None:  # noqa: F811
     assert len(_translations(seeded, "Raid the Granaries")) <= 1
 
 
-def _herd(seeded) -> str:  # noqa: F811
+def _herd(seeded) -> str:
     cards = _translations(seeded, "Addax Herdmother")
     assert len(cards) == 1
     return str(cards[0]["markdownText"])
 
 
-def _pushed_fully(seeded, deck: Path, out: str) -> None:  # noqa: F811
+def _pushed_fully(seeded, deck: Path, out: str) -> None:
     assert "created raid-the-granaries.fr" in out or "adopted raid-the-granaries.fr" in out, out
     assert "patched addax-herdmother.fr" in out, out
     assert HERD_AFTER in _herd(seeded)
@@ -94,7 +94,7 @@ def _pushed_fully(seeded, deck: Path, out: str) -> None:  # noqa: F811
 
 @pytest.mark.parametrize("fault", ["500", "503", "close", "malformed", "close-before"])
 def test_a_patch_that_fails_once_is_sent_again(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     fault: str,
@@ -107,7 +107,7 @@ def test_a_patch_that_fails_once_is_sent_again(
 
 
 def test_a_patch_that_times_out_is_sent_again(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -120,7 +120,7 @@ def test_a_patch_that_times_out_is_sent_again(
 
 @pytest.mark.parametrize("fault", ["500", "malformed", "close"])
 def test_a_refetch_that_fails_once_is_read_again(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     fault: str,
@@ -134,7 +134,7 @@ def test_a_refetch_that_fails_once_is_read_again(
 
 @pytest.mark.parametrize("fault", ["500", "close", "malformed"])
 def test_a_create_whose_answer_is_lost_makes_one_card(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     fault: str,
@@ -151,7 +151,7 @@ def test_a_create_whose_answer_is_lost_makes_one_card(
 
 
 def test_a_create_without_answer_stops_and_the_next_push_links_it(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -174,7 +174,7 @@ def test_a_create_without_answer_stops_and_the_next_push_links_it(
 
 
 def test_a_server_that_keeps_failing_stops_the_push_cleanly(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -196,7 +196,7 @@ def test_a_server_that_keeps_failing_stops_the_push_cleanly(
 
 
 def test_a_pull_that_fails_writes_nothing(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

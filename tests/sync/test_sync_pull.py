@@ -21,7 +21,7 @@ import yaml
 
 from tests.aminduna_standin import StandIn
 from tests.synckit import edit as _edit
-from tests.synckit import files, requests, run, seeded  # noqa: F401 - seeded is a fixture
+from tests.synckit import files, requests, run
 from translator.sync.records import read_record, server_hash
 
 ADDAX = "Addax Herdmother"  # English, with a French (Ana's) and an Esperanto translation
@@ -30,22 +30,22 @@ HERD_TEXT = ("le troupeau suit", "la harde suit")  # a change in the French Adda
 EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
 
 
-def _english(seeded, name: str) -> dict[str, Any]:  # noqa: F811
+def _english(seeded, name: str) -> dict[str, Any]:
     (card,) = [c for c in seeded.english() if c["name"] == name]
     return card
 
 
-def _translation(seeded, name: str, lang: str) -> dict[str, Any]:  # noqa: F811
+def _translation(seeded, name: str, lang: str) -> dict[str, Any]:
     guid = _english(seeded, name)["guid"]
     (card,) = [c for c in seeded.translations(lang) if c["masterCard"]["guid"] == guid]
     return card
 
 
-def _address(seeded, guid: str) -> str:  # noqa: F811
+def _address(seeded, guid: str) -> str:
     return f"{seeded.url}#/cards/{guid}"
 
 
-def _pull(seeded, deck: Path, *refs: str, lang: str = "fr") -> tuple[int, str]:  # noqa: F811
+def _pull(seeded, deck: Path, *refs: str, lang: str = "fr") -> tuple[int, str]:
     """Pull ``refs`` (card names of the seed, or anything else as given) into ``deck``."""
     names = {c["name"]: c["guid"] for c in seeded.english()}
     argv = [_address(seeded, names[r]) if r in names else r for r in refs]
@@ -70,7 +70,7 @@ def _front(path: Path) -> dict[str, Any]:
     return dict(yaml.safe_load(head))
 
 
-def _server_edit(seeded, guid: str, old: str, new: str) -> None:  # noqa: F811
+def _server_edit(seeded, guid: str, old: str, new: str) -> None:
     text = seeded.server.card(guid)["markdownText"]
     assert old in text, (old, text)
     seeded.server.edit_card(guid, {"markdownText": text.replace(old, new)}, by="bert@example.org")
@@ -84,7 +84,7 @@ def _one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
     return lines[0]
 
 
-def _record_matches_server(seeded, path: Path) -> None:  # noqa: F811
+def _record_matches_server(seeded, path: Path) -> None:
     record = read_record(str(path))
     assert record is not None, path
     card = seeded.server.card(record.guid)
@@ -96,7 +96,7 @@ def _record_matches_server(seeded, path: Path) -> None:  # noqa: F811
 
 
 def test_an_english_card_by_address_comes_with_its_translations_in_the_asked_languages_only(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
 ) -> None:
     deck = tmp_path / "cards" / "ember"
@@ -120,7 +120,7 @@ def test_an_english_card_by_address_comes_with_its_translations_in_the_asked_lan
 
 
 def test_a_french_card_by_address_brings_its_english_master(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
 ) -> None:
     deck = tmp_path / "cards" / "ember"
@@ -135,7 +135,7 @@ def test_a_french_card_by_address_brings_its_english_master(
 
 
 def test_a_bare_card_guid_is_pulled_from_the_server_given(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
 ) -> None:
     deck = tmp_path / "cards" / "ember"
@@ -149,7 +149,7 @@ def test_a_bare_card_guid_is_pulled_from_the_server_given(
 
 
 def test_a_bare_deck_guid_pulls_the_decks_cards_with_their_quantities(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
 ) -> None:
     addax, imp = _english(seeded, ADDAX)["guid"], _english(seeded, IMP)["guid"]
@@ -171,7 +171,7 @@ def test_a_bare_deck_guid_pulls_the_decks_cards_with_their_quantities(
 
 
 def test_an_unknown_guid_is_one_error_line_and_nothing_is_written(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -185,7 +185,7 @@ def test_an_unknown_guid_is_one_error_line_and_nothing_is_written(
 
 
 def test_a_search_is_read_page_after_page(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
 ) -> None:
     """ "a" finds every one of the 64 cards: more than the stand-in's largest page (50)."""
@@ -220,7 +220,7 @@ def test_a_search_is_read_page_after_page(
     assert len(list(deck.glob("*.en.md"))) == 30 and len(list(deck.glob("*.fr.md"))) == 21
 
 
-def _search(seeded, text: str) -> set[str]:  # noqa: F811
+def _search(seeded, text: str) -> set[str]:
     """The guids the server's own search finds (read directly, all pages)."""
     found: set[str] = set()
     page = 1
@@ -236,7 +236,7 @@ def _search(seeded, text: str) -> set[str]:  # noqa: F811
 
 
 def test_two_french_translations_on_the_server_are_named_in_a_note(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
 ) -> None:
     first = _translation(seeded, ADDAX, "fr")
@@ -256,7 +256,7 @@ def test_two_french_translations_on_the_server_are_named_in_a_note(
 
 
 def test_a_change_on_the_server_updates_the_file_and_its_record(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
 ) -> None:
     deck = tmp_path / "cards" / "ember"
@@ -277,7 +277,7 @@ def test_a_change_on_the_server_updates_the_file_and_its_record(
 
 
 def test_a_local_change_not_pushed_is_kept(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
 ) -> None:
     deck = tmp_path / "cards" / "ember"
@@ -291,7 +291,7 @@ def test_a_local_change_not_pushed_is_kept(
     assert files(deck) == before
 
 
-def _conflicting(seeded, tmp_path: Path) -> tuple[Path, Path, str]:  # noqa: F811
+def _conflicting(seeded, tmp_path: Path) -> tuple[Path, Path, str]:
     """A French card changed both in the library (its last line) and on the server (its
     ability's name, and the card's name): (deck, file, the server's text)."""
     deck = tmp_path / "cards" / "ember"
@@ -305,7 +305,7 @@ def _conflicting(seeded, tmp_path: Path) -> tuple[Path, Path, str]:  # noqa: F81
 
 
 def test_a_change_on_both_sides_is_a_conflict_shown_field_by_field(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
 ) -> None:
     deck, path, server_text = _conflicting(seeded, tmp_path)
@@ -338,7 +338,7 @@ def test_a_change_on_both_sides_is_a_conflict_shown_field_by_field(
 
 
 def test_take_server_replaces_the_conflicting_file(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
 ) -> None:
     deck, path, _ = _conflicting(seeded, tmp_path)
@@ -360,7 +360,7 @@ def test_take_server_replaces_the_conflicting_file(
 
 
 def test_keep_local_keeps_the_file_and_a_push_would_send_it_over_the_servers(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
 ) -> None:
     deck, path, server_text = _conflicting(seeded, tmp_path)
@@ -401,7 +401,7 @@ def test_keep_local_keeps_the_file_and_a_push_would_send_it_over_the_servers(
 
 
 def test_a_library_imported_by_hand_gets_records_and_a_hand_edit_is_kept(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
 ) -> None:
     en, fr = _english(seeded, ADDAX), _translation(seeded, ADDAX, "fr")
@@ -429,7 +429,7 @@ def test_a_library_imported_by_hand_gets_records_and_a_hand_edit_is_kept(
 
 
 def test_local_only_fields_survive_a_pull_of_a_changed_card(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
 ) -> None:
     deck = tmp_path / "cards" / "ember"
@@ -460,7 +460,7 @@ def test_local_only_fields_survive_a_pull_of_a_changed_card(
 
 
 def test_into_a_file_is_refused(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -475,7 +475,7 @@ def test_into_a_file_is_refused(
 
 
 def test_keep_local_and_take_server_together_are_refused(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -497,7 +497,7 @@ def test_keep_local_and_take_server_together_are_refused(
 
 
 def test_no_reference_at_all_is_refused(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -509,7 +509,7 @@ def test_no_reference_at_all_is_refused(
 
 
 def test_an_address_on_another_server_than_the_one_given_is_refused(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -525,7 +525,7 @@ def test_an_address_on_another_server_than_the_one_given_is_refused(
 
 
 def test_a_malformed_answer_is_one_error_line_and_nothing_is_written(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -550,7 +550,7 @@ def test_a_malformed_answer_is_one_error_line_and_nothing_is_written(
 
 
 def test_no_users_e_mail_address_reaches_the_library(
-    seeded,  # noqa: F811
+    seeded,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.synckit import Seeded, requests, run, seeded  # noqa: F401 - seeded is a fixture
+from tests.synckit import Seeded, requests, run
 from tests.synckit import edit as _edit
 
 ADDAX = "Addax Herdmother"  # its French translation is Ana's, Release Candidate
@@ -79,17 +79,17 @@ class _Cli:
 
 
 @pytest.fixture
-def cli(seeded, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> _Cli:  # noqa: F811
+def cli(seeded, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> _Cli:
     return _Cli(seeded, capsys, monkeypatch)
 
 
-def _french_guid(seeded, name: str) -> str:  # noqa: F811
+def _french_guid(seeded, name: str) -> str:
     (master,) = [c["guid"] for c in seeded.english() if c["name"] == name]
     (guid,) = [c["guid"] for c in seeded.translations("fr") if c["masterCard"]["guid"] == master]
     return str(guid)
 
 
-def _writes(seeded) -> list:  # noqa: F811
+def _writes(seeded) -> list:
     """The requests that change something on the server."""
     return [
         r
@@ -102,7 +102,7 @@ def _writes(seeded) -> list:  # noqa: F811
 
 
 def test_an_unreviewed_translation_is_skipped_unless_asked_for(
-    seeded,  # noqa: F811
+    seeded,
     cli: _Cli,
     tmp_path: Path,
 ) -> None:
@@ -125,7 +125,7 @@ def test_an_unreviewed_translation_is_skipped_unless_asked_for(
 
 
 def test_a_lint_error_stops_the_push_and_force_sends_it(
-    seeded,  # noqa: F811
+    seeded,
     cli: _Cli,
     tmp_path: Path,
 ) -> None:
@@ -154,7 +154,7 @@ def test_a_lint_error_stops_the_push_and_force_sends_it(
 
 
 def test_only_sends_only_that_card(
-    seeded,  # noqa: F811
+    seeded,
     cli: _Cli,
     tmp_path: Path,
 ) -> None:
@@ -184,7 +184,7 @@ def test_only_sends_only_that_card(
 
 
 def test_english_cards_are_never_pushed(
-    seeded,  # noqa: F811
+    seeded,
     cli: _Cli,
     tmp_path: Path,
 ) -> None:
@@ -201,7 +201,7 @@ def test_english_cards_are_never_pushed(
 
 
 def test_a_wip_translation_keeps_its_wip_name_on_the_server(
-    seeded,  # noqa: F811
+    seeded,
     cli: _Cli,
     tmp_path: Path,
 ) -> None:
@@ -231,7 +231,7 @@ def test_a_wip_translation_keeps_its_wip_name_on_the_server(
 
 
 def test_a_final_card_refused_by_the_real_servers_500_does_not_stop_the_others(
-    seeded,  # noqa: F811
+    seeded,
     cli: _Cli,
     tmp_path: Path,
 ) -> None:
@@ -261,7 +261,7 @@ def test_a_final_card_refused_by_the_real_servers_500_does_not_stop_the_others(
 
 
 def test_without_a_login_push_says_how_to_log_in(
-    seeded,  # noqa: F811
+    seeded,
     cli: _Cli,
     tmp_path: Path,
 ) -> None:
@@ -282,7 +282,7 @@ def test_without_a_login_push_says_how_to_log_in(
 
 
 def test_a_stored_login_and_a_wrong_token_never_show_a_secret(
-    seeded,  # noqa: F811
+    seeded,
     cli: _Cli,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -337,7 +337,7 @@ def _strings(value: object) -> list[str]:
 
 
 def test_a_translation_made_on_the_server_meanwhile_is_not_duplicated(
-    seeded,  # noqa: F811
+    seeded,
     cli: _Cli,
     tmp_path: Path,
 ) -> None:
@@ -373,7 +373,7 @@ def test_a_translation_made_on_the_server_meanwhile_is_not_duplicated(
 
 
 def test_take_server_rewrites_only_what_differs(
-    seeded,  # noqa: F811
+    seeded,
     cli: _Cli,
     tmp_path: Path,
 ) -> None:
@@ -397,7 +397,7 @@ def test_take_server_rewrites_only_what_differs(
     assert "reviewed:" in (deck / "writ-of-exile.fr.md").read_text("utf-8")
 
 
-def _artwork_of(seeded, guid: str) -> bytes | None:  # noqa: F811
+def _artwork_of(seeded, guid: str) -> bytes | None:
     import httpx
 
     answer = httpx.get(f"{seeded.url}api/Cards/{guid}/export", params={"format": "Art"})
@@ -405,7 +405,7 @@ def _artwork_of(seeded, guid: str) -> bytes | None:  # noqa: F811
 
 
 def test_a_created_translation_gets_its_english_cards_artwork(
-    seeded,  # noqa: F811
+    seeded,
     cli: _Cli,
     tmp_path: Path,
 ) -> None:

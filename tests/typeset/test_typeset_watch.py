@@ -25,7 +25,6 @@ import pytest
 from PIL import Image
 
 from tests.conftest import ROOT
-from tests.review.test_review_browser import browser  # noqa: F401 - the fixture, reused
 from translator.typeset.watch import Page, Server, Shown
 
 SAMPLE = ROOT / "cards" / "sample"
@@ -146,7 +145,7 @@ def alive(pid: int) -> bool:
 def test_watch_rebuilds_previews_and_reloads_the_page(
     watching: Watching,
     library: Path,
-    browser: Any,  # noqa: F811 - the fixture imported above
+    browser: Any,
 ) -> None:
     card = library / "cards" / "sample" / "veil-stalker.fr.md"
     png = library / "out" / "preview" / "veil-stalker.fr.png"
@@ -205,7 +204,7 @@ def test_watch_rebuilds_previews_and_reloads_the_page(
 
 
 @pytest.mark.slow
-def test_sigterm_stops_it_and_a_file_page_reloads_itself(library: Path, browser: Any) -> None:  # noqa: F811
+def test_sigterm_stops_it_and_a_file_page_reloads_itself(library: Path, browser: Any) -> None:
     """SIGTERM is Ctrl-C; the page opened from disk (file://) reloads on a timer."""
     run = Watching(library, "cards/sample", "--lang", "fr", "--card", "courier", "--out", "out")
     try:

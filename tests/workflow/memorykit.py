@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.lintkit import stamp_reviews
 from translator import cards
 from translator.cards.model import source_fingerprint
@@ -127,9 +125,3 @@ def make_library(directory: Path) -> Path:
     library, problems = cards.load_library([str(root)])
     assert not problems, problems
     return root
-
-
-@pytest.fixture
-def library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    return make_library(tmp_path)

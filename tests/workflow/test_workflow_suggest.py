@@ -11,10 +11,6 @@ import pytest
 
 from tests.lintkit import run
 
-from .memorykit import library, make_library
-
-__all__ = ["library", "make_library"]  # the fixture, for pytest
-
 
 def texts_of(output: str) -> dict[str, dict]:
     data = json.loads(output)

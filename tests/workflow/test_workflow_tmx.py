@@ -17,10 +17,6 @@ from translator import cards
 from translator.workflow import tmx
 from translator.workflow.memory import NAME, build_memory, load_memory
 
-from .memorykit import library
-
-__all__ = ["library"]  # the fixture, for pytest
-
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
 #: A TMX file as OmegaT writes one (TMX 1.1: ``lang``, upper case, region), with a
