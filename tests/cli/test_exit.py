@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT
 from tests.lintkit import SAMPLE
 
@@ -66,6 +68,7 @@ def test_other_commands_exit_as_ever(tmp_path: Path) -> None:
     assert "atexit ran" in result.stderr and "torn down" in result.stderr
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_the_exit_status_and_every_byte_of_output_are_kept() -> None:
     """A long report through a pipe is whole (flushed before the process ends), and
     the exit status is the command's: the same as the ordinary exit gives."""
@@ -81,6 +84,7 @@ def test_the_exit_status_and_every_byte_of_output_are_kept() -> None:
     assert json.loads(quick.stdout)["findings"]
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_the_spelling_cache_is_written(tmp_path: Path) -> None:
     """The spelling lookups are saved by an atexit handler: a quick exit runs it, and
     the next run, reading them, says the same."""

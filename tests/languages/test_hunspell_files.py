@@ -43,6 +43,7 @@ def test_the_installed_spylls_is_the_one_mirrored() -> None:
 
 @UNMIRRORED
 @pytest.mark.parametrize("lang", installed())
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_the_same_dictionary_as_spylls_reads(lang: str) -> None:
     """The same entries (stem, flags, tags, case) in the same order, the same indexes
     (of stems and of lower-case stems), the same replacement table of the .aff."""

@@ -30,6 +30,7 @@ def test_the_report_is_up_to_date(seeds: list[Path]) -> None:
     )
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_every_verdict_judges_one_finding_and_the_sample_is_judged(
     found: list[prose.ProseFinding],
 ) -> None:

@@ -195,6 +195,7 @@ def libraries(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 @pytest.mark.parametrize("library", ["sample", "inline", "defects", "inline-defects"])
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_the_sheet_marks_what_lint_reports(
     libraries: dict[str, Path], library: str, tmp_path: Path
 ) -> None:
@@ -211,6 +212,7 @@ def test_the_sheet_marks_what_lint_reports(
             assert not expected
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_the_abilities_lists_own_reminder_is_no_difference(
     libraries: dict[str, Path], tmp_path: Path
 ) -> None:

@@ -1055,6 +1055,7 @@ def test_theme_baseline(fresh: World) -> None:
 
 @fuzz_settings(6)
 @given(data=st.data())
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_fuzz_theme_yaml(fresh: World, data: st.DataObject) -> None:
     """Builds are slow (about a second): a handful of examples."""
     path = fresh.root / "theme/theme.yaml"

@@ -304,6 +304,7 @@ async def test_a_50_mb_buffer_is_not_linted_said_so_and_the_server_answers_meanw
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 async def test_edits_that_grow_a_buffer_past_the_limits_and_back(workspace: Path) -> None:
     """300,000 characters typed in three edits: past the card-file limit (1 MB of
     UTF-8, é being two bytes), not linted; deleted in one edit: linted again.  A card
@@ -499,6 +500,7 @@ async def test_exit_ends_the_server_within_a_second_mid_preview(workspace: Path)
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 async def test_a_stale_lint_and_a_cancelled_request_are_stopped_not_waited_for(
     workspace: Path,
 ) -> None:
@@ -563,6 +565,7 @@ async def test_a_stale_lint_and_a_cancelled_request_are_stopped_not_waited_for(
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 async def test_a_fifo_or_a_device_named_like_a_card_gets_an_answer_and_blocks_nothing(
     workspace: Path,
 ) -> None:
@@ -617,6 +620,7 @@ async def test_a_fifo_or_a_device_named_like_a_card_gets_an_answer_and_blocks_no
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 async def test_a_lone_surrogate_gets_its_diagnostic_and_the_rest_is_linted(
     workspace: Path,
 ) -> None:

@@ -456,6 +456,7 @@ DEVICE_COMMANDS = {
 
 
 @pytest.mark.parametrize("command", list(DEVICE_COMMANDS))
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_dev_zero(command: str, library: Path) -> None:
     result = run(*DEVICE_COMMANDS[command], cwd=library.parent.parent, timeout=30)
     # the preflight reports an unreadable file as a file that fails (docs/printing.md)
@@ -477,6 +478,7 @@ def test_dev_zero_behind_a_name(command: str, library: Path) -> None:
     assert_refused(result, name)
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_dev_zero_as_theme_yaml(library: Path) -> None:
     theme = library.parent.parent / "theme"
     theme.mkdir()

@@ -263,6 +263,7 @@ def _set_server(deck: Path, server: str) -> None:
 
 
 @pytest.mark.parametrize("edited", ["records", "config", "both", "records-no-variable"])
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_no_byte_of_the_token_reaches_a_server_a_pull_request_names(
     seeded: Seeded,
     tmp_path: Path,
@@ -303,6 +304,7 @@ def test_no_byte_of_the_token_reaches_a_server_a_pull_request_names(
             assert seeded.url in line  # what the unedited records name
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_stored_login_goes_to_its_own_server_only(
     seeded: Seeded,
     tmp_path: Path,
@@ -330,6 +332,7 @@ def test_a_stored_login_goes_to_its_own_server_only(
     assert seeded.server.requests == []
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_the_user_may_confirm_a_configured_server(
     seeded: Seeded,
     tmp_path: Path,
@@ -380,6 +383,7 @@ def test_a_pull_through_a_linked_records_folder_writes_nothing(
     assert seeded.server.requests == []
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_push_through_a_linked_records_folder_writes_nothing(
     seeded: Seeded,
     tmp_path: Path,
@@ -462,6 +466,7 @@ READ_ATTACKS = [
 
 
 @pytest.mark.parametrize("kind", READ_ATTACKS)
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_record_that_cannot_be_read_stops_the_push_by_name(
     seeded: Seeded,
     tmp_path: Path,
@@ -484,6 +489,7 @@ def test_a_record_that_cannot_be_read_stops_the_push_by_name(
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "deep", "status-number"])
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_record_that_cannot_be_read_stops_the_pull_by_name(
     seeded: Seeded,
     tmp_path: Path,
@@ -502,6 +508,7 @@ def test_a_record_that_cannot_be_read_stops_the_pull_by_name(
     }
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_credentials_file_that_is_a_fifo_is_refused(
     seeded: Seeded,
     tmp_path: Path,
@@ -552,6 +559,7 @@ def test_a_dripping_server_is_cut_off_by_the_time_out_of_the_whole_answer(
     assert not (tmp_path / "cards").exists()
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_the_command_deadline_cuts_a_pull_of_slow_answers(
     seeded: Seeded,
     tmp_path: Path,
@@ -574,6 +582,7 @@ def test_the_command_deadline_cuts_a_pull_of_slow_answers(
     assert not deck.exists()
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_push_cut_by_its_deadline_keeps_the_records_of_what_it_sent(
     seeded: Seeded,
     tmp_path: Path,
@@ -600,6 +609,7 @@ def test_a_push_cut_by_its_deadline_keeps_the_records_of_what_it_sent(
     assert code == 0 and "created raid-the-granaries.fr" in out and HERD not in out, out
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_login_has_a_deadline(tmp_path: Path) -> None:
     with Dripper("headers") as dripper:
         done = translator(

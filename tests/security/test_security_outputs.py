@@ -774,6 +774,7 @@ def test_poisoned_maxima_do_not_let_too_much_ink_pass(
     assert again["images"] != document["images"]  # measured again, sealed anew
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_what_a_killed_build_left_in_its_cache_is_swept(
     one_card: tuple[Path, Path], tmp_path: Path
 ) -> None:

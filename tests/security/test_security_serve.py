@@ -70,6 +70,7 @@ def served(tmp_path: Path) -> Iterator[tuple[Path, str]]:
 # --------------------------------------------------------------------- the watch server
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_clients_that_go_away_leave_no_traceback(
     served: tuple[Path, str], capfd: pytest.CaptureFixture[str]
 ) -> None:

@@ -46,6 +46,7 @@ def _without_local_keys(text: bytes) -> bytes:
     return "".join(kept).encode("utf-8")
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_pull_translate_review_push_and_pull_back(
     seeded,
     tmp_path: Path,
@@ -106,6 +107,7 @@ def test_pull_translate_review_push_and_pull_back(
         assert _without_local_keys(before[name]) == again[name]
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_change_on_the_server_since_the_pull_is_never_overwritten(
     seeded,
     tmp_path: Path,
@@ -145,6 +147,7 @@ def test_a_change_on_the_server_since_the_pull_is_never_overwritten(
     assert "Partout où" in text and "***addax***" in text
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_final_card_is_refused_with_the_servers_reason_and_the_push_goes_on(
     seeded,
     tmp_path: Path,
@@ -165,6 +168,7 @@ def test_a_final_card_is_refused_with_the_servers_reason_and_the_push_goes_on(
     assert "patched addax-herdmother.fr" in out
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_dry_run_sends_nothing_and_says_what_it_would_send(
     seeded,
     tmp_path: Path,
@@ -209,6 +213,7 @@ class _Terminal:
         raise OSError("not a real terminal")
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_long_pull_and_a_push_show_a_progress_bar_on_a_terminal(
     seeded,
     tmp_path: Path,

@@ -93,6 +93,7 @@ def _pushed_fully(seeded, deck: Path, out: str) -> None:
 
 
 @pytest.mark.parametrize("fault", ["500", "503", "close", "malformed", "close-before"])
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_patch_that_fails_once_is_sent_again(
     seeded,
     tmp_path: Path,
@@ -106,6 +107,7 @@ def test_a_patch_that_fails_once_is_sent_again(
     _pushed_fully(seeded, deck, out)
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_patch_that_times_out_is_sent_again(
     seeded,
     tmp_path: Path,
@@ -119,6 +121,7 @@ def test_a_patch_that_times_out_is_sent_again(
 
 
 @pytest.mark.parametrize("fault", ["500", "malformed", "close"])
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_refetch_that_fails_once_is_read_again(
     seeded,
     tmp_path: Path,
@@ -133,6 +136,7 @@ def test_a_refetch_that_fails_once_is_read_again(
 
 
 @pytest.mark.parametrize("fault", ["500", "close", "malformed"])
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_create_whose_answer_is_lost_makes_one_card(
     seeded,
     tmp_path: Path,
@@ -150,6 +154,7 @@ def test_a_create_whose_answer_is_lost_makes_one_card(
     assert len(posts) == (2 if fault == "500" else 1)
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_create_without_answer_stops_and_the_next_push_links_it(
     seeded,
     tmp_path: Path,
@@ -173,6 +178,7 @@ def test_a_create_without_answer_stops_and_the_next_push_links_it(
     _check_whole(seeded, deck)
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_server_that_keeps_failing_stops_the_push_cleanly(
     seeded,
     tmp_path: Path,

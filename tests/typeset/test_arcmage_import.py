@@ -132,6 +132,7 @@ def test_import_never_replaces_a_directory_it_did_not_make(tmp_path: Path) -> No
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine"]
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_bad_source_is_exit_2_in_one_line(tmp_path: Path) -> None:
     done = run(
         "theme",

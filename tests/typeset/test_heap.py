@@ -71,6 +71,7 @@ def test_a_worker_collects_and_freezes_at_the_end(thresholds: tuple[int, int, in
     assert gc.get_threshold() == thresholds
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_the_build_workers_heap_is_frozen_after_a_batch(tmp_path: Path) -> None:
     library, _ = load_library([str(copy_sample(tmp_path))])
     frozen = gc.get_freeze_count()

@@ -492,6 +492,7 @@ def test_no_profile_anywhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 # --------------------------------------------------------------------------- the sample
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_sample_artwork_converts_at_print_resolution(profile: Profile, cache: Path) -> None:
     images = sorted(SAMPLE_ART.glob("*.jpg"))
     assert len(images) >= 20

@@ -305,6 +305,7 @@ def test_overflow_is_a_lint_rule(tmp_path: Path) -> None:
     assert "PR101" not in {r.code for r in lint.selected_rules(lint.Options())}
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_each_card_gets_the_largest_scale_that_fits() -> None:
     """What the reference's loop (1.00 down in steps of 0.02, the first that fits)
     would choose: the text fits at the scale found and not one step above, measured

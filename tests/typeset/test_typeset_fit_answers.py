@@ -48,6 +48,7 @@ def answers(library: str, lang: str, out: Path) -> dict[str, dict]:
 
 @pytest.mark.parametrize("library", sorted(LIBRARIES))
 @pytest.mark.parametrize("lang", ["en", "fr", "eo"])
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_every_card_fits_as_before(library: str, lang: str, tmp_path: Path) -> None:
     recorded = json.loads(ANSWERS.read_text(encoding="utf-8"))
     expected = {

@@ -141,6 +141,7 @@ def test_the_quote_starts_at_the_line_of_the_first_reversed_text(
     )
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_the_official_look_quotes_the_drop_cap(tmp_path: Path) -> None:
     """The issue's own build (--theme out/themes/arcmage): 6.1 pt pale gold on the
     frames."""

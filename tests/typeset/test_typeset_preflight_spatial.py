@@ -224,6 +224,7 @@ def _paints(draw: st.DrawFn) -> bytes:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(paints=_paints())
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_random_pages_are_decided_as_their_renders_say(tmp_path: Path, paints: bytes) -> None:
     def resources(pdf: pikepdf.Pdf) -> dict:
         states = pikepdf.Dictionary(

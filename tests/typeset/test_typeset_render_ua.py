@@ -76,6 +76,7 @@ def documents(renderer: Renderer) -> list[str]:
     return [renderer.html(pages), renderer.html(pages, measure=True)]
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_the_cards_are_styled_as_with_weasyprints_ua_stylesheet(
     renderer: Renderer, documents: list[str]
 ) -> None:
@@ -170,6 +171,7 @@ def _value(style: Any, key: str) -> Any:
         return "none"
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_without_the_page_areas_rules_the_cards_lay_out_the_same(
     renderer: Renderer, documents: list[str]
 ) -> None:

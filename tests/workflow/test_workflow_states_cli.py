@@ -94,6 +94,7 @@ def test_a_draft_is_built_with_a_warning(library: Path, capsys: pytest.CaptureFi
     assert code == 1 and "not printed (--strict)" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # seconds, even alone: out of the quick loop
 def test_a_deck_missing_a_translation_is_not_written_unless_the_fallback_is_asked(
     library: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
