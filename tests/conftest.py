@@ -66,8 +66,11 @@ USER_FOLDERS = {
 HOME_WATCHED = (".cache", ".config", ".local")
 
 #: Written in the checkout by the tools that run the tests, not by a test: Python's
-#: bytecode, pytest's and ruff's caches (the checkout's .gitignore lists them).
-TOOL_CACHES = frozenset({".git", ".venv", "__pycache__", ".pytest_cache", ".ruff_cache"})
+#: bytecode, pytest's, ruff's and mypy's caches (the checkout's .gitignore lists them;
+#: ``./dev test -m "not slow"`` in one terminal and mypy in another is no test's write).
+TOOL_CACHES = frozenset(
+    {".git", ".venv", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"}
+)
 
 _OWNED = pytest.StashKey[bool]()
 _ENVIRONMENT = pytest.StashKey[dict[str, str | None]]()
