@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 from _timing import summary  # noqa: E402
 
 from tests.aminduna_standin import StandIn  # noqa: E402
+from tests.sync.test_sync_e2e import RAID_FR  # noqa: E402
 from tests.synckit import seed  # noqa: E402
-from tests.test_sync_e2e import RAID_FR  # noqa: E402
 from translator import cli  # noqa: E402
 
 RUNS = 5

@@ -1,7 +1,11 @@
 """Shared test helpers: where the workplace's shared reference material lives; the
-run's own folders, so that no test writes into the checkout or the user's ~/.cache
-(and a guard that fails the run when one does); builds shared by the whole run, made
-once even on several pytest-xdist workers."""
+run's own home and XDG folders, so that no test reads or writes the user's (and a
+guard that fails the run when something wrote into the checkout, or where a program
+ignoring $XDG_* would write in the user's home); builds shared by the whole run, made
+once even on several pytest-xdist workers.
+
+Each stage's tests are in ``tests/<stage>/`` with a conftest.py for that stage's
+fixtures; the fixtures shared by several stages are here."""
 
 from __future__ import annotations
 
@@ -30,14 +34,6 @@ def shared_dir() -> Path | None:
     return None
 
 
-@pytest.fixture(scope="session")
-def conformance_cases() -> list[dict]:
-    shared = shared_dir()
-    if shared is None:
-        pytest.skip("../shared/conformance is not next to this checkout (set TRANSLATOR_SHARED)")
-    return json.loads((shared / "conformance" / "arcmage-markdown.json").read_text("utf-8"))
-
-
 def reference_cases() -> list[dict]:
     """Inputs run through a build of Aminduna's own converter (see data/README.md)."""
     return json.loads((DATA / "reference-cases.json").read_text("utf-8"))
@@ -50,17 +46,34 @@ def reference_cases() -> list[dict]:
 #: makes it, inherited by pytest-xdist's workers and by every command a test runs.
 RUN_FOLDER = "TRANSLATOR_TEST_RUN"
 
-#: Where the user's caches and data would go, pointed into the run's folder: the
-#: spelling cache and downloaded template sets (``$XDG_CACHE_HOME/translator``), themes
-#: (``$XDG_DATA_HOME/translator/themes``), the login tokens
-#: (``$XDG_CONFIG_HOME/translator/credentials.json``), and Chromium's and pip's caches too.
-USER_FOLDERS = {"XDG_CACHE_HOME": "cache", "XDG_DATA_HOME": "data", "XDG_CONFIG_HOME": "config"}
+#: The user's home and XDG folders, each pointed to a folder of the run's own (made
+#: empty for the run, inherited by pytest-xdist's workers and every command a test
+#: runs): the spelling cache and downloaded template sets (``$XDG_CACHE_HOME/translator``),
+#: themes (``$XDG_DATA_HOME/translator/themes``), the login tokens
+#: (``$XDG_CONFIG_HOME/translator/credentials.json``), Chromium's, pip's, pre-commit's
+#: and git's files too.  The XDG folders are not inside the home: a program that writes
+#: in ``~/.cache`` in spite of $XDG_CACHE_HOME is seen by the write guard.
+USER_FOLDERS = {
+    "HOME": "home",
+    "XDG_CACHE_HOME": "cache",
+    "XDG_DATA_HOME": "data",
+    "XDG_CONFIG_HOME": "config",
+}
+
+#: In the run's home, where the user's own files would be written by a program that
+#: ignored $XDG_CACHE_HOME, $XDG_CONFIG_HOME or $XDG_DATA_HOME: the write guard fails
+#: the run when one is written.
+HOME_WATCHED = (".cache", ".config", ".local")
 
 #: Written in the checkout by the tools that run the tests, not by a test: Python's
-#: bytecode, pytest's and ruff's caches (the checkout's .gitignore lists them).
-TOOL_CACHES = frozenset({".git", ".venv", "__pycache__", ".pytest_cache", ".ruff_cache"})
+#: bytecode, pytest's, ruff's and mypy's caches (the checkout's .gitignore lists them;
+#: ``./dev test -m "not slow"`` in one terminal and mypy in another is no test's write).
+TOOL_CACHES = frozenset(
+    {".git", ".venv", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"}
+)
 
 _OWNED = pytest.StashKey[bool]()
+_ENVIRONMENT = pytest.StashKey[dict[str, str | None]]()
 _BEFORE = pytest.StashKey[dict[str, dict[str, tuple[int, int]]]]()
 
 
@@ -76,8 +89,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--no-write-guard",
         action="store_true",
-        help="do not fail the run when the checkout or ~/.cache changed during it "
-        "(for a checkout that someone edits while the tests run)",
+        help="do not fail the run when the checkout (or the tests' own ~/.cache, "
+        "~/.config, ~/.local) changed during it (for a checkout that someone edits "
+        "while the tests run)",
     )
 
 
@@ -90,13 +104,22 @@ settings.register_profile("explore", derandomize=False, database=None, print_blo
 
 @pytest.hookimpl(trylast=True)  # after pytest's own, which makes its temporary folder
 def pytest_configure(config: pytest.Config) -> None:
-    """Point the user's folders into the run's own, before any test module is imported:
-    a test that forgets its ``tmp_path`` writes there, not into ~/.cache."""
+    """Point the user's home and XDG folders into the run's own, before any test
+    module is imported and before pytest-xdist starts its workers (which inherit
+    them, as does every command a test runs): a test that forgets its ``tmp_path``
+    writes there, and nothing another program does in the user's folders meanwhile
+    is seen by the tests."""
     if RUN_FOLDER not in os.environ:  # the first pytest process (xdist's controller)
         folder = config._tmp_path_factory.getbasetemp() / "run"  # beside the xdist workers' own
         folder.mkdir(exist_ok=True)
+        for name in USER_FOLDERS.values():
+            (folder / name).mkdir(exist_ok=True)
         os.environ[RUN_FOLDER] = str(folder)
         config.stash[_OWNED] = True
+        config.stash[_ENVIRONMENT] = {
+            variable: os.environ.get(variable)
+            for variable in (*USER_FOLDERS, "TRANSLATOR_CACHE", "HYPOTHESIS_STORAGE_DIRECTORY")
+        }
     folder = run_folder()
     for variable, name in USER_FOLDERS.items():
         os.environ[variable] = str(folder / name)
@@ -132,16 +155,19 @@ def sample_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def pytest_unconfigure(config: pytest.Config) -> None:
     if config.stash.get(_OWNED, False):  # the folder stays, as tmp_path's do
         del os.environ[RUN_FOLDER]
+        for variable, value in config.stash[_ENVIRONMENT].items():  # pytest.main() in a script
+            if value is None:
+                os.environ.pop(variable, None)
+            else:
+                os.environ[variable] = value
 
 
 def watched_folders() -> dict[str, Path]:
-    """What no test may write into: the checkout, the user's ~/.cache and translator's
-    own ~/.config (the user's login tokens)."""
-    return {
-        "the checkout": ROOT,
-        "~/.cache": Path.home() / ".cache",
-        "~/.config/translator": Path.home() / ".config" / "translator",
-    }
+    """What no test may write into: the checkout, and in the run's own home (never the
+    user's: another program may write there during the run) ``~/.cache``, ``~/.config``
+    and ``~/.local``, where only a program ignoring the XDG variables writes."""
+    home = run_folder() / USER_FOLDERS["HOME"]
+    return {"the checkout": ROOT} | {f"~/{name}": home / name for name in HOME_WATCHED}
 
 
 def files_under(root: Path) -> dict[str, tuple[int, int]]:
@@ -174,7 +200,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Fail the run when a test wrote into the checkout or ~/.cache, naming the files."""
+    """Fail the run when a test wrote into the checkout or the run's ~/.cache,
+    ~/.config or ~/.local, naming the files."""
     before = session.config.stash.get(_BEFORE, None)
     if before is None or session.config.getoption("--no-write-guard"):
         return
@@ -230,43 +257,48 @@ def shared_build(name: str, make: Callable[[Path], Any]) -> tuple[Path, Any]:
     return folder, pickle.loads(made.read_bytes())
 
 
-@pytest.fixture(scope="session")
-def french_sample() -> tuple[Path, list]:
-    """The sample deck built in French (24 card PDFs, the default theme, Arcmage size):
-    (output folder, the build's card results), built once for the run."""
-
-    def make(out: Path) -> list:
-        from translator import cards
-        from translator.pdf.sizes import PRESETS
-        from translator.typeset import build
-        from translator.typeset.options import BuildOptions
-
-        library, problems = cards.load_library([str(ROOT / "cards" / "sample")])
-        assert not problems, problems
-        options = BuildOptions(PRESETS["arcmage"], jobs=2, cache_dir=out / ".cache")
-        return build.build_cards(library, "fr", out, options)
-
-    return shared_build("sample-fr", make)
-
-
-@pytest.fixture(scope="session")
-def review_sheet() -> tuple[Path, Path, str]:
-    """The French review sheet of a broken copy of the sample (tests/reviewkit.py),
-    made once for the run (its renders take the longest)."""
-    from .reviewkit import make_review_sheet
-
-    return shared_build("review", make_review_sheet)[1]
+# --------------------------------------------------------------------------------------
+# Resources shared by several stages' tests
 
 
 @pytest.fixture(scope="module")
-def seeds() -> list[Path]:
-    """The seed documents (../shared/seeds), for the measurements on their prose."""
-    from .toolkit import tool
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (tests/browserkit.py): the
+    review sheet's tests and the watch server's; skipped, saying why, without one."""
+    from tests.browserkit import CHROMIUM_ARGS, chromium_path
 
-    prose = tool("prose_review")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is not installed (./dev test installs it)"
+    )
+    executable = chromium_path()
+    if executable is None:
+        pytest.skip(
+            "no Chromium: ./dev test installs Debian's chromium package "
+            "(or set CHROMIUM to a Chromium executable)"
+        )
+    with sync_api.sync_playwright() as playwright:
+        try:
+            launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        except Exception as error:
+            pytest.skip(f"Chromium at {executable} does not start: {error}")
+        yield launched
+        launched.close()
 
-    shared = shared_dir()
-    paths = [shared / "seeds" / name for name in prose.SEEDS] if shared else []
-    if not paths or not all(path.is_file() for path in paths):
-        pytest.skip("../shared/seeds is not next to this checkout (set TRANSLATOR_SHARED)")
-    return paths
+
+@pytest.fixture
+def seeded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """A running Aminduna stand-in (tests/aminduna_standin.py) with the 30-card deck
+    (tests/synckit.py's :class:`Seeded`), and retries that do not wait: the sync tests'
+    and the network attacks'.
+
+    $TRANSLATOR_SERVER names the stand-in, as a CI job names its server: a push goes
+    where the user says, never where its records say."""
+    from tests.aminduna_standin import StandIn
+    from tests.synckit import FAST_RETRIES, seed
+
+    monkeypatch.setattr("translator.sync.client.RETRY_DELAYS", FAST_RETRIES)
+    monkeypatch.delenv("TRANSLATOR_TOKEN", raising=False)
+    monkeypatch.delenv("TRANSLATOR_SERVER", raising=False)
+    with StandIn(tmp_path / "aminduna.sqlite3") as server:
+        monkeypatch.setenv("TRANSLATOR_SERVER", server.url)
+        yield seed(server)

@@ -1,5 +1,6 @@
-"""What the pull and push tests share: a seeded Aminduna stand-in, the command line run
-in this process (with retries that do not wait), and a library's files as bytes."""
+"""What the pull and push tests share: a seeded Aminduna stand-in (the ``seeded``
+fixture, in tests/conftest.py, runs one), the command line run in this process (with
+retries that do not wait), and a library's files as bytes."""
 
 from __future__ import annotations
 
@@ -8,8 +9,6 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from translator import cli
 
@@ -67,20 +66,6 @@ def seed(server: StandIn, path: Path = DECK_30) -> Seeded:
     load_seed(server, data, default_creator=data["deck"]["creator"])
     users = {user["email"]: user for user in data["users"]}
     return Seeded(server, data["deck"]["guid"], users, data)
-
-
-@pytest.fixture
-def seeded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """A running stand-in with the 30-card deck, and retries that do not wait.
-
-    $TRANSLATOR_SERVER names the stand-in, as a CI job names its server: a push goes
-    where the user says, never where its records say."""
-    monkeypatch.setattr("translator.sync.client.RETRY_DELAYS", FAST_RETRIES)
-    monkeypatch.delenv("TRANSLATOR_TOKEN", raising=False)
-    monkeypatch.delenv("TRANSLATOR_SERVER", raising=False)
-    with StandIn(tmp_path / "aminduna.sqlite3") as server:
-        monkeypatch.setenv("TRANSLATOR_SERVER", server.url)
-        yield seed(server)
 
 
 def run(*argv: str) -> tuple[int, str]:

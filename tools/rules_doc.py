@@ -6,7 +6,7 @@ The page is what the registry declares (code, name, severity, what the rule chec
 its languages, summary, rationale, bad and good examples, fix), the text
 ``translator lint --explain CODE`` prints, so it is regenerated, never edited: run
 this after adding or changing a rule.  ``--check`` changes nothing and fails (status
-1) when the page is not what this script writes; ``tests/test_registry.py`` does the
+1) when the page is not what this script writes; ``tests/lint/test_registry.py`` does the
 same.
 """
 

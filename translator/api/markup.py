@@ -4,7 +4,7 @@ and checked for what Aminduna will read otherwise than meant (:mod:`translator.m
 The converters (``markup xml``, ``markdown``, ``rules``, ``html``) are the markup
 stage's own functions (:func:`translator.markup.to_xml`...): the command line calls
 them directly, since converting a text must start without loading the API (issue 20's
-start-up targets, checked by ``tests/test_cli.py``).
+start-up targets, checked by ``tests/cli/test_cli.py``).
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ from .common import (
 __all__ = ["EXIT_ERROR", "EXIT_OK", "UsageError", "build_parser", "main"]
 
 #: The command groups, in the order ``translator --help`` lists them: each module of
-#: this package with the commands its ``register`` declares (tests/test_cli.py checks
+#: this package with the commands its ``register`` declares (tests/cli/test_cli.py checks
 #: that they agree).  A command's run builds the parser of its own group only.
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("markup", ("markup",)),

@@ -3,7 +3,7 @@ formatted and checked, exactly as the Arcmage server reads it.
 
 Formatting and checking go through :mod:`translator.api`; the converters call the
 markup stage's own functions (:func:`translator.markup.to_xml`...), as its API: a
-conversion starts without loading ``translator.api`` (``tests/test_cli.py`` checks
+conversion starts without loading ``translator.api`` (``tests/cli/test_cli.py`` checks
 what ``markup xml`` imports)."""
 
 from __future__ import annotations

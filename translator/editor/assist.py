@@ -150,7 +150,7 @@ def symbols_file() -> Path | None:
 def symbol_data() -> SymbolData:
     """The symbol descriptions, read once; a missing or malformed file gives empty
     descriptions (the hover then names the code only) rather than a failing server:
-    the file is shipped data, which ``tests/test_editor_assist.py`` checks whole."""
+    the file is shipped data, which ``tests/editor/test_editor_assist.py`` checks whole."""
     path = symbols_file()
     try:
         data = safe_load(path.read_text(encoding="utf-8")) if path is not None else {}

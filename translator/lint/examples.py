@@ -29,7 +29,7 @@ creature named *Card*, *Carte*, *Karto*; a translation's ``source`` is the finge
 of its English card (it is up to date) unless the example gives one.  An example is
 linted in memory, as a library of those card files, by the real engine
 (:func:`lint_example`), and its fixes are applied by the real fix machinery
-(:func:`fix_example`): ``tests/test_rule_examples.py`` checks that every rule's bad
+(:func:`fix_example`): ``tests/lint/test_rule_examples.py`` checks that every rule's bad
 example reports it, that its good one does not, and that its fix removes the finding.
 """
 

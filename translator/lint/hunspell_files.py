@@ -13,7 +13,7 @@ add to the .aff's replacement table) is read by spylls's own code.
 
 It is used only with the spylls whose reader it mirrors: the installed reader's
 files must have the digest of :data:`MIRRORED` (:func:`mirrors_installed_spylls`),
-or spylls reads the dictionary itself.  ``tests/test_hunspell_files.py`` compares both
+or spylls reads the dictionary itself.  ``tests/languages/test_hunspell_files.py`` compares both
 readers on every dictionary installed.
 """
 

@@ -196,7 +196,7 @@ def _read(
 # A finding says where it is (its line and column: a paragraph, or the very number,
 # term or symbol) and, in its message, what: the rules report a missing English term
 # or number on the translated paragraph, naming it.  Both are read here, the decision
-# never remade; tests/test_review_sheet_agrees.py fails if a message changes shape.
+# never remade; tests/review/test_review_sheet_agrees.py fails if a message changes shape.
 
 
 @dataclass

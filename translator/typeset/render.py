@@ -368,7 +368,7 @@ _BOXLESS_STYLE = re.compile(r"list-item|note|\\", re.IGNORECASE)
 def _card_ua_sheet(page_areas: bool = True) -> weasyprint.CSS | None:
     """WeasyPrint's HTML UA stylesheet but for its rules of :data:`BOXLESS_PSEUDO`:
     every other rule in its order, so that every element's computed style is the same
-    (tests/test_typeset_render_ua.py).  Without ``page_areas``, without its rules of
+    (tests/typeset/test_typeset_render_ua.py).  Without ``page_areas``, without its rules of
     :data:`PAGE_AREAS` either.  None when this WeasyPrint does not give its text
     (its own is used)."""
     text = weasy.ua_stylesheet_text()

@@ -21,7 +21,7 @@ exists, a missing internal falls back to it (WeasyPrint's own UA stylesheet; a c
 laid out whole instead of a swapped frame): slower, never different.  The box tree has
 no public substitute, so its absence stops the import with the version needed.  The
 versions these internals were read and tested on are :data:`SUPPORTED`, the same bounds
-as ``pyproject.toml``'s (a test checks they agree); ``tests/test_typeset_weasy.py``
+as ``pyproject.toml``'s (a test checks they agree); ``tests/typeset/test_typeset_weasy.py``
 holds a canary per internal, which fails on a WeasyPrint that moved one.  Upgrading
 WeasyPrint is described in docs/architecture.md (Dependencies).
 """

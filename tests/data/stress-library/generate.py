@@ -7,7 +7,7 @@ The cards exist to break the print layout (``translator build``): names, second 
 lines, type lines and rule texts of growing length up to lengths no font size can hold,
 every symbol family at a paragraph's start, drop caps on paragraphs of one to six
 lines, loyalty 0 to 3, costs and stats of one and two digits, long flavour, a long
-footer.  ``tests/test_print_stress.py`` builds them and checks the PDFs; README.md says
+footer.  ``tests/typeset/test_print_stress.py`` builds them and checks the PDFs; README.md says
 what each card is for.  The output is deterministic: the same files on every run, so
 the committed files are what this script writes (``--check`` says so).
 
@@ -2155,7 +2155,7 @@ README_HEAD = """\
 
 Cards a tough user would send to `translator build`, to prove that the print build
 measures every element of a card and refuses, with a reason, what cannot fit, instead of
-printing it clipped.  `tests/test_print_stress.py` builds it in every language and
+printing it clipped.  `tests/typeset/test_print_stress.py` builds it in every language and
 reads the PDFs back with pypdfium2 (not the renderer): glyphs inside the safe area and
 inside their element's box, no line touching another, nothing under 6 pt, drop caps
 over two lines, loyalty and column marks seen, no English type word on a French or

@@ -215,7 +215,7 @@ def page_grid(
 ) -> tuple[tuple[int, int], tuple[int, int]]:
     """The page's pixel size at ``dpi`` and the pixel offset of the centred inner image
     (the nominal offset, half the difference of the sizes, rounded): shared by the
-    frames and by the comparisons of tests/official_look.py."""
+    frames and by the comparisons of tests/typeset/official_look.py."""
     pixels = dpi / MM_PER_INCH
     size = (round(page_mm[0] * pixels), round(page_mm[1] * pixels))
     offset = (

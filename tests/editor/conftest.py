@@ -1,0 +1,1 @@
+"""The editor support (translator.editor): sessions, assistance, the language server."""
