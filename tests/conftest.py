@@ -233,9 +233,18 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 SLOW_FIXTURES = frozenset({"french_sample", "review_sheet"})
 
 
+#: Tests measured slow on a run of the quick loop (tools/slow_tests.py writes it).
+SLOW_TESTS = ROOT / "tests" / "slow-tests.txt"
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    measured = {
+        line.strip()
+        for line in SLOW_TESTS.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    }
     for item in items:
-        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+        if item.nodeid in measured or SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
 
 
