@@ -29,6 +29,14 @@ HEADER = """\
 # from a --durations=0 log; tests/conftest.py marks each listed test slow.  The full
 # suite (./dev test) runs them all.
 """
+#: Tests the quick loop keeps whatever they take, and why: each alone runs modules
+#: that run only in a process the test starts (the quick loop must run every module).
+KEPT = {
+    "tests/editor/test_editor_lsp.py::test_the_server_says_what_it_does_and_exits_as_lsp_asks": (
+        "translator.editor.server, .supervisor and .transport run only in the language "
+        "server it starts"
+    ),
+}
 _DURATION = re.compile(r"^([\d.]+)s (?:call|setup|teardown)\s+(\S+::\S+)")
 
 
@@ -57,7 +65,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.log}: no durations (run pytest with --durations=0)", file=sys.stderr)
         return 2
     before = listed(LIST.read_text(encoding="utf-8")) if LIST.exists() else []
-    slow = sorted({*before, *(test for test, seconds in times.items() if seconds >= args.over)})
+    slow = sorted(
+        {*before, *(test for test, seconds in times.items() if seconds >= args.over)} - set(KEPT)
+    )
     LIST.write_text(HEADER + "".join(f"{test}\n" for test in slow), encoding="utf-8")
     print(f"{LIST.relative_to(ROOT)}: {len(slow)} tests ({len(slow) - len(before)} added)")
     return 0
