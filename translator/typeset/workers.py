@@ -17,14 +17,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager, suppress
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from ..atomic import owner_alive, work_for
-
-#: A check of the PDFs a batch wrote: their problems, in the order of the paths.
-Check = Callable[[Sequence[Path]], list[list[Any]]]
-
 
 T = TypeVar("T")
 _POOLS: dict[int, ProcessPoolExecutor] = {}
