@@ -37,7 +37,9 @@ KEPT = {
         "server it starts"
     ),
 }
-_DURATION = re.compile(r"^([\d.]+)s (?:call|setup|teardown)\s+(\S+::\S+)")
+#: A line of the report: seconds, phase, and the test id, which runs to the end of the
+#: line (a parametrised id may hold spaces: ``test_x[cards show x]``).
+_DURATION = re.compile(r"^([\d.]+)s (?:call|setup|teardown) +(\S+::.+?)\s*$")
 
 
 def measured(log: str) -> dict[str, float]:
