@@ -1,6 +1,7 @@
 """The library's translation memory on disk: what a command reads (the translated
 cards of the library and of the decks beside it, and the TMX files imported into
-``.translator/memory/``) and what ``translator import tmx`` merges into it.
+``.translator/memory/``), what ``translator import tmx`` merges into it, and what it
+offers one card of the library (:func:`suggest`: ``translator suggest``).
 
 Apart from the memory itself (:mod:`.memory`, segments and matches), the TMX format
 (:mod:`.tmx`) and the suggestions (:mod:`.suggestions`), which it uses all three: none

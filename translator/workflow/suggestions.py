@@ -2,13 +2,14 @@
 
 Two readers of it:
 
-- ``translator suggest CARD`` (:func:`card_texts`): each text of the card in the order
-  a translator reads it (the name lines, the subtype, each paragraph and, for a
-  paragraph the memory does not hold whole, each of its sentences as the memory cuts
-  them: its lines, an ability's name and reminder, their sentences; the footer of its
-  own), with its exact match or its most similar ones;
-- the PO export (:func:`suggest`), which shows a suggestion the way ``msgmerge`` shows
-  a fuzzy match and Poedit and Weblate read it: the suggested translation in the
+- ``translator suggest CARD`` (:func:`card_texts`, through :func:`.stored.suggest`):
+  each text of the card in the order a translator reads it (the name lines, the
+  subtype, each paragraph and, for a paragraph the memory does not hold whole, each of
+  its sentences as the memory cuts them: its lines, an ability's name and reminder,
+  their sentences; the footer of its own), with its exact match or its most similar
+  ones;
+- the PO export (:func:`suggest_units`), which shows a suggestion the way ``msgmerge``
+  shows a fuzzy match and Poedit and Weblate read it: the suggested translation in the
   entry, marked fuzzy (nothing is taken before a person has looked at it), the English
   it translated as the *previous* source (``#| msgid``: the tools show how it differs
   from today's), and comments saying where it comes from.  A unit gets a suggestion
