@@ -121,9 +121,11 @@ class Recorder(_Listener):
 
 
 class Dripper(_Listener):
-    """Reads a request, then answers one byte a second: in its status line and
-    headers (``headers``), or in a body it announced whole (``body``).  It gives up
+    """Reads a request, then answers one byte every :data:`DRIP` s: in its status line
+    and headers (``headers``), or in a body it announced whole (``body``).  It gives up
     after a minute, so that a client that waits for it all still ends."""
+
+    DRIP = 0.25
 
     def __init__(self, where: str) -> None:
         super().__init__()
@@ -137,14 +139,14 @@ class Dripper(_Listener):
                 return
             request += data
         if self.where == "headers":
-            drip = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Slow: " + b"a" * 100
+            drip = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Slow: " + b"a" * 400
         else:
             connection.sendall(
                 b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
             )
-            drip = b'{"guid": "' + b"a" * 200
-        for byte in drip[:60]:
-            if self._stop.wait(1.0):
+            drip = b'{"guid": "' + b"a" * 400
+        for byte in drip[: int(60 / self.DRIP)]:
+            if self._stop.wait(self.DRIP):
                 return
             connection.sendall(bytes([byte]))
 
@@ -532,8 +534,9 @@ def test_a_dripping_server_is_cut_off_by_the_time_out_of_the_whole_answer(
     tmp_path: Path, where: str
 ) -> None:
     """One byte a second kept ``pull --timeout 3`` for 164 s.  Now each try ends after
-    3 s, whatever comes meanwhile: four tries, three fast pauses between them."""
-    timeout, tries = 3.0, 1 + len(FAST_RETRIES)
+    its time-out, whatever comes meanwhile (here four bytes a second within a 1 s
+    time-out): four tries, three fast pauses between them."""
+    timeout, tries = 1.0, 1 + len(FAST_RETRIES)
     startup = 5.0  # a Python process importing translator, with room to spare
     bound = tries * timeout + sum(FAST_RETRIES) + startup
     guid = "f1ba89a5-d213-464c-b885-043a470b3eb3"
