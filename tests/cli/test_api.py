@@ -454,3 +454,24 @@ def test_the_documented_example_runs(here: Path, capsys: pytest.CaptureFixture[s
     assert printed[0] == "0 errors; passes" and printed[1] == "nothing to fix"
     assert printed[2].startswith("True [") and printed[3].endswith("print-ready")
     assert printed[4].startswith("entry creature ")
+
+
+def test_the_converters_are_markup_xml_markdown_rules_and_html(tmp_path: Path) -> None:
+    """The four conversions print what the API returns, and refuse what it refuses."""
+    card = str(SAMPLE / "courier.fr.md")
+    code, out = run("markup", "xml", card, "--format", "json")
+    assert code == 0 and json.loads(out) == api.markup_xml([card])
+    xml = tmp_path / "card.xml"
+    xml.write_text(api.markup_xml([card])[card], "utf-8")
+    for newline in ("crlf", "lf"):
+        code, out = run("markup", "markdown", str(xml), "--newline", newline)
+        assert code == 0 and out == api.markup_markdown(str(xml), newline=newline)
+    assert "\r\n" not in api.markup_markdown(str(xml), newline="lf")
+    code, out = run("markup", "rules", card, "--lang", "fr")
+    assert code == 0 and json.loads(out) == api.markup_rule_text(card, "fr")
+    code, out = run("markup", "html", card)
+    assert code == 0 and out == api.markup_html(card) + "\n"
+    broken = tmp_path / "broken.xml"
+    broken.write_text("<layout><p>", "utf-8")
+    with pytest.raises(UserError, match=str(broken)):
+        api.markup_markdown(str(broken))

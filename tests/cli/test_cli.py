@@ -347,11 +347,19 @@ NOT_FOR_LINT = tuple(
         "translator.glossary.loader",
     )
 )
-#: What converting card text needs none of: the linter, YAML, glossaries, print.
+#: What converting card text needs none of: the linter, YAML, glossaries, print (the
+#: API's markup module, which the command calls, imports no stage until called).
 NOT_FOR_MARKUP = tuple(
     m
     for m in HEAVY
-    if m not in ("markdown_it", "dataclasses", "translator.diagnostics", "translator.markup.parser")
+    if m
+    not in (
+        "markdown_it",
+        "dataclasses",
+        "translator.api",
+        "translator.diagnostics",
+        "translator.markup.parser",
+    )
 )
 
 

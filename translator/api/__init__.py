@@ -114,7 +114,17 @@ if TYPE_CHECKING:
     )
     from .library import card_library, find_card, load_library, target_language, target_languages
     from .linting import fix, lint, lint_options, lint_setup, load_config
-    from .markup import MarkupCheck, MarkupFormat, markup_check, markup_format, markup_rules
+    from .markup import (
+        MarkupCheck,
+        MarkupFormat,
+        markup_check,
+        markup_format,
+        markup_html,
+        markup_markdown,
+        markup_rule_text,
+        markup_rules,
+        markup_xml,
+    )
     from .memory import export_tmx, import_tmx, load_memory
     from .printing import (
         PREVIEW_DIR,
@@ -214,7 +224,11 @@ __all__ = [
     "marked_diff",
     "markup_check",
     "markup_format",
+    "markup_html",
+    "markup_markdown",
+    "markup_rule_text",
     "markup_rules",
+    "markup_xml",
     "plan_build",
     "plan_review_sheets",
     "preflight",
@@ -281,6 +295,10 @@ _FUNCTIONS: Mapping[str, str] = {
     "markup_format": ".markup",
     "markup_check": ".markup",
     "markup_rules": ".markup",
+    "markup_xml": ".markup",
+    "markup_markdown": ".markup",
+    "markup_rule_text": ".markup",
+    "markup_html": ".markup",
     "import_theme": ".theme",
     "translate": ".workflow",
     "status": ".workflow",

@@ -1,10 +1,11 @@
 """``translator markup format`` and ``markup check``: card text written canonically,
 and checked for what Aminduna will read otherwise than meant (:mod:`translator.markup`).
 
-The converters (``markup xml``, ``markdown``, ``rules``, ``html``) are the markup
-stage's own functions (:func:`translator.markup.to_xml`...): the command line calls
-them directly, since converting a text must start without loading the API (issue 20's
-start-up targets, checked by ``tests/cli/test_cli.py``).
+``translator markup xml``, ``markdown``, ``rules`` and ``html``: card text converted
+as the Arcmage server converts it (:func:`markup_xml`, :func:`markup_markdown`,
+:func:`markup_rule_text`, :func:`markup_html`).  This module imports no stage until
+it is called: a conversion starts without the linter or YAML (issue 20's start-up
+targets, checked by ``tests/cli/test_cli.py``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,11 @@ __all__ = [
     "MarkupFormat",
     "markup_check",
     "markup_format",
+    "markup_html",
+    "markup_markdown",
+    "markup_rule_text",
     "markup_rules",
+    "markup_xml",
 ]
 
 
@@ -41,6 +46,84 @@ def _parse(source: SourceFile) -> ParseResult:
     from ..markup import parse  # noqa: PLC0415
 
     return parse(source.body, source.body_line)
+
+
+def _convertible(path: str) -> tuple[SourceFile, ParseResult]:
+    """A card text read and parsed, which the Arcmage converter can convert.
+
+    Converting a text the reference fails on would hand out a result the server
+    never produces: it is an input error, located, with a pointer to ``check``."""
+    from ..textio import InputError, read_source  # noqa: PLC0415
+
+    source = read_source(path)
+    result = _parse(source)
+    if result.crashes:
+        crash = result.crashes[0]
+        line, column = result.pre.source_map.line_col(crash.offset)
+        raise InputError(
+            source.path,
+            f"the Arcmage converter fails on this text ({crash.reason}); run "
+            "'translator markup check' for details",
+            line,
+            column,
+        )
+    return source, result
+
+
+def markup_xml(paths: Sequence[str] = ()) -> dict[str, str]:
+    """The layout XML Aminduna makes of each card text of ``paths`` (files,
+    directories, ``-``: standard input), by the path as read: ``translator markup
+    xml``.  A text the reference converter fails on is an :class:`InputError`.
+
+    >>> markup_xml(["cards/sample/courier.en.md"])["cards/sample/courier.en.md"][:26]
+    '<layout><p><bi>Flying</bi>'
+    """
+    from ..markup import to_xml  # noqa: PLC0415
+
+    converted: dict[str, str] = {}
+    for path in _files(paths):
+        source, result = _convertible(path)
+        converted[source.path] = to_xml(result.document)
+    return converted
+
+
+def markup_markdown(path: str = "-", *, newline: str = "crlf") -> str:
+    """Layout XML (the file ``path``, ``-``: standard input) converted back to card
+    text as Aminduna does, with its CRLF line ends (``newline="lf"``: LF, and a final
+    line end): ``translator markup markdown``.  XML that is not Aminduna's layout is
+    an :class:`InputError` on its line and column."""
+    from ..markup import LayoutXmlError, to_markdown  # noqa: PLC0415
+    from ..textio import InputError, decode, read_file  # noqa: PLC0415
+
+    display = "<stdin>" if path == "-" else path
+    xml = decode(read_file(path), display)
+    try:
+        text = to_markdown(xml)
+    except LayoutXmlError as error:
+        raise InputError(display, str(error), error.line, error.column) from None
+    if newline == "lf":
+        text = text.replace("\r\n", "\n")
+        if text:
+            text += "\n"
+    return text
+
+
+def markup_rule_text(path: str, lang: str = "en") -> dict[str, str]:
+    """The plain ``ruleText`` and ``flavorText`` Aminduna stores for the card text of
+    ``path`` in language ``lang``: ``translator markup rules``."""
+    from ..markup import rule_and_flavor  # noqa: PLC0415
+
+    _, result = _convertible(path)
+    return rule_and_flavor(result.document, lang)
+
+
+def markup_html(path: str) -> str:
+    """The card text of ``path`` as the HTML fragment Aminduna shows:
+    ``translator markup html``."""
+    from ..markup import to_html  # noqa: PLC0415
+
+    _, result = _convertible(path)
+    return to_html(result.document)
 
 
 @dataclass

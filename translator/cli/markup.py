@@ -1,10 +1,8 @@
 """``translator markup``: card text converted (layout XML, markdown, rules, HTML),
 formatted and checked, exactly as the Arcmage server reads it.
 
-Formatting and checking go through :mod:`translator.api`; the converters call the
-markup stage's own functions (:func:`translator.markup.to_xml`...), as its API: a
-conversion starts without loading ``translator.api`` (``tests/cli/test_cli.py`` checks
-what ``markup xml`` imports)."""
+Every subcommand is a client of :mod:`translator.api` (its markup module imports no
+stage until called: ``tests/cli/test_cli.py`` checks what ``markup xml`` imports)."""
 
 from __future__ import annotations
 
@@ -13,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from .. import languages, markup
+from .. import languages
 from . import output
 from .common import (
     EXIT_FINDINGS,
@@ -27,53 +25,23 @@ from .common import (
     explain,
     reports,
     split_codes,
-    textio,
 )
 
 
 def _sources(paths: Sequence[str]) -> list[str]:
-    """The files named (directories expanded), or standard input when it is piped."""
+    """The files and directories named, or standard input when it is piped (the API
+    expands the directories)."""
     if not paths and sys.stdin.isatty():
         raise UsageError(
             "no input: name card text files or directories, or pipe text in "
             "(FILE '-' reads standard input)"
         )
-    return textio.expand_paths(list(paths) or ["-"])
-
-
-def _body_result(source: textio.SourceFile) -> markup.ParseResult:
-    return markup.parse(source.body, source.body_line)
-
-
-def _convertible(path: str) -> tuple[textio.SourceFile, markup.ParseResult]:
-    """Read and parse a card text that the Arcmage converter can convert.
-
-    Converting a text the reference fails on would hand out a result the server
-    never produces: it is an input error, located, with a pointer to ``check``.
-    """
-    source = textio.read_source(path)
-    result = _body_result(source)
-    if result.crashes:
-        crash = result.crashes[0]
-        line, column = result.pre.source_map.line_col(crash.offset)
-        raise textio.InputError(
-            source.path,
-            f"the Arcmage converter fails on this text "
-            f"({crash.reason}); run 'translator markup check' "
-            "for details",
-            line,
-            column,
-        )
-    return source, result
+    return list(paths) or ["-"]
 
 
 def cmd_xml(args: argparse.Namespace, out: TextIO) -> int:
     """``markup xml``: the layout XML of each file (one JSON object for several)."""
-    files = _sources(args.files)
-    results: dict[str, str] = {}
-    for path in files:
-        source, result = _convertible(path)
-        results[source.path] = markup.to_xml(result.document)
+    results = api.markup_xml(_sources(args.files))
     if args.format == "json":
         output.dump_json(results, out)
     else:
@@ -86,32 +54,19 @@ def cmd_xml(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_markdown(args: argparse.Namespace, out: TextIO) -> int:
     """``markup markdown``: layout XML back to card text."""
-    path = args.file
-    display = "<stdin>" if path == "-" else path
-    xml = textio.decode(textio.read_file(path), display)
-    try:
-        text = markup.to_markdown(xml)
-    except markup.LayoutXmlError as error:
-        raise textio.InputError(display, str(error), error.line, error.column) from None
-    if args.newline == "lf":
-        text = text.replace("\r\n", "\n")
-    out.write(text)
-    if args.newline == "lf" and text:
-        out.write("\n")
+    out.write(api.markup_markdown(args.file, newline=args.newline))
     return EXIT_OK
 
 
 def cmd_rules(args: argparse.Namespace, out: TextIO) -> int:
     """``markup rules``: the plain ruleText and flavorText."""
-    _, result = _convertible(args.file)
-    output.dump_json(markup.rule_and_flavor(result.document, args.lang), out)
+    output.dump_json(api.markup_rule_text(args.file, args.lang), out)
     return EXIT_OK
 
 
 def cmd_html(args: argparse.Namespace, out: TextIO) -> int:
     """``markup html``: the card text as an HTML fragment."""
-    _, result = _convertible(args.file)
-    out.write(markup.to_html(result.document) + "\n")
+    out.write(api.markup_html(args.file) + "\n")
     return EXIT_OK
 
 
