@@ -270,6 +270,34 @@ def shared_build(name: str, make: Callable[[Path], Any]) -> tuple[Path, Any]:
 # Resources shared by several stages' tests
 
 
+@pytest.fixture(scope="session")
+def official_templates() -> Path:
+    """The official template set (``../shared/arcmage-official``), or the test skipped:
+    the set is reference material next to a development checkout, never in the
+    repository."""
+    shared = shared_dir()
+    folder = shared / "arcmage-official" if shared is not None else None
+    if folder is None or not (folder / "CardTemplates" / "back.png").is_file():
+        pytest.skip(
+            "../shared/arcmage-official is not next to this checkout (the "
+            "official template set; set TRANSLATOR_SHARED)"
+        )
+    return folder
+
+
+@pytest.fixture(scope="session")
+def arcmage_theme(official_templates: Path) -> Path:
+    """The official look imported from :func:`official_templates` into the run's
+    folder: once for the run, by the first of the xdist workers to need it (about
+    10 s), read by the others (:func:`shared_build`)."""
+    from translator.themes.arcmage.importer import import_arcmage
+
+    def make(work: Path) -> None:
+        import_arcmage(str(official_templates), work / "arcmage", progress=False)
+
+    return shared_build("arcmage-theme", make)[0] / "arcmage"
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's Chromium, headless, driven by Playwright (tests/browserkit.py): the

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ctypes
 import math
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 import pypdfium2
@@ -13,9 +13,6 @@ import pypdfium2.raw as pdfium_c
 import pytest
 
 from translator.pdf.profiles import Profile, find_profile
-from translator.themes.arcmage.importer import import_arcmage
-
-from .conftest import shared_build, shared_dir
 
 #: The default theme's fonts (Debian's fonts-sil-gentiumplus).
 DEFAULT_FONTS = Path("/usr/share/fonts/truetype/gentiumplus")
@@ -43,37 +40,6 @@ def cmyk_profile() -> Profile:
         pytest.skip(
             f"no CMYK profile: {error} (apt-get install ghostscript)", allow_module_level=True
         )
-
-
-def official_templates() -> Path:
-    """The official template set (``../shared/arcmage-official``), or the calling test
-    skipped: the set is reference material next to a development checkout, never in
-    the repository."""
-    shared = shared_dir()
-    folder = shared / "arcmage-official" if shared is not None else None
-    if folder is None or not (folder / "CardTemplates" / "back.png").is_file():
-        pytest.skip(
-            "../shared/arcmage-official is not next to this checkout (the "
-            "official template set; set TRANSLATOR_SHARED)"
-        )
-    return folder
-
-
-@lru_cache(maxsize=1)
-def _imported(folder: str) -> Path:
-    """The theme imported into the run's folder: once for the run, by the first of
-    the xdist workers to need it (tests/conftest.py)."""
-
-    def make(work: Path) -> None:
-        import_arcmage(folder, work / "arcmage", progress=False)
-
-    return shared_build("arcmage-theme", make)[0] / "arcmage"
-
-
-def arcmage_theme() -> Path:
-    """The official look imported from :func:`official_templates`, once per test
-    run (about 15 s), into the run's folder."""
-    return _imported(str(official_templates()))
 
 
 #: Points in a millimetre.

@@ -641,14 +641,8 @@ SMALL_SET = (
 TOKEN = b"TRANSLATOR_TOKEN=tr_s3cret-of-the-user\n"
 
 
-def official_set() -> Path:
-    from tests.printkit import official_templates
-
-    return official_templates()
-
-
 @pytest.fixture
-def small_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def small_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, official_templates: Path) -> Path:
     """A copy of the files of :data:`SMALL_SET` (real files, copied: a test changes
     them) in ``tmp_path/set``, the catalogue cut down to them, and the user's
     credentials in ``tmp_path/credentials.json``: the set's folder."""
@@ -656,7 +650,7 @@ def small_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
     from translator.themes.arcmage import source
 
-    official = official_set()
+    official = official_templates
     full = source.catalogue()
     small = dataclasses.replace(full, files=tuple(e for e in full.files if e.path in SMALL_SET))
     monkeypatch.setattr(source, "catalogue", lambda: small)
@@ -849,7 +843,9 @@ def test_the_import_puts_back_a_theme_a_killed_import_moved_aside(tmp_path: Path
 
 
 @pytest.mark.slow
-def test_a_killed_import_leaves_nothing_the_next_does_not_sweep(tmp_path: Path) -> None:
+def test_a_killed_import_leaves_nothing_the_next_does_not_sweep(
+    tmp_path: Path, official_templates: Path
+) -> None:
     """The attack: ``theme import-arcmage`` killed at 5 to 9.5 s left ``.theme-*``
     folders of up to 17 MB that no later run removed.  A real ``kill -9`` mid-way
     (once its work folder holds frames); a sweep meanwhile leaves a running import's
@@ -857,7 +853,7 @@ def test_a_killed_import_leaves_nothing_the_next_does_not_sweep(tmp_path: Path) 
     whose files are 0644 at most."""
     from translator.atomic import sweep
 
-    folder = official_set()
+    folder = official_templates
     themes = tmp_path / "themes"
     command = [sys.executable, "-m", "translator", "theme", "import-arcmage", str(folder)]
     command += ["--out", str(themes / "arcmage"), "--no-progress"]
@@ -899,7 +895,9 @@ def test_a_killed_import_leaves_nothing_the_next_does_not_sweep(tmp_path: Path) 
 
 
 @pytest.mark.slow
-def test_a_linked_licence_file_of_the_whole_set_is_refused(tmp_path: Path) -> None:
+def test_a_linked_licence_file_of_the_whole_set_is_refused(
+    tmp_path: Path, official_templates: Path
+) -> None:
     """The credentials case from the command line on a copy of the whole set (its
     files linked hard, the licence replaced by a symbolic link)."""
     folder = tmp_path / "set"
@@ -910,7 +908,7 @@ def test_a_linked_licence_file_of_the_whole_set_is_refused(tmp_path: Path) -> No
         except OSError:
             shutil.copy2(source, target)
 
-    shutil.copytree(official_set(), folder, copy_function=link)
+    shutil.copytree(official_templates, folder, copy_function=link)
     (tmp_path / "credentials.json").write_bytes(TOKEN)
     (folder / "Fonts/README").unlink()
     (folder / "Fonts/README").symlink_to(tmp_path / "credentials.json")

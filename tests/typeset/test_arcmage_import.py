@@ -26,7 +26,7 @@ import pytest
 import yaml
 
 from tests.conftest import ROOT
-from tests.printkit import arcmage_theme, cmyk_profile, official_templates
+from tests.printkit import cmyk_profile
 from translator.typeset.symbols import BLACK_INK, symbol_svg
 from translator.typeset.theme import ThemeError, load_theme
 
@@ -69,8 +69,8 @@ def one_card(tmp_path: Path, *slugs: str) -> Path:
 
 
 @pytest.mark.slow
-def test_import_writes_a_theme_that_loads(tmp_path: Path) -> None:
-    folder = official_templates()
+def test_import_writes_a_theme_that_loads(tmp_path: Path, official_templates: Path) -> None:
+    folder = official_templates
     out = tmp_path / "theme"
     done = run(
         "theme",
@@ -120,8 +120,10 @@ def test_import_writes_a_theme_that_loads(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_import_never_replaces_a_directory_it_did_not_make(tmp_path: Path) -> None:
-    folder = official_templates()
+def test_import_never_replaces_a_directory_it_did_not_make(
+    tmp_path: Path, official_templates: Path
+) -> None:
+    folder = official_templates
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "notes.txt").write_text("keep me", "utf-8")
@@ -158,9 +160,9 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture
-def server() -> Iterator[str]:
+def server(official_templates: Path) -> Iterator[str]:
     """The template set served on 127.0.0.1, as an Aminduna server serves it."""
-    folder = official_templates()
+    folder = official_templates
     httpd = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), partial(_Quiet, directory=str(folder))
     )
@@ -209,13 +211,13 @@ def test_import_from_a_server_into_the_users_themes(tmp_path: Path, server: str)
 
 
 @pytest.mark.slow
-def test_the_theme_prints_only_its_card_size(tmp_path: Path) -> None:
+def test_the_theme_prints_only_its_card_size(tmp_path: Path, arcmage_theme: Path) -> None:
     library = one_card(tmp_path, "courier")
     done = run(
         "build",
         str(library),
         "--theme",
-        str(arcmage_theme()),
+        str(arcmage_theme),
         "--size",
         "poker",
         "--out",
@@ -229,7 +231,7 @@ def test_the_theme_prints_only_its_card_size(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_card_in_the_official_look(tmp_path: Path) -> None:
+def test_a_card_in_the_official_look(tmp_path: Path, arcmage_theme: Path) -> None:
     """Courier: a creature of the Empire with loyalty, two name lines, a column mark and
     the French footer, which is too long for its line beside the discs in Liberation Sans
     and is set in Liberation Sans Narrow instead of being refused."""
@@ -239,7 +241,7 @@ def test_a_card_in_the_official_look(tmp_path: Path) -> None:
         "build",
         str(library),
         "--theme",
-        str(arcmage_theme()),
+        str(arcmage_theme),
         "--out",
         str(out),
         "--lang",
@@ -264,7 +266,7 @@ def test_a_card_in_the_official_look(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_the_frame_is_converted_once(tmp_path: Path) -> None:
+def test_the_frame_is_converted_once(tmp_path: Path, arcmage_theme: Path) -> None:
     """The frames are RGB PNGs in the theme; the build prints them as CMYK JPEGs from
     the artwork cache, converted once (a second build finds them there)."""
     library = one_card(tmp_path, "courier", "mossgate")
@@ -273,7 +275,7 @@ def test_the_frame_is_converted_once(tmp_path: Path) -> None:
         "build",
         str(library),
         "--theme",
-        str(arcmage_theme()),
+        str(arcmage_theme),
         "--out",
         str(out),
         "--lang",
@@ -286,7 +288,7 @@ def test_the_frame_is_converted_once(tmp_path: Path) -> None:
         "build",
         str(library),
         "--theme",
-        str(arcmage_theme()),
+        str(arcmage_theme),
         "--out",
         str(out),
         "--lang",
@@ -306,14 +308,14 @@ def test_the_frame_is_converted_once(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_deck_holds_each_frame_once(tmp_path: Path) -> None:
+def test_a_deck_holds_each_frame_once(tmp_path: Path, arcmage_theme: Path) -> None:
     library = one_card(tmp_path, "courier", "iron-legionnaire")  # two Empire creatures
     out = tmp_path / "out"
     done = run(
         "build",
         str(library),
         "--theme",
-        str(arcmage_theme()),
+        str(arcmage_theme),
         "--out",
         str(out),
         "--lang",
@@ -339,8 +341,8 @@ def test_a_deck_holds_each_frame_once(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_symbols_take_the_text_colour_in_the_theme_only() -> None:
-    theme = arcmage_theme()
+def test_symbols_take_the_text_colour_in_the_theme_only(arcmage_theme: Path) -> None:
+    theme = arcmage_theme
     ink = "device-cmyk(0.098 0.102 0.404 0)"
     own = symbol_svg("g2", theme_dir=theme, ink=ink)
     assert ink in own and BLACK_INK not in own

@@ -39,7 +39,7 @@ from fontTools.ttLib import TTFont
 from PIL import Image, ImageChops, ImageCms, ImageStat
 
 from tests.conftest import ROOT
-from tests.printkit import arcmage_theme, cmyk_profile, official_templates, printed_chars
+from tests.printkit import cmyk_profile, printed_chars
 from translator.cards.library import load_library
 from translator.pdf.profiles import Profile
 from translator.themes.arcmage import raster
@@ -138,11 +138,10 @@ class Built:
         return f"Built({self.out}, {len(self.report['cards'])} cards)"
 
 
-def build(library: Path, out: Path, *options: str) -> Built:
-    """``translator build`` of ``library`` into ``out`` in the imported official look
-    (the preflight is other tests' subject), as a user runs it, and its report."""
-    official = official_templates()
-    theme = arcmage_theme()
+def build(library: Path, out: Path, official: Path, theme: Path, *options: str) -> Built:
+    """``translator build`` of ``library`` into ``out`` in the ``theme`` imported from
+    the template set ``official`` (the preflight is other tests' subject), as a user
+    runs it, and its report."""
     command = [
         *TRANSLATOR,
         "build",
@@ -190,23 +189,31 @@ def build(library: Path, out: Path, *options: str) -> Built:
 
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory: pytest.TempPathFactory) -> Built:
+def sample(
+    tmp_path_factory: pytest.TempPathFactory, official_templates: Path, arcmage_theme: Path
+) -> Built:
     """The sample deck in English and French, with its deck files (and their backs),
     built once (about 25 s on two shared cores)."""
     return build(
         SAMPLE,
         tmp_path_factory.mktemp("official-look"),
+        official_templates,
+        arcmage_theme,
         *(f"--lang={lang}" for lang in LANGS),
         "--deck",
     )
 
 
 @pytest.fixture(scope="module")
-def stress(tmp_path_factory: pytest.TempPathFactory) -> Built:
+def stress(
+    tmp_path_factory: pytest.TempPathFactory, official_templates: Path, arcmage_theme: Path
+) -> Built:
     """The :data:`SHRUNK` cards of the stress library, in English (about 5 s)."""
     return build(
         STRESS,
         tmp_path_factory.mktemp("official-look-shrunk"),
+        official_templates,
+        arcmage_theme,
         *(f"--card={slug}" for slug in SHRUNK),
     )
 

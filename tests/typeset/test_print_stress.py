@@ -38,7 +38,7 @@ import pytest
 from PIL import Image
 
 from tests.conftest import ROOT
-from tests.printkit import arcmage_theme, cmyk_profile, printed_chars
+from tests.printkit import cmyk_profile, printed_chars
 
 cmyk_profile()
 pytestmark = pytest.mark.slow  # the stress library built in both themes
@@ -121,9 +121,10 @@ class Build:
         return found[0]
 
 
-def theme_options(theme: str) -> list[str]:
+def theme_options(theme: str, request: pytest.FixtureRequest) -> list[str]:
     """The build's options for a theme: none for translator's own, ``--theme DIR`` for
-    the official look (imported once per session; skipped without the template set).
+    the official look (the ``arcmage_theme`` fixture: imported once per run, skipped
+    without the template set).
 
     The official look is built without the preflight: nothing here reads it (its
     findings go to the report's ``preflight``, not to the cards), and on the official
@@ -131,7 +132,7 @@ def theme_options(theme: str) -> list[str]:
     cores; the default theme's build stays the command as a user runs it."""
     if theme == "default":
         return []
-    return ["--theme", str(arcmage_theme()), "--no-preflight"]
+    return ["--theme", str(request.getfixturevalue("arcmage_theme")), "--no-preflight"]
 
 
 @pytest.fixture(scope="module", params=THEMES)
@@ -155,7 +156,7 @@ def build(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
         str(out),
         "--jobs",
         "2",
-        *theme_options(theme),
+        *theme_options(theme, request),
     ]
     done = subprocess.run(
         command, check=False, capture_output=True, text=True, timeout=1800, cwd=ROOT

@@ -25,7 +25,7 @@ from PIL import Image
 
 from tests.conftest import ROOT
 from tests.lintkit import SAMPLE, copy_sample, run
-from tests.printkit import arcmage_theme, cmyk_profile
+from tests.printkit import cmyk_profile
 from translator.pdf import preflight as pf
 from translator.pdf.preflight import bound, report
 from translator.pdf.preflight.ink import InkScan, Render, threshold
@@ -392,8 +392,10 @@ def test_the_sample_decks_and_sheets_are_decided_as_their_renders_say(
 
 
 @pytest.mark.slow
-def test_the_official_look_is_decided_as_its_renders_say(tmp_path: Path) -> None:
-    theme = arcmage_theme()
+def test_the_official_look_is_decided_as_its_renders_say(
+    tmp_path: Path, arcmage_theme: Path
+) -> None:
+    theme = arcmage_theme
     out = tmp_path / "out"
     code, text = run(
         "build",

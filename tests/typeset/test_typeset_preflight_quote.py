@@ -28,7 +28,6 @@ from tests.printkit import (
     DARK_BROWN,
     DEFAULT_FONTS,
     PALE_GOLD,
-    arcmage_theme,
     cmyk_profile,
     skip_without_default_fonts,
 )
@@ -153,10 +152,10 @@ def test_the_quote_starts_at_the_line_of_the_first_reversed_text(
 
 
 @pytest.mark.slow  # seconds, even alone: out of the quick loop
-def test_the_official_look_quotes_the_drop_cap(tmp_path: Path) -> None:
+def test_the_official_look_quotes_the_drop_cap(tmp_path: Path, arcmage_theme: Path) -> None:
     """The issue's own build (--theme out/themes/arcmage): 6.1 pt pale gold on the
     frames."""
-    theme = arcmage_theme()  # skipped without ../shared/arcmage-official
+    theme = arcmage_theme  # skipped without ../shared/arcmage-official
     made = built_cards(tmp_path / "out", theme, ["saltmere"])
     [english] = reversed_messages(made["saltmere.en"])
     assert "'When you found this city, draw…' at 6.1 pt" in english, english
