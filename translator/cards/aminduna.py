@@ -18,9 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from .. import jsonfile, markup
+from .. import jsonfile, markup, yamlfile
 from ..atomic import commit_files, sweep
 from ..errors import UserError
 from ..limits import (
@@ -625,8 +623,7 @@ def _stage_deck(
     if current is None and not cards:
         return
     data["cards"] = cards
-    text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000)
-    _stage(plan, into / DECK_FILE, text)
+    _stage(plan, into / DECK_FILE, yamlfile.dump(data))
 
 
 def _deck_creator(document: dict[str, Any]) -> str | None:

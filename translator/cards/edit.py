@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from .. import yamlfile
 from ..errors import UserError
 from .files import Problem, parse_card_text
 from .model import SOURCE_FIELDS, TRANSLATION_FIELDS, CardFile
@@ -153,7 +154,7 @@ def render_card_file(fields: dict[str, Any], body: str, order: tuple[str, ...]) 
     fingerprint in quotes (as the card files' documentation shows it), then the body."""
     ordered = {k: fields[k] for k in order if fields.get(k) is not None}
     ordered.update({k: v for k, v in fields.items() if k not in ordered and v is not None})
-    front = yaml.safe_dump(ordered, allow_unicode=True, sort_keys=False, width=1000)
+    front = yamlfile.dump(ordered)
     front = _FINGERPRINT_LINE.sub(r'source: "\1"', front)
     return f"---\n{front}---\n{body}"
 
