@@ -36,22 +36,14 @@ def dump(data: dict[str, Any]) -> str:
     are (no escapes), lines never folded.
 
     The very bytes of PyYAML's Python emitter, with LibYAML's where it writes the same:
-    about four times faster (an import or a pull of thousands of cards writes as many
-    files).  LibYAML writes otherwise a key that is empty or long, a character beyond
+    several times faster, and an import or a pull of thousands of cards writes as many
+    files.  LibYAML writes otherwise a key that is empty or long, a character beyond
     U+FFFF (escaped: an emoji would read ``\\U0001F600``) and NEL (U+0085); data holding
     one of them, or a key other than a field name or slug, goes through the Python
     emitter (``tests/cards/test_yamlfile_dump.py`` compares the two)."""
-    if _LIBYAML_DUMPER is not None and _libyaml_writes_it(data):
-        return str(
-            yaml.dump(
-                data,
-                Dumper=_LIBYAML_DUMPER,
-                allow_unicode=True,
-                sort_keys=False,
-                width=1000,
-            )
-        )
-    return str(yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000))
+    libyaml = _LIBYAML_DUMPER is not None and _libyaml_writes_it(data)
+    dumper = _LIBYAML_DUMPER if libyaml else yaml.SafeDumper
+    return str(yaml.dump(data, Dumper=dumper, allow_unicode=True, sort_keys=False, width=1000))
 
 
 def _libyaml_writes_it(value: Any) -> bool:

@@ -63,10 +63,10 @@ def test_a_card_file_is_written_without_the_python_emitter(
     card = {"name": "Messager", "name2": "du ciel de fer", "subtype": "Oiseau, soldat"}
     expected = python_emitter(card)
 
-    def refused(*_args: object, **_kwargs: object) -> str:
+    def refused(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("the Python emitter was used")
 
-    monkeypatch.setattr(yaml, "safe_dump", refused)
+    monkeypatch.setattr(yaml.emitter.Emitter, "emit", refused)
     assert yamlfile.dump(card) == expected
 
 

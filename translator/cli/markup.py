@@ -29,14 +29,14 @@ from .common import (
 
 
 def _sources(paths: Sequence[str]) -> list[str]:
-    """The files and directories named, or standard input when it is piped (the API
-    expands the directories)."""
+    """The files and directories named (none: standard input, when it is piped); the
+    API expands the directories and reads ``-`` when none is named."""
     if not paths and sys.stdin.isatty():
         raise UsageError(
             "no input: name card text files or directories, or pipe text in "
             "(FILE '-' reads standard input)"
         )
-    return list(paths) or ["-"]
+    return list(paths)
 
 
 def cmd_xml(args: argparse.Namespace, out: TextIO) -> int:
