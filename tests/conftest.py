@@ -34,6 +34,25 @@ def shared_dir() -> Path | None:
     return None
 
 
+#: Why a test of the official template set is skipped where it is absent.
+NO_OFFICIAL_SET = (
+    "../shared/arcmage-official is not next to this checkout (the official template set; "
+    "set TRANSLATOR_SHARED)"
+)
+
+
+def official_template_set() -> Path | None:
+    """The official template set (``arcmage-official`` in ``$TRANSLATOR_SHARED``, in
+    ``../shared`` or in :func:`shared_dir`), or None: reference material next to a
+    development checkout, never in the repository.  Every test that reads it finds it
+    here (the ``official_templates`` fixture, the modules that skip as a whole)."""
+    for candidate in (os.environ.get("TRANSLATOR_SHARED"), ROOT.parent / "shared", shared_dir()):
+        folder = Path(candidate) / "arcmage-official" if candidate else None
+        if folder is not None and (folder / "CardTemplates" / "back.png").is_file():
+            return folder
+    return None
+
+
 def reference_cases() -> list[dict]:
     """Inputs run through a build of Aminduna's own converter (see data/README.md)."""
     return json.loads((DATA / "reference-cases.json").read_text("utf-8"))
@@ -272,16 +291,10 @@ def shared_build(name: str, make: Callable[[Path], Any]) -> tuple[Path, Any]:
 
 @pytest.fixture(scope="session")
 def official_templates() -> Path:
-    """The official template set (``../shared/arcmage-official``), or the test skipped:
-    the set is reference material next to a development checkout, never in the
-    repository."""
-    shared = shared_dir()
-    folder = shared / "arcmage-official" if shared is not None else None
-    if folder is None or not (folder / "CardTemplates" / "back.png").is_file():
-        pytest.skip(
-            "../shared/arcmage-official is not next to this checkout (the "
-            "official template set; set TRANSLATOR_SHARED)"
-        )
+    """The official template set (:func:`official_template_set`), or the test skipped."""
+    folder = official_template_set()
+    if folder is None:
+        pytest.skip(NO_OFFICIAL_SET)
     return folder
 
 

@@ -21,7 +21,7 @@ import pytest
 from fontTools.ttLib import newTable
 from PIL import Image
 
-from tests.conftest import ROOT
+from tests.conftest import NO_OFFICIAL_SET, ROOT, official_template_set
 from translator import cards
 from translator.markup import parse
 from translator.markup.tree import SYMBOL_CODES, symbol_kind
@@ -40,9 +40,10 @@ from translator.typeset.theme import load_theme
 
 from .test_typeset_symbols import page_problems
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "arcmage-official"
+#: The official template set (a folder that does not exist where it is absent).
+SHARED = official_template_set() or Path("/nonexistent/arcmage-official")
 FONT = SHARED / "Fonts" / "WTactics Symbols.ttf"
-pytestmark = pytest.mark.skipif(not FONT.is_file(), reason=f"no template set at {SHARED}")
+pytestmark = pytest.mark.skipif(not FONT.is_file(), reason=NO_OFFICIAL_SET)
 
 SVG = "{http://www.w3.org/2000/svg}"
 PT_MM = 25.4 / 72

@@ -15,18 +15,18 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.conftest import NO_OFFICIAL_SET, official_template_set
 from translator.themes.arcmage import layout as L
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "arcmage-official"
+#: The official template set (a folder that does not exist where it is absent).
+SHARED = official_template_set() or Path("/nonexistent/arcmage-official")
 TEMPLATES = SHARED / "CardTemplates"
 SVG = "{http://www.w3.org/2000/svg}"
 U = L.UNIT_MM  # one template unit in mm
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
-needs_shared = pytest.mark.skipif(
-    not (TEMPLATES / "gaian").is_dir(), reason=f"no official template set at {SHARED}"
-)
+needs_shared = pytest.mark.skipif(not (TEMPLATES / "gaian").is_dir(), reason=NO_OFFICIAL_SET)
 
 
 def mm(units: float) -> float:

@@ -9,13 +9,13 @@ use small synthetic images.
 from __future__ import annotations
 
 import math
-import os
 from pathlib import Path
 
 import pikepdf
 import pytest
 from PIL import Image, ImageChops, ImageCms
 
+from tests.conftest import NO_OFFICIAL_SET, official_template_set
 from tests.printkit import cmyk_profile
 from translator.atomic import SUFFIX
 from translator.textio import InputError
@@ -24,16 +24,15 @@ from translator.typeset import preview
 
 from .official_look import delta_e76, mask_outside, render_page_srgb, template_on_page
 
-ROOT = Path(__file__).resolve().parents[2]
 FACTIONS = ["gaian", "dark_legion", "red_banner", "house_of_nobles", "the_empire", "none"]
 
 
 def official() -> Path:
     """The official template set's ``CardTemplates`` folder, or the test skipped."""
-    for base in (os.environ.get("TRANSLATOR_SHARED"), ROOT.parent / "shared"):
-        if base and (Path(base) / "arcmage-official" / "CardTemplates").is_dir():
-            return Path(base) / "arcmage-official" / "CardTemplates"
-    pytest.skip("../shared/arcmage-official is not next to this checkout (set TRANSLATOR_SHARED)")
+    folder = official_template_set()
+    if folder is None:
+        pytest.skip(NO_OFFICIAL_SET)
+    return folder / "CardTemplates"
 
 
 def opaque(image: Image.Image) -> Image.Image:

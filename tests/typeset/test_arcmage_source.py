@@ -24,29 +24,18 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from tests.conftest import NO_OFFICIAL_SET, official_template_set
 from translator.themes.arcmage import source
 from translator.themes.arcmage.source import SourceError, TemplateSet, open_source
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _shared_set() -> Path | None:
-    for candidate in (os.environ.get("TRANSLATOR_SHARED"), ROOT.parent / "shared"):
-        if candidate and (Path(candidate) / "arcmage-official" / "CardTemplates").is_dir():
-            return Path(candidate) / "arcmage-official"
-    return None
-
-
-SHARED = _shared_set()
+SHARED = official_template_set()
 
 
 def need_shared() -> None:
     """Skip the calling test (or fixture) without the reference set; the tests of single
     files and addresses run anyway."""
     if SHARED is None:
-        pytest.skip(
-            "../shared/arcmage-official is not next to this checkout (set TRANSLATOR_SHARED)"
-        )
+        pytest.skip(NO_OFFICIAL_SET)
 
 
 def link_tree(
