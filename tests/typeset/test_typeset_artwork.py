@@ -282,6 +282,98 @@ def test_a_damaged_cache_file_is_converted_again(
         assert out.mode == "CMYK"
 
 
+# ------------------------------------------------------- the user's store of conversions
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The store's folder in a cache folder of the test's own."""
+    monkeypatch.setenv("TRANSLATOR_CACHE", str(tmp_path / "user-cache"))
+    return tmp_path / "user-cache" / artwork.STORE_FOLDER
+
+
+def no_decoding(_: bytes) -> object:
+    raise AssertionError("the image must not be converted again")
+
+
+def test_a_build_into_another_folder_takes_the_conversion_from_the_store(
+    tmp_path: Path, profile: Profile, store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    src = save(stripes((20, 140, 60)), tmp_path / "art.png")
+    first = prepare(src, profile, tmp_path / "out-1" / ".cache", box_mm=BOX, card="A")
+    assert first.path is not None
+    assert (store / first.path.name).read_bytes() == first.path.read_bytes()
+    assert oct((store / first.path.name).stat().st_mode & 0o777) == "0o600"
+    monkeypatch.setattr(artwork, "_decode", no_decoding)
+    second = prepare(src, profile, tmp_path / "out-2" / ".cache", box_mm=BOX, card="A")
+    assert second.path is not None and second.path.parent == tmp_path / "out-2" / ".cache"
+    assert second.path.read_bytes() == first.path.read_bytes()
+    assert (second.width_px, second.height_px) == (first.width_px, first.height_px)
+    # the copy is a cache entry like any: found again in that folder without the store
+    (store / first.path.name).unlink()
+    assert prepare(src, profile, second.path.parent, box_mm=BOX, card="A") == second
+
+
+@pytest.mark.parametrize("seal", ["kept", "made anew", "removed"])
+def test_an_image_forged_in_the_store_is_converted_again(
+    tmp_path: Path, profile: Profile, store: Path, seal: str
+) -> None:
+    """An image swapped into the store (another image's bytes, with its own seal,
+    with a seal made for it without the user's key, or none) is never printed."""
+    src = save(stripes((20, 140, 60)), tmp_path / "art.png")
+    other = save(stripes((200, 10, 60)), tmp_path / "other.png")
+    first = prepare(src, profile, tmp_path / "out-1" / ".cache", box_mm=BOX, card="A")
+    wrong = prepare(other, profile, tmp_path / "out-1" / ".cache", box_mm=BOX, card="B")
+    assert first.path is not None and wrong.path is not None
+    name = first.path.name
+    (store / name).write_bytes(wrong.path.read_bytes())
+    if seal == "made anew":
+        (store / f"{name}.seal").write_bytes(hashlib.sha256(wrong.path.read_bytes()).digest())
+    elif seal == "removed":
+        (store / f"{name}.seal").unlink()
+    second = prepare(src, profile, tmp_path / "out-2" / ".cache", box_mm=BOX, card="A")
+    assert second.path is not None
+    assert second.path.read_bytes() == first.path.read_bytes()
+
+
+def test_without_a_cache_folder_nothing_is_kept_for_other_folders(
+    tmp_path: Path, profile: Profile, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TRANSLATOR_CACHE", "")
+    src = save(stripes((20, 140, 60)), tmp_path / "art.png")
+    prepare(src, profile, tmp_path / "out-1" / ".cache", box_mm=BOX, card="A")
+    decoded = []
+    real_decode = artwork._decode
+    monkeypatch.setattr(artwork, "_decode", lambda data: decoded.append(1) or real_decode(data))
+    prepare(src, profile, tmp_path / "out-2" / ".cache", box_mm=BOX, card="A")
+    assert decoded == [1]
+
+
+def test_the_store_keeps_the_images_used_last(
+    tmp_path: Path, profile: Profile, store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past its size, the store loses the images used longest ago (and their seals),
+    down to three quarters of it; an image taken from it counts as used."""
+    sources = [save(stripes((20 * i, 140, 60)), tmp_path / f"art-{i}.png") for i in range(4)]
+    made = [
+        prepare(src, profile, tmp_path / "out-1" / ".cache", box_mm=BOX, card=str(i))
+        for i, src in enumerate(sources[:3])
+    ]
+    names = [art.path.name for art in made if art.path is not None]
+    for age, name in enumerate(names):  # made in that order, a second apart
+        os.utime(store / name, (1_000_000_000 + age, 1_000_000_000 + age))
+    prepare(sources[0], profile, tmp_path / "out-2" / ".cache", box_mm=BOX, card="0")  # used
+    sizes = [(store / name).stat().st_size for name in names]
+    monkeypatch.setattr(artwork, "STORE_BYTES", sum(sizes) + 10)
+    newest = prepare(sources[3], profile, tmp_path / "out-1" / ".cache", box_mm=BOX, card="3")
+    assert newest.path is not None
+    left = sorted(path.name for path in store.iterdir())
+    assert names[1] not in left and f"{names[1]}.seal" not in left  # used longest ago
+    assert names[0] in left and newest.path.name in left and f"{newest.path.name}.seal" in left
+    total = sum((store / name).stat().st_size for name in left if name.endswith(".jpg"))
+    assert total <= artwork.STORE_BYTES
+
+
 # --------------------------------------------------------------------------- resolution
 
 

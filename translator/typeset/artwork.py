@@ -50,6 +50,7 @@ Choices, and why:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import io
@@ -62,8 +63,8 @@ from pathlib import Path
 
 from PIL import Image, ImageCms, ImageFile, ImageMath, ImageOps, UnidentifiedImageError
 
-from ..atomic import replacing
-from ..cache import mac
+from ..atomic import replacing, sweep
+from ..cache import PRIVATE_FILE, PRIVATE_FOLDER, cache_directory, mac
 from ..limits import MAX_IMAGE_BYTES
 from ..paths import open_beneath
 from ..pdf.profiles import INK_LIMIT, Profile, band_extrema, band_sum
@@ -214,12 +215,16 @@ def prepare(
     target = cache_dir / f"{_cache_key(source, profile, ink_limit)}.jpg"
     size = _cached_size(cache_dir, target.name)
     if size is None:
+        size = _from_store(target)
+    if size is None:
         try:
             image, icc = _decode(source)
         except Exception as exc:  # Pillow's decoders raise many kinds: all mean "bad file"
             return _unreadable(card, image_path, _reason(exc))
         converted = limit_ink(_to_cmyk(image, icc, profile), ink_limit - INK_HEADROOM)
-        _write_atomic(target, converted)
+        data = _jpeg(converted)
+        _write_atomic(target, data)
+        _to_store(target.name, data)
         size = converted.size
 
     width, height = size
@@ -259,6 +264,12 @@ def _cached_size(cache_dir: Path, name: str) -> tuple[int, int] | None:
     the cache folder's own regular file: a link (wherever it leads) or a FIFO is
     never read (:func:`translator.paths.open_beneath`), and is removed so that the
     conversion takes its place (:func:`_discard`)."""
+    found = _cached(cache_dir, name)
+    return None if found is None else found[1]
+
+
+def _cached(cache_dir: Path, name: str) -> tuple[bytes, tuple[int, int]] | None:
+    """The bytes and size of the cached JPEG ``name`` (see :func:`_cached_size`)."""
     try:
         descriptor = open_beneath(cache_dir, name, what="converted image")
     except FileNotFoundError:
@@ -273,10 +284,90 @@ def _cached_size(cache_dir: Path, name: str) -> tuple[int, int] | None:
             return None
         with Image.open(io.BytesIO(data)) as cached:
             if cached.format == "JPEG" and cached.mode == "CMYK":
-                return cached.size
+                return data, cached.size
     except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):
         pass
     return None
+
+
+# -- the user's store of converted images -----------------------------------------------
+#
+# A build's cache folder lives in its output folder, so a build into a new folder (a
+# second output, a CI job, a test) would convert every image again, the costliest part
+# of a build's work after the layout (the official look's frames most of all).  Each
+# conversion is also kept in the user's cache folder
+# (:func:`translator.cache.cache_directory`), by the same content key and sealed the
+# same way, and copied from there into a build's cache folder that lacks it: the
+# build's folder still holds every image its PDFs name.  The store keeps the images
+# used last, up to :data:`STORE_BYTES`.
+
+STORE_FOLDER = "converted-images"
+"""The store's folder in the user's cache folder."""
+
+STORE_BYTES = 1 << 30
+"""What the store may hold; past it, the images used longest ago are removed until it
+holds three quarters of it."""
+
+
+def _store() -> Path | None:
+    """The store's folder, or None when the user keeps no cache (``TRANSLATOR_CACHE=``,
+    or a cache folder that is not the user's own)."""
+    directory = cache_directory()
+    return None if directory is None else directory / STORE_FOLDER
+
+
+def _from_store(target: Path) -> tuple[int, int] | None:
+    """Copy the converted image ``target`` names from the store into its cache folder,
+    with its seal; its size, or None when the store lacks it (or it does not verify).
+    The entry is marked used (its time), for :func:`_trim_store`."""
+    store = _store()
+    if store is None:
+        return None
+    found = _cached(store, target.name)
+    if found is None:
+        return None
+    data, size = found
+    _write_atomic(target, data)
+    with contextlib.suppress(OSError):
+        os.utime(store / target.name)
+    return size
+
+
+def _to_store(name: str, data: bytes) -> None:
+    """Keep a new conversion in the store (readable by the user alone); a store that
+    cannot be written only makes a build into another folder slower."""
+    store = _store()
+    if store is None:
+        return
+    try:
+        store.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
+        _write_atomic(store / name, data, PRIVATE_FILE)
+        _trim_store(store)
+    except OSError:
+        return
+
+
+def _trim_store(store: Path) -> None:
+    """Remove the images used longest ago (and their seals) while the store holds more
+    than :data:`STORE_BYTES`, down to three quarters of it; and what killed writers
+    left there (:func:`translator.atomic.sweep`)."""
+    sweep(store)
+    entries = []
+    total = 0
+    with os.scandir(store) as listing:
+        for entry in listing:
+            if entry.name.endswith(".jpg") and entry.is_file(follow_symlinks=False):
+                size = entry.stat(follow_symlinks=False).st_size
+                entries.append((entry.stat(follow_symlinks=False).st_mtime_ns, size, entry.name))
+                total += size
+    if total <= STORE_BYTES:
+        return
+    for _time, size, name in sorted(entries):
+        (store / name).unlink(missing_ok=True)
+        (store / _seal_name(name)).unlink(missing_ok=True)
+        total -= size
+        if total <= STORE_BYTES * 3 // 4:
+            break
 
 
 def _seal_name(name: str) -> str:
@@ -449,19 +540,23 @@ def _usable(icc: bytes, mode: str) -> bool:
     return space == ("RGB" if mode == "RGB" else "GRAY")
 
 
-def _write_atomic(target: Path, image: Image.Image) -> None:
-    """Write the JPEG through a temporary file in the same directory and rename it:
-    readers (other cards, other worker processes) see the whole file or none; then its
-    seal (:func:`_sealed`), so that an image without one is never taken as made."""
+def _jpeg(image: Image.Image) -> bytes:
+    """``image`` (CMYK) as the JPEG printed."""
     buffer = io.BytesIO()
     # Baseline (not progressive) for the widest RIP support; Huffman tables
     # optimised: lossless and ~6 % smaller.  No icc_profile= (see above).
     image.save(buffer, "JPEG", quality=JPEG_QUALITY, optimize=True)
-    data = buffer.getvalue()
+    return buffer.getvalue()
+
+
+def _write_atomic(target: Path, data: bytes, mode: int = 0o644) -> None:
+    """Write the JPEG through a temporary file in the same directory and rename it:
+    readers (other cards, other worker processes) see the whole file or none; then its
+    seal (:func:`_sealed`), so that an image without one is never taken as made."""
     folder = target.parent
-    with replacing(target, 0o644, within=folder) as temporary:
+    with replacing(target, mode, within=folder) as temporary:
         temporary.write_bytes(data)
     seal = folder / _seal_name(target.name)
     _discard(seal)
-    with replacing(seal, 0o644, within=folder) as temporary:
+    with replacing(seal, mode, within=folder) as temporary:
         temporary.write_bytes(_seal(target.name, data))
