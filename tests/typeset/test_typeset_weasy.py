@@ -4,7 +4,13 @@ printed wrong; the version check; and the public fallbacks giving the same cards
 
 from __future__ import annotations
 
+import ast
+import ctypes.util
+import os
 import re
+import subprocess
+import sys
+import textwrap
 import tomllib
 from typing import Any
 
@@ -36,6 +42,92 @@ def by_class(page: weasyprint.Page, name: str) -> Any:
 def text_of(pdf: bytes) -> str:
     document = pypdfium2.PdfDocument(pdf)
     return str(document[0].get_textpage().get_text_range())
+
+
+# -- the import: WeasyPrint from the adapter alone, its libraries found quickly ---------
+
+
+def test_weasyprint_is_imported_by_the_adapter_alone() -> None:
+    """Every module has WeasyPrint from translator.typeset.weasy, so that its libraries
+    are always found the quick way and its version always checked first."""
+    found = []
+    for path in sorted((ROOT / "translator").rglob("*.py")):
+        if path == ROOT / "translator" / "typeset" / "weasy.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            names = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and node.level == 0
+                else []
+            )
+            found += [
+                f"{path.relative_to(ROOT)}:{node.lineno}"
+                for name in names
+                if name == "weasyprint" or name.startswith("weasyprint.")
+            ]
+    assert found == []
+
+
+#: Run in a fresh interpreter: the programs WeasyPrint's import starts, one per line.
+PROGRAMS_RUN = textwrap.dedent(
+    """
+    import subprocess
+    started = []
+    class Recorded(subprocess.Popen):
+        def __init__(self, args, *rest, **options):
+            started.append(args if isinstance(args, str) else args[0])
+            super().__init__(args, *rest, **options)
+    subprocess.Popen = Recorded
+    import translator.typeset.render
+    from weasyprint.text import ffi
+    assert ffi.pango is not None and ffi.harfbuzz is not None and ffi.fontconfig is not None
+    print("\\n".join(map(str, started)))
+    """
+)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ldconfig: Linux only")
+def test_weasyprints_libraries_are_found_with_one_program() -> None:
+    """cffi asks ctypes.util.find_library for each name WeasyPrint tries, which runs
+    ldconfig, gcc and ld for each: the adapter answers from one run of ldconfig."""
+    env = {key: value for key, value in os.environ.items() if "LIBRARY_PATH" not in key}
+    done = subprocess.run(
+        [sys.executable, "-c", PROGRAMS_RUN], capture_output=True, text=True, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert [os.path.basename(line) for line in done.stdout.split()] == ["ldconfig"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ldconfig: Linux only")
+def test_with_library_paths_of_the_users_the_standard_lookup_is_asked() -> None:
+    """LD_LIBRARY_PATH may name folders ldconfig's cache does not cover: a name the
+    cache lacks is then asked of ctypes.util.find_library as before."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROGRAMS_RUN],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "LD_LIBRARY_PATH": "/nonexistent"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.split()) > 1
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ldconfig: Linux only")
+@pytest.mark.parametrize(
+    "name",
+    ["gobject-2.0", "pango-1.0", "harfbuzz", "fontconfig", "pangoft2-1.0", "gobject-2.0-0", "c"],
+)
+def test_a_library_is_found_as_ctypes_finds_it(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LD_LIBRARY_PATH", raising=False)
+    monkeypatch.delenv("LIBRARY_PATH", raising=False)
+    standard = ctypes.util.find_library(name)
+    with weasy._libraries_found_quickly():
+        quick = ctypes.util.find_library(name)
+    assert ctypes.util.find_library is not None
+    assert quick == standard
 
 
 # -- the version --------------------------------------------------------------------

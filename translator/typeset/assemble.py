@@ -36,7 +36,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pikepdf
-import weasyprint
 
 from ..limits import MAX_IMAGE_BYTES
 from ..pdf import pdfx
@@ -47,6 +46,7 @@ from ..textio import read_file
 from .artwork import prepare
 from .render import Renderer
 from .theme import ThemeError
+from .weasy import weasyprint
 
 #: Where a deck's backs go: after each card, all at the end, or nowhere.
 BACKS = ("duplex", "end", "none")

@@ -19,10 +19,6 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-import weasyprint
-from weasyprint.text.fonts import FontConfiguration
-from weasyprint.urls import URLFetcher, URLFetcherResponse
-
 from ..cards.model import HAS_ATTACK, HAS_DEFENSE, SOURCE_LANGUAGE, Card
 from ..glossary.model import Glossary
 from ..limits import MAX_IMAGE_BYTES
@@ -38,6 +34,7 @@ from .hyphenation import hyphenated_html
 from .labels import card_labels
 from .symbols import inline_drawing, symbol_svg
 from .theme import Theme, ThemeError, cmyk, faction_slug
+from .weasy import FontConfiguration, URLFetcher, URLFetcherResponse, weasyprint
 
 #: The card text's size at scale 1, in points (the reference's 9 pt).
 BODY_PT = 9.0

@@ -28,13 +28,86 @@ WeasyPrint is described in docs/architecture.md (Dependencies).
 
 from __future__ import annotations
 
+import contextlib
+import ctypes.util
+import os
+import re
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from importlib import metadata
 from typing import Any
 
-import weasyprint
-
 from ..errors import UserError
+
+
+@contextlib.contextmanager
+def _libraries_found_quickly() -> Iterator[None]:
+    """WeasyPrint's import finds Pango, HarfBuzz, fontconfig and GObject by trying
+    several names each (one per platform), and cffi asks :func:`ctypes.util.find_library`
+    for every name that is not a file: on Linux, that runs ``ldconfig -p``, then
+    ``gcc`` and ``ld`` for each name that is not found: dozens of programs, in every
+    process that prints (a build and each of its workers).  Meanwhile,
+    the one question is answered from one reading of ``ldconfig -p``, as
+    :mod:`ctypes.util` reads it; a name it does not list is asked of the standard
+    function as before when ``LD_LIBRARY_PATH`` or ``LIBRARY_PATH`` add folders that
+    the cache does not cover, or when there is no cache to read (not Linux, no
+    ``ldconfig``): then nothing is faster, and nothing is found differently."""
+    standard = ctypes.util.find_library
+    listed = _ldconfig_listing() if sys.platform.startswith("linux") else None
+    if listed is None:
+        yield
+        return
+    elsewhere = bool(os.environ.get("LD_LIBRARY_PATH") or os.environ.get("LIBRARY_PATH"))
+    abi = re.escape(_abi())
+
+    def find_library(name: str) -> str | None:
+        found = re.search(rf"\s+(lib{re.escape(name)}\.[^\s]+)\s+\({abi}", listed)
+        if found is not None:
+            return found.group(1)
+        return standard(name) if elsewhere else None
+
+    ctypes.util.find_library = find_library
+    try:
+        yield
+    finally:
+        ctypes.util.find_library = standard
+
+
+def _abi() -> str:
+    """The ABI ``ldconfig -p`` names for this machine's libraries, as
+    :mod:`ctypes.util` matches it (a library of another architecture is never taken)."""
+    bits = "64" if sys.maxsize > 2**32 else "32"
+    machine = f"{os.uname().machine}-{bits}" if hasattr(os, "uname") else ""
+    return {
+        "x86_64-64": "libc6,x86-64",
+        "ppc64-64": "libc6,64bit",
+        "sparc64-64": "libc6,64bit",
+        "s390x-64": "libc6,64bit",
+        "ia64-64": "libc6,IA-64",
+    }.get(machine, "libc6")
+
+
+def _ldconfig_listing() -> str | None:
+    """The text of ``ldconfig -p`` (the dynamic linker's cache), or None."""
+    for program in ("/sbin/ldconfig", "/usr/sbin/ldconfig"):
+        try:
+            done = subprocess.run(
+                [program, "-p"],
+                capture_output=True,
+                env={"LC_ALL": "C", "LANG": "C"},
+                timeout=10,
+                check=False,
+            )
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if done.returncode == 0:
+            return done.stdout.decode("utf-8", "replace")
+    return None
+
+
+with _libraries_found_quickly():
+    import weasyprint  # the one import of WeasyPrint: every module has it from here
 
 #: The WeasyPrint releases these internals were read and tested on: ``>=`` the first,
 #: ``<`` the second (major versions; pyproject.toml pins the same).
@@ -67,6 +140,11 @@ def check_version(version: tuple[int, ...] | None = None) -> None:
 check_version()
 
 from weasyprint.document import Page  # noqa: E402 - only once the version is known
+
+# The public API the other modules use, imported from here (so that WeasyPrint's
+# libraries are always found as :func:`_libraries_found_quickly` says).
+from weasyprint.text.fonts import FontConfiguration  # noqa: E402, F401 - re-exported
+from weasyprint.urls import URLFetcher, URLFetcherResponse  # noqa: E402, F401 - re-exported
 
 try:  # internals with a public fallback: None when this release moved them
     from weasyprint.css.counters import CounterStyle

@@ -386,8 +386,9 @@ def contact_sheet(
     the baseline of a text beside it, as the card's stylesheet places it; column marks
     run on 2 em.  Rendered by WeasyPrint (pages stacked), rasterised by pypdfium2."""
     import pypdfium2  # noqa: PLC0415 - only for this picture
-    import weasyprint  # noqa: PLC0415
     from PIL import Image  # noqa: PLC0415
+
+    from ...typeset.weasy import weasyprint  # noqa: PLC0415 - its libraries found quickly
 
     pdf = weasyprint.HTML(string=_sheet_html(theme_dir, codes)).write_pdf()
     document = pypdfium2.PdfDocument(pdf)
