@@ -300,6 +300,63 @@ def test_check_file(data: bytes, kind: str, expected: str | None):
         assert problem is not None and expected in problem
 
 
+@pytest.fixture
+def user_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("TRANSLATOR_CACHE", str(tmp_path / "user-cache"))
+    return tmp_path / "user-cache"
+
+
+def test_an_image_found_fine_is_not_decoded_again(
+    user_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Verifying decodes each template; the very bytes found fine before (for the same
+    kind, catalogue and Pillow) are not decoded again, in this process or the next."""
+    good = png_bytes((768, 1087))
+    decoded = []
+    real = source._decoded_png_problem
+    monkeypatch.setattr(
+        source, "_decoded_png_problem", lambda *args: decoded.append(1) or real(*args)
+    )
+    assert source.check_file(good, _kind("template")) is None
+    assert source.check_file(good, _kind("template")) is None
+    assert decoded == [1]
+    source._verified_list.cache_clear()  # the next process: from the cache folder
+    assert source.check_file(good, _kind("template")) is None
+    assert decoded == [1]
+    # other bytes, or the same bytes as another kind, are decoded
+    assert source.check_file(png_bytes((769, 1087)), _kind("template")) is None
+    source.check_file(good, _kind("back"))
+    assert decoded == [1, 1, 1]
+    # a problem is never remembered as fine
+    assert source.check_file(png_bytes((100, 100)), _kind("template")) is not None
+    assert source.check_file(png_bytes((100, 100)), _kind("template")) is not None
+    assert len(decoded) == 5
+
+
+@pytest.mark.parametrize("damage", ["a key added", "cut short", "a folder"])
+def test_a_damaged_list_of_images_found_fine_lists_none(
+    user_cache: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    good = png_bytes((768, 1087))
+    assert source.check_file(good, _kind("template")) is None
+    listed = user_cache / source.VERIFIED_FILE
+    if damage == "a key added":
+        listed.write_bytes(listed.read_bytes() + b"\n" + b"0" * 64)
+    elif damage == "cut short":
+        listed.write_bytes(listed.read_bytes()[:-10])
+    else:
+        listed.unlink()
+        listed.mkdir()
+    source._verified_list.cache_clear()
+    decoded = []
+    real = source._decoded_png_problem
+    monkeypatch.setattr(
+        source, "_decoded_png_problem", lambda *args: decoded.append(1) or real(*args)
+    )
+    assert source.check_file(good, _kind("template")) is None
+    assert decoded == [1]
+
+
 # -- a folder ------------------------------------------------------------------------------
 
 

@@ -38,10 +38,8 @@ Choices, and why:
 * **Written atomically** (:mod:`translator.atomic`): an interrupted import leaves the
   old image or the new one, never half of one.
 
-Cost, on a shared 2-core machine: a frame takes about 0.36 s (decoding the template
-0.09 s, pasting 0.01 s, writing the PNG 0.24 s; a faction's border is decoded and
-resampled once for its six types, 0.2 s), the 36 frames of an import and the back 13
-to 18 s, at most 180 MB resident (two 10 MB borders kept).
+Cost: decoding a template, resampling a faction's border (once for its six types) and
+writing the PNG make most of an import's time; at most two 10 MB borders are kept.
 """
 
 from __future__ import annotations
@@ -74,11 +72,11 @@ SHAPE_TOLERANCE_MM = 0.25
 from its width (its pHYs is missing or wrong): the official Gaian templates are within
 0.01 mm; the back given as a template is 0.6 mm off."""
 
-PNG_COMPRESS_LEVEL = 3
-"""zlib level of the written PNGs.  The images are intermediate (the build converts
-them to CMYK JPEGs once): level 3 writes a 1606 x 2220 frame in 0.24 s, under half the
-0.52 s of the default 6, for files a fifth larger (the 36 frames: 49 MB, 41 MB at 6;
-level 1 would save 0.08 s a frame for 55 MB)."""
+PNG_COMPRESS_LEVEL = 1
+"""zlib level of the written PNGs.  The images are intermediate (a build converts them
+to CMYK JPEGs once, kept in the user's store of conversions): the fastest level writes a
+frame in a third of the time of Pillow's default 6, for files about a fifth larger, and
+writing the frames is the import's largest cost after decoding the templates."""
 
 
 @dataclass(frozen=True, slots=True)

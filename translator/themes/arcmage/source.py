@@ -64,6 +64,7 @@ from PIL import Image
 
 from ... import jsonfile
 from ...atomic import replacing
+from ...cache import cache_directory, payload_digest, read_private, write_private
 from ...limits import MAX_CONFIG_BYTES, MAX_DEPTH, MAX_IMAGE_BYTES
 from ...paths import OutsideError
 from ...shipped import templates_root
@@ -345,7 +346,67 @@ def _png_problem(data: bytes, kind: Kind, entries: Catalogue) -> str | None:
     resolution, damaged or cut short, or not decodable.  The size is checked before
     decoding, so that a huge image is refused without its pixels being unpacked; the
     chunks' checksums and the end chunk are checked apart (Pillow's ``verify``), since
-    decoding stops once it has every row and would miss a cut-off end."""
+    decoding stops once it has every row and would miss a cut-off end.
+
+    Decoding a template is most of what verifying a set costs, and an import reads the
+    same set again and again (into another folder, after an upgrade, from a cached
+    download): the very bytes found fine for the same kind, catalogue and Pillow are
+    not decoded again (:func:`_verified_before`)."""
+    key = _verification_key(data, kind, entries)
+    if _verified_before(key):
+        return None
+    problem = _decoded_png_problem(data, kind, entries)
+    if problem is None:
+        _remember_verified(key)
+    return problem
+
+
+#: The file of the user's cache folder that lists the template images found fine.
+VERIFIED_FILE = "verified-template-images.txt"
+#: How many it lists: the last ones found (a set is a few dozen).
+MAX_VERIFIED = 4096
+
+
+def _verification_key(data: bytes, kind: Kind, entries: Catalogue) -> str:
+    """What a verification's answer depends on: the bytes, what the kind and the
+    catalogue ask of them, and the Pillow that decodes them."""
+    import PIL  # noqa: PLC0415 - its version only
+
+    asked = [kind.format, kind.size_mm, entries.dpi, entries.tolerance_mm, PIL.__version__]
+    return hashlib.sha256(json.dumps(asked).encode("utf-8") + b"\0" + data).hexdigest()
+
+
+@cache
+def _verified_list(directory: Path | None) -> list[str]:
+    """The keys of the images found fine, read once per process from the user's cache
+    folder ``directory`` (none without one: :func:`translator.cache.cache_directory`).
+    The file's first line is its content's digest: a damaged file lists nothing."""
+    stored = read_private(directory / VERIFIED_FILE) if directory is not None else None
+    if stored:
+        head, _, payload = stored.partition(b"\n")
+        if head == payload_digest(payload):
+            return payload.decode("ascii", "replace").split()[-MAX_VERIFIED:]
+    return []
+
+
+def _verified_before(key: str) -> bool:
+    return key in _verified_list(cache_directory())
+
+
+def _remember_verified(key: str) -> None:
+    """Add ``key`` to the list, in this process and in the user's cache folder (a
+    folder that cannot be written only makes the next import slower)."""
+    directory = cache_directory()
+    keys = _verified_list(directory)
+    keys.append(key)
+    del keys[:-MAX_VERIFIED]
+    if directory is not None:
+        payload = "\n".join(keys).encode("ascii")
+        write_private(directory / VERIFIED_FILE, payload_digest(payload) + b"\n" + payload)
+
+
+def _decoded_png_problem(data: bytes, kind: Kind, entries: Catalogue) -> str | None:
+    """:func:`_png_problem`'s checks, the image decoded."""
     try:
         with Image.open(io.BytesIO(data), formats=["PNG"]) as image:
             if image.mode not in ("RGB", "RGBA"):
