@@ -638,6 +638,46 @@ def test_the_image_maxima_are_kept_across_runs(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == [bound.STATS_FILE]
 
 
+def test_an_image_measured_for_one_folder_is_not_measured_for_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build into a new folder finds the maxima its images had in another build, in
+    the user's cache folder, and keeps them in its own folder too; a shared record
+    another hand wrote is not believed."""
+    monkeypatch.setenv("TRANSLATOR_CACHE", str(tmp_path / "user-cache"))
+    pdf = pikepdf.new()
+    image = cmyk_image(pdf, (215, 215, 200, 60), jpeg=True)
+    first = bound.ImageStats(shared=bound.ImageStats())
+    first.keep_in(tmp_path / "out-1" / ".cache")
+    maxima = first.maxima(image, bound.CMYK_SPACE)
+    first.save()
+    shared = tmp_path / "user-cache" / bound.SHARED_FOLDER / bound.STATS_FILE
+    assert shared.is_file() and (tmp_path / "out-1" / ".cache" / bound.STATS_FILE).is_file()
+    measured: list[object] = []
+    real_measure = bound._measure_image
+    monkeypatch.setattr(bound, "_measure_image", lambda i: measured.append(1) or real_measure(i))
+    second = bound.ImageStats(shared=bound.ImageStats())  # another process
+    second.keep_in(tmp_path / "out-2" / ".cache")
+    assert second.maxima(image, bound.CMYK_SPACE) == maxima
+    assert measured == []
+    second.save()
+    assert (tmp_path / "out-2" / ".cache" / bound.STATS_FILE).is_file()
+    # a shared record written by another hand (no seal of this user's) is a record missing
+    document = json.loads(shared.read_text("utf-8"))
+    document.pop("seal")
+    shared.write_text(json.dumps(document), "utf-8")
+    third = bound.ImageStats(shared=bound.ImageStats())
+    third.keep_in(tmp_path / "out-3" / ".cache")
+    assert third.maxima(image, bound.CMYK_SPACE) == maxima
+    assert measured == [1]
+    # without a cache folder nothing is shared
+    monkeypatch.setenv("TRANSLATOR_CACHE", "")
+    fourth = bound.ImageStats(shared=bound.ImageStats())
+    fourth.keep_in(tmp_path / "out-4" / ".cache")
+    fourth.maxima(image, bound.CMYK_SPACE)
+    assert measured == [1, 1]
+
+
 def test_an_image_another_worker_measured_is_read_not_measured(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

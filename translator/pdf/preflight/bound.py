@@ -39,8 +39,9 @@ pattern painted under overprint.
 
 An image's fullest pixel is measured once per image (decoded as Ghostscript decodes
 it, the /Decode array applied) and kept by the digest of its stream: in this process,
-and across runs in a build's cache folder (:meth:`ImageStats.keep_in`), since the same
-artwork is drawn by a card in every language and in every build.
+and across runs in a build's cache folder (:meth:`ImageStats.keep_in`) and in the
+user's (for a build into a new folder), since the same artwork is drawn by a card in
+every language and in every build.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ from typing import Any, TypeVar
 import pikepdf
 from PIL import Image
 
-from ...cache import keep_newest, read_section
+from ...cache import cache_directory, keep_newest, read_section
 from ...paths import clear_odd
 from ..geometry import IDENTITY, Matrix, multiply, transformed_box
 from ..painter import operand_numbers, set_text_parameter
@@ -291,7 +292,7 @@ class ImageStats:
     kept across runs in :data:`STATS_FILE` of a folder (:meth:`keep_in`: a build's
     cache folder; none: in this process only)."""
 
-    def __init__(self, directory: Path | None = None) -> None:
+    def __init__(self, directory: Path | None = None, *, shared: ImageStats | None = None) -> None:
         self._known: dict[str, Maxima] = {}
         self._new: dict[str, Maxima] = {}
         self._lock = threading.Lock()
@@ -299,13 +300,31 @@ class ImageStats:
         #: The record's size and time when it was read (None: there was none).
         self._read: tuple[int, int] | None = None
         self.directory = directory
+        #: Kept in the user's cache folder too (:meth:`keep_in`), for a build into a new
+        #: folder: the same artwork and frames are drawn by every build.
+        self.shared = shared
 
     def keep_in(self, directory: Path | None) -> None:
-        """Keep the maxima in ``directory`` from now on (read from it first)."""
+        """Keep the maxima in ``directory`` from now on (read from it first), and in
+        the user's cache folder (:data:`SHARED_FOLDER`) when there is one."""
         with self._lock:
             if directory != self.directory:
                 self.directory = directory
                 self._loaded = False
+        if self.shared is not None:
+            user = cache_directory()
+            self.shared.keep_in(None if user is None else user / SHARED_FOLDER)
+
+    def known(self, key: str) -> Maxima | None:
+        """The maxima of the image whose :func:`_image_key` is ``key``, when measured in
+        this process or kept in the record."""
+        with self._lock:
+            return self._known_maxima(key)
+
+    def learn(self, key: str, maxima: Maxima) -> None:
+        """Keep ``maxima``, measured elsewhere, for the next :meth:`save`."""
+        with self._lock:
+            self._known[key] = self._new[key] = maxima
 
     def maxima(self, image: pikepdf.Stream, space: Space) -> Maxima:
         """The image's maxima (its palette's for an Indexed image), or :class:`Unknown`."""
@@ -314,13 +333,17 @@ class ImageStats:
         if space.kind != "cmyk":
             raise Unknown("an image in a Pattern space")
         key = _image_key(image)
-        with self._lock:
-            found = self._known_maxima(key)
+        found = self.known(key)
         if found is not None:
             return found
+        found = self.shared.known(key) if self.shared is not None else None
+        if found is not None:
+            self.learn(key, found)
+            return found
         measured = _measure_image(image)
-        with self._lock:
-            self._known[key] = self._new[key] = measured
+        self.learn(key, measured)
+        if self.shared is not None:
+            self.shared.learn(key, measured)
         return measured
 
     def _known_maxima(self, key: str) -> Maxima | None:
@@ -362,6 +385,8 @@ class ImageStats:
     def save(self) -> None:
         """Keep what this process measured for the next runs (a cache that cannot be
         written only makes them slower)."""
+        if self.shared is not None:
+            self.shared.save()
         path = self._path()
         with self._lock:
             if path is None or not self._new:
@@ -389,8 +414,11 @@ def _valid_maxima(value: object) -> bool:
     )
 
 
+#: The folder of the user's cache folder where images' maxima are kept for every build.
+SHARED_FOLDER = "image-maxima"
+
 #: Every image measured in this process.
-STATS = ImageStats()
+STATS = ImageStats(shared=ImageStats())
 
 #: The stream entries that decide how an image's samples decode.
 _DECODING = ("/Filter", "/DecodeParms", "/Decode", "/BitsPerComponent", "/Width", "/Height")
