@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from .conftest import ROOT
@@ -113,7 +114,11 @@ def _private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
-MODULES = _read(_modules())
+@cache
+def modules() -> dict[str, Module]:
+    """Every module of the package with what it imports and the private names it reads:
+    read when a test first asks (not when the suite is collected, in every worker)."""
+    return _read(_modules())
 
 
 def _layer(name: str) -> tuple[str, int]:
@@ -138,7 +143,7 @@ def _cycles() -> Iterator[list[str]]:
         counter[0] += 1
         stack.append(node)
         on_stack.add(node)
-        for other in sorted(MODULES[node].imports):
+        for other in sorted(modules()[node].imports):
             if other not in index:
                 yield from strong(other)
                 low[node] = min(low[node], low[other])
@@ -155,7 +160,7 @@ def _cycles() -> Iterator[list[str]]:
             if len(found) > 1:
                 yield sorted(found)
 
-    for node in sorted(MODULES):
+    for node in sorted(modules()):
         if node not in index:
             yield from strong(node)
 
@@ -168,7 +173,7 @@ def test_no_import_circle() -> None:
 
 def test_each_stage_imports_only_the_stages_before_it() -> None:
     wrong = []
-    for module in MODULES.values():
+    for module in modules().values():
         kind, rank = _layer(module.name)
         for target in sorted(module.imports):
             other, other_rank = _layer(target)
@@ -190,7 +195,7 @@ def test_each_stage_imports_only_the_stages_before_it() -> None:
 def test_no_module_reads_another_s_private_names() -> None:
     found = [
         f"{module.path.relative_to(ROOT)}:{line}: {what}"
-        for module in MODULES.values()
+        for module in modules().values()
         for line, what in module.private
         if not what.startswith(module.name + ".")
     ]
