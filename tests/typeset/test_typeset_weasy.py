@@ -115,6 +115,17 @@ def test_with_library_paths_of_the_users_the_standard_lookup_is_asked() -> None:
     assert len(done.stdout.split()) > 1
 
 
+@pytest.mark.parametrize("listing", [None, "0 libs found in cache `/etc/ld.so.cache'\n"])
+def test_without_a_linker_cache_the_standard_lookup_is_asked(
+    listing: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No ldconfig, or an empty cache (a bare container): find_library is left alone."""
+    monkeypatch.setattr(weasy, "_ldconfig_listing", lambda: listing)
+    standard = ctypes.util.find_library
+    with weasy._libraries_found_quickly():
+        assert ctypes.util.find_library is standard
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ldconfig: Linux only")
 @pytest.mark.parametrize(
     "name",

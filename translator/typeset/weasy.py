@@ -52,10 +52,11 @@ def _libraries_found_quickly() -> Iterator[None]:
     :mod:`ctypes.util` reads it; a name it does not list is asked of the standard
     function as before when ``LD_LIBRARY_PATH`` or ``LIBRARY_PATH`` add folders that
     the cache does not cover, or when there is no cache to read (not Linux, no
-    ``ldconfig``): then nothing is faster, and nothing is found differently."""
+    ``ldconfig``, an empty cache): then nothing is faster, and nothing is found
+    differently."""
     standard = ctypes.util.find_library
     listed = _ldconfig_listing() if sys.platform.startswith("linux") else None
-    if listed is None:
+    if listed is None or " => " not in listed:  # no cache (a bare container): as before
         yield
         return
     elsewhere = bool(os.environ.get("LD_LIBRARY_PATH") or os.environ.get("LIBRARY_PATH"))
