@@ -320,6 +320,7 @@ def test_an_image_found_fine_is_not_decoded_again(
     assert source.check_file(good, _kind("template")) is None
     assert source.check_file(good, _kind("template")) is None
     assert decoded == [1]
+    source._keep_verified()  # what open_source does once a set is read
     source._verified_list.cache_clear()  # the next process: from the cache folder
     assert source.check_file(good, _kind("template")) is None
     assert decoded == [1]
@@ -333,12 +334,47 @@ def test_an_image_found_fine_is_not_decoded_again(
     assert len(decoded) == 5
 
 
+def test_a_set_read_writes_its_list_of_images_found_fine_once(
+    tmp_path: Path, user_cache: Path, small_catalogue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The list is written once for the whole set, not once per image; the next
+    process reads the same set without decoding or writing anything."""
+    need_shared()
+    folder = link_tree(SHARED, tmp_path / "set")
+    writes: list[Path] = []
+    real_write = source.write_private
+    monkeypatch.setattr(
+        source, "write_private", lambda path, data: writes.append(path) or real_write(path, data)
+    )
+    open_source(str(folder), progress=False)
+    assert writes == [user_cache / source.VERIFIED_FILE]
+    pngs = {e.path for e in small_catalogue.files if e.kind.format == "png"}
+    assert len(pngs) == 2
+    assert len((user_cache / source.VERIFIED_FILE).read_text("ascii").split()) == 1 + 2
+    source._verified_list.cache_clear()  # the next process
+    monkeypatch.setattr(source, "_decoded_png_problem", lambda *_: pytest.fail("decoded"))
+    open_source(str(folder), progress=False)
+    assert writes == [user_cache / source.VERIFIED_FILE]
+
+
+def test_the_images_found_fine_are_kept_when_a_later_file_stops_the_set(
+    tmp_path: Path, user_cache: Path, small_catalogue
+) -> None:
+    need_shared()
+    folder = link_tree(SHARED, tmp_path / "set", skip=("Fonts/WTactics Symbols.ttf",))
+    (folder / "Fonts/WTactics Symbols.ttf").write_bytes(b"<html>not found</html>")
+    with pytest.raises(SourceError):
+        open_source(str(folder), progress=False)
+    assert len((user_cache / source.VERIFIED_FILE).read_text("ascii").split()) == 1 + 2
+
+
 @pytest.mark.parametrize("damage", ["a key added", "cut short", "a folder"])
 def test_a_damaged_list_of_images_found_fine_lists_none(
     user_cache: Path, monkeypatch: pytest.MonkeyPatch, damage: str
 ) -> None:
     good = png_bytes((768, 1087))
     assert source.check_file(good, _kind("template")) is None
+    source._keep_verified()
     listed = user_cache / source.VERIFIED_FILE
     if damage == "a key added":
         listed.write_bytes(listed.read_bytes() + b"\n" + b"0" * 64)

@@ -60,6 +60,7 @@ from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
 
 import httpx
+import PIL
 from PIL import Image
 
 from ... import jsonfile
@@ -313,9 +314,12 @@ def open_source(
     terminal)."""
     if progress is None:
         progress = sys.stderr.isatty()
-    if "://" in spec:
-        return _open_url(spec, cache_dir, progress)
-    return _open_folder(spec, progress)
+    try:
+        if "://" in spec:
+            return _open_url(spec, cache_dir, progress)
+        return _open_folder(spec, progress)
+    finally:
+        _keep_verified()  # once for the set, whether it passed or stopped at a file
 
 
 # -- verifying a file ----------------------------------------------------------------
@@ -370,39 +374,55 @@ MAX_VERIFIED = 4096
 def _verification_key(data: bytes, kind: Kind, entries: Catalogue) -> str:
     """What a verification's answer depends on: the bytes, what the kind and the
     catalogue ask of them, and the Pillow that decodes them."""
-    import PIL  # noqa: PLC0415 - its version only
-
     asked = [kind.format, kind.size_mm, entries.dpi, entries.tolerance_mm, PIL.__version__]
     return hashlib.sha256(json.dumps(asked).encode("utf-8") + b"\0" + data).hexdigest()
 
 
+@dataclass
+class _Verified:
+    """The keys of the images found fine, and whether this process added any since the
+    list was read or written."""
+
+    keys: list[str]
+    added: bool = False
+
+
 @cache
-def _verified_list(directory: Path | None) -> list[str]:
-    """The keys of the images found fine, read once per process from the user's cache
-    folder ``directory`` (none without one: :func:`translator.cache.cache_directory`).
-    The file's first line is its content's digest: a damaged file lists nothing."""
+def _verified_list(directory: Path | None) -> _Verified:
+    """The images found fine, read once per process from the user's cache folder
+    ``directory`` (none without one: :func:`translator.cache.cache_directory`).  The
+    file's first line is its content's digest: a damaged file lists nothing."""
     stored = read_private(directory / VERIFIED_FILE) if directory is not None else None
     if stored:
         head, _, payload = stored.partition(b"\n")
         if head == payload_digest(payload):
-            return payload.decode("ascii", "replace").split()[-MAX_VERIFIED:]
-    return []
+            return _Verified(payload.decode("ascii", "replace").split()[-MAX_VERIFIED:])
+    return _Verified([])
 
 
 def _verified_before(key: str) -> bool:
-    return key in _verified_list(cache_directory())
+    return key in _verified_list(cache_directory()).keys
 
 
 def _remember_verified(key: str) -> None:
-    """Add ``key`` to the list, in this process and in the user's cache folder (a
-    folder that cannot be written only makes the next import slower)."""
+    """Add ``key`` to the list of this process (:func:`_keep_verified` writes it)."""
+    verified = _verified_list(cache_directory())
+    verified.keys.append(key)
+    del verified.keys[:-MAX_VERIFIED]
+    verified.added = True
+
+
+def _keep_verified() -> None:
+    """Write the list to the user's cache folder when this process added to it: once
+    for a whole set (:func:`open_source`), not once per image.  A folder that cannot
+    be written only makes the next import slower."""
     directory = cache_directory()
-    keys = _verified_list(directory)
-    keys.append(key)
-    del keys[:-MAX_VERIFIED]
-    if directory is not None:
-        payload = "\n".join(keys).encode("ascii")
-        write_private(directory / VERIFIED_FILE, payload_digest(payload) + b"\n" + payload)
+    verified = _verified_list(directory)
+    if directory is None or not verified.added:
+        return
+    payload = "\n".join(verified.keys).encode("ascii")
+    if write_private(directory / VERIFIED_FILE, payload_digest(payload) + b"\n" + payload):
+        verified.added = False
 
 
 def _decoded_png_problem(data: bytes, kind: Kind, entries: Catalogue) -> str | None:
