@@ -357,9 +357,9 @@ def _trim_store(store: Path) -> None:
     with os.scandir(store) as listing:
         for entry in listing:
             if entry.name.endswith(".jpg") and entry.is_file(follow_symlinks=False):
-                size = entry.stat(follow_symlinks=False).st_size
-                entries.append((entry.stat(follow_symlinks=False).st_mtime_ns, size, entry.name))
-                total += size
+                info = entry.stat(follow_symlinks=False)
+                entries.append((info.st_mtime_ns, info.st_size, entry.name))
+                total += info.st_size
     if total <= STORE_BYTES:
         return
     for _time, size, name in sorted(entries):
