@@ -19,12 +19,18 @@ no PDF/X, no text fitting, no overprint, no preflight: those are what the build 
 
     .venv/bin/python bench/floor.py               # 240 cards, 2 processes, median of 3
     .venv/bin/python bench/floor.py --cards 24 --jobs 1
+    .venv/bin/python bench/floor.py --whole --runs 1   # a whole command's floor
+
+``--whole`` renders the cards once with nothing warmed, for a caller that times the
+whole process from outside (``command.py``): the floor of a command, its start-up and
+its workers' start (WeasyPrint imported, fonts loaded) included.
 """
 
 from __future__ import annotations
 
 import argparse
 import html
+import itertools
 import os
 import shutil
 import sys
@@ -179,13 +185,31 @@ def names(count: int) -> list[str]:
     return [found[index % len(found)] for index in range(count)]
 
 
+def _whole(chosen: Sequence[str], jobs: int) -> None:
+    """The cards rendered once by ``jobs`` new workers, as a command would: no worker
+    started or warmed before (the caller times this process)."""
+    with tempfile.TemporaryDirectory() as temporary:
+        directory = Path(temporary)
+        image = cmyk_artwork(directory / "floor-art.jpg")
+        css = stylesheet(PRESETS["arcmage"], load_theme(None).fonts)
+        cards = [(name, str(directory / f"{index}.pdf")) for index, name in enumerate(chosen)]
+        chunks = [cards[i : i + CHUNK] for i in range(0, len(cards), CHUNK)]
+        with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+            done = sum(pool.map(_render, chunks, itertools.repeat(image), itertools.repeat(css)))
+        assert done == len(chosen)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cards", type=int, default=240)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--whole", action="store_true", help="render once, nothing warmed")
     args = parser.parse_args()
     chosen = names(args.cards)
+    if args.whole:
+        _whole(chosen, args.jobs)
+        return
     with tempfile.TemporaryDirectory() as temporary, Floor(Path(temporary), args.jobs) as floor:
         times = [floor.run(chosen) for _ in range(args.runs)]
     per_card = [t / args.cards * 1000 for t in times]

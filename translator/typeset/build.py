@@ -14,7 +14,7 @@ import io
 import math
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -39,12 +39,14 @@ from ..pdf.pages import (
 )
 from ..pdf.profiles import INK_LIMIT, Profile, ProfileError, find_profile
 from ..pdf.sizes import CardSize
-from . import manifest
+from . import fits, manifest
 from .artwork import Artwork, prepare
+from .fits import Fitted
 from .fitting import (
     cached_glossary,
     cached_renderer,
     covered,
+    fits_as_laid,
     judge,
     lay_out,
     missing_glyphs,
@@ -119,6 +121,9 @@ class Job:
     check: Check | None = None
     #: Run by a worker process of the pool (:func:`in_workers`), not the build's own.
     in_worker: bool = False
+    #: What an earlier build of the same inputs found fitting the cards, by slug
+    #: (:mod:`.fits`).
+    hints: dict[str, Fitted] = field(default_factory=dict)
 
 
 def place_artwork(
@@ -176,11 +181,16 @@ def _batch(job: Job) -> list[CardResult]:
     theme = renderer.theme
     codepoints = covered(theme)
     frames: dict[Path, Artwork] = {}
-    pages = []
+    pages: list[CardPage] = []
+    kept = []
     for card, lang in job.cards:
         page = card_page(card, lang, theme, cached_glossary(lang, tuple(job.roots)))
         print_frame(page, theme, profile, cache, job.options, frames)
         place_artwork(page, card, profile, cache, job.options)
+        hint = job.hints.get(card.slug)
+        if hint is not None:
+            hint.apply(page)
+            kept.append(len(pages))
         pages.append(page)
     results = [
         CardResult(p.slug, p.lang, None, 1.0, warnings=p.warnings, errors=list(p.errors))
@@ -188,8 +198,11 @@ def _batch(job: Job) -> list[CardResult]:
     ]
     for result, page in zip(results, pages, strict=True):
         result.missing_glyphs = missing_glyphs(page, codepoints)
-    final, measured, too_tall = lay_out(renderer, pages, job.options)
+    final, measured, too_tall = lay_out(renderer, pages, job.options, kept)
     judge(results, pages, measured, too_tall, job.options)
+    for result, page, measure in zip(results, pages, measured, strict=True):
+        if fits_as_laid(measure):
+            result.fitted = Fitted.of(page)
     printable = [i for i, r in enumerate(results) if not r.missing_glyphs and not r.errors]
     if printable:
         whole = final[0].copy([final[1][i] for i in printable]).write_pdf()
@@ -301,8 +314,18 @@ def build_cards(
         stale = {f"{card.slug}.{lang}.pdf" for card, _ in todo}
         recorded = {name: entry for name, entry in recorded.items() if name not in stale}
         manifest.write(out, recorded)
-    for result in _run(todo, options, library_roots, out, progress, check):
+    keys = {card.slug: fits.key(digests[card.slug]) for card, _ in todo}
+    hints = fits.read(keys.values())
+    known = {slug: hints[key] for slug, key in keys.items() if key in hints}
+    for result in _run(todo, options, library_roots, out, progress, check, known):
         results[result.slug] = result
+    fits.keep(
+        {
+            keys[slug]: result.fitted
+            for slug, result in results.items()
+            if result.fitted is not None and not result.reused and slug not in known
+        }
+    )
     outputs = dict(recorded)
     for slug, result in results.items():
         name = f"{slug}.{lang}.pdf"
@@ -361,12 +384,20 @@ def _run(
     out: Path,
     progress: Callable[[int], None] | None,
     check: Check | None = None,
+    hints: dict[str, Fitted] | None = None,
 ) -> list[CardResult]:
-    """Render cards in batches: in this process for a few, else over the worker pool."""
+    """Render cards in batches: in this process for a few, else over the worker pool;
+    ``hints``: what earlier builds found fitting them, by slug (:mod:`.fits`)."""
     if not cards:
         return []
+    hints = hints or {}
+
+    def job(part: list[tuple[Card, str]], in_worker: bool = False) -> Job:
+        known = {card.slug: hints[card.slug] for card, _ in part if card.slug in hints}
+        return Job(part, options, roots, out, check, in_worker, known)
+
     if options.jobs <= 1 or len(cards) < 8:
-        found = run_job(Job(cards, options, roots, out, check))
+        found = run_job(job(cards))
         if progress is not None:
             progress(len(found))
         return found
@@ -383,7 +414,7 @@ def _run(
     parts = in_workers(
         options.jobs,
         [
-            partial(run_job, Job(cards[i : i + size], options, roots, out, check, in_worker=True))
+            partial(run_job, job(cards[i : i + size], in_worker=True))
             for i in range(0, len(cards), size)
         ],
         done=None if progress is None else (lambda part: progress(len(part))),

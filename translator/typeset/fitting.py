@@ -11,7 +11,7 @@ worker are kept per theme, size and library (:func:`cached_renderer`,
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from .artwork import Artwork, prepare
 from .elements import LINE_ELEMENTS, PageMeasure, Spec, ceil_step, floor_step, measure_page
 from .elements import room as element_room
 from .elements import too_wide as element_too_wide
+from .fits import Fitted
 from .options import (
     STEP,
     TOLERANCE_MM,
@@ -195,7 +196,10 @@ def cached_glossary(lang: str, roots: tuple[Path, ...]) -> Glossary:
 
 
 def lay_out(
-    renderer: Renderer, pages: list[CardPage], options: BuildOptions
+    renderer: Renderer,
+    pages: list[CardPage],
+    options: BuildOptions,
+    kept: Collection[int] = (),
 ) -> tuple[tuple[Any, list[Any]], list[PageMeasure], dict[int, float]]:
     """Lay the cards out, each with its text and one-line elements shrunk until they
     fit or reach their floors: (the first document and each card's final page), the
@@ -203,18 +207,57 @@ def lay_out(
     does not fit at the floor.
 
     One full render first: most cards fit as they are, and their pages are final.  The
-    text of the others is fitted on its box alone (:func:`fit`); a one-line element too
-    wide gets the scale its measured width asks for (:func:`_shrink`).  A card whose
-    text alone shrank takes its text box from a measuring layout at its scale
+    cards of ``kept`` come with the answer an earlier build found (:mod:`.fits`): laid
+    out at it, a card whose text fits and whose one-line elements fit is done; one that
+    does not is laid out again as it is and fitted like the others.  The text of the
+    others is fitted on its box alone (:func:`fit`); a one-line element too wide gets
+    the scale its measured width asks for (:func:`_shrink`).  A card whose text alone
+    shrank takes its text box from a measuring layout at its scale
     (:func:`_with_measured_text`); the other cards changed are rendered again.  Every
     page changed is measured again, which checks both (the text's scale may be only
     bounded, a width not exactly proportional): a card still too large goes a step
     down, until it fits or is at its floor."""
-    floor = options.text_floor
-    narrows = "narrow" in renderer.theme.extra_fonts  # a narrow face for the footer
     first = renderer.render(pages)
     final = list(first.pages)
     measured = [measure_page(page) for page in first.pages]
+    done = {i for i in kept if fits_as_laid(measured[i])}
+    missed = sorted(set(kept).difference(done))
+    if missed:  # a kept answer that no longer fits: fitted from the start
+        for index in missed:
+            Fitted(1.0).apply(pages[index])
+        again = renderer.render([pages[i] for i in missed]).pages
+        for index, page in zip(missed, again, strict=True):
+            final[index], measured[index] = page, measure_page(page)
+    rest = [i for i in range(len(pages)) if i not in done]
+    if not rest:
+        return (first, final), measured, {}
+    sub_final = [final[i] for i in rest]
+    sub_measured = [measured[i] for i in rest]
+    too_tall = _fit_laid_out(renderer, [pages[i] for i in rest], options, sub_final, sub_measured)
+    for position, index in enumerate(rest):
+        final[index], measured[index] = sub_final[position], sub_measured[position]
+    return (first, final), measured, {rest[i]: amount for i, amount in too_tall.items()}
+
+
+def fits_as_laid(measure: PageMeasure) -> bool:
+    """Whether a card laid out fits: its text in its box, every one-line element in its."""
+    content, frame = measure.text
+    return content - frame <= TOLERANCE_MM and not any(
+        element_too_wide(measure, spec) for spec in LINE_ELEMENTS
+    )
+
+
+def _fit_laid_out(
+    renderer: Renderer,
+    pages: list[CardPage],
+    options: BuildOptions,
+    final: list[Any],
+    measured: list[PageMeasure],
+) -> dict[int, float]:
+    """Fit ``pages`` laid out once as they are (``final``, ``measured``: replaced by
+    their final pages and measures): :func:`lay_out`'s work past its first render."""
+    floor = options.text_floor
+    narrows = "narrow" in renderer.theme.extra_fonts  # a narrow face for the footer
     text = [measure.text for measure in measured]
     large = [i for i, (content, frame) in enumerate(text) if content - frame > TOLERANCE_MM]
     measuring: dict[int, dict[float, Any]] = {}
@@ -258,7 +301,7 @@ def lay_out(
     for index, (content, frame) in enumerate(text):
         if content - frame > TOLERANCE_MM and index not in too_tall:
             too_tall[index] = content - frame  # at the floor, found by the last render
-    return (first, final), measured, too_tall
+    return too_tall
 
 
 def _with_measured_text(

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import manifest
+from .fits import Fitted
 
 
 @dataclass
@@ -49,6 +50,9 @@ class CardResult:
     #: The card's state in its language (:mod:`translator.cards.state`), when the
     #: build asked it.
     state: str | None = None
+    #: Its fitting, when it fits (rendered this time): kept for the next build of the
+    #: same inputs (:mod:`.fits`).
+    fitted: Fitted | None = None
 
     @property
     def failed(self) -> bool:

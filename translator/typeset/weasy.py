@@ -35,6 +35,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from functools import cache
 from importlib import metadata
 from typing import Any
 
@@ -158,6 +159,21 @@ try:
 except ImportError:  # pragma: no cover
     _INITIAL_VALUES = None
 from weasyprint.formatting_structure.boxes import TextBox  # noqa: E402 - required
+
+
+@cache
+def engine() -> str:
+    """The layout engine: WeasyPrint's version and the Pango under it, what a layout
+    depends on besides its inputs (a decision kept from an earlier build, as
+    :mod:`.fits` keeps them, is kept for this engine only)."""
+    try:
+        from weasyprint.text.ffi import pango  # noqa: PLC0415
+
+        layout = f"Pango {pango.pango_version()}"
+    except (ImportError, AttributeError):  # pragma: no cover - another release's layout
+        layout = "Pango unknown"
+    return f"WeasyPrint {metadata.version('weasyprint')}, {layout}"
+
 
 _SIDES = ("top", "right", "bottom", "left")
 #: What each box's geometry is made of (CSS px): the fields a swapped frame must share.
