@@ -157,8 +157,9 @@ def _next_scale(
     samples: Sequence[tuple[float, float, float]], steps: list[float]
 ) -> tuple[float, bool]:
     """The answer (settled) when the largest step not known to be too tall is known
-    to fit; else the next scale to measure: the middle of the steps above it that are
-    unknown (fitting only gets likelier as the scale goes down)."""
+    to fit; else the next scale to measure: among the steps above it that are unknown,
+    the one where the measures so far say the text meets its frame (:func:`_crossing`),
+    else the middle one (fitting only gets likelier as the scale goes down)."""
     unknown: list[float] = []
     for scale in steps:  # descending
         status = _status(samples, scale)
@@ -172,15 +173,43 @@ def _next_scale(
     if not unknown:  # too tall at every step: settled at the floor once measured there
         floor = steps[-1]
         return floor, any(abs(s - floor) < 1e-9 for s, _, _ in samples)
-    if len(samples) == 1 and samples[0][1] > samples[0][2] > 0:
-        # The first probe below a text too tall: where it would fit if its height went
-        # as the square of the scale (its line height and its number of lines both
-        # shrink), the usual case; from there the steps left are bisected.  A probe
-        # only orders the measures: the answer is the same largest step that fits.
-        measured, content, frame = samples[0]
-        guess = measured * math.sqrt(frame / content)
-        return min(unknown, key=lambda scale: abs(scale - guess)), False
+    guess = _crossing(samples)
+    if guess is not None:
+        # Where the text's height would meet its frame (:func:`_crossing`): the largest
+        # unknown step at or under it, the usual answer.  A probe only orders the
+        # measures: the answer is the same largest step that fits.
+        under = [scale for scale in unknown if scale <= guess + 1e-9]
+        return (max(under) if under else min(unknown)), False
     return unknown[len(unknown) // 2], False
+
+
+#: The exponent of the text's height in its scale, until two measures tell it: a
+#: text's height goes as the scale when it keeps its lines, as its square when its
+#: lines are as full as can be; between, as a card's paragraphs lose lines or not
+#: (``bench/fitting.py`` measures the choice on the sample and stress libraries).
+HEIGHT_EXPONENT = 1.5
+
+
+def _crossing(samples: Sequence[tuple[float, float, float]]) -> float | None:
+    """The scale at which the text's height would equal its frame's, with the height
+    taken as ``a * scale ** k`` through the two measures nearest the frame (one
+    measure: ``k`` = :data:`HEIGHT_EXPONENT`); 0 when the text was too tall to be
+    measured (it reached the page's bottom: the smallest step is tried), None when
+    nothing is known."""
+    finite = [sample for sample in samples if math.isfinite(sample[1]) and sample[1] > 0]
+    if not finite:
+        return 0.0 if any(math.isinf(sample[1]) for sample in samples) else None
+    frame = finite[0][2]
+    if frame <= 0:
+        return None
+    nearest = sorted(finite, key=lambda sample: abs(sample[1] - frame))[:2]
+    exponent = HEIGHT_EXPONENT
+    if len(nearest) == 2:
+        (s1, c1, _), (s2, c2, _) = nearest
+        if abs(s1 - s2) > 1e-9 and abs(c1 - c2) > 1e-9:
+            exponent = min(max(math.log(c1 / c2) / math.log(s1 / s2), 0.8), 3.0)
+    scale, content, _ = nearest[0]
+    return scale * (frame / content) ** (1 / exponent)
 
 
 @lru_cache(maxsize=8)
