@@ -33,6 +33,7 @@ from .options import (
     BuildOptions,
 )
 from .render import (
+    FOOTERS,
     CardPage,
     Renderer,
     overflows,
@@ -235,10 +236,12 @@ def lay_out(
     measures of those pages, and how many mm too tall the text of each card is that
     does not fit at the floor.
 
-    One full render first: most cards fit as they are, and their pages are final.  The
-    cards of ``kept`` come with the answer an earlier build found (:mod:`.fits`): laid
-    out at it, a card whose text fits and whose one-line elements fit is done; one that
-    does not is laid out again as it is and fitted like the others.  The text of the
+    One full render first: most cards fit as they are, and their pages are final (in a
+    theme with a narrow face, the footers too long for the regular one are known
+    before it: :func:`_narrow_first`).  The cards of ``kept`` come with the answer an
+    earlier build found (:mod:`.fits`): laid out at it, a card whose text fits and
+    whose one-line elements fit is done; one that does not is laid out again as it is
+    and fitted like the others.  The text of the
     others is fitted on its box alone (:func:`fit`); a one-line element too wide gets
     the scale its measured width asks for (:func:`_shrink`).  A card whose text alone
     shrank takes its text box from a measuring layout at its scale
@@ -246,6 +249,9 @@ def lay_out(
     page changed is measured again, which checks both (the text's scale may be only
     bounded, a width not exactly proportional): a card still too large goes a step
     down, until it fits or is at its floor."""
+    narrows = "narrow" in renderer.theme.extra_fonts
+    if narrows:
+        _narrow_first(renderer, [page for i, page in enumerate(pages) if i not in set(kept)])
     first = renderer.render(pages)
     final = list(first.pages)
     measured = [measure_page(page) for page in first.pages]
@@ -268,6 +274,25 @@ def lay_out(
     return (first, final), measured, {rest[i]: amount for i, amount in too_tall.items()}
 
 
+#: The one-line elements that may take a theme's narrow face.
+NARROWING = tuple(spec for spec in LINE_ELEMENTS if spec.narrows)
+
+
+def _narrow_first(renderer: Renderer, pages: list[CardPage]) -> None:
+    """Set in the narrow face the elements of ``pages`` that need it, from a layout of
+    those elements alone (:data:`.render.FOOTERS`: a short line each, a fraction of a
+    card), so that a card whose footer needs it is not laid out whole twice.  The
+    whole card's layout checks the choice as any (:func:`_shrink` narrows an element
+    still too wide); a theme whose footer mode shows no footer only leaves it to that."""
+    if not pages or not NARROWING:
+        return
+    for page, laid in zip(pages, renderer.render(pages, measure=FOOTERS).pages, strict=True):
+        measure = measure_page(laid)
+        for spec in NARROWING:
+            if spec.name in measure.elements and element_too_wide(measure, spec):
+                page.narrow.add(spec.name)
+
+
 def fits_as_laid(measure: PageMeasure) -> bool:
     """Whether a card laid out fits: its text in its box, every one-line element in its."""
     content, frame = measure.text
@@ -287,6 +312,9 @@ def _fit_laid_out(
     their final pages and measures): :func:`lay_out`'s work past its first render."""
     floor = options.text_floor
     narrows = "narrow" in renderer.theme.extra_fonts  # a narrow face for the footer
+    # The one-line elements as laid out in ``final``: a card whose text alone changes
+    # from there may take its text box from a measuring layout.
+    as_laid = [(dict(page.fit), set(page.narrow)) for page in pages]
     text = [measure.text for measure in measured]
     large = [i for i, (content, frame) in enumerate(text) if content - frame > TOLERANCE_MM]
     measuring: dict[int, dict[float, Any]] = {}
@@ -301,7 +329,7 @@ def _fit_laid_out(
         shrunk = _shrink(page, measured[index], options, narrows)
         if shrunk or page.scale < 1.0:
             pending.append(index)
-    shrunk_text = {i for i in pending if not pages[i].fit and not pages[i].narrow}
+    shrunk_text = {i for i in pending if (pages[i].fit, pages[i].narrow) == as_laid[i]}
     measuring = {large[i]: laid for i, laid in measuring.items()}
     whole = _with_measured_text(renderer, pages, shrunk_text, measuring, final)
     ready = sorted(shrunk_text.difference(whole))  # final pages already, to be checked

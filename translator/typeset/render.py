@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache, partial
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ..cards.model import HAS_ATTACK, HAS_DEFENSE, SOURCE_LANGUAGE, Card
 from ..glossary.model import Glossary
@@ -41,6 +41,12 @@ BODY_PT = 9.0
 #: Card types laid out with the artwork on top; the others have it at the bottom.
 ART_ON_TOP = frozenset({"Creature", "City"})
 CSS_PX_MM = PX_MM
+#: What :meth:`Renderer.render` lays out: the whole cards (False), their text boxes
+#: alone (True, to measure the text), or their footers alone (:data:`FOOTERS`).
+Measure = bool | Literal["footer"]
+#: The layout of the footers alone: which need the theme's narrow face, known before
+#: the cards are laid out (:func:`translator.typeset.fitting.lay_out`).
+FOOTERS: Literal["footer"] = "footer"
 #: The height of the page text is measured on: room for any card text.
 MEASURE_PAGE_MM = 10000
 #: How tall a column mark's drawing is made (em): more than any paragraph, whose
@@ -299,7 +305,7 @@ class Renderer:
     def _base_url(self) -> str:
         return self.theme.directories[0].as_uri() + "/"
 
-    def html(self, pages: Sequence[CardPage], measure: bool = False) -> str:
+    def html(self, pages: Sequence[CardPage], measure: Measure = False) -> str:
         return self.template.render(
             cards=[
                 {
@@ -314,8 +320,10 @@ class Renderer:
             measure=measure,
         )
 
-    def render(self, pages: Sequence[CardPage], measure: bool = False) -> weasyprint.Document:
-        """The pages of ``pages``; with ``measure``, only their text boxes (a quarter of
+    def render(self, pages: Sequence[CardPage], measure: Measure = False) -> weasyprint.Document:
+        """The pages of ``pages``; with ``measure`` :data:`FOOTERS`, only their footers
+        (on the card's page: placed as on the whole card); with ``measure``, only their
+        text boxes (a quarter of
         the layout work), enough for :func:`overflows`."""
         html = weasyprint.HTML(
             string=self.html(pages, measure), base_url=self._base_url, url_fetcher=self.fetcher
@@ -324,7 +332,7 @@ class Renderer:
             weasy.use_ua_stylesheets(
                 html, partial(_card_ua_stylesheets, page_areas=not self.page_areas_unused)
             )
-        sheets = [self.stylesheet, self.measuring] if measure else [self.stylesheet]
+        sheets = [self.stylesheet, self.measuring] if measure is True else [self.stylesheet]
         return html.render(font_config=self.fonts, stylesheets=sheets)
 
 
