@@ -17,10 +17,12 @@ truth.  On that table it replays, without laying anything out again:
 - the least any choice could do: the answer measured, and the step above it when the
   answer's measure does not bound it;
 
-and prints the measures per card of each, how often the first guess is the answer, and
-the cards whose answer differs from the reference's (its loop from 1.00 down takes the
-first step that fits: the bounds assume that shrinking never adds a line, which a
-hyphenation or a float can break).
+and prints the measures per card printed of each, per card refused (too tall at every
+step: before it is refused, the build measures every step whose bound is within a line
+of fitting), how often the first guess is the answer, and the cards whose answer
+differs from the reference's (its loop from 1.00 down takes the first step that fits;
+the bounds assume that shrinking never adds a line, which a hyphenation or a float
+can break).
 
     .venv/bin/python bench/fitting.py                      # the default look
     .venv/bin/python bench/fitting.py --theme DIR          # a theme (the official look)
@@ -94,6 +96,17 @@ def replay(rows: Sequence[Row], choose: Chooser) -> tuple[float, int, float | No
     first = None
     while True:
         scale, settled = choose(samples, steps)
+        if settled and fitting._status(samples, scale) is False:
+            # Refused: the steps not measured yet that might fit are measured first
+            # (fitting._refused_on_measures).
+            samples += [
+                row
+                for row in rows
+                if not any(row[0] == m for m, _, _ in samples)
+                and fitting._within_a_line(samples, row[0])
+            ]
+            fits = [s for s, c, f in samples if c - f <= TOLERANCE_MM]
+            return (max(fits) if fits else steps[-1]), len(samples) - 1, first
         if settled:
             return scale, len(samples) - 1, first
         first = scale if first is None else first
@@ -149,23 +162,32 @@ def main() -> None:
         ("a square-root guess, then bisection (before)", square_root),
         ("plain bisection", bisect),
     )
+    # A card too tall at every step is refused; the others are printed.
+    printed = {key: rows for key, rows in table.items() if _fits_somewhere(rows)}
+    refused = count - len(printed)
     for label, choose in choices:
-        measures, right, differ = 0, 0, []
+        measures, extra, right, differ = 0, 0, 0, []
         for key, rows in table.items():
             answer, used, first = replay(rows, choose)
+            if key not in printed:
+                extra += used
+                continue
             measures += used
             right += first is not None and math.isclose(first, answer)
             if not math.isclose(answer, reference(rows)):
                 differ.append(f"{key} {answer:.2f} (reference {reference(rows):.2f})")
         print(
-            f"{label}: {measures / count:.2f} measures per card; first guess the answer "
-            f"for {right} of {count}; answers unlike the reference's: {len(differ)}"
-            + (f" ({', '.join(differ)})" if differ else "")
+            f"{label}: {measures / len(printed):.2f} measures per card printed; first guess "
+            f"the answer for {right} of {len(printed)}; {refused} cards refused, "
+            f"{extra / max(refused, 1):.1f} measures each; answers unlike the reference's: "
+            f"{len(differ)}" + (f" ({', '.join(differ)})" if differ else "")
         )
-    print(
-        f"the least possible: {sum(least(rows) for rows in table.values()) / count:.2f} "
-        "measures per card"
-    )
+    least_measures = sum(least(rows) for rows in printed.values()) / len(printed)
+    print(f"the least possible: {least_measures:.2f} measures per card printed")
+
+
+def _fits_somewhere(rows: Sequence[Row]) -> bool:
+    return any(c - f <= TOLERANCE_MM for _, c, f in rows)
 
 
 if __name__ == "__main__":

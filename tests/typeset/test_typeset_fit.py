@@ -319,3 +319,32 @@ def test_labels_follow_the_language_typography() -> None:
     assert typeset("« Ost de l'ombre »", "fr") == "«\u00a0Ost de l’ombre\u00a0»"
     assert typeset("L' Imperio", "eo") == "L’\u00a0Imperio"
     assert typeset("Dark Legion's", "en") == "Dark Legion's"
+
+
+def test_a_card_is_refused_for_its_text_on_measures_alone(tmp_path: Path) -> None:
+    """The stress library's *Iron Will* fits at 70 % and not at 68 %: shrinking its text
+    adds a line, against what the bounds of fitting assume.  The bounds alone would
+    refuse it as too tall at every step; it prints at 70 %, the reference's answer (its
+    loop from 100 % down stops at the first step that fits), and a card still refused
+    is too tall at every step measured."""
+    stress = ROOT / "tests" / "data" / "stress-library"
+    out = tmp_path / "out"
+    code, output = run(
+        "build",
+        str(stress),
+        "--card",
+        "iron-will",
+        "--card",
+        "warcamp",
+        "--lang",
+        "en",
+        "--out",
+        str(out),
+        "--format",
+        "json",
+    )
+    assert code == 1  # Warcamp is refused
+    found = {c["card"]: c for c in json.loads(output)["cards"]}
+    assert found["iron-will"]["scale"] == 0.7 and found["iron-will"]["overflow_mm"] is None
+    assert (out / "iron-will.en.pdf").is_file()
+    assert found["warcamp"]["overflow_mm"] is not None and not (out / "warcamp.en.pdf").exists()

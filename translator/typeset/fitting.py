@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from .options import (
     BuildOptions,
 )
 from .render import (
+    BODY_PT,
     FOOTERS,
     CardPage,
     Renderer,
@@ -103,12 +105,14 @@ def fit(
     each measuring page, by card and scale (:func:`lay_out` keeps their text).
 
     Few scales are measured: each measure bounds the text's height at every other
-    scale (:func:`_status`), and the scales left unknown are bisected.  The answer may
-    be a scale only bounded, never measured: the render that prints it checks it
-    (:func:`run_job`)."""
+    scale (:func:`_status`), and the next measured is where the measures so far say the
+    text meets its frame (:func:`_next_scale`).  The answer may be a scale only
+    bounded, never measured: the render that prints it checks it (:func:`run_job`).  A
+    card is refused on measures alone (:func:`_refused_on_measures`)."""
     steps = scales(floor)
     samples: dict[int, list[tuple[float, float, float]]] = {i: [] for i in range(len(pages))}
     too_tall: dict[int, float] = {}
+    refused: list[int] = []
     pending = list(range(len(pages)))
     while pending:
         if measured is not None:
@@ -127,11 +131,69 @@ def fit(
             if not settled:
                 following.append(index)
             elif _status(samples[index], page.scale) is False:  # not even at the floor
-                too_tall[index] = next(
-                    c - f for s, c, f in samples[index] if abs(s - page.scale) < 1e-9
-                )
+                refused.append(index)
         pending = following
+    for index in _refused_on_measures(renderer, pages, refused, samples, steps, laid_out):
+        too_tall[index] = next(
+            c - f for s, c, f in samples[index] if abs(s - pages[index].scale) < 1e-9
+        )
     return too_tall
+
+
+#: A line of rule text, in em of its size, with room for a symbol or a drop cap taller
+#: than the text's line height (1.25 in the shipped themes).
+LINE_EM = 1.5
+
+
+def _within_a_line(samples: Sequence[tuple[float, float, float]], scale: float) -> bool:
+    """Whether the text might fit at ``scale`` if one line fewer than the bounds say:
+    the tightest bound from a measure under it is within a line of the frame."""
+    frame = samples[0][2]
+    bounds = [content * scale / measured for measured, content, _ in samples if measured < scale]
+    line_mm = LINE_EM * BODY_PT * scale * 25.4 / 72
+    return not bounds or max(bounds) - frame <= line_mm + TOLERANCE_MM
+
+
+def _refused_on_measures(
+    renderer: Renderer,
+    pages: list[CardPage],
+    refused: list[int],
+    samples: dict[int, list[tuple[float, float, float]]],
+    steps: list[float],
+    laid_out: dict[int, dict[float, Any]] | None,
+) -> list[int]:
+    """The cards of ``refused`` (too tall at every step, as bounded) still too tall once
+    every step not measured yet that might fit is measured; a card that fits at one
+    after all gets the largest such step, the reference's answer.  The bounds assume
+    that shrinking a text never adds a line, and a hyphenation or a float can add one
+    (a card of the stress library fits at 70 % and not at 68 %): every step whose
+    bound is within a line of its frame (:func:`_within_a_line`) is measured before a
+    card is refused, a cost only refused cards pay, and only those near fitting."""
+    wanted = [
+        (index, scale)
+        for index in refused
+        for scale in steps
+        if not any(abs(scale - measured) < 1e-9 for measured, _, _ in samples[index])
+        and _within_a_line(samples[index], scale)
+    ]
+    if wanted:
+        copies = [replace(pages[index], scale=scale) for index, scale in wanted]
+        document = renderer.render(copies, measure=True)
+        for (index, scale), laid, (content, frame) in zip(
+            wanted, document.pages, overflows(document), strict=True
+        ):
+            samples[index].append((scale, content, frame))
+            if laid_out is not None:
+                laid_out.setdefault(index, {})[scale] = laid
+    still = []
+    for index in refused:
+        fitting = [s for s, c, f in samples[index] if c - f <= TOLERANCE_MM]
+        if fitting:
+            pages[index].scale = max(fitting)
+        else:
+            pages[index].scale = steps[-1]
+            still.append(index)
+    return still
 
 
 def _status(samples: Sequence[tuple[float, float, float]], scale: float) -> bool | None:
