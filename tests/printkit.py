@@ -7,12 +7,16 @@ import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pypdfium2
 import pypdfium2.raw as pdfium_c
 import pytest
 
 from translator.pdf.profiles import Profile, find_profile
+
+if TYPE_CHECKING:
+    from translator.cards.model import Library
 
 #: The default theme's fonts (Debian's fonts-sil-gentiumplus).
 DEFAULT_FONTS = Path("/usr/share/fonts/truetype/gentiumplus")
@@ -110,3 +114,26 @@ def printed_chars(path: str) -> tuple[tuple[PrintedChar, ...], tuple[float, floa
         return tuple(chars), trim
     finally:
         pdf.close()
+
+
+def sample_deck(
+    folder: Path, slugs: tuple[str, ...], langs: tuple[str, ...] = ("en", "fr")
+) -> Library:
+    """A deck in ``folder`` of the sample's cards ``slugs`` (each once) in ``langs``,
+    with the sample's artwork, loaded."""
+    import shutil
+
+    from tests.conftest import ROOT
+    from translator import cards
+
+    sample = ROOT / "cards" / "sample"
+    shutil.copytree(sample / "art", folder / "art")
+    for slug in slugs:
+        for lang in langs:
+            shutil.copy(sample / f"{slug}.{lang}.md", folder / f"{slug}.{lang}.md")
+    (folder / "deck.yaml").write_text(
+        "name: Chosen\ncards:\n" + "".join(f"  {slug}: 1\n" for slug in slugs), encoding="utf-8"
+    )
+    loaded, problems = cards.load_library([str(folder)])
+    assert not problems, problems
+    return loaded

@@ -6,13 +6,11 @@ longer fits, a record written by another hand or of another shape is never used.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
-from tests.printkit import cmyk_profile
+from tests.printkit import cmyk_profile, sample_deck
 from translator import cache, cards
 from translator.pdf.sizes import PRESETS
 from translator.typeset import build, fits, render
@@ -24,19 +22,9 @@ cmyk_profile()
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory) -> cards.Library:
     """Two sample cards whose French text shrinks in the default look, and one that fits."""
-    folder = tmp_path_factory.mktemp("fits") / "deck"
-    sample = ROOT / "cards" / "sample"
-    shutil.copytree(sample / "art", folder / "art")
-    chosen = ("tide-warden", "courier", "flame-lash")
-    for slug in chosen:
-        for lang in ("en", "fr"):
-            shutil.copy(sample / f"{slug}.{lang}.md", folder / f"{slug}.{lang}.md")
-    (folder / "deck.yaml").write_text(
-        "name: Fits\ncards:\n" + "".join(f"  {slug}: 1\n" for slug in chosen), encoding="utf-8"
+    return sample_deck(
+        tmp_path_factory.mktemp("fits") / "deck", ("tide-warden", "courier", "flame-lash")
     )
-    loaded, problems = cards.load_library([str(folder)])
-    assert not problems, problems
-    return loaded
 
 
 def _build(library: cards.Library, out: Path) -> dict[str, tuple]:

@@ -5,13 +5,11 @@ and prints as it did when the narrow face was chosen after a first layout."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
-from tests.printkit import cmyk_profile
+from tests.printkit import cmyk_profile, sample_deck
 from translator import cards
 from translator.pdf.sizes import PRESETS
 from translator.typeset import build, fitting, render
@@ -26,18 +24,7 @@ CHOSEN = ("courier", "tide-warden", "flame-lash")
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory) -> cards.Library:
-    folder = tmp_path_factory.mktemp("narrow") / "deck"
-    sample = ROOT / "cards" / "sample"
-    shutil.copytree(sample / "art", folder / "art")
-    for slug in CHOSEN:
-        for lang in ("en", "fr"):
-            shutil.copy(sample / f"{slug}.{lang}.md", folder / f"{slug}.{lang}.md")
-    (folder / "deck.yaml").write_text(
-        "name: Narrow\ncards:\n" + "".join(f"  {slug}: 1\n" for slug in CHOSEN), encoding="utf-8"
-    )
-    loaded, problems = cards.load_library([str(folder)])
-    assert not problems, problems
-    return loaded
+    return sample_deck(tmp_path_factory.mktemp("narrow") / "deck", CHOSEN)
 
 
 def _build(library: cards.Library, theme: Path, out: Path) -> dict[str, tuple]:
