@@ -311,14 +311,14 @@ def lay_out(
     page changed is measured again, which checks both (the text's scale may be only
     bounded, a width not exactly proportional): a card still too large goes a step
     down, until it fits or is at its floor."""
-    narrows = "narrow" in renderer.theme.extra_fonts
-    if narrows:
-        _narrow_first(renderer, [page for i, page in enumerate(pages) if i not in set(kept)])
+    kept = set(kept)
+    if "narrow" in renderer.theme.extra_fonts:
+        _narrow_first(renderer, [page for i, page in enumerate(pages) if i not in kept])
     first = renderer.render(pages)
     final = list(first.pages)
     measured = [measure_page(page) for page in first.pages]
     done = {i for i in kept if fits_as_laid(measured[i])}
-    missed = sorted(set(kept).difference(done))
+    missed = sorted(kept.difference(done))
     if missed:  # a kept answer that no longer fits: fitted from the start
         for index in missed:
             Fitted(1.0).apply(pages[index])
