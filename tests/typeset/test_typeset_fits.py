@@ -6,6 +6,7 @@ longer fits, a record written by another hand or of another shape is never used.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,22 @@ def test_the_key_names_the_layout_engine() -> None:
     assert weasy.engine().startswith("WeasyPrint ")
     assert "Pango" in weasy.engine()
     assert fits.key("x" * 64) != fits.key("y" * 64)
+
+
+@pytest.mark.parametrize("odd", ["link-out", "fifo"])
+def test_a_link_or_a_fifo_in_the_records_place_is_neither_read_nor_written_through(
+    own_cache: Path, tmp_path: Path, odd: str
+) -> None:
+    record = own_cache / fits.FOLDER / fits.FILE
+    record.parent.mkdir(parents=True, exist_ok=True)
+    outside = tmp_path / "outside.json"
+    outside.write_text("{}", encoding="utf-8")
+    if odd == "link-out":
+        record.symlink_to(outside)
+    else:
+        os.mkfifo(record)
+    assert fits.read(["a" * 64]) == {}  # no hang on the FIFO, nothing read through the link
+    assert fits.keep({"a" * 64: fits.Fitted(0.9)})
+    assert record.is_file() and not record.is_symlink()
+    assert outside.read_text(encoding="utf-8") == "{}"
+    assert fits.read(["a" * 64]) == {"a" * 64: fits.Fitted(0.9)}

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..cache import cache_directory, keep_newest, read_section
+from ..paths import clear_odd
 from . import weasy
 from .elements import LINE_ELEMENTS
 
@@ -123,4 +124,5 @@ def keep(found: Mapping[str, Fitted]) -> bool:
     if path is None or not found:
         return False
     fresh = {name: fitted.to_json() for name, fitted in found.items()}
+    clear_odd(path)  # a link or a FIFO in its place: a record made anew, never written through
     return keep_newest(path, HEADER, "cards", fresh, KEPT, _valid)
