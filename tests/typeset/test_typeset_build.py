@@ -19,6 +19,7 @@ from translator import cards, lint
 from translator.pdf.sizes import PRESETS, card_size
 from translator.typeset import build as typeset
 from translator.typeset import fitting, results
+from translator.typeset.build import BATCH_LEAST, batches
 from translator.typeset.options import DEFAULT_FLOOR, STEP, TOLERANCE_MM, BuildOptions
 
 MM_PT = 72 / 25.4
@@ -334,3 +335,18 @@ def test_each_card_gets_the_largest_scale_that_fits() -> None:
             assert content - frame <= TOLERANCE_MM, page.label
             assert larger - frame > TOLERANCE_MM, page.label
     assert checked >= 10
+
+
+def test_batches_shrink_so_that_no_worker_waits_long_at_the_end() -> None:
+    """Every card in one batch, in order, the largest first and the last few small: a
+    worker given the last big batch would keep the other waiting (a card that shrinks
+    costs three times one that fits)."""
+    for count, jobs in ((240, 2), (1000, 4), (9, 2), (8, 1), (72, 2)):
+        found = batches(count, jobs)
+        assert [start for start, _ in found] == [0, *(end for _, end in found[:-1])]
+        assert found[-1][1] == count
+        sizes = [end - start for start, end in found]
+        assert sizes == sorted(sizes, reverse=True)
+        assert all(size >= BATCH_LEAST for size in sizes[:-1])
+    sizes = [end - start for start, end in batches(240, 2)]
+    assert sizes[0] >= 50 and sizes[-1] <= BATCH_LEAST and len(sizes) <= 12

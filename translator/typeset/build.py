@@ -401,9 +401,6 @@ def _run(
         if progress is not None:
             progress(len(found))
         return found
-    # A few batches per worker: one fixed cost of a render (~15 ms) per batch, and a
-    # progress bar that moves.
-    size = max(8, math.ceil(len(cards) / (options.jobs * 3)))
 
     def stopped() -> None:
         # Workers ignore Ctrl-C (they would print their own tracebacks): killed, the
@@ -414,8 +411,8 @@ def _run(
     parts = in_workers(
         options.jobs,
         [
-            partial(run_job, job(cards[i : i + size], in_worker=True))
-            for i in range(0, len(cards), size)
+            partial(run_job, job(cards[start:end], in_worker=True))
+            for start, end in batches(len(cards), options.jobs)
         ],
         done=None if progress is None else (lambda part: progress(len(part))),
         stopped=stopped,
@@ -424,6 +421,26 @@ def _run(
     for result in found:  # the workers read what they wrote: this process need not
         if result.written is not None:
             manifest.vouch(result.written)
+    return found
+
+
+#: The fewest cards in a batch: each batch has a fixed cost (a render, a PDF written
+#: and split, a preflight begun).
+BATCH_LEAST = 8
+
+
+def batches(count: int, jobs: int) -> list[tuple[int, int]]:
+    """The (start, end) of each batch of ``count`` cards for ``jobs`` workers, largest
+    first: each a share of the cards left (half of an even share per worker), so that
+    the last batches are small and no worker waits long for the others at the end (a
+    card's cost varies threefold: one that shrinks is measured again), down to
+    :data:`BATCH_LEAST` cards."""
+    found = []
+    start = 0
+    while start < count:
+        size = max(BATCH_LEAST, math.ceil((count - start) / (2 * max(1, jobs))))
+        found.append((start, min(count, start + size)))
+        start += size
     return found
 
 
