@@ -127,6 +127,12 @@ def _start(image: Path, css: str, scratch: Path) -> None:
     _render([("Floor", str(scratch / f"warm-{os.getpid()}.pdf"))], image, css)
 
 
+def _chunks(names: Sequence[str], out: Path) -> list[list[tuple[str, str]]]:
+    """The (name, PDF path in ``out``) of each card, :data:`CHUNK` to a worker's call."""
+    cards = [(name, str(out / f"{index}.pdf")) for index, name in enumerate(names)]
+    return [cards[i : i + CHUNK] for i in range(0, len(cards), CHUNK)]
+
+
 def _pid() -> int:
     time.sleep(0.05)  # long enough that another worker takes the next one
     return os.getpid()
@@ -156,8 +162,7 @@ class Floor:
     def run(self, names: Sequence[str]) -> float:
         """Wall-clock seconds to write one PDF per name (into a fresh folder)."""
         out = Path(tempfile.mkdtemp(dir=self.directory, prefix="floor-"))
-        cards = [(name, str(out / f"{index}.pdf")) for index, name in enumerate(names)]
-        chunks = [cards[i : i + CHUNK] for i in range(0, len(cards), CHUNK)]
+        chunks = _chunks(names, out)
         start = time.perf_counter()
         futures = [self.pool.submit(_render, chunk, self.image, self.css) for chunk in chunks]
         done = sum(future.result() for future in futures)
@@ -192,8 +197,7 @@ def _whole(chosen: Sequence[str], jobs: int) -> None:
         directory = Path(temporary)
         image = cmyk_artwork(directory / "floor-art.jpg")
         css = stylesheet(PRESETS["arcmage"], load_theme(None).fonts)
-        cards = [(name, str(directory / f"{index}.pdf")) for index, name in enumerate(chosen)]
-        chunks = [cards[i : i + CHUNK] for i in range(0, len(cards), CHUNK)]
+        chunks = _chunks(chosen, directory)
         with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
             done = sum(pool.map(_render, chunks, itertools.repeat(image), itertools.repeat(css)))
         assert done == len(chosen)

@@ -117,6 +117,9 @@ def test_an_answer_that_does_not_fit_is_fitted_again(
     _keep(own_cache, cache.sealed(document))
     assert len(fits.read(document["cards"])) == 3
     assert _build(library, tmp_path / "two") == expected
+    # The answers found anew replace the wrong ones: the next build lays each card out once.
+    right = {name: fits.Fitted.made(*value) for name, value in fitted[1]["cards"].items()}
+    assert fits.read(right) == right
 
 
 @pytest.mark.parametrize(

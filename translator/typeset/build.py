@@ -323,7 +323,8 @@ def build_cards(
         {
             keys[slug]: result.fitted
             for slug, result in results.items()
-            if result.fitted is not None and not result.reused and slug not in known
+            # New, or found anew where the kept one no longer fitted.
+            if result.fitted is not None and not result.reused and result.fitted != known.get(slug)
         }
     )
     outputs = dict(recorded)

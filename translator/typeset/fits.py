@@ -22,7 +22,6 @@ cards that fit are kept.  ``TRANSLATOR_CACHE=`` keeps nothing.
 from __future__ import annotations
 
 import hashlib
-import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +31,7 @@ from ..cache import cache_directory, keep_newest, read_section
 from ..paths import clear_odd
 from . import weasy
 from .elements import LINE_ELEMENTS
+from .manifest import valid_scale
 
 if TYPE_CHECKING:
     from .render import CardPage
@@ -57,7 +57,16 @@ class Fitted:
 
     @classmethod
     def of(cls, page: CardPage) -> Fitted:
-        return cls(page.scale, tuple(sorted(page.fit.items())), tuple(sorted(page.narrow)))
+        return cls.made(page.scale, page.fit, page.narrow)
+
+    @classmethod
+    def made(cls, scale: float, fit: Mapping[str, float], narrow: Iterable[str]) -> Fitted:
+        """One fitting however its parts are ordered (equal fittings compare equal)."""
+        return cls(
+            float(scale),
+            tuple(sorted((name, float(value)) for name, value in fit.items())),
+            tuple(sorted(narrow)),
+        )
 
     def apply(self, page: CardPage) -> None:
         page.scale = self.scale
@@ -68,15 +77,6 @@ class Fitted:
         return [self.scale, dict(self.fit), list(self.narrow)]
 
 
-def _scale(value: object) -> bool:
-    return (
-        isinstance(value, int | float)
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and 0 < value <= 1
-    )
-
-
 def _valid(value: object) -> bool:
     """An entry as :meth:`Fitted.to_json` writes it: scales in (0, 1], elements this
     code knows."""
@@ -84,9 +84,9 @@ def _valid(value: object) -> bool:
         return False
     scale, fit, narrow = value
     return (
-        _scale(scale)
+        valid_scale(scale)
         and isinstance(fit, dict)
-        and all(name in _ELEMENTS and _scale(v) for name, v in fit.items())
+        and all(name in _ELEMENTS and valid_scale(v) for name, v in fit.items())
         and isinstance(narrow, list)
         and all(isinstance(name, str) and name in _ELEMENTS for name in narrow)
     )
@@ -110,10 +110,7 @@ def read(keys: Iterable[str]) -> dict[str, Fitted]:
     found = {}
     for name, value in read_section(_path(), HEADER, "cards").items():
         if name in wanted and _valid(value):
-            scale, fit, narrow = value
-            found[name] = Fitted(
-                float(scale), tuple(sorted((n, float(v)) for n, v in fit.items())), tuple(narrow)
-            )
+            found[name] = Fitted.made(*value)
     return found
 
 

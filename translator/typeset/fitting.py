@@ -303,9 +303,9 @@ def lay_out(
     before it: :func:`_narrow_first`).  The cards of ``kept`` come with the answer an
     earlier build found (:mod:`.fits`): laid out at it, a card whose text fits and
     whose one-line elements fit is done; one that does not is laid out again as it is
-    and fitted like the others.  The text of the
-    others is fitted on its box alone (:func:`fit`); a one-line element too wide gets
-    the scale its measured width asks for (:func:`_shrink`).  A card whose text alone
+    and fitted like the others.  The text of the others is fitted on its box alone
+    (:func:`fit`); a one-line element too wide gets the scale its measured width asks
+    for (:func:`_shrink`).  A card whose text alone
     shrank takes its text box from a measuring layout at its scale
     (:func:`_with_measured_text`); the other cards changed are rendered again.  Every
     page changed is measured again, which checks both (the text's scale may be only

@@ -233,6 +233,12 @@ def _number(value: object, low: float, high: float) -> bool:
     )
 
 
+def valid_scale(value: object) -> bool:
+    """A scale as a record keeps it (a card's text, an element): a JSON number in
+    (0, 1]."""
+    return _number(value, 0.0, 1.0) and value != 0
+
+
 def _valid(name: str, entry: object) -> bool:
     """Whether a record's entry has the shape this code writes: a name of a file in
     the output folder (or one of its folders of previews), digests as text, a card's
@@ -249,7 +255,7 @@ def _valid(name: str, entry: object) -> bool:
     ):
         return False
     checks = (
-        ("scale", lambda v: _number(v, 0.0, 1.0) and v > 0),
+        ("scale", valid_scale),
         ("overflow", lambda v: v is None or _number(v, 0.0, math.inf)),
         ("min_size", lambda v: v is None or _number(v, 0.0, math.inf)),
         ("warnings", lambda v: isinstance(v, list) and all(isinstance(w, str) for w in v)),

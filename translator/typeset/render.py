@@ -321,10 +321,9 @@ class Renderer:
         )
 
     def render(self, pages: Sequence[CardPage], measure: Measure = False) -> weasyprint.Document:
-        """The pages of ``pages``; with ``measure`` :data:`FOOTERS`, only their footers
-        (on the card's page: placed as on the whole card); with ``measure``, only their
-        text boxes (a quarter of
-        the layout work), enough for :func:`overflows`."""
+        """The pages of ``pages``; with ``measure``, only their text boxes (a quarter of
+        the layout work), enough for :func:`overflows`; with ``measure`` :data:`FOOTERS`,
+        only their footers (on the card's page: placed as on the whole card)."""
         html = weasyprint.HTML(
             string=self.html(pages, measure), base_url=self._base_url, url_fetcher=self.fetcher
         )
